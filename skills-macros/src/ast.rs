@@ -1,0 +1,170 @@
+//! The macro's input: `skills!("path", key = value, ...)`.
+
+use proc_macro2::Span;
+use skills_runtime::SummaryFormat;
+use skills_runtime::parse::Profile;
+use syn::parse::{Parse, ParseStream};
+use syn::punctuated::Punctuated;
+use syn::{Ident, LitBool, LitStr, Token, bracketed};
+
+use crate::ctxt::Ctxt;
+
+/// The options every key may set, for messages.
+const KEYS: &str = "profile, enum_name, static_name, include, exclude, dotfiles, summary";
+
+pub(crate) struct Input {
+    pub(crate) path: LitStr,
+    pub(crate) options: Options,
+}
+
+pub(crate) struct Options {
+    pub(crate) profile: Profile,
+    pub(crate) enum_name: Ident,
+    pub(crate) static_name: Ident,
+    pub(crate) include: Vec<String>,
+    pub(crate) exclude: Vec<String>,
+    pub(crate) dotfiles: bool,
+    pub(crate) summary: SummaryFormat,
+}
+
+impl Default for Options {
+    fn default() -> Self {
+        Options {
+            profile: Profile::Strict,
+            enum_name: Ident::new("SkillId", Span::call_site()),
+            static_name: Ident::new("SKILLS", Span::call_site()),
+            include: Vec::new(),
+            exclude: Vec::new(),
+            dotfiles: false,
+            summary: SummaryFormat::Markdown,
+        }
+    }
+}
+
+/// One `key = value` pair; the value is checked once the key is known.
+struct Pair {
+    key: Ident,
+    value: Value,
+}
+
+enum Value {
+    Ident(Ident),
+    Str(LitStr),
+    Bool(LitBool),
+    List(Punctuated<LitStr, Token![,]>),
+}
+
+impl Parse for Pair {
+    fn parse(input: ParseStream) -> syn::Result<Self> {
+        let key: Ident = input.parse()?;
+        input.parse::<Token![=]>()?;
+        let value = if input.peek(syn::token::Bracket) {
+            let content;
+            bracketed!(content in input);
+            Value::List(content.parse_terminated(|p| p.parse::<LitStr>(), Token![,])?)
+        } else if input.peek(LitStr) {
+            Value::Str(input.parse()?)
+        } else if input.peek(LitBool) {
+            Value::Bool(input.parse()?)
+        } else {
+            Value::Ident(input.parse()?)
+        };
+        Ok(Pair { key, value })
+    }
+}
+
+impl Parse for Input {
+    fn parse(input: ParseStream) -> syn::Result<Self> {
+        let path: LitStr = input.parse().map_err(|e| {
+            syn::Error::new(
+                e.span(),
+                "expected the skills folder as a string literal, e.g. skills!(\"skills\")",
+            )
+        })?;
+        let mut pairs = Vec::new();
+        while !input.is_empty() {
+            input.parse::<Token![,]>()?;
+            if input.is_empty() {
+                break;
+            }
+            pairs.push(input.parse::<Pair>()?);
+        }
+        let mut cx = Ctxt::default();
+        let options = Options::from_pairs(pairs, &mut cx);
+        match cx.into_error() {
+            Some(e) => Err(e),
+            None => Ok(Input { path, options }),
+        }
+    }
+}
+
+impl Options {
+    fn from_pairs(pairs: Vec<Pair>, cx: &mut Ctxt) -> Options {
+        let mut options = Options::default();
+        let mut seen: Vec<String> = Vec::new();
+        for Pair { key, value } in pairs {
+            let name = key.to_string();
+            if seen.contains(&name) {
+                cx.error_spanned_by(&key, format!("option `{name}` is given twice"));
+                continue;
+            }
+            seen.push(name.clone());
+            match (name.as_str(), value) {
+                ("profile", Value::Ident(v)) => match Profile::from_name(&v.to_string()) {
+                    Some(p) => options.profile = p,
+                    None => cx.error_spanned_by(&v, "expected `strict` or `lenient`"),
+                },
+                ("summary", Value::Ident(v)) => match SummaryFormat::from_name(&v.to_string()) {
+                    Some(f) => options.summary = f,
+                    None => cx.error_spanned_by(&v, "expected `markdown` or `xml`"),
+                },
+                ("enum_name", Value::Ident(v)) => options.enum_name = v,
+                ("static_name", Value::Ident(v)) => options.static_name = v,
+                ("include", Value::List(v)) => {
+                    options.include = v.iter().map(LitStr::value).collect()
+                }
+                ("exclude", Value::List(v)) => {
+                    options.exclude = v.iter().map(LitStr::value).collect()
+                }
+                ("dotfiles", Value::Bool(v)) => options.dotfiles = v.value,
+                ("profile" | "summary" | "enum_name" | "static_name", v) => cx.error_spanned_by(
+                    v.tokens(),
+                    format!("`{name}` takes an identifier, e.g. {}", example(&name)),
+                ),
+                ("include" | "exclude", v) => cx.error_spanned_by(
+                    v.tokens(),
+                    format!("`{name}` takes a list of globs, e.g. {name} = [\"**/*.md\"]"),
+                ),
+                ("dotfiles", v) => {
+                    cx.error_spanned_by(v.tokens(), "`dotfiles` takes `true` or `false`")
+                }
+                _ => cx.error_spanned_by(
+                    &key,
+                    format!("unknown option `{name}`; the options are: {KEYS}"),
+                ),
+            }
+        }
+        options
+    }
+}
+
+fn example(key: &str) -> &'static str {
+    match key {
+        "profile" => "profile = lenient",
+        "summary" => "summary = xml",
+        "enum_name" => "enum_name = MySkill",
+        _ => "static_name = MY_SKILLS",
+    }
+}
+
+impl Value {
+    fn tokens(&self) -> proc_macro2::TokenStream {
+        use quote::ToTokens;
+        match self {
+            Value::Ident(v) => v.to_token_stream(),
+            Value::Str(v) => v.to_token_stream(),
+            Value::Bool(v) => v.to_token_stream(),
+            Value::List(v) => v.to_token_stream(),
+        }
+    }
+}

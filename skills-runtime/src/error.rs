@@ -1,0 +1,166 @@
+//! What can go wrong when a skill or a file is asked for. Every message is written for a model:
+//! what was asked, what exists, what to do next.
+
+use std::fmt;
+
+use crate::path::PathProblem;
+
+/// An error from looking up a skill or one of its files.
+///
+/// ```
+/// use skills_runtime::{SkillError, SkillSet};
+/// let set = SkillSet::empty();
+/// let err = set.get("pdf").unwrap_err();
+/// assert!(matches!(err, SkillError::UnknownSkill { .. }));
+/// assert_eq!(err.to_string(), r#"Skill "pdf" not found. There are no skills available."#);
+/// ```
+#[derive(Debug, Clone, PartialEq, Eq, thiserror::Error)]
+#[non_exhaustive]
+pub enum SkillError {
+    /// No skill has that name.
+    #[error(
+        "Skill \"{requested}\" not found. {}{}",
+        Available("Available skills", "There are no skills available.", available),
+        DidYouMean(suggestion.as_deref())
+    )]
+    UnknownSkill {
+        /// The name that was asked for.
+        requested: String,
+        /// Every skill name, sorted.
+        available: Vec<String>,
+        /// The closest name, when one is close.
+        suggestion: Option<String>,
+    },
+    /// The skill has no file at that path.
+    #[error(
+        "File \"{requested}\" not found in skill \"{skill}\". {}{} Use \"SKILL.md\" for the skill's instructions.",
+        Available("Available files", "It has no files.", available),
+        DidYouMean(suggestion.as_deref())
+    )]
+    FileNotFound {
+        /// The skill that was searched.
+        skill: String,
+        /// The path that was asked for, normalised.
+        requested: String,
+        /// Every path the skill serves, sorted.
+        available: Vec<String>,
+        /// The closest path, when one is close.
+        suggestion: Option<String>,
+    },
+    /// The path was refused before any lookup.
+    #[error(
+        "Path \"{}\" was refused because {problem}. Paths are relative to the skill's folder and use '/', like \"SKILL.md\" or \"references/guide.md\". {}",
+        requested.escape_debug(),
+        Available("Available files", "It has no files.", available)
+    )]
+    InvalidPath {
+        /// The skill the path was meant for.
+        skill: String,
+        /// The path as sent.
+        requested: String,
+        /// What is wrong with it.
+        problem: PathProblem,
+        /// Every path the skill serves, sorted.
+        available: Vec<String>,
+    },
+}
+
+/// Renders `Label: a, b, c.` or the text for an empty list.
+struct Available<'a>(&'static str, &'static str, &'a [String]);
+
+impl fmt::Display for Available<'_> {
+    fn fmt(&self, f: &mut fmt::Formatter<'_>) -> fmt::Result {
+        let Available(label, none, items) = *self;
+        if items.is_empty() {
+            return f.write_str(none);
+        }
+        write!(f, "{label}: ")?;
+        for (i, item) in items.iter().enumerate() {
+            if i > 0 {
+                f.write_str(", ")?;
+            }
+            f.write_str(item)?;
+        }
+        f.write_str(".")
+    }
+}
+
+struct DidYouMean<'a>(Option<&'a str>);
+
+impl fmt::Display for DidYouMean<'_> {
+    fn fmt(&self, f: &mut fmt::Formatter<'_>) -> fmt::Result {
+        match self.0 {
+            Some(s) => write!(f, " Did you mean \"{s}\"?"),
+            None => Ok(()),
+        }
+    }
+}
+
+/// The candidate closest to `requested`, when it is close enough to be a likely typo: the same
+/// text in another case, the same file name in a folder, a few edits away (transpositions count
+/// as one), or very similar by Jaro-Winkler for long names.
+pub(crate) fn closest<'a>(
+    requested: &str,
+    candidates: impl IntoIterator<Item = &'a str>,
+) -> Option<String> {
+    let wanted = requested.to_lowercase();
+    let wanted_len = wanted.chars().count();
+    candidates
+        .into_iter()
+        .filter_map(|c| {
+            let lower = c.to_lowercase();
+            let tail = lower.rsplit('/').next().unwrap_or(&lower);
+            let edits = strsim::damerau_levenshtein(&wanted, &lower);
+            let similarity = strsim::jaro_winkler(&wanted, &lower);
+            let rank = if lower == wanted {
+                0
+            } else if tail == wanted {
+                1
+            } else if edits <= 2 && edits * 3 <= wanted_len.max(3) {
+                2
+            } else if wanted_len >= 3 && lower.split(['-', '/', '.']).any(|w| w == wanted) {
+                // A model often shortens a name to one of its words: `pdf` for `pdf-forms`.
+                3
+            } else if similarity >= 0.9 {
+                4
+            } else {
+                return None;
+            };
+            Some(((rank, edits), c))
+        })
+        .min_by_key(|(key, _)| *key)
+        .map(|(_, c)| c.to_owned())
+}
+
+#[cfg(test)]
+mod tests {
+    use super::closest;
+
+    #[test]
+    fn suggests_only_near_misses() {
+        let names = ["code-review", "pdf", "pdf-forms"];
+        assert_eq!(closest("pfd", names).as_deref(), Some("pdf"));
+        assert_eq!(closest("PDF", names).as_deref(), Some("pdf"));
+        assert_eq!(
+            closest("code-reveiw", names).as_deref(),
+            Some("code-review")
+        );
+        assert_eq!(closest("pdf-form", names).as_deref(), Some("pdf-forms"));
+        assert_eq!(
+            closest("forms", ["code-review", "pdf-forms"]).as_deref(),
+            Some("pdf-forms")
+        );
+        assert_eq!(
+            closest("review", ["code-review", "pdf-forms"]).as_deref(),
+            Some("code-review")
+        );
+        assert_eq!(closest("spreadsheet", names), None);
+        assert_eq!(closest("x", names), None);
+        let paths = ["SKILL.md", "references/forms.md"];
+        assert_eq!(
+            closest("forms.md", paths).as_deref(),
+            Some("references/forms.md")
+        );
+        assert_eq!(closest("skill.md", paths).as_deref(), Some("SKILL.md"));
+    }
+}

@@ -1,0 +1,23 @@
+//! The closed set of skill identifiers that `skills!` generates as an enum.
+
+use std::fmt::{Debug, Display};
+use std::hash::Hash;
+
+/// Implemented by the `SkillId` enum that `skills!` generates: one variant per skill, in the
+/// order of their names, so a variant's index is its skill's position in the set.
+pub trait SkillIdentifier:
+    Copy + Eq + Ord + Hash + Debug + Display + Send + Sync + 'static
+{
+    /// Every identifier, sorted by name.
+    const ALL: &'static [Self];
+
+    /// The skill's name, as the model sends it.
+    fn name(self) -> &'static str;
+
+    /// The position in [`SkillIdentifier::ALL`] and in the skill set.
+    fn index(self) -> usize;
+}
+
+/// A set built at run time has no enum: look its skills up by name.
+#[derive(Debug, Clone, Copy, PartialEq, Eq, PartialOrd, Ord, Hash)]
+pub enum Dynamic {}

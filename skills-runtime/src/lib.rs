@@ -1,0 +1,34 @@
+//! The runtime of [`skills`](https://docs.rs/skills): Agent Skills served from static data.
+//!
+//! `skills!` (in the `skills` crate) turns a folder of skills into a [`SkillSet`] whose bytes
+//! live in the binary. This crate holds what that set does at run time: look a skill up by its
+//! generated identifier or by name, serve its body and resources by path, and answer a miss with
+//! the list of what exists. With the `parse` feature it also holds the one SKILL.md parser and
+//! validator that the macro, the command-line tool and the on-disk loader share.
+//!
+//! Most users depend on `skills` and never name this crate.
+#![cfg_attr(docsrs, feature(doc_cfg))]
+
+mod error;
+mod id;
+mod media;
+pub mod path;
+mod set;
+mod skill;
+pub mod summary;
+
+#[cfg(feature = "parse")]
+#[cfg_attr(docsrs, doc(cfg(feature = "parse")))]
+pub mod parse;
+
+#[doc(hidden)]
+#[path = "private.rs"]
+pub mod __private;
+
+pub use ::schemars;
+pub use error::SkillError;
+pub use id::{Dynamic, SkillIdentifier};
+pub use path::PathProblem;
+pub use set::SkillSet;
+pub use skill::{Fields, File, Loaded, MANIFEST, OwnedFields, Skill, is_text};
+pub use summary::SummaryFormat;

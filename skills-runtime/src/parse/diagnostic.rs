@@ -1,0 +1,242 @@
+//! What the validator reports: a rule, where, and what to do about it.
+
+use std::fmt;
+use std::path::{Path, PathBuf};
+
+/// How strictly SKILL.md files are checked.
+#[derive(Debug, Clone, Copy, PartialEq, Eq, Hash, Default)]
+#[non_exhaustive]
+pub enum Profile {
+    /// The Agent Skills specification: unknown fields and every length limit are errors.
+    #[default]
+    Strict,
+    /// What clients are advised to load: a name/folder mismatch, an over-long name or
+    /// description, unknown fields, non-string metadata values and an unquoted colon in a value
+    /// are warnings. What cannot be listed or named safely is still an error.
+    Lenient,
+}
+
+impl Profile {
+    /// `strict` or `lenient`.
+    pub fn as_str(self) -> &'static str {
+        match self {
+            Self::Strict => "strict",
+            Self::Lenient => "lenient",
+        }
+    }
+
+    /// Parses `strict` or `lenient`.
+    pub fn from_name(name: &str) -> Option<Self> {
+        match name {
+            "strict" => Some(Self::Strict),
+            "lenient" => Some(Self::Lenient),
+            _ => None,
+        }
+    }
+}
+
+/// Whether a diagnostic stops the skill from being used.
+#[derive(Debug, Clone, Copy, PartialEq, Eq, Hash, PartialOrd, Ord)]
+pub enum Severity {
+    /// Reported, and the skill is still used.
+    Warning,
+    /// The skill is not used (and `skills!` does not compile).
+    Error,
+}
+
+impl Severity {
+    /// `warning` or `error`.
+    pub fn as_str(self) -> &'static str {
+        match self {
+            Self::Warning => "warning",
+            Self::Error => "error",
+        }
+    }
+}
+
+macro_rules! rules {
+    ($($(#[doc = $doc:literal])* $variant:ident = $id:literal,)*) => {
+        /// A rule the validator checks. Each has a stable kebab-case id.
+        #[derive(Debug, Clone, Copy, PartialEq, Eq, Hash, PartialOrd, Ord)]
+        #[non_exhaustive]
+        pub enum Rule {
+            $($(#[doc = $doc])* $variant,)*
+        }
+
+        impl Rule {
+            /// Every rule, in the order the README lists them.
+            pub const ALL: &'static [Rule] = &[$(Rule::$variant,)*];
+
+            /// The stable id, e.g. `name-case`.
+            pub fn id(self) -> &'static str {
+                match self { $(Rule::$variant => $id,)* }
+            }
+
+            /// One line saying what the rule checks.
+            pub fn summary(self) -> &'static str {
+                match self { $(Rule::$variant => concat!($($doc),*).trim_ascii(),)* }
+            }
+
+            /// The rule with this id.
+            pub fn from_id(id: &str) -> Option<Rule> {
+                match id { $($id => Some(Rule::$variant),)* _ => None }
+            }
+        }
+    };
+}
+
+rules! {
+    /// The path given does not exist.
+    MissingPath = "missing-path",
+    /// A folder named on purpose holds no SKILL.md (and no skill below it).
+    MissingSkillMd = "missing-skill-md",
+    /// A file or folder could not be read.
+    ReadError = "read-error",
+    /// SKILL.md is not valid UTF-8.
+    NotUtf8 = "not-utf8",
+    /// A FIFO, socket or device in the folder is skipped.
+    SpecialFile = "special-file",
+    /// A symbolic link points outside the skills folder.
+    SymlinkEscape = "symlink-escape",
+    /// SKILL.md must start with a `---` line.
+    FrontmatterMissing = "frontmatter-missing",
+    /// The frontmatter must end with a `---` line.
+    FrontmatterUnclosed = "frontmatter-unclosed",
+    /// The frontmatter holds no fields.
+    FrontmatterEmpty = "frontmatter-empty",
+    /// The frontmatter is over 64 KiB.
+    FrontmatterTooLarge = "frontmatter-too-large",
+    /// The frontmatter must be a YAML mapping of fields.
+    FrontmatterNotMapping = "frontmatter-not-mapping",
+    /// The frontmatter is not valid YAML.
+    YamlSyntax = "yaml-syntax",
+    /// A key appears twice in the frontmatter.
+    YamlDuplicateKey = "yaml-duplicate-key",
+    /// A plain value holds `: `, which strict YAML rejects; quote it (lenient: read as text).
+    UnquotedColon = "unquoted-colon",
+    /// A field the specification does not define.
+    UnknownField = "unknown-field",
+    /// `name` is required and must not be empty.
+    NameMissing = "name-missing",
+    /// `name` must be a string.
+    NameType = "name-type",
+    /// `name` is at most 64 characters.
+    NameTooLong = "name-too-long",
+    /// `name` must be lowercase.
+    NameCase = "name-case",
+    /// `name` must not start or end with a hyphen.
+    NameHyphenEdge = "name-hyphen-edge",
+    /// `name` must not contain two hyphens in a row.
+    NameDoubleHyphen = "name-double-hyphen",
+    /// `name` holds only lowercase letters, digits and hyphens.
+    NameChars = "name-chars",
+    /// `name` must equal the skill's folder name (after NFKC normalisation).
+    NameDirMismatch = "name-dir-mismatch",
+    /// `description` is required and must not be blank.
+    DescriptionMissing = "description-missing",
+    /// `description` must be a string.
+    DescriptionType = "description-type",
+    /// `description` is at most 1024 characters.
+    DescriptionTooLong = "description-too-long",
+    /// `compatibility` must be a string.
+    CompatibilityType = "compatibility-type",
+    /// `compatibility` is 1 to 500 characters.
+    CompatibilityLength = "compatibility-length",
+    /// `license` must be a string.
+    LicenseType = "license-type",
+    /// `metadata` must map string keys to string values.
+    MetadataType = "metadata-type",
+    /// `allowed-tools` must be a space-separated string or a list of strings.
+    AllowedToolsType = "allowed-tools-type",
+    /// Two skills have the same name.
+    DuplicateName = "duplicate-name",
+    /// Two skill names give the same enum variant.
+    VariantCollision = "variant-collision",
+    /// An include or exclude glob does not parse.
+    InvalidGlob = "invalid-glob",
+}
+
+impl fmt::Display for Rule {
+    fn fmt(&self, f: &mut fmt::Formatter<'_>) -> fmt::Result {
+        f.write_str(self.id())
+    }
+}
+
+/// One problem found in a skill, with its place.
+///
+/// `Display` gives `FILE:LINE:COL: error[RULE]: message`, like rustc and gcc.
+#[derive(Debug, Clone, PartialEq, Eq)]
+pub struct Diagnostic {
+    /// Error or warning.
+    pub severity: Severity,
+    /// The rule broken.
+    pub rule: Rule,
+    /// The file (or folder) concerned.
+    pub file: PathBuf,
+    /// 1-based line; 1 when the problem concerns the whole file.
+    pub line: usize,
+    /// 1-based column.
+    pub column: usize,
+    /// What is wrong and what is allowed.
+    pub message: String,
+}
+
+impl Diagnostic {
+    /// An error at `file:line:column`.
+    pub fn error(rule: Rule, file: &Path, line: usize, column: usize, message: String) -> Self {
+        Diagnostic {
+            severity: Severity::Error,
+            rule,
+            file: file.to_owned(),
+            line,
+            column,
+            message,
+        }
+    }
+
+    /// A warning at `file:line:column`.
+    pub fn warning(rule: Rule, file: &Path, line: usize, column: usize, message: String) -> Self {
+        Diagnostic {
+            severity: Severity::Warning,
+            ..Self::error(rule, file, line, column, message)
+        }
+    }
+
+    /// Whether this is an error.
+    pub fn is_error(&self) -> bool {
+        self.severity == Severity::Error
+    }
+
+    /// The same diagnostic with its file shown relative to `base` when it lies under it.
+    pub fn relative_to(&self, base: &Path) -> Diagnostic {
+        let file = self
+            .file
+            .strip_prefix(base)
+            .unwrap_or(&self.file)
+            .to_owned();
+        Diagnostic {
+            file,
+            ..self.clone()
+        }
+    }
+
+    /// `FILE:LINE:COL`.
+    pub fn location(&self) -> String {
+        format!("{}:{}:{}", self.file.display(), self.line, self.column)
+    }
+}
+
+impl fmt::Display for Diagnostic {
+    fn fmt(&self, f: &mut fmt::Formatter<'_>) -> fmt::Result {
+        write!(
+            f,
+            "{}:{}:{}: {}[{}]: {}",
+            self.file.display(),
+            self.line,
+            self.column,
+            self.severity.as_str(),
+            self.rule.id(),
+            self.message
+        )
+    }
+}

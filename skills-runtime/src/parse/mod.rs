@@ -1,0 +1,19 @@
+//! The one SKILL.md parser and validator, shared by `skills!`, the `skills` command-line tool and
+//! the on-disk loader, so a skill that passes one passes all three.
+//!
+//! - [`frontmatter`] splits a SKILL.md into its YAML frontmatter and its body.
+//! - [`manifest`] reads the fields and checks every rule of the Agent Skills specification.
+//! - [`tree`] walks a folder, finds every skill and its resources, and checks the folder as a
+//!   whole (duplicate names, symlinks leaving the root).
+//!
+//! Every problem is a [`Diagnostic`] with a [`Rule`], a place and a message; all of them are
+//! collected, never only the first.
+
+mod diagnostic;
+pub mod frontmatter;
+pub mod manifest;
+pub mod tree;
+
+pub use diagnostic::{Diagnostic, Profile, Rule, Severity};
+pub use manifest::{Manifest, parse_manifest};
+pub use tree::{Resource, ScanOptions, SkillSource, Tree, scan};

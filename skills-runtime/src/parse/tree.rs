@@ -1,0 +1,558 @@
+//! Walking a folder of skills: which folders are skills, which files are their resources, and
+//! the checks that need the whole folder (duplicate names, symlinks that leave it).
+
+use std::collections::{BTreeMap, HashMap};
+use std::fs;
+use std::io;
+use std::path::{Path, PathBuf};
+
+use globset::{Glob, GlobSet, GlobSetBuilder};
+use unicode_normalization::UnicodeNormalization;
+use walkdir::WalkDir;
+
+use super::{Diagnostic, Manifest, Profile, Rule, parse_manifest};
+use crate::skill::{File, MANIFEST, OwnedFields, Skill, is_text};
+use crate::{SkillSet, SummaryFormat};
+
+/// What to scan and how strictly.
+///
+/// ```
+/// use skills_runtime::parse::{Profile, ScanOptions};
+/// let options = ScanOptions { profile: Profile::Lenient, ..ScanOptions::default() };
+/// assert!(!options.dotfiles);
+/// ```
+#[derive(Debug, Clone, Default)]
+pub struct ScanOptions {
+    /// How strictly each SKILL.md is checked.
+    pub profile: Profile,
+    /// Globs (relative to each skill's folder) a resource must match to be kept; empty keeps all.
+    pub include: Vec<String>,
+    /// Globs (relative to each skill's folder) that drop a resource.
+    pub exclude: Vec<String>,
+    /// Keep files and folders whose name starts with `.`.
+    pub dotfiles: bool,
+    /// How deep below the root to look; `None` for no limit.
+    pub max_depth: Option<usize>,
+}
+
+/// Everything found under a root.
+#[derive(Debug, Clone, Default)]
+pub struct Tree {
+    /// The path that was scanned, as given.
+    pub root: PathBuf,
+    /// Every skill found, sorted by name (valid or not).
+    pub skills: Vec<SkillSource>,
+    /// Every problem, in every skill and in the folder itself, in path order.
+    pub diagnostics: Vec<Diagnostic>,
+}
+
+/// A skill folder found by [`scan`].
+#[derive(Debug, Clone)]
+pub struct SkillSource {
+    /// The skill's folder.
+    pub dir: PathBuf,
+    /// Its SKILL.md.
+    pub manifest_path: PathBuf,
+    /// The text of SKILL.md (empty when it could not be read).
+    pub text: String,
+    /// The fields, when the frontmatter could be read.
+    pub manifest: Option<Manifest>,
+    /// Every other file of the skill, sorted by path.
+    pub resources: Vec<Resource>,
+    /// Whether no error concerns this skill.
+    pub valid: bool,
+}
+
+/// A resource file of a skill.
+#[derive(Debug, Clone, PartialEq, Eq)]
+pub struct Resource {
+    /// The path relative to the skill's folder, with `/` separators.
+    pub path: String,
+    /// Where to read it.
+    pub file: PathBuf,
+    /// Its size in bytes.
+    pub len: u64,
+    /// Whether it is valid UTF-8 without NUL bytes (served as text).
+    pub text: bool,
+    /// Whether it has an executable bit.
+    pub executable: bool,
+}
+
+impl SkillSource {
+    /// The skill's name: the `name` field, or the folder's name when that is missing.
+    pub fn name(&self) -> String {
+        match &self.manifest {
+            Some(m) if !m.name.is_empty() => m.name.clone(),
+            _ => folder_name(&self.dir),
+        }
+    }
+
+    /// The body of SKILL.md, without its frontmatter.
+    pub fn body(&self) -> &str {
+        let start = self.manifest.as_ref().map_or(0, |m| m.body_start);
+        self.text.get(start..).unwrap_or("")
+    }
+
+    /// Reads every resource and builds the runtime [`Skill`].
+    pub fn load(&self) -> io::Result<Skill> {
+        let manifest = self.manifest.clone().unwrap_or_default();
+        let fields = OwnedFields {
+            name: self.name(),
+            description: manifest.description,
+            license: manifest.license,
+            compatibility: manifest.compatibility,
+            metadata: manifest.metadata,
+            allowed_tools: manifest.allowed_tools,
+            extra: serde_json::Value::Object(manifest.extra).to_string(),
+        };
+        let files = self
+            .resources
+            .iter()
+            .map(|r| {
+                Ok(File::owned(
+                    r.path.clone(),
+                    fs::read(&r.file)?,
+                    r.executable,
+                ))
+            })
+            .collect::<io::Result<Vec<_>>>()?;
+        Ok(Skill::owned(fields, self.body().to_owned(), files))
+    }
+}
+
+impl Tree {
+    /// Whether any diagnostic is an error.
+    pub fn has_errors(&self) -> bool {
+        self.diagnostics.iter().any(Diagnostic::is_error)
+    }
+
+    /// The valid skills as a [`SkillSet`]; a skill whose files cannot be read is reported with a
+    /// `read-error` diagnostic and left out.
+    pub fn load_set(&self, format: SummaryFormat) -> (SkillSet, Vec<Diagnostic>) {
+        let mut skills = Vec::new();
+        let mut diagnostics = Vec::new();
+        for source in self.skills.iter().filter(|s| s.valid) {
+            match source.load() {
+                Ok(skill) => skills.push(skill),
+                Err(e) => diagnostics.push(Diagnostic::error(
+                    Rule::ReadError,
+                    &source.dir,
+                    1,
+                    1,
+                    format!("cannot read the skill's files: {e}"),
+                )),
+            }
+        }
+        (SkillSet::from_skills(skills, format), diagnostics)
+    }
+}
+
+/// Scans `root`: a folder holding skills (at any depth), a skill folder, or a SKILL.md.
+///
+/// Any folder holding a SKILL.md is a skill; every other file below it is one of its resources,
+/// except files of a nested skill. Problems are collected, never fatal.
+pub fn scan(root: &Path, options: &ScanOptions) -> Tree {
+    let mut tree = Tree {
+        root: root.to_owned(),
+        ..Tree::default()
+    };
+    let walk_root = match fs::metadata(root) {
+        Err(e) if e.kind() == io::ErrorKind::NotFound => {
+            tree.diagnostics.push(Diagnostic::error(
+                Rule::MissingPath,
+                root,
+                1,
+                1,
+                "no such file or folder: give a folder of skills, a skill folder or a SKILL.md"
+                    .into(),
+            ));
+            return tree;
+        }
+        Err(e) => {
+            tree.diagnostics.push(read_error(root, &e));
+            return tree;
+        }
+        Ok(meta) if meta.is_dir() => root.to_owned(),
+        Ok(_) if root.file_name().is_some_and(|n| n == MANIFEST) => {
+            root.parent().map(Path::to_owned).unwrap_or_default()
+        }
+        Ok(_) => {
+            tree.diagnostics.push(Diagnostic::error(
+                Rule::MissingSkillMd,
+                root,
+                1,
+                1,
+                "is a file, not a skill folder or a SKILL.md".into(),
+            ));
+            return tree;
+        }
+    };
+    let filter = match ResourceFilter::new(options) {
+        Ok(filter) => filter,
+        Err(d) => {
+            tree.diagnostics.push(d.with_file(root));
+            return tree;
+        }
+    };
+    let mut walk = Walk::new(&walk_root, options);
+    walk.run(&mut tree.diagnostics);
+    if walk.skill_dirs.is_empty() {
+        tree.diagnostics.push(Diagnostic::error(
+            Rule::MissingSkillMd,
+            root,
+            1,
+            1,
+            "holds no SKILL.md: a skill is a folder with a SKILL.md file".into(),
+        ));
+    }
+    tree.skills = walk.into_skills(&filter, options.profile, &mut tree.diagnostics);
+    check_duplicate_names(&mut tree);
+    tree.diagnostics
+        .sort_by(|a, b| (&a.file, a.line, a.column).cmp(&(&b.file, b.line, b.column)));
+    tree
+}
+
+/// What a walk found: skill folders and candidate resource files.
+struct Walk<'a> {
+    root: &'a Path,
+    canonical_root: Option<PathBuf>,
+    options: &'a ScanOptions,
+    skill_dirs: Vec<PathBuf>,
+    files: Vec<(PathBuf, fs::Metadata)>,
+}
+
+impl<'a> Walk<'a> {
+    fn new(root: &'a Path, options: &'a ScanOptions) -> Self {
+        let canonical_root = fs::canonicalize(root).ok();
+        Walk {
+            root,
+            canonical_root,
+            options,
+            skill_dirs: Vec::new(),
+            files: Vec::new(),
+        }
+    }
+
+    fn run(&mut self, diagnostics: &mut Vec<Diagnostic>) {
+        let mut walker = WalkDir::new(self.root)
+            .follow_links(true)
+            .sort_by_file_name();
+        if let Some(depth) = self.options.max_depth {
+            walker = walker.max_depth(depth);
+        }
+        let dotfiles = self.options.dotfiles;
+        let mut it = walker
+            .into_iter()
+            .filter_entry(|e| e.depth() == 0 || dotfiles || !is_dot(e.file_name()));
+        while let Some(entry) = it.next() {
+            let entry = match entry {
+                Ok(entry) => entry,
+                Err(e) => {
+                    let path = e.path().unwrap_or(self.root).to_owned();
+                    let message = match e.loop_ancestor() {
+                        Some(a) => format!("symbolic link loop back to {}; skipped", a.display()),
+                        None => format!("cannot read: {e}"),
+                    };
+                    diagnostics.push(Diagnostic::error(Rule::ReadError, &path, 1, 1, message));
+                    continue;
+                }
+            };
+            if entry.path_is_symlink() && !self.inside_root(entry.path()) {
+                diagnostics.push(Diagnostic::error(
+                    Rule::SymlinkEscape,
+                    entry.path(),
+                    1,
+                    1,
+                    "symbolic link points outside the skills folder; only links that stay inside it are followed".into(),
+                ));
+                if entry.file_type().is_dir() {
+                    it.skip_current_dir();
+                }
+                continue;
+            }
+            let file_type = entry.file_type();
+            if file_type.is_dir() {
+                if entry.path().join(MANIFEST).is_file() {
+                    self.skill_dirs.push(entry.path().to_owned());
+                }
+            } else if file_type.is_file() {
+                match entry.metadata() {
+                    Ok(meta) => self.files.push((entry.into_path(), meta)),
+                    Err(e) => diagnostics.push(Diagnostic::error(
+                        Rule::ReadError,
+                        entry.path(),
+                        1,
+                        1,
+                        format!("cannot read: {e}"),
+                    )),
+                }
+            } else {
+                diagnostics.push(Diagnostic::warning(
+                    Rule::SpecialFile,
+                    entry.path(),
+                    1,
+                    1,
+                    "is not a regular file (a FIFO, socket or device); skipped".into(),
+                ));
+            }
+        }
+    }
+
+    fn inside_root(&self, path: &Path) -> bool {
+        match (&self.canonical_root, fs::canonicalize(path)) {
+            (Some(root), Ok(target)) => target.starts_with(root),
+            _ => false,
+        }
+    }
+
+    fn into_skills(
+        self,
+        filter: &ResourceFilter,
+        profile: Profile,
+        diagnostics: &mut Vec<Diagnostic>,
+    ) -> Vec<SkillSource> {
+        let mut skills: BTreeMap<PathBuf, SkillSource> = self
+            .skill_dirs
+            .into_iter()
+            .map(|dir| (dir.clone(), read_skill(dir, profile, diagnostics)))
+            .collect();
+        for (path, meta) in self.files {
+            // The nearest enclosing skill folder owns the file.
+            let Some(dir) = path.ancestors().skip(1).find(|a| skills.contains_key(*a)) else {
+                continue;
+            };
+            let dir = dir.to_owned();
+            let Ok(relative) = path.strip_prefix(&dir) else {
+                continue;
+            };
+            if relative == Path::new(MANIFEST) {
+                continue;
+            }
+            let skill = skills.get_mut(&dir).expect("owner found above");
+            let Some(rel) = slash_path(relative) else {
+                let d = Diagnostic::error(
+                    Rule::ReadError,
+                    &path,
+                    1,
+                    1,
+                    "file name is not valid UTF-8; rename it (paths are served as text)".into(),
+                );
+                if profile == Profile::Lenient {
+                    diagnostics.push(Diagnostic {
+                        severity: super::Severity::Warning,
+                        ..d
+                    });
+                } else {
+                    skill.valid = false;
+                    diagnostics.push(d);
+                }
+                continue;
+            };
+            if !filter.keeps(&rel) {
+                continue;
+            }
+            match fs::read(&path) {
+                Ok(bytes) => skill.resources.push(Resource {
+                    path: rel,
+                    len: bytes.len() as u64,
+                    text: is_text(&bytes),
+                    executable: is_executable(&meta),
+                    file: path,
+                }),
+                Err(e) => {
+                    skill.valid = false;
+                    diagnostics.push(read_error(&path, &e));
+                }
+            }
+        }
+        let mut skills: Vec<SkillSource> = skills.into_values().collect();
+        for s in &mut skills {
+            s.resources.sort_by(|a, b| a.path.cmp(&b.path));
+        }
+        skills.sort_by_key(SkillSource::name);
+        skills
+    }
+}
+
+fn read_skill(dir: PathBuf, profile: Profile, diagnostics: &mut Vec<Diagnostic>) -> SkillSource {
+    let manifest_path = dir.join(MANIFEST);
+    let mut source = SkillSource {
+        dir,
+        manifest_path,
+        text: String::new(),
+        manifest: None,
+        resources: Vec::new(),
+        valid: false,
+    };
+    let bytes = match fs::read(&source.manifest_path) {
+        Ok(bytes) => bytes,
+        Err(e) => {
+            diagnostics.push(read_error(&source.manifest_path, &e));
+            return source;
+        }
+    };
+    source.text = match String::from_utf8(bytes) {
+        Ok(text) => text,
+        Err(e) => {
+            let before = &e.as_bytes()[..e.utf8_error().valid_up_to()];
+            let line = before.iter().filter(|&&b| b == b'\n').count() + 1;
+            diagnostics.push(Diagnostic::error(
+                Rule::NotUtf8,
+                &source.manifest_path,
+                line,
+                1,
+                format!(
+                    "is not valid UTF-8 (invalid byte at offset {}); save it as UTF-8",
+                    e.utf8_error().valid_up_to()
+                ),
+            ));
+            return source;
+        }
+    };
+    let dir_name = folder_name(&source.dir);
+    let (manifest, found) = parse_manifest(
+        &source.text,
+        &source.manifest_path,
+        Some(&dir_name),
+        profile,
+    );
+    source.valid = manifest.is_some() && !found.iter().any(Diagnostic::is_error);
+    source.manifest = manifest;
+    diagnostics.extend(found);
+    source
+}
+
+fn check_duplicate_names(tree: &mut Tree) {
+    let mut seen: HashMap<String, usize> = HashMap::new();
+    for i in 0..tree.skills.len() {
+        // A skill whose name could not be read is reported already; its folder name is no
+        // evidence of a clash.
+        if tree.skills[i]
+            .manifest
+            .as_ref()
+            .is_none_or(|m| m.name.is_empty())
+        {
+            continue;
+        }
+        let key: String = tree.skills[i].name().nfkc().collect();
+        if let Some(&first) = seen.get(&key) {
+            let (a, b) = (&tree.skills[first], &tree.skills[i]);
+            tree.diagnostics.push(Diagnostic::error(
+                Rule::DuplicateName,
+                &b.manifest_path,
+                name_line(&b.text),
+                1,
+                format!(
+                    "skill name \"{}\" is also used by {} in the same folder; skill names must be unique",
+                    b.name(),
+                    a.manifest_path.strip_prefix(&tree.root).unwrap_or(&a.manifest_path).display()
+                ),
+            ));
+            tree.skills[i].valid = false;
+        } else {
+            seen.insert(key, i);
+        }
+    }
+}
+
+/// The line of the `name:` key, or 1.
+fn name_line(text: &str) -> usize {
+    text.lines()
+        .position(|l| l.starts_with("name:"))
+        .map_or(1, |i| i + 1)
+}
+
+struct ResourceFilter {
+    include: Option<GlobSet>,
+    exclude: GlobSet,
+}
+
+impl ResourceFilter {
+    fn new(options: &ScanOptions) -> Result<Self, Diagnostic> {
+        let include = if options.include.is_empty() {
+            None
+        } else {
+            Some(glob_set(&options.include)?)
+        };
+        Ok(ResourceFilter {
+            include,
+            exclude: glob_set(&options.exclude)?,
+        })
+    }
+
+    fn keeps(&self, path: &str) -> bool {
+        self.include.as_ref().is_none_or(|g| g.is_match(path)) && !self.exclude.is_match(path)
+    }
+}
+
+fn glob_set(patterns: &[String]) -> Result<GlobSet, Diagnostic> {
+    let mut builder = GlobSetBuilder::new();
+    for pattern in patterns {
+        let glob = Glob::new(pattern).map_err(|e| {
+            Diagnostic::error(
+                Rule::InvalidGlob,
+                Path::new(""),
+                1,
+                1,
+                format!("invalid glob {pattern:?}: {e}"),
+            )
+        })?;
+        builder.add(glob);
+    }
+    builder.build().map_err(|e| {
+        Diagnostic::error(
+            Rule::InvalidGlob,
+            Path::new(""),
+            1,
+            1,
+            format!("invalid globs: {e}"),
+        )
+    })
+}
+
+impl Diagnostic {
+    fn with_file(self, file: &Path) -> Diagnostic {
+        Diagnostic {
+            file: file.to_owned(),
+            ..self
+        }
+    }
+}
+
+fn read_error(path: &Path, e: &io::Error) -> Diagnostic {
+    Diagnostic::error(Rule::ReadError, path, 1, 1, format!("cannot read: {e}"))
+}
+
+fn is_dot(name: &std::ffi::OsStr) -> bool {
+    name.as_encoded_bytes().first() == Some(&b'.')
+}
+
+/// The folder's name as text (lossy for non-UTF-8 names).
+fn folder_name(dir: &Path) -> String {
+    dir.file_name()
+        .map(|n| n.to_string_lossy().into_owned())
+        .unwrap_or_default()
+}
+
+/// `a/b/c` for a relative path, or `None` when a component is not UTF-8.
+fn slash_path(relative: &Path) -> Option<String> {
+    let mut out = String::new();
+    for component in relative.components() {
+        if !out.is_empty() {
+            out.push('/');
+        }
+        out.push_str(component.as_os_str().to_str()?);
+    }
+    Some(out)
+}
+
+#[cfg(unix)]
+fn is_executable(meta: &fs::Metadata) -> bool {
+    use std::os::unix::fs::PermissionsExt;
+    meta.permissions().mode() & 0o111 != 0
+}
+
+#[cfg(not(unix))]
+fn is_executable(_: &fs::Metadata) -> bool {
+    false
+}

@@ -1,0 +1,221 @@
+//! The `skills` command-line tool, run as a process.
+
+use std::path::{Path, PathBuf};
+use std::process::{Command, Output};
+
+// The same folders, embedded by the macro, to compare with what the tool prints.
+mod basic {
+    skills::skills!("../tests/fixtures/basic");
+}
+mod basic_xml {
+    skills::skills!("../tests/fixtures/basic", summary = xml);
+}
+mod example {
+    skills::skills!("examples/skills");
+}
+
+fn fixture(path: &str) -> PathBuf {
+    Path::new(env!("CARGO_MANIFEST_DIR")).join("..").join(path)
+}
+
+fn run(args: &[&str]) -> Output {
+    Command::new(env!("CARGO_BIN_EXE_skills"))
+        .args(args)
+        .output()
+        .expect("the skills binary runs")
+}
+
+fn stdout(o: &Output) -> String {
+    String::from_utf8(o.stdout.clone()).unwrap()
+}
+
+fn stderr(o: &Output) -> String {
+    String::from_utf8(o.stderr.clone()).unwrap()
+}
+
+fn path(p: &str) -> String {
+    fixture(p).to_str().unwrap().to_owned()
+}
+
+#[test]
+fn validate_a_valid_folder_exits_0_and_prints_nothing() {
+    let o = run(&[
+        "validate",
+        &path("tests/fixtures/basic"),
+        &path("skills/examples/skills"),
+    ]);
+    assert_eq!(o.status.code(), Some(0), "{}", stderr(&o));
+    assert_eq!(stdout(&o), "");
+    assert!(
+        stderr(&o).contains("checked 7 skills: 0 errors, 0 warnings"),
+        "{}",
+        stderr(&o)
+    );
+}
+
+#[test]
+fn validate_prints_one_rustc_style_line_per_problem_and_exits_1() {
+    let o = run(&["validate", &path("tests/fixtures/fail/many")]);
+    assert_eq!(o.status.code(), Some(1));
+    let out = stdout(&o);
+    let lines: Vec<&str> = out.lines().collect();
+    assert_eq!(lines.len(), 5, "{out}");
+    for line in &lines {
+        let (location, rest) = line.split_once(": error[").expect(line);
+        let mut parts = location.rsplitn(3, ':');
+        assert!(parts.next().unwrap().parse::<usize>().is_ok(), "{line}");
+        assert!(parts.next().unwrap().parse::<usize>().is_ok(), "{line}");
+        assert!(parts.next().unwrap().ends_with("SKILL.md"), "{line}");
+        let rule = rest.split(']').next().unwrap();
+        assert!(skills::parse::Rule::from_id(rule).is_some(), "{line}");
+    }
+    assert!(lines[0].ends_with("many/alpha/SKILL.md:2:1: error[name-case]: name \"Alpha\" must be lowercase: use \"alpha\""), "{}", lines[0]);
+}
+
+#[test]
+fn validate_accepts_a_single_skill_md() {
+    let o = run(&["validate", &path("tests/fixtures/basic/pdf/SKILL.md")]);
+    assert_eq!(o.status.code(), Some(0), "{}", stderr(&o));
+    let o = run(&[
+        "validate",
+        &path("tests/fixtures/fail/name-case/Demo/SKILL.md"),
+    ]);
+    assert_eq!(o.status.code(), Some(1));
+    assert!(stdout(&o).contains("error[name-case]"));
+}
+
+#[test]
+fn validate_json() {
+    let o = run(&[
+        "validate",
+        "--format",
+        "json",
+        &path("tests/fixtures/fail/unknown-field"),
+    ]);
+    assert_eq!(o.status.code(), Some(1));
+    let v: serde_json::Value = serde_json::from_str(&stdout(&o)).unwrap();
+    let items = v.as_array().unwrap();
+    assert_eq!(items.len(), 2);
+    assert_eq!(items[0]["rule"], "unknown-field");
+    assert_eq!(items[0]["severity"], "error");
+    assert_eq!(items[0]["line"], 4);
+    assert_eq!(items[0]["column"], 1);
+    assert!(items[0]["file"].as_str().unwrap().ends_with("SKILL.md"));
+}
+
+#[test]
+fn lenient_turns_errors_into_warnings() {
+    let folder = path("tests/fixtures/fail/lenient-warning");
+    assert_eq!(run(&["validate", &folder]).status.code(), Some(1));
+    let o = run(&["validate", "--lenient", &folder]);
+    assert_eq!(o.status.code(), Some(0));
+    assert!(
+        stdout(&o).contains("warning[name-dir-mismatch]"),
+        "{}",
+        stdout(&o)
+    );
+}
+
+#[test]
+fn missing_path_and_bad_usage_exit_2() {
+    assert_eq!(
+        run(&["validate", &path("tests/fixtures/nope")])
+            .status
+            .code(),
+        Some(2)
+    );
+    assert_eq!(run(&["validate"]).status.code(), Some(2));
+    assert_eq!(run(&["frobnicate"]).status.code(), Some(2));
+    assert_eq!(
+        run(&["list", &path("tests/fixtures/nope")]).status.code(),
+        Some(2)
+    );
+}
+
+#[test]
+fn prompt_is_byte_identical_to_the_macro_summary() {
+    let o = run(&["prompt", &path("tests/fixtures/basic")]);
+    assert_eq!(o.status.code(), Some(0));
+    assert_eq!(stdout(&o), basic::SKILLS.summary());
+    let o = run(&["prompt", "--format", "xml", &path("tests/fixtures/basic")]);
+    assert_eq!(stdout(&o), basic_xml::SKILLS.summary());
+    let o = run(&["prompt", &path("skills/examples/skills")]);
+    assert_eq!(stdout(&o), example::SKILLS.summary());
+}
+
+#[test]
+fn list_shows_one_row_per_skill() {
+    let o = run(&["list", &path("tests/fixtures/basic")]);
+    assert_eq!(o.status.code(), Some(0));
+    let out = stdout(&o);
+    let rows: Vec<&str> = out.lines().collect();
+    assert!(rows[0].starts_with("NAME"));
+    assert!(rows[1].starts_with("code-review "), "{out}");
+    assert!(rows[2].starts_with("pdf "), "{out}");
+    let pdf_bytes: usize = basic::SKILLS
+        .skill(basic::SkillId::Pdf)
+        .files()
+        .iter()
+        .map(|f| f.bytes().len())
+        .sum();
+    assert!(
+        rows[2].trim_end().ends_with(&format!("4  {pdf_bytes:>9}")),
+        "{}",
+        rows[2]
+    );
+}
+
+#[test]
+fn other_commands_skip_invalid_skills_report_them_and_exit_1() {
+    let o = run(&["list", &path("tests/fixtures/fail/no-cascade")]);
+    assert_eq!(o.status.code(), Some(1));
+    assert!(stdout(&o).contains("good "));
+    assert!(!stdout(&o).contains("broken"));
+    assert!(stderr(&o).contains("error[description-missing]"));
+    assert!(stderr(&o).contains("skipped 1 invalid skill"));
+    let o = run(&["prompt", &path("tests/fixtures/fail/no-cascade")]);
+    assert_eq!(o.status.code(), Some(1));
+    assert_eq!(stdout(&o), "- good: Does a thing. Use when asked.\n");
+}
+
+#[test]
+fn read_prints_the_body_or_a_file() {
+    let o = run(&["read", &path("tests/fixtures/basic"), "pdf"]);
+    assert_eq!(o.status.code(), Some(0));
+    assert_eq!(stdout(&o), basic::SKILLS.skill(basic::SkillId::Pdf).body());
+    let o = run(&[
+        "read",
+        &path("tests/fixtures/basic"),
+        "pdf",
+        "assets/icon.png",
+    ]);
+    assert_eq!(
+        o.stdout,
+        std::fs::read(fixture("tests/fixtures/basic/pdf/assets/icon.png")).unwrap()
+    );
+}
+
+#[test]
+fn read_misses_list_what_exists() {
+    let o = run(&["read", &path("tests/fixtures/basic"), "pdf", "forms.md"]);
+    assert_eq!(o.status.code(), Some(1));
+    assert_eq!(stdout(&o), "");
+    assert!(stderr(&o).contains("Available files: SKILL.md, assets/icon.png, references/forms.md, scripts/extract.sh. Did you mean \"references/forms.md\"?"), "{}", stderr(&o));
+    let o = run(&["read", &path("tests/fixtures/basic"), "pfd"]);
+    assert_eq!(o.status.code(), Some(1));
+    assert!(stderr(&o).contains(
+        r#"Skill "pfd" not found. Available skills: code-review, pdf. Did you mean "pdf"?"#
+    ));
+    let o = run(&[
+        "read",
+        &path("tests/fixtures/basic"),
+        "pdf",
+        "../code-review/SKILL.md",
+    ]);
+    assert_eq!(o.status.code(), Some(1));
+    assert!(
+        stderr(&o).contains("refused because it contains a `..` segment"),
+        "{}",
+        stderr(&o)
+    );
+}

@@ -1,0 +1,237 @@
+//! `skills!` end to end: a folder embedded at compile time, served at run time.
+
+use std::collections::HashSet;
+
+use skills::{PathProblem, SkillError, SkillIdentifier};
+
+skills::skills!("fixtures/basic");
+
+mod custom {
+    skills::skills!(
+        "fixtures/basic",
+        enum_name = Tool,
+        static_name = TOOLS,
+        summary = xml,
+        exclude = ["assets/**"]
+    );
+}
+
+#[test]
+fn one_variant_per_skill_sorted_by_name() {
+    assert_eq!(SkillId::ALL, &[SkillId::CodeReview, SkillId::Pdf]);
+    assert_eq!(SkillId::Pdf.name(), "pdf");
+    assert_eq!(SkillId::CodeReview.to_string(), "code-review");
+    assert_eq!("pdf".parse::<SkillId>().unwrap(), SkillId::Pdf);
+    assert!(SkillId::CodeReview < SkillId::Pdf);
+    assert_eq!(<SkillId as SkillIdentifier>::index(SkillId::Pdf), 1);
+    let set: HashSet<SkillId> = SkillId::ALL.iter().copied().collect();
+    assert_eq!(set.len(), 2);
+}
+
+#[test]
+fn parse_error_lists_the_names() {
+    let err = "pfd".parse::<SkillId>().unwrap_err();
+    assert_eq!(
+        err.to_string(),
+        r#"Skill "pfd" not found. Available skills: code-review, pdf. Did you mean "pdf"?"#
+    );
+}
+
+#[test]
+fn summary_is_built_at_compile_time() {
+    assert_eq!(
+        SKILLS.summary(),
+        "- code-review: Review a change for correctness, tests and style. Use before merging.\n\
+         - pdf: Extract text and fill forms in PDF files. Use when the user hands you a PDF.\n"
+    );
+    assert!(
+        custom::TOOLS
+            .summary()
+            .starts_with("<available_skills>\n<skill>\n<name>\ncode-review\n</name>")
+    );
+}
+
+#[test]
+fn body_has_no_frontmatter_and_keeps_later_fences() {
+    let body = SKILLS.load(SkillId::CodeReview, "SKILL.md").unwrap();
+    assert!(body.is_body());
+    assert_eq!(
+        body.text().unwrap(),
+        "Read the diff twice. Check tests first.\n---\nA line of three dashes in the body stays in the body.\n"
+    );
+    assert_eq!(
+        SKILLS.skill(SkillId::Pdf).body(),
+        "# PDF\n\nRun `scripts/extract.sh FILE` to get the text. For forms, read `references/forms.md`.\n"
+    );
+}
+
+#[test]
+fn fields_are_embedded() {
+    let pdf = SKILLS.skill(SkillId::Pdf);
+    assert_eq!(pdf.name(), "pdf");
+    assert_eq!(pdf.license(), Some("MIT"));
+    assert_eq!(
+        pdf.metadata().collect::<Vec<_>>(),
+        [("owner", "docs-team"), ("version", "1.2")]
+    );
+    assert_eq!(
+        pdf.allowed_tools().collect::<Vec<_>>(),
+        ["Bash(pdftotext:*)", "Read"]
+    );
+    assert_eq!(pdf.compatibility(), None);
+}
+
+#[test]
+fn every_file_is_served_byte_identical() {
+    let root = concat!(env!("CARGO_MANIFEST_DIR"), "/fixtures/basic/pdf/");
+    for path in [
+        "references/forms.md",
+        "scripts/extract.sh",
+        "assets/icon.png",
+    ] {
+        let loaded = SKILLS.load(SkillId::Pdf, path).unwrap();
+        assert_eq!(
+            loaded.bytes(),
+            std::fs::read(format!("{root}{path}")).unwrap(),
+            "{path}"
+        );
+    }
+    assert_eq!(
+        SKILLS.paths(SkillId::Pdf).collect::<Vec<_>>(),
+        [
+            "SKILL.md",
+            "assets/icon.png",
+            "references/forms.md",
+            "scripts/extract.sh"
+        ]
+    );
+}
+
+#[test]
+fn binary_files_have_no_text_and_scripts_keep_their_exec_bit() {
+    let icon = SKILLS.load(SkillId::Pdf, "assets/icon.png").unwrap();
+    assert_eq!(icon.text(), None);
+    assert_eq!(icon.media_type(), "image/png");
+    let script = SKILLS.load(SkillId::Pdf, "scripts/extract.sh").unwrap();
+    assert!(script.text().is_some());
+    #[cfg(unix)]
+    assert!(script.is_executable());
+    assert!(
+        !SKILLS
+            .load(SkillId::Pdf, "references/forms.md")
+            .unwrap()
+            .is_executable()
+    );
+}
+
+#[test]
+fn paths_are_normalised() {
+    for path in [
+        "./references/forms.md",
+        "references//forms.md",
+        "references/./forms.md",
+    ] {
+        assert_eq!(
+            SKILLS.load(SkillId::Pdf, path).unwrap().path(),
+            "references/forms.md"
+        );
+    }
+}
+
+#[test]
+fn a_miss_lists_every_path_and_suggests() {
+    let err = SKILLS.load(SkillId::Pdf, "forms.md").unwrap_err();
+    assert_eq!(
+        err.to_string(),
+        "File \"forms.md\" not found in skill \"pdf\". Available files: SKILL.md, assets/icon.png, \
+         references/forms.md, scripts/extract.sh. Did you mean \"references/forms.md\"? \
+         Use \"SKILL.md\" for the skill's instructions."
+    );
+}
+
+#[test]
+fn escapes_are_refused_before_lookup() {
+    for (path, problem) in [
+        ("../code-review/SKILL.md", PathProblem::ParentSegment),
+        ("/etc/passwd", PathProblem::Absolute),
+        ("references\\forms.md", PathProblem::Backslash),
+        ("%2e%2e/code-review/SKILL.md", PathProblem::PercentEncoded),
+        ("", PathProblem::Empty),
+        ("a\0b", PathProblem::ControlCharacter),
+    ] {
+        match SKILLS.load(SkillId::Pdf, path) {
+            Err(SkillError::InvalidPath { problem: p, .. }) => assert_eq!(p, problem, "{path:?}"),
+            other => panic!("{path:?}: expected a refusal, got {other:?}"),
+        }
+    }
+}
+
+#[test]
+fn lookup_by_name() {
+    assert_eq!(SKILLS.get("pdf").unwrap().name(), "pdf");
+    assert_eq!(
+        SKILLS
+            .load_by_name("pdf", "references/forms.md")
+            .unwrap()
+            .path(),
+        "references/forms.md"
+    );
+    let err = SKILLS.get("nope").unwrap_err().to_string();
+    assert_eq!(
+        err,
+        r#"Skill "nope" not found. Available skills: code-review, pdf."#
+    );
+}
+
+#[test]
+fn options_rename_and_filter() {
+    assert_eq!(custom::Tool::ALL.len(), 2);
+    assert_eq!(
+        custom::TOOLS.paths(custom::Tool::Pdf).collect::<Vec<_>>(),
+        ["SKILL.md", "references/forms.md", "scripts/extract.sh"]
+    );
+}
+
+#[test]
+fn serde_and_schema_use_the_name() {
+    assert_eq!(
+        serde_json::to_string(&SkillId::CodeReview).unwrap(),
+        r#""code-review""#
+    );
+    assert_eq!(
+        serde_json::from_str::<SkillId>(r#""pdf""#).unwrap(),
+        SkillId::Pdf
+    );
+    let err = serde_json::from_str::<SkillId>(r#""pdx""#)
+        .unwrap_err()
+        .to_string();
+    assert!(err.contains("Available skills: code-review, pdf"), "{err}");
+    let schema = serde_json::to_value(skills::schemars::schema_for!(SkillId)).unwrap();
+    let mut schema = schema.as_object().unwrap().clone();
+    schema.remove("$schema");
+    schema.remove("title");
+    assert_eq!(
+        serde_json::Value::Object(schema),
+        serde_json::json!({"type": "string", "enum": ["code-review", "pdf"]})
+    );
+}
+
+#[test]
+fn the_set_is_plain_shared_data() {
+    fn assert_send_sync<T: Send + Sync>(_: &T) {}
+    assert_send_sync(&SKILLS);
+    let handles: Vec<_> = (0..4)
+        .map(|_| {
+            std::thread::spawn(|| {
+                SKILLS
+                    .load(SkillId::Pdf, "references/forms.md")
+                    .unwrap()
+                    .len()
+            })
+        })
+        .collect();
+    for h in handles {
+        let on_disk = include_bytes!("../fixtures/basic/pdf/references/forms.md").len();
+        assert_eq!(h.join().unwrap(), on_disk);
+    }
+}

@@ -1,0 +1,3 @@
+skills::skills!("fixtures/fail/allowed-tools-type");
+
+fn main() {}

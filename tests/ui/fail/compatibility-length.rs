@@ -1,0 +1,3 @@
+skills::skills!("fixtures/fail/compatibility-length");
+
+fn main() {}

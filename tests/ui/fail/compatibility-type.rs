@@ -1,0 +1,3 @@
+skills::skills!("fixtures/fail/compatibility-type");
+
+fn main() {}

@@ -1,0 +1,3 @@
+skills::skills!("fixtures/fail/description-missing");
+
+fn main() {}

@@ -1,0 +1,3 @@
+skills::skills!("fixtures/fail/duplicate-name");
+
+fn main() {}

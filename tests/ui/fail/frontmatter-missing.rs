@@ -1,0 +1,3 @@
+skills::skills!("fixtures/fail/frontmatter-missing");
+
+fn main() {}

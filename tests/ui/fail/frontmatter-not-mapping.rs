@@ -1,0 +1,3 @@
+skills::skills!("fixtures/fail/frontmatter-not-mapping");
+
+fn main() {}

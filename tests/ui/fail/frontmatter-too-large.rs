@@ -1,0 +1,3 @@
+skills::skills!("fixtures/fail/frontmatter-too-large");
+
+fn main() {}

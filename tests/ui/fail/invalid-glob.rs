@@ -1,0 +1,3 @@
+skills::skills!("fixtures/basic", include = ["[unclosed"]);
+
+fn main() {}

@@ -1,0 +1,3 @@
+skills::skills!("fixtures/fail/license-type");
+
+fn main() {}

@@ -1,0 +1,3 @@
+skills::skills!("fixtures/fail/many");
+
+fn main() {}

@@ -1,0 +1,3 @@
+skills::skills!("fixtures/fail/metadata-type");
+
+fn main() {}

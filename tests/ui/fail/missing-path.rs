@@ -1,0 +1,3 @@
+skills::skills!("fixtures/fail/does-not-exist");
+
+fn main() {}

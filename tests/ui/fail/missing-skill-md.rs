@@ -1,0 +1,3 @@
+skills::skills!("fixtures/fail/missing-skill-md");
+
+fn main() {}

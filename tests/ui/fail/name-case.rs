@@ -1,0 +1,3 @@
+skills::skills!("fixtures/fail/name-case");
+
+fn main() {}

@@ -1,0 +1,3 @@
+skills::skills!("fixtures/fail/name-dir-mismatch");
+
+fn main() {}

@@ -1,0 +1,3 @@
+skills::skills!("fixtures/fail/not-utf8");
+
+fn main() {}

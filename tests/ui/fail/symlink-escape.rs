@@ -1,0 +1,3 @@
+skills::skills!("fixtures/fail/symlink-escape");
+
+fn main() {}

@@ -1,0 +1,3 @@
+skills::skills!("fixtures/fail/unquoted-colon");
+
+fn main() {}

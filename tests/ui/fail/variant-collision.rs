@@ -1,0 +1,3 @@
+skills::skills!("fixtures/fail/variant-collision");
+
+fn main() {}

@@ -1,0 +1,3 @@
+skills::skills!("fixtures/fail/yaml-duplicate-key");
+
+fn main() {}

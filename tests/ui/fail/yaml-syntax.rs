@@ -1,0 +1,3 @@
+skills::skills!("fixtures/fail/yaml-syntax");
+
+fn main() {}

@@ -1,0 +1,14 @@
+//! The generated items are documented and lint-clean in a crate that denies both.
+#![deny(missing_docs, warnings)]
+
+skills::skills!("fixtures/basic");
+
+/// Options rename the generated items.
+pub mod renamed {
+    skills::skills!("fixtures/basic", enum_name = Tool, static_name = TOOLS, profile = strict, summary = markdown, include = ["**/*.md"], exclude = [], dotfiles = false,);
+}
+
+fn main() {
+    assert_eq!(SKILLS.len(), 2);
+    assert_eq!(renamed::TOOLS.paths(renamed::Tool::Pdf).count(), 2);
+}

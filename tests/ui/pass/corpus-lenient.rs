@@ -1,0 +1,6 @@
+//! A folder with warnings compiles under the lenient profile.
+skills::skills!("fixtures/fail/lenient-warning", profile = lenient);
+
+fn main() {
+    assert_eq!(SkillId::ALL, &[SkillId::Other]);
+}
