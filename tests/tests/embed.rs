@@ -6,6 +6,20 @@ use skills::{PathProblem, SkillError, SkillIdentifier};
 
 skills::skills!("fixtures/basic");
 
+mod nested {
+    skills::skills!("fixtures/nested");
+}
+
+mod nested_with_dotfiles {
+    skills::skills!("fixtures/nested", dotfiles = true);
+}
+
+// Warnings from the lenient profile are `deprecated` lints; this is how a user silences them.
+#[allow(deprecated)]
+mod lenient {
+    skills::skills!("fixtures/fail/lenient-warning", profile = lenient);
+}
+
 mod custom {
     skills::skills!(
         "fixtures/basic",
@@ -206,12 +220,10 @@ fn serde_and_schema_use_the_name() {
         .unwrap_err()
         .to_string();
     assert!(err.contains("Available skills: code-review, pdf"), "{err}");
-    let schema = serde_json::to_value(skills::schemars::schema_for!(SkillId)).unwrap();
-    let mut schema = schema.as_object().unwrap().clone();
-    schema.remove("$schema");
-    schema.remove("title");
+    // Inline and exact: no `$ref`, no title.
+    let schema = skills::schemars::SchemaGenerator::default().subschema_for::<SkillId>();
     assert_eq!(
-        serde_json::Value::Object(schema),
+        serde_json::to_value(schema).unwrap(),
         serde_json::json!({"type": "string", "enum": ["code-review", "pdf"]})
     );
 }
@@ -234,4 +246,50 @@ fn the_set_is_plain_shared_data() {
         let on_disk = include_bytes!("../fixtures/basic/pdf/references/forms.md").len();
         assert_eq!(h.join().unwrap(), on_disk);
     }
+}
+
+#[test]
+fn nested_category_folders_hold_skills() {
+    assert_eq!(
+        nested::SkillId::ALL,
+        &[nested::SkillId::CodeReview, nested::SkillId::Pdf]
+    );
+    assert_eq!(
+        nested::SKILLS.skill(nested::SkillId::Pdf).body(),
+        "Nested two category folders deep.\n"
+    );
+    // A category folder's own files belong to no skill.
+    assert!(
+        nested::SKILLS
+            .skills()
+            .iter()
+            .all(|s| s.paths().all(|p| p != "README.md"))
+    );
+}
+
+#[test]
+fn dotfiles_are_skipped_unless_asked() {
+    let review = nested::SKILLS.skill(nested::SkillId::CodeReview);
+    assert_eq!(
+        review.paths().collect::<Vec<_>>(),
+        ["SKILL.md", "references/style.md"]
+    );
+    let review = nested_with_dotfiles::SKILLS.skill(nested_with_dotfiles::SkillId::CodeReview);
+    assert_eq!(
+        review.paths().collect::<Vec<_>>(),
+        [
+            ".hidden/notes.md",
+            ".swp",
+            "SKILL.md",
+            "references/style.md"
+        ]
+    );
+}
+
+#[test]
+fn lenient_keeps_unknown_fields_as_json() {
+    let skill = lenient::SKILLS.skill(lenient::SkillId::Other);
+    assert_eq!(skill.extra("version"), Some(serde_json::json!("2")));
+    assert_eq!(skill.extra("missing"), None);
+    assert_eq!(skill.extra_json(), r#"{"version":"2"}"#);
 }

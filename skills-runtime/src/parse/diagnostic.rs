@@ -175,7 +175,7 @@ pub struct Diagnostic {
     pub file: PathBuf,
     /// 1-based line; 1 when the problem concerns the whole file.
     pub line: usize,
-    /// 1-based column.
+    /// 1-based column, counted in characters (as the YAML parser counts them).
     pub column: usize,
     /// What is wrong and what is allowed.
     pub message: String,

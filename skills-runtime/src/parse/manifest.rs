@@ -1,6 +1,6 @@
 //! Reading and checking the fields of a SKILL.md.
 //!
-//! [`parse_manifest`] splits the file (see [`frontmatter`](super::frontmatter)), reads the YAML
+//! [`parse_manifest`] splits the file (see [`frontmatter`]), reads the YAML
 //! and then checks every field, collecting all problems rather than stopping at the first. The
 //! rules follow the reference validator (`skills-ref`) with two additions: diagnostics carry the
 //! line and column of the field concerned, and the [`Profile::Lenient`] profile turns what
@@ -94,7 +94,13 @@ pub struct Manifest {
 ///
 /// `file` is only used to place diagnostics. `dir_name` is the name of the skill's folder, for
 /// the `name-dir-mismatch` rule (`None` skips that rule). Returns `None` when the frontmatter
-/// could not be read as a mapping at all.
+/// could not be read as a mapping at all: no frontmatter, invalid YAML, a duplicate key, a list
+/// or a scalar instead of a mapping. Otherwise the manifest holds every field that could be read,
+/// even when there are errors.
+///
+/// A plain value holding `: ` (`description: Use when: asked`) is invalid YAML. The strict profile
+/// reports it as `yaml-syntax` with the quoted form to write; the lenient one reads it as text and
+/// warns (`unquoted-colon`).
 ///
 /// Field values are read as the reference validator reads them: numbers and booleans are
 /// accepted as the text written (`name: 123` is the name `"123"`), `name` is trimmed and
@@ -246,8 +252,13 @@ impl Checker<'_> {
             return None;
         }
         if !loaded.duplicates.is_empty() {
-            for duplicate in &loaded.duplicates {
-                self.report_duplicate(duplicate);
+            for (index, duplicate) in loaded.duplicates.iter().enumerate() {
+                // The third `a:` is the second duplicate of `a`: place it at that occurrence.
+                let repeats = loaded.duplicates[..index]
+                    .iter()
+                    .filter(|earlier| *earlier == duplicate)
+                    .count();
+                self.report_duplicate(duplicate, repeats + 1);
             }
             return None;
         }
@@ -343,7 +354,8 @@ impl Checker<'_> {
         }
     }
 
-    fn report_duplicate(&mut self, duplicate: &Duplicate) {
+    /// Reports the `nth` (1-based) repetition of a key, placed at that occurrence when found.
+    fn report_duplicate(&mut self, duplicate: &Duplicate, nth: usize) {
         let occurrences: Vec<KeyEntry> = match duplicate.parents.as_slice() {
             [] => self.keys.clone(),
             [parent] => self.children_of(parent),
@@ -353,7 +365,7 @@ impl Checker<'_> {
             .into_iter()
             .filter(|entry| entry.key == duplicate.key);
         let first = same.next();
-        let (pos, first_line) = match (same.next(), &first) {
+        let (pos, first_line) = match (same.nth(nth - 1), &first) {
             (Some(second), Some(first)) => (
                 self.at(second.line, second.column),
                 Some(self.first_line + first.line),
@@ -447,6 +459,8 @@ fn load(yaml: &str) -> Result<Loaded, LoadError> {
     }
 }
 
+/// Sorts a YAML library error. Its kinds are private, so the repetition limit is recognised by
+/// its message.
 fn classify(error: &serde_yaml::Error) -> LoadError {
     let message = error.to_string();
     if message.contains("repetition limit exceeded") {
@@ -458,9 +472,12 @@ fn classify(error: &serde_yaml::Error) -> LoadError {
     LoadError::Syntax { message, location }
 }
 
+/// What [`ValueSeed`] tracks while it builds a value.
 #[derive(Debug, Default)]
 struct LoadState {
+    /// How many more values may be built.
     remaining: usize,
+    /// Set when the budget ran out, to tell that failure from a syntax error.
     over_budget: bool,
     duplicates: Vec<Duplicate>,
     /// The keys of the mappings being read, outermost first.
@@ -468,6 +485,7 @@ struct LoadState {
 }
 
 impl LoadState {
+    /// Counts one value; fails once the budget is spent.
     fn spend<E: de::Error>(&mut self) -> Result<(), E> {
         match self.remaining.checked_sub(1) {
             Some(remaining) => {
@@ -963,7 +981,9 @@ impl Checker<'_> {
 
     fn check_name(&mut self, value: Option<&Value>, dir_name: Option<&str>) -> String {
         let pos = self.key_pos("name");
+        // A folder name with a control character would break the one-line message.
         let hint = dir_name
+            .filter(|dir| !dir.is_empty() && !dir.chars().any(char::is_control))
             .map(|dir| format!(": add `name: {dir}`"))
             .unwrap_or_default();
         let Some(text) =
@@ -1493,6 +1513,23 @@ mod tests {
                 diagnostics[1].message
             );
         }
+    }
+
+    #[test]
+    fn each_repetition_of_a_key_is_placed_at_its_own_line() {
+        let text = "---\nname: a\nname: b\ndescription: d\nname: c\n---\n";
+        let diagnostics = strict(text).1;
+        let expected = [
+            ("yaml-duplicate-key", E, 3, 1),
+            ("yaml-duplicate-key", E, 5, 1),
+        ];
+        assert_eq!(found(&diagnostics), expected);
+    }
+
+    #[test]
+    fn a_duplicate_in_flow_style_is_still_found() {
+        let diagnostics = strict("---\n{name: a, name: b}\n---\n").1;
+        assert_eq!(found(&diagnostics), [("yaml-duplicate-key", E, 2, 1)]);
     }
 
     #[test]
@@ -2038,6 +2075,22 @@ mod tests {
         for diagnostic in diagnostics {
             assert!(!diagnostic.message.contains('\n'), "{}", diagnostic.message);
         }
+    }
+
+    #[test]
+    fn a_folder_name_with_a_newline_keeps_messages_on_one_line() {
+        let diagnostics = parse("---\ndescription: d\n---\n", Some("a\nb"), Profile::Strict).1;
+        assert_eq!(single(&diagnostics).message, "name is required");
+        let diagnostics = parse(
+            "---\nname: a\ndescription: d\n---\n",
+            Some("a\nb"),
+            Profile::Strict,
+        )
+        .1;
+        assert_eq!(
+            single(&diagnostics).message,
+            r#"name "a" must match the folder name "a\nb""#
+        );
     }
 
     #[test]

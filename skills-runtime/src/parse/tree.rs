@@ -249,9 +249,13 @@ impl<'a> Walk<'a> {
                 Ok(entry) => entry,
                 Err(e) => {
                     let path = e.path().unwrap_or(self.root).to_owned();
-                    let message = match e.loop_ancestor() {
-                        Some(a) => format!("symbolic link loop back to {}; skipped", a.display()),
-                        None => format!("cannot read: {e}"),
+                    let message = match (e.loop_ancestor(), e.io_error()) {
+                        (Some(a), _) => format!("symbolic link loop back to {}; skipped", a.display()),
+                        (None, Some(io)) if io.kind() == io::ErrorKind::NotFound && path.is_symlink() => {
+                            "broken symbolic link: its target does not exist; remove it or fix the target".into()
+                        }
+                        (None, Some(io)) => format!("cannot read: {io}"),
+                        (None, None) => format!("cannot read: {e}"),
                     };
                     diagnostics.push(Diagnostic::error(Rule::ReadError, &path, 1, 1, message));
                     continue;

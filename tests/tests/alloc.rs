@@ -1,0 +1,61 @@
+//! A hit allocates nothing: counted with a global allocator.
+
+use std::alloc::{GlobalAlloc, Layout, System};
+use std::sync::atomic::{AtomicUsize, Ordering};
+
+struct Counting;
+
+static ALLOCATIONS: AtomicUsize = AtomicUsize::new(0);
+
+// SAFETY: forwards to the system allocator unchanged; only counts.
+#[allow(unsafe_code)]
+unsafe impl GlobalAlloc for Counting {
+    unsafe fn alloc(&self, layout: Layout) -> *mut u8 {
+        ALLOCATIONS.fetch_add(1, Ordering::SeqCst);
+        // SAFETY: same contract as the caller's.
+        unsafe { System.alloc(layout) }
+    }
+    unsafe fn dealloc(&self, ptr: *mut u8, layout: Layout) {
+        // SAFETY: same contract as the caller's.
+        unsafe { System.dealloc(ptr, layout) }
+    }
+}
+
+#[global_allocator]
+static GLOBAL: Counting = Counting;
+
+skills::skills!("fixtures/basic");
+
+fn allocations_during(f: impl FnOnce()) -> usize {
+    let before = ALLOCATIONS.load(Ordering::SeqCst);
+    f();
+    ALLOCATIONS.load(Ordering::SeqCst) - before
+}
+
+// One test only: the counter is global, and a second test thread would allocate meanwhile.
+#[test]
+fn hits_allocate_nothing_and_misses_do() {
+    let hits = allocations_during(|| {
+        for _ in 0..100 {
+            let body = SKILLS.load(SkillId::Pdf, "SKILL.md").unwrap();
+            std::hint::black_box(body.text());
+            let file = SKILLS.load(SkillId::Pdf, "references/forms.md").unwrap();
+            std::hint::black_box(file.bytes());
+            // Not in normal form: compared segment by segment, still no allocation.
+            let file = SKILLS.load(SkillId::Pdf, "./references//forms.md").unwrap();
+            std::hint::black_box(file.bytes());
+            let skill = SKILLS.get("code-review").unwrap();
+            std::hint::black_box(skill.load("SKILL.md").unwrap().bytes());
+            std::hint::black_box(SKILLS.load_by_name("pdf", "assets/icon.png").unwrap().len());
+            std::hint::black_box("pdf".parse::<SkillId>().unwrap());
+            std::hint::black_box(SKILLS.summary());
+            std::hint::black_box(SKILLS.paths(SkillId::Pdf).count());
+        }
+    });
+    assert_eq!(hits, 0, "a hit allocated");
+    // The counter does see allocations: a miss builds its list of paths.
+    let misses = allocations_during(|| {
+        std::hint::black_box(SKILLS.load(SkillId::Pdf, "nope.md").unwrap_err());
+    });
+    assert!(misses > 0);
+}

@@ -1,0 +1,3 @@
+skills::skills!("fixtures/fail/broken-symlink");
+
+fn main() {}

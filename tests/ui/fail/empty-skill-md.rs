@@ -1,0 +1,3 @@
+skills::skills!("fixtures/fail/empty-skill-md");
+
+fn main() {}
