@@ -1,9 +1,33 @@
-//! Agent Skills baked into your binary.
+//! Agent Skills baked into your binary: checked by the compiler, typed, served by path.
 //!
-//! `skills!("skills")` reads a folder of skills when your crate compiles, checks every SKILL.md
+//! [`skills!`] reads a folder of skills when your crate compiles, checks every `SKILL.md`
 //! against the Agent Skills rules (a broken skill is a compile error naming the file, the line
-//! and the rule), and embeds every file. It generates a closed `SkillId` enum and a `SKILLS`
-//! static serving bodies and resources by path.
+//! and the rule; every problem at once), and embeds every file. It generates a closed `SkillId`
+//! enum, whose JSON Schema is the enum of skill names, and a `SKILLS` static ([`SkillSet`])
+//! that serves bodies and resources by path and answers a miss with the list of what exists.
+//!
+//! ```
+//! skills::skills!("examples/skills");
+//!
+//! // L1: the listing for the system prompt, rendered at compile time.
+//! assert!(SKILLS.summary().starts_with("- brand-guidelines: "));
+//!
+//! // L2: a body, by the generated id or by the name a model sends.
+//! let body = SKILLS.load(SkillId::CodeReview, "SKILL.md").unwrap();
+//! assert!(body.text().unwrap().starts_with('#'));
+//! let id: SkillId = "code-review".parse().unwrap();
+//! assert_eq!(SKILLS.get("code-review").unwrap().name(), id.name());
+//!
+//! // L3: a resource; a miss lists every path of the skill.
+//! assert!(SKILLS.load(id, "references/checklist.md").is_ok());
+//! let miss = SKILLS.load(id, "checklist.md").unwrap_err().to_string();
+//! assert!(miss.contains(r#"Did you mean "references/checklist.md"?"#));
+//! ```
+//!
+//! # Features
+//!
+//! - `parse`: the validator and folder scanner ([`parse`]), the same code the macro runs.
+//! - `cli`: the `skills` command-line tool (`validate`, `list`, `prompt`, `read`).
 #![cfg_attr(docsrs, feature(doc_cfg))]
 
 // Lets `::skills::...` paths in generated code resolve inside this crate's own doctests.
@@ -13,7 +37,78 @@ pub use skills_runtime::*;
 
 /// Embeds a folder of Agent Skills, validated when the crate compiles.
 ///
+/// ```
+/// skills::skills!("examples/skills");
+///
+/// assert_eq!(SkillId::ALL.len(), 5);
+/// assert_eq!(SkillId::PdfForms.name(), "pdf-forms");
+/// let script = SKILLS.load(SkillId::ReleaseNotes, "scripts/changelog.sh").unwrap();
+/// assert!(script.is_executable());
+/// ```
+///
+/// The path is relative to the crate's `CARGO_MANIFEST_DIR`. Any folder below it holding a
+/// `SKILL.md` is a skill (category folders may nest them); every other file below a skill's
+/// folder is one of its resources, except dot-files and the files of a nested skill.
+///
+/// # What it generates
+///
+/// - `pub enum SkillId`: one variant per skill, in the order of their names (`pdf-tools` →
+///   `PdfTools`), with `ALL`, `name()`, `Display`, `FromStr` (the error lists the names),
+///   serde as the name string, and a JSON Schema `{"type":"string","enum":[names...]}`.
+/// - `pub static SKILLS: skills::SkillSet<SkillId>`: every file embedded with `include_str!` or
+///   `include_bytes!` (editing one rebuilds the crate), and the L1 listing as a `&'static str`.
+///
+/// # Options
+///
+/// After the path, `key = value` pairs separated by commas:
+///
+/// | option | default | meaning |
+/// |---|---|---|
+/// | `profile = strict \| lenient` | `strict` | which rules are errors; lenient warnings are compiler warnings (`#[allow(deprecated)]` silences them) |
+/// | `enum_name = Ident` | `SkillId` | the enum's name |
+/// | `static_name = IDENT` | `SKILLS` | the static's name |
+/// | `include = ["glob", ...]` | every file | resources to embed, globs relative to each skill's folder |
+/// | `exclude = ["glob", ...]` | none | resources to leave out |
+/// | `dotfiles = true \| false` | `false` | embed files and folders whose name starts with `.` |
+/// | `summary = markdown \| xml` | `markdown` | the format of `SKILLS.summary()` |
+///
+/// ```
+/// mod docs {
+///     skills::skills!(
+///         "examples/skills",
+///         enum_name = DocSkill,
+///         static_name = DOCS,
+///         include = ["**/*.md"],
+///         summary = xml,
+///     );
+/// }
+/// use docs::{DOCS, DocSkill};
+/// assert!(DOCS.summary().starts_with("<available_skills>"));
+/// // Only Markdown resources were embedded.
+/// assert!(DOCS.paths(DocSkill::ReleaseNotes).all(|p| p.ends_with(".md")));
+/// ```
+///
+/// # Errors
+///
+/// Every problem in every skill is a compile error, `FILE:LINE:COL: error[RULE]: message`;
+/// the enum and the static are still generated for every skill whose name could be read, so the
+/// rest of your code does not fail with them.
+///
+/// ```compile_fail
+/// // tests/fixtures/fail/name-case/Demo/SKILL.md has `name: Demo`:
+/// // error: fixtures/fail/name-case/Demo/SKILL.md:2:1: error[name-case]: name "Demo" must be lowercase: use "demo"
+/// skills::skills!("../tests/fixtures/fail/name-case");
+/// ```
+///
+/// # Files added later
+///
+/// Cargo cannot see a file added to the folder on stable Rust. A build script with one line
+/// makes it rescan the folder:
+///
 /// ```ignore
-/// skills::skills!("skills");
+/// // build.rs
+/// fn main() {
+///     println!("cargo::rerun-if-changed=skills");
+/// }
 /// ```
 pub use skills_macros::skills;

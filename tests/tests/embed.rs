@@ -293,3 +293,24 @@ fn lenient_keeps_unknown_fields_as_json() {
     assert_eq!(skill.extra("missing"), None);
     assert_eq!(skill.extra_json(), r#"{"version":"2"}"#);
 }
+
+/// rustc records every `include_str!`/`include_bytes!` in the dep-info file next to this test
+/// binary, which is how cargo knows to rebuild when an embedded file changes.
+#[test]
+fn embedded_files_are_build_dependencies() {
+    let exe = std::env::current_exe().unwrap();
+    let dep_info = std::fs::read_to_string(exe.with_extension("d")).unwrap();
+    for file in [
+        "pdf/SKILL.md",
+        "pdf/references/forms.md",
+        "pdf/assets/icon.png",
+        "pdf/scripts/extract.sh",
+    ] {
+        let path = format!("fixtures/basic/{file}");
+        assert!(
+            dep_info.contains(&path),
+            "{path} is not in {}",
+            exe.with_extension("d").display()
+        );
+    }
+}
