@@ -2,15 +2,16 @@
 
 use proc_macro2::Span;
 use skills_runtime::SummaryFormat;
-use skills_runtime::parse::Profile;
+use skills_runtime::parse::{LimitAction, Limits, Profile};
 use syn::parse::{Parse, ParseStream};
 use syn::punctuated::Punctuated;
-use syn::{Ident, LitBool, LitStr, Token, bracketed};
+use syn::{Ident, LitBool, LitInt, LitStr, Token, bracketed};
 
 use crate::ctxt::Ctxt;
 
 /// The options every key may set, for messages.
-const KEYS: &str = "profile, enum_name, static_name, include, exclude, dotfiles, summary";
+const KEYS: &str = "profile, enum_name, static_name, include, exclude, dotfiles, summary, \
+                    body_limit, max_body_lines, max_body_chars, max_resource_bytes";
 
 pub(crate) struct Input {
     pub(crate) path: LitStr,
@@ -25,6 +26,7 @@ pub(crate) struct Options {
     pub(crate) exclude: Vec<String>,
     pub(crate) dotfiles: bool,
     pub(crate) summary: SummaryFormat,
+    pub(crate) limits: Limits,
 }
 
 impl Default for Options {
@@ -37,6 +39,7 @@ impl Default for Options {
             exclude: Vec::new(),
             dotfiles: false,
             summary: SummaryFormat::Markdown,
+            limits: Limits::default(),
         }
     }
 }
@@ -51,6 +54,7 @@ enum Value {
     Ident(Ident),
     Str(LitStr),
     Bool(LitBool),
+    Int(LitInt),
     List(Punctuated<LitStr, Token![,]>),
 }
 
@@ -66,6 +70,8 @@ impl Parse for Pair {
             Value::Str(input.parse()?)
         } else if input.peek(LitBool) {
             Value::Bool(input.parse()?)
+        } else if input.peek(LitInt) {
+            Value::Int(input.parse()?)
         } else {
             Value::Ident(input.parse()?)
         };
@@ -127,6 +133,36 @@ impl Options {
                     options.exclude = v.iter().map(LitStr::value).collect()
                 }
                 ("dotfiles", Value::Bool(v)) => options.dotfiles = v.value,
+                ("body_limit", Value::Ident(v)) => match LimitAction::from_name(&v.to_string()) {
+                    Some(a) => options.limits.body = a,
+                    None => cx.error_spanned_by(&v, "expected `warn`, `error` or `cut`"),
+                },
+                ("max_body_lines", Value::Int(v)) => {
+                    if let Some(n) = int(&v, cx) {
+                        options.limits.max_body_lines = n;
+                    }
+                }
+                ("max_body_chars", Value::Int(v)) => {
+                    if let Some(n) = int(&v, cx) {
+                        options.limits.max_body_chars = n;
+                    }
+                }
+                ("max_resource_bytes", Value::Int(v)) => {
+                    if let Some(n) = int(&v, cx) {
+                        options.limits.max_resource_bytes = Some(n as u64);
+                    }
+                }
+                ("max_resource_bytes", Value::Ident(v)) if v == "none" => {
+                    options.limits.max_resource_bytes = None;
+                }
+                ("body_limit", v) => cx.error_spanned_by(v.tokens(), "`body_limit` takes `warn`, `error` or `cut`"),
+                ("max_body_lines" | "max_body_chars", v) => {
+                    cx.error_spanned_by(v.tokens(), format!("`{name}` takes a number, e.g. {name} = 800"))
+                }
+                ("max_resource_bytes", v) => cx.error_spanned_by(
+                    v.tokens(),
+                    "`max_resource_bytes` takes a number or `none`, e.g. max_resource_bytes = 5_000_000",
+                ),
                 ("profile" | "summary" | "enum_name" | "static_name", v) => cx.error_spanned_by(
                     v.tokens(),
                     format!("`{name}` takes an identifier, e.g. {}", example(&name)),
@@ -148,6 +184,20 @@ impl Options {
     }
 }
 
+fn int(lit: &LitInt, cx: &mut Ctxt) -> Option<usize> {
+    match lit.base10_parse::<usize>() {
+        Ok(n) if n > 0 => Some(n),
+        Ok(_) => {
+            cx.error_spanned_by(lit, "expected a number above 0");
+            None
+        }
+        Err(e) => {
+            cx.push(e);
+            None
+        }
+    }
+}
+
 fn example(key: &str) -> &'static str {
     match key {
         "profile" => "profile = lenient",
@@ -164,6 +214,7 @@ impl Value {
             Value::Ident(v) => v.to_token_stream(),
             Value::Str(v) => v.to_token_stream(),
             Value::Bool(v) => v.to_token_stream(),
+            Value::Int(v) => v.to_token_stream(),
             Value::List(v) => v.to_token_stream(),
         }
     }

@@ -75,7 +75,7 @@ pub(crate) fn expand(input: Input) -> TokenStream {
             .map(|(s, name, _)| Entry {
                 name,
                 description: s.manifest.as_ref().map_or("", |m| m.description.as_str()),
-                location: None,
+                ..Entry::default()
             }),
         input.options.summary,
     );
@@ -106,6 +106,7 @@ fn scan_options(options: &Options) -> ScanOptions {
         exclude: options.exclude.clone(),
         dotfiles: options.dotfiles,
         max_depth: None,
+        limits: options.limits,
     }
 }
 
@@ -224,7 +225,22 @@ fn expand_static(
             file_statics.push(quote! {
                 static #files_name: [::skills::File; #len] = [#(#files),*];
             });
-            expand_skill(s, name, &files_name)
+            let chunks = if s.valid {
+                expand_chunks(s)
+            } else {
+                Vec::new()
+            };
+            let chunks_ref = if chunks.is_empty() {
+                quote!(&[])
+            } else {
+                let chunks_name = format_ident!("CHUNKS_{}", i);
+                let len = chunks.len();
+                file_statics.push(quote! {
+                    static #chunks_name: [::skills::Chunk; #len] = [#(#chunks),*];
+                });
+                quote!(&#chunks_name)
+            };
+            expand_skill(s, name, &files_name, chunks_ref)
         })
         .collect();
     let count = skills.len();
@@ -244,7 +260,12 @@ fn expand_static(
 
 /// One `Skill::embedded(...)`. A skill with errors gets its fields but no files, so no
 /// `include_*!` adds errors of its own on top of the diagnostics.
-fn expand_skill(source: &SkillSource, name: &str, files: &Ident) -> TokenStream {
+fn expand_skill(
+    source: &SkillSource,
+    name: &str,
+    files: &Ident,
+    chunks: TokenStream,
+) -> TokenStream {
     let m = source.manifest.clone().unwrap_or_default();
     let description = &m.description;
     let license = option(m.license.as_deref());
@@ -268,21 +289,27 @@ fn expand_skill(source: &SkillSource, name: &str, files: &Ident) -> TokenStream 
                 extra: #extra,
             },
             &#files,
+            #chunks,
         )
     }
 }
 
 /// The files sorted by path, `SKILL.md` among them holding the body only.
 fn expand_files(source: &SkillSource, cx: &mut Ctxt) -> Vec<TokenStream> {
-    let body_start = source.manifest.as_ref().map_or(0, |m| m.body_start);
     let mut files: Vec<(&str, TokenStream)> = Vec::with_capacity(source.resources.len() + 1);
     if let Some(manifest) = abs_path(&source.manifest_path, cx) {
-        let start = Literal::usize_unsuffixed(body_start);
+        let (start, end) = (source.body_start(), source.body_end);
+        // Const slicing: a body that is not where the macro saw it fails to compile rather
+        // than serving the wrong bytes.
+        let text = if end == source.text.len() {
+            quote!(<str>::split_at(::core::include_str!(#manifest), #start).1)
+        } else {
+            quote!(<str>::split_at(<str>::split_at(::core::include_str!(#manifest), #end).0, #start).1)
+        };
+        let digest = digest(&skills_runtime::sha256(source.body().as_bytes()));
         files.push((
             skills_runtime::MANIFEST,
-            quote! {
-                ::skills::File::from_text("SKILL.md", <str>::split_at(::core::include_str!(#manifest), #start).1, false)
-            },
+            quote!(::skills::File::from_text("SKILL.md", #text, false, #digest)),
         ));
     }
     for r in &source.resources {
@@ -291,15 +318,38 @@ fn expand_files(source: &SkillSource, cx: &mut Ctxt) -> Vec<TokenStream> {
         };
         let path = &r.path;
         let exec = r.executable;
+        let digest = digest(&r.sha256);
         let tokens = if r.text {
-            quote! { ::skills::File::from_text(#path, ::core::include_str!(#file), #exec) }
+            quote!(::skills::File::from_text(#path, ::core::include_str!(#file), #exec, #digest))
         } else {
-            quote! { ::skills::File::from_bytes(#path, ::core::include_bytes!(#file), #exec) }
+            quote!(::skills::File::from_bytes(#path, ::core::include_bytes!(#file), #exec, #digest))
         };
         files.push((path, tokens));
     }
     files.sort_by(|a, b| a.0.cmp(b.0));
     files.into_iter().map(|(_, t)| t).collect()
+}
+
+fn digest(bytes: &[u8; 32]) -> TokenStream {
+    let bytes = bytes.iter().map(|b| Literal::u8_unsuffixed(*b));
+    quote!([#(#bytes),*])
+}
+
+/// `Chunk::new(...)` per `<chunk>` block of the body.
+fn expand_chunks(source: &SkillSource) -> Vec<TokenStream> {
+    source
+        .chunks
+        .iter()
+        .filter_map(|c| {
+            let n = |v: usize| u32::try_from(v).ok().map(Literal::u32_unsuffixed);
+            let (start, end) = (n(c.start)?, n(c.end)?);
+            let (content_start, content_end) = (n(c.content_start)?, n(c.content_end)?);
+            let (id, description) = (&c.id, &c.description);
+            Some(quote! {
+                ::skills::Chunk::new(#id, #description, (#start, #end), (#content_start, #content_end))
+            })
+        })
+        .collect()
 }
 
 fn abs_path(path: &Path, cx: &mut Ctxt) -> Option<LitStr> {

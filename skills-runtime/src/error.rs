@@ -47,6 +47,22 @@ pub enum SkillError {
         /// The closest path, when one is close.
         suggestion: Option<String>,
     },
+    /// The skill has no chunk with that id.
+    #[error(
+        "Chunk \"{requested}\" not found in skill \"{skill}\". {}{}",
+        Available("Available chunks", "It has no chunks.", available),
+        DidYouMean(suggestion.as_deref())
+    )]
+    ChunkNotFound {
+        /// The skill that was searched.
+        skill: String,
+        /// The chunk id that was asked for.
+        requested: String,
+        /// Every chunk id of the skill, in body order.
+        available: Vec<String>,
+        /// The closest id, when one is close.
+        suggestion: Option<String>,
+    },
     /// The path was refused before any lookup.
     #[error(
         "Path \"{}\" was refused because {problem}. Paths are relative to the skill's folder and use '/', like \"SKILL.md\" or \"references/guide.md\". {}",

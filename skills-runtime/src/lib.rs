@@ -9,13 +9,21 @@
 //! Most users depend on `skills` and never name this crate.
 #![cfg_attr(docsrs, feature(doc_cfg))]
 
+pub mod chunk;
 mod error;
+pub mod excerpt;
+mod handler;
 mod id;
+pub mod listing;
 mod media;
+pub mod mode;
 pub mod path;
+pub mod permission;
+pub mod session;
 mod set;
 mod skill;
 pub mod summary;
+pub mod tool;
 
 #[cfg(feature = "parse")]
 #[cfg_attr(docsrs, doc(cfg(feature = "parse")))]
@@ -27,8 +35,9 @@ pub mod __private;
 
 pub use ::schemars;
 pub use error::SkillError;
+pub use handler::{Call, CallError, LoadReport, ToolOutput, Tools};
 pub use id::{Dynamic, SkillIdentifier};
 pub use path::PathProblem;
 pub use set::SkillSet;
-pub use skill::{Fields, File, Loaded, MANIFEST, OwnedFields, Skill, is_text};
+pub use skill::{Chunk, Fields, File, Loaded, MANIFEST, OwnedFields, Skill, hex, is_text, sha256};
 pub use summary::SummaryFormat;

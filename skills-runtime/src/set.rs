@@ -18,10 +18,11 @@ use crate::summary::{self, Entry, SummaryFormat};
 /// ```
 /// use skills_runtime::{File, Fields, Skill, SkillSet};
 /// // `skills!` generates statics like these.
-/// static PDF_FILES: [File; 1] = [File::from_text("SKILL.md", "Use pdftotext.\n", false)];
+/// static PDF_FILES: [File; 1] = [File::from_text("SKILL.md", "Use pdftotext.\n", false, [0; 32])];
 /// static ALL: [Skill; 1] = [Skill::embedded(
 ///     Fields { name: "pdf", description: "Work with PDF files.", ..Fields::EMPTY },
 ///     &PDF_FILES,
+///     &[],
 /// )];
 /// static SKILLS: SkillSet = SkillSet::from_static(&ALL, "- pdf: Work with PDF files.\n");
 /// assert_eq!(SKILLS.summary(), "- pdf: Work with PDF files.\n");
@@ -94,7 +95,7 @@ impl<Id> SkillSet<Id> {
             self.skills.iter().map(|s| Entry {
                 name: s.name(),
                 description: s.description(),
-                location: None,
+                ..Entry::default()
             }),
             format,
         )

@@ -17,13 +17,15 @@ pub const MANIFEST: &str = "SKILL.md";
 ///
 /// ```
 /// # use skills_runtime::{File, Skill, Fields};
+/// // `skills!` generates statics like these; the digests are computed when the crate compiles.
 /// static FILES: &[File] = &[
-///     File::from_text("SKILL.md", "# PDF\nUse pdftotext.\n", false),
-///     File::from_text("references/forms.md", "Fill forms like this.\n", false),
+///     File::from_text("SKILL.md", "# PDF\nUse pdftotext.\n", false, [0; 32]),
+///     File::from_text("references/forms.md", "Fill forms like this.\n", false, [0; 32]),
 /// ];
 /// static SKILL: Skill = Skill::embedded(
 ///     Fields { name: "pdf", description: "Work with PDF files.", ..Fields::EMPTY },
 ///     FILES,
+///     &[],
 /// );
 /// assert_eq!(SKILL.body(), "# PDF\nUse pdftotext.\n");
 /// assert_eq!(SKILL.load("./references//forms.md").unwrap().text(), Some("Fill forms like this.\n"));
@@ -39,6 +41,50 @@ pub struct Skill {
     allowed_tools: Strs,
     extra: Str,
     files: Cow<'static, [File]>,
+    chunks: Cow<'static, [Chunk]>,
+}
+
+/// A `<chunk id="..." description="...">` block of a body: left out of the body as served,
+/// loaded on its own by id.
+#[derive(Debug, Clone)]
+pub struct Chunk {
+    id: Str,
+    description: Str,
+    /// Byte range of the whole block (tag lines included) in the body.
+    block: (u32, u32),
+    /// Byte range of the text between the tag lines.
+    content: (u32, u32),
+}
+
+impl Chunk {
+    /// A chunk of an embedded body (used by generated code): byte ranges into the body.
+    pub const fn new(
+        id: &'static str,
+        description: &'static str,
+        block: (u32, u32),
+        content: (u32, u32),
+    ) -> Self {
+        Chunk {
+            id: Cow::Borrowed(id),
+            description: Cow::Borrowed(description),
+            block,
+            content,
+        }
+    }
+
+    /// The chunk's id.
+    pub fn id(&self) -> &str {
+        &self.id
+    }
+
+    /// What the chunk holds, for the list shown after the body.
+    pub fn description(&self) -> &str {
+        &self.description
+    }
+
+    fn range(r: (u32, u32)) -> std::ops::Range<usize> {
+        r.0 as usize..r.1 as usize
+    }
 }
 
 /// The frontmatter fields of an embedded skill, as `&'static str`s (used by generated code).
@@ -110,6 +156,7 @@ pub struct File {
     path: Str,
     contents: Contents,
     executable: bool,
+    sha256: [u8; 32],
 }
 
 #[derive(Debug, Clone)]
@@ -119,26 +166,42 @@ enum Contents {
 }
 
 impl File {
-    /// A UTF-8 file (used by generated code with `include_str!`).
-    pub const fn from_text(path: &'static str, text: &'static str, executable: bool) -> Self {
+    /// A UTF-8 file (used by generated code with `include_str!`, and the digest computed when
+    /// the crate compiled).
+    pub const fn from_text(
+        path: &'static str,
+        text: &'static str,
+        executable: bool,
+        sha256: [u8; 32],
+    ) -> Self {
+        let contents = Contents::Text(Cow::Borrowed(text));
         File {
             path: Cow::Borrowed(path),
-            contents: Contents::Text(Cow::Borrowed(text)),
+            contents,
             executable,
+            sha256,
         }
     }
 
     /// A binary file (used by generated code with `include_bytes!`).
-    pub const fn from_bytes(path: &'static str, bytes: &'static [u8], executable: bool) -> Self {
+    pub const fn from_bytes(
+        path: &'static str,
+        bytes: &'static [u8],
+        executable: bool,
+        sha256: [u8; 32],
+    ) -> Self {
+        let contents = Contents::Binary(Cow::Borrowed(bytes));
         File {
             path: Cow::Borrowed(path),
-            contents: Contents::Binary(Cow::Borrowed(bytes)),
+            contents,
             executable,
+            sha256,
         }
     }
 
     /// A file read at run time: text when it is UTF-8 without NUL bytes, binary otherwise.
     pub fn owned(path: String, bytes: Vec<u8>, executable: bool) -> Self {
+        let sha256 = sha256(&bytes);
         let contents = if is_text(&bytes) {
             match String::from_utf8(bytes) {
                 Ok(text) => Contents::Text(Cow::Owned(text)),
@@ -151,7 +214,13 @@ impl File {
             path: Cow::Owned(path),
             contents,
             executable,
+            sha256,
         }
+    }
+
+    /// The SHA-256 digest of [`File::bytes`].
+    pub fn sha256(&self) -> &[u8; 32] {
+        &self.sha256
     }
 
     /// The path relative to the skill's folder, with `/` separators.
@@ -181,6 +250,21 @@ impl File {
     }
 }
 
+/// The SHA-256 digest of `bytes`.
+pub fn sha256(bytes: &[u8]) -> [u8; 32] {
+    use sha2::Digest;
+    sha2::Sha256::digest(bytes).into()
+}
+
+/// A digest as 64 lowercase hex digits.
+pub fn hex(digest: &[u8; 32]) -> String {
+    use std::fmt::Write;
+    digest.iter().fold(String::with_capacity(64), |mut out, b| {
+        let _ = write!(out, "{b:02x}");
+        out
+    })
+}
+
 /// Whether bytes are served as text: valid UTF-8 with no NUL byte.
 pub fn is_text(bytes: &[u8]) -> bool {
     !bytes.contains(&0) && std::str::from_utf8(bytes).is_ok()
@@ -188,8 +272,12 @@ pub fn is_text(bytes: &[u8]) -> bool {
 
 impl Skill {
     /// An embedded skill (used by generated code). `files` must be sorted by path and hold
-    /// `SKILL.md` with the body as its contents.
-    pub const fn embedded(fields: Fields, files: &'static [File]) -> Self {
+    /// `SKILL.md` with the body as its contents; `chunks` are in body order.
+    pub const fn embedded(
+        fields: Fields,
+        files: &'static [File],
+        chunks: &'static [Chunk],
+    ) -> Self {
         Skill {
             name: Cow::Borrowed(fields.name),
             description: Cow::Borrowed(fields.description),
@@ -205,15 +293,20 @@ impl Skill {
             allowed_tools: Strs::Static(fields.allowed_tools),
             extra: Cow::Borrowed(fields.extra),
             files: Cow::Borrowed(files),
+            chunks: Cow::Borrowed(chunks),
         }
     }
 
-    /// A skill built at run time. The body becomes the `SKILL.md` file; `files` may come in any
-    /// order and must not hold `SKILL.md`.
+    /// A skill built at run time. The body becomes the `SKILL.md` file (its `<chunk>` blocks are
+    /// found again; malformed ones stay in the body as text); `files` may come in any order, and
+    /// a `SKILL.md` among them is replaced.
     pub fn owned(fields: OwnedFields, body: String, mut files: Vec<File>) -> Self {
+        let (spans, _) = crate::chunk::find_chunks(&body);
+        let chunks = spans.into_iter().filter_map(Chunk::from_span).collect();
         files.retain(|f| f.path() != MANIFEST);
         files.push(File {
             path: Cow::Borrowed(MANIFEST),
+            sha256: sha256(body.as_bytes()),
             contents: Contents::Text(Cow::Owned(body)),
             executable: false,
         });
@@ -232,7 +325,13 @@ impl Skill {
                 fields.extra
             }),
             files: Cow::Owned(files),
+            chunks: Cow::Owned(chunks),
         }
+    }
+
+    /// Whether the skill's files are embedded in the binary (rather than read at run time).
+    pub fn is_embedded(&self) -> bool {
+        matches!(self.files, Cow::Borrowed(_))
     }
 
     /// The skill's name, as the model names it.
@@ -297,6 +396,47 @@ impl Skill {
         self.find(MANIFEST).and_then(File::text).unwrap_or("")
     }
 
+    /// The `<chunk>` blocks of the body, in order.
+    pub fn chunks(&self) -> &[Chunk] {
+        &self.chunks
+    }
+
+    /// The text of one chunk. A miss lists the chunk ids.
+    pub fn chunk(&self, id: &str) -> Result<&str, SkillError> {
+        let body = self.body();
+        self.chunks
+            .iter()
+            .find(|c| c.id() == id)
+            .and_then(|c| body.get(Chunk::range(c.content)))
+            .ok_or_else(|| SkillError::ChunkNotFound {
+                skill: self.name().to_owned(),
+                requested: id.to_owned(),
+                available: self.chunks.iter().map(|c| c.id().to_owned()).collect(),
+                suggestion: closest(id, self.chunks.iter().map(Chunk::id)),
+            })
+    }
+
+    /// The body without its chunk blocks, in pieces (no allocation).
+    pub fn core_body(&self) -> impl Iterator<Item = &str> + '_ {
+        let body = self.body();
+        let mut at = 0;
+        let mut chunks = self.chunks.iter();
+        std::iter::from_fn(move || {
+            loop {
+                let (piece, next) = match chunks.next() {
+                    Some(c) => (body.get(at..c.block.0 as usize), c.block.1 as usize),
+                    None if at < body.len() => (body.get(at..), body.len()),
+                    None => return None,
+                };
+                at = next;
+                match piece {
+                    Some(p) if !p.is_empty() => return Some(p),
+                    _ => continue,
+                }
+            }
+        })
+    }
+
     /// Every file, sorted by path, `SKILL.md` included.
     pub fn files(&self) -> &[File] {
         &self.files
@@ -351,6 +491,18 @@ impl Skill {
     }
 }
 
+impl Chunk {
+    fn from_span(span: crate::chunk::ChunkSpan) -> Option<Chunk> {
+        let n = |v: usize| u32::try_from(v).ok();
+        Some(Chunk {
+            block: (n(span.start)?, n(span.end)?),
+            content: (n(span.content_start)?, n(span.content_end)?),
+            id: Cow::Owned(span.id),
+            description: Cow::Owned(span.description),
+        })
+    }
+}
+
 /// A file served by [`Skill::load`]: the body or a resource.
 #[derive(Debug, Clone, Copy)]
 pub struct Loaded<'a> {
@@ -398,6 +550,11 @@ impl<'a> Loaded<'a> {
     /// Whether the file had an executable bit in the source folder.
     pub fn is_executable(&self) -> bool {
         self.file.is_executable()
+    }
+
+    /// The SHA-256 digest of [`Loaded::bytes`] (computed at compile time for embedded skills).
+    pub fn sha256(&self) -> &'a [u8; 32] {
+        self.file.sha256()
     }
 
     /// A media type guessed from the extension, `text/plain` or `application/octet-stream`

@@ -20,7 +20,13 @@ mod corpus {
 
     use skills_runtime::parse::{Profile, ScanOptions, scan};
 
-    skills::skills!("../../shared/corpus/superpowers/skills");
+    // One real body is over the recommended 500 lines: a `body-too-long` warning, which is
+    // a `deprecated` lint (asserted below through the scanner).
+    #[allow(deprecated)]
+    mod embedded {
+        skills::skills!("../../shared/corpus/superpowers/skills");
+    }
+    use embedded::{SKILLS, SkillId};
 
     fn root() -> PathBuf {
         Path::new(env!("CARGO_MANIFEST_DIR")).join("../../shared/corpus/superpowers/skills")
@@ -62,8 +68,17 @@ mod corpus {
                 ..Default::default()
             },
         );
-        let problems: Vec<String> = tree.diagnostics.iter().map(ToString::to_string).collect();
-        assert!(problems.is_empty(), "{problems:#?}");
+        let errors: Vec<String> = tree
+            .diagnostics
+            .iter()
+            .filter(|d| d.is_error())
+            .map(ToString::to_string)
+            .collect();
+        assert!(errors.is_empty(), "{errors:#?}");
+        // The only warnings: bodies over the recommended length.
+        for d in &tree.diagnostics {
+            assert_eq!(d.rule, skills_runtime::parse::Rule::BodyTooLong, "{d}");
+        }
         assert_eq!(tree.skills.len(), skill_dirs().len());
         assert!(tree.skills.iter().all(|s| s.valid));
     }

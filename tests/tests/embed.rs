@@ -314,3 +314,22 @@ fn embedded_files_are_build_dependencies() {
         );
     }
 }
+
+// `body_limit = cut` keeps the lines that fit (and warns).
+#[allow(deprecated)]
+mod cut {
+    skills::skills!(
+        "fixtures/fail/body-too-long",
+        max_body_lines = 10,
+        body_limit = cut
+    );
+}
+
+#[test]
+fn a_long_body_can_be_cut_at_compile_time() {
+    let body = cut::SKILLS.skill(cut::SkillId::Demo).body();
+    assert_eq!(body.lines().count(), 10);
+    assert!(body.ends_with("Step 10: do the next thing.\n"));
+    let loaded = cut::SKILLS.load(cut::SkillId::Demo, "SKILL.md").unwrap();
+    assert_eq!(loaded.sha256(), &skills::sha256(body.as_bytes()));
+}

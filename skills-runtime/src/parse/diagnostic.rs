@@ -148,6 +148,16 @@ rules! {
     MetadataType = "metadata-type",
     /// `allowed-tools` must be a space-separated string or a list of strings.
     AllowedToolsType = "allowed-tools-type",
+    /// The body is over the line or character limit (500 lines, 40,000 characters by default).
+    BodyTooLong = "body-too-long",
+    /// A `<chunk>` block is malformed, unclosed, nested in another, or has no description.
+    ChunkSyntax = "chunk-syntax",
+    /// A chunk id is missing or not 1-64 of `a-z 0-9 _ -`.
+    ChunkId = "chunk-id",
+    /// Two chunks of one body have the same id.
+    ChunkDuplicate = "chunk-duplicate",
+    /// A resource is over the size cap (2,000,000 bytes by default).
+    ResourceTooLarge = "resource-too-large",
     /// Two skills have the same name.
     DuplicateName = "duplicate-name",
     /// Two skill names give the same enum variant.

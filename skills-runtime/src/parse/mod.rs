@@ -16,4 +16,4 @@ pub mod tree;
 
 pub use diagnostic::{Diagnostic, Profile, Rule, Severity};
 pub use manifest::{Manifest, parse_manifest};
-pub use tree::{Resource, ScanOptions, SkillSource, Tree, scan};
+pub use tree::{LimitAction, Limits, Resource, ScanOptions, SkillSource, Tree, scan};

@@ -11,7 +11,7 @@ use unicode_normalization::UnicodeNormalization;
 use walkdir::WalkDir;
 
 use super::{Diagnostic, Manifest, Profile, Rule, parse_manifest};
-use crate::skill::{File, MANIFEST, OwnedFields, Skill, is_text};
+use crate::skill::{File, MANIFEST, OwnedFields, Skill, is_text, sha256};
 use crate::{SkillSet, SummaryFormat};
 
 /// What to scan and how strictly.
@@ -33,6 +33,65 @@ pub struct ScanOptions {
     pub dotfiles: bool,
     /// How deep below the root to look; `None` for no limit.
     pub max_depth: Option<usize>,
+    /// Size limits for bodies and resources.
+    pub limits: Limits,
+}
+
+/// Size limits checked when skills are read.
+///
+/// ```
+/// use skills_runtime::parse::{LimitAction, Limits};
+/// let limits = Limits::default();
+/// assert_eq!((limits.max_body_lines, limits.max_body_chars), (500, 40_000));
+/// assert_eq!(limits.body, LimitAction::Warn);
+/// assert_eq!(limits.max_resource_bytes, Some(2_000_000));
+/// ```
+#[derive(Debug, Clone, Copy, PartialEq, Eq)]
+pub struct Limits {
+    /// Lines a body may have.
+    pub max_body_lines: usize,
+    /// Characters a body may have.
+    pub max_body_chars: usize,
+    /// What a body over either limit gets.
+    pub body: LimitAction,
+    /// Bytes a resource may have; `None` for no cap. A larger resource is an error.
+    pub max_resource_bytes: Option<u64>,
+}
+
+impl Default for Limits {
+    fn default() -> Self {
+        Limits {
+            max_body_lines: 500,
+            max_body_chars: 40_000,
+            body: LimitAction::Warn,
+            max_resource_bytes: Some(2_000_000),
+        }
+    }
+}
+
+/// What a body over the limits gets.
+#[derive(Debug, Clone, Copy, PartialEq, Eq, Default)]
+#[non_exhaustive]
+pub enum LimitAction {
+    /// A `body-too-long` warning; the body is kept whole.
+    #[default]
+    Warn,
+    /// A `body-too-long` error.
+    Error,
+    /// A `body-too-long` warning, and the body is cut at the last line that fits.
+    Cut,
+}
+
+impl LimitAction {
+    /// Parses `warn`, `error` or `cut`.
+    pub fn from_name(name: &str) -> Option<Self> {
+        match name {
+            "warn" => Some(Self::Warn),
+            "error" => Some(Self::Error),
+            "cut" => Some(Self::Cut),
+            _ => None,
+        }
+    }
 }
 
 /// Everything found under a root.
@@ -59,6 +118,11 @@ pub struct SkillSource {
     pub manifest: Option<Manifest>,
     /// Every other file of the skill, sorted by path.
     pub resources: Vec<Resource>,
+    /// Where the body ends in `text`: the end of the file, or the cut under
+    /// [`LimitAction::Cut`].
+    pub body_end: usize,
+    /// The `<chunk>` blocks of the body, with offsets relative to the body.
+    pub chunks: Vec<crate::chunk::ChunkSpan>,
     /// Whether no error concerns this skill.
     pub valid: bool,
 }
@@ -76,6 +140,8 @@ pub struct Resource {
     pub text: bool,
     /// Whether it has an executable bit.
     pub executable: bool,
+    /// The SHA-256 digest of its bytes.
+    pub sha256: [u8; 32],
 }
 
 impl SkillSource {
@@ -87,10 +153,16 @@ impl SkillSource {
         }
     }
 
-    /// The body of SKILL.md, without its frontmatter.
+    /// Where the body starts in `text`.
+    pub fn body_start(&self) -> usize {
+        self.manifest.as_ref().map_or(0, |m| m.body_start)
+    }
+
+    /// The body of SKILL.md, without its frontmatter (and cut, under [`LimitAction::Cut`]).
     pub fn body(&self) -> &str {
-        let start = self.manifest.as_ref().map_or(0, |m| m.body_start);
-        self.text.get(start..).unwrap_or("")
+        self.text
+            .get(self.body_start()..self.body_end)
+            .unwrap_or("")
     }
 
     /// Reads every resource and builds the runtime [`Skill`].
@@ -205,7 +277,7 @@ pub fn scan(root: &Path, options: &ScanOptions) -> Tree {
             "holds no SKILL.md: a skill is a folder with a SKILL.md file".into(),
         ));
     }
-    tree.skills = walk.into_skills(&filter, options.profile, &mut tree.diagnostics);
+    tree.skills = walk.into_skills(&filter, &mut tree.diagnostics);
     check_duplicate_names(&mut tree);
     tree.diagnostics
         .sort_by(|a, b| (&a.file, a.line, a.column).cmp(&(&b.file, b.line, b.column)));
@@ -312,13 +384,13 @@ impl<'a> Walk<'a> {
     fn into_skills(
         self,
         filter: &ResourceFilter,
-        profile: Profile,
         diagnostics: &mut Vec<Diagnostic>,
     ) -> Vec<SkillSource> {
+        let profile = self.options.profile;
         let mut skills: BTreeMap<PathBuf, SkillSource> = self
             .skill_dirs
             .into_iter()
-            .map(|dir| (dir.clone(), read_skill(dir, profile, diagnostics)))
+            .map(|dir| (dir.clone(), read_skill(dir, self.options, diagnostics)))
             .collect();
         for (path, meta) in self.files {
             // The nearest enclosing skill folder owns the file.
@@ -355,12 +427,32 @@ impl<'a> Walk<'a> {
             if !filter.keeps(&rel) {
                 continue;
             }
+            if let Some(cap) = self
+                .options
+                .limits
+                .max_resource_bytes
+                .filter(|&c| meta.len() > c)
+            {
+                skill.valid = false;
+                diagnostics.push(Diagnostic::error(
+                    Rule::ResourceTooLarge,
+                    &path,
+                    1,
+                    1,
+                    format!(
+                        "is {} bytes; the cap is {cap} bytes: exclude it or raise the cap",
+                        meta.len()
+                    ),
+                ));
+                continue;
+            }
             match fs::read(&path) {
                 Ok(bytes) => skill.resources.push(Resource {
                     path: rel,
                     len: bytes.len() as u64,
                     text: is_text(&bytes),
                     executable: is_executable(&meta),
+                    sha256: sha256(&bytes),
                     file: path,
                 }),
                 Err(e) => {
@@ -378,7 +470,11 @@ impl<'a> Walk<'a> {
     }
 }
 
-fn read_skill(dir: PathBuf, profile: Profile, diagnostics: &mut Vec<Diagnostic>) -> SkillSource {
+fn read_skill(
+    dir: PathBuf,
+    options: &ScanOptions,
+    diagnostics: &mut Vec<Diagnostic>,
+) -> SkillSource {
     let manifest_path = dir.join(MANIFEST);
     let mut source = SkillSource {
         dir,
@@ -386,6 +482,8 @@ fn read_skill(dir: PathBuf, profile: Profile, diagnostics: &mut Vec<Diagnostic>)
         text: String::new(),
         manifest: None,
         resources: Vec::new(),
+        body_end: 0,
+        chunks: Vec::new(),
         valid: false,
     };
     let bytes = match fs::read(&source.manifest_path) {
@@ -413,17 +511,89 @@ fn read_skill(dir: PathBuf, profile: Profile, diagnostics: &mut Vec<Diagnostic>)
             return source;
         }
     };
+    source.body_end = source.text.len();
     let dir_name = folder_name(&source.dir);
-    let (manifest, found) = parse_manifest(
+    let (manifest, mut found) = parse_manifest(
         &source.text,
         &source.manifest_path,
         Some(&dir_name),
-        profile,
+        options.profile,
     );
-    source.valid = manifest.is_some() && !found.iter().any(Diagnostic::is_error);
     source.manifest = manifest;
+    if source.manifest.is_some() {
+        check_body(&mut source, &options.limits, &mut found);
+    }
+    source.valid = source.manifest.is_some() && !found.iter().any(Diagnostic::is_error);
     diagnostics.extend(found);
     source
+}
+
+/// The body's size limits and its `<chunk>` blocks.
+fn check_body(source: &mut SkillSource, limits: &Limits, found: &mut Vec<Diagnostic>) {
+    let start = source.body_start();
+    let first_line = source.text[..start].matches('\n').count() + 1;
+    let body = source.body();
+    let lines = body.lines().count();
+    let chars = body.chars().count();
+    if lines > limits.max_body_lines || chars > limits.max_body_chars {
+        let message = format!(
+            "the body is {lines} lines and {chars} characters; the limits are {} lines and {} characters: move detail into files under references/",
+            limits.max_body_lines, limits.max_body_chars
+        );
+        let at = |d: fn(Rule, &Path, usize, usize, String) -> Diagnostic| {
+            d(
+                Rule::BodyTooLong,
+                &source.manifest_path,
+                first_line,
+                1,
+                message.clone(),
+            )
+        };
+        match limits.body {
+            LimitAction::Error => found.push(at(Diagnostic::error)),
+            LimitAction::Warn => found.push(at(Diagnostic::warning)),
+            LimitAction::Cut => {
+                let cut = cut_point(body, limits.max_body_lines, limits.max_body_chars);
+                let mut d = at(Diagnostic::warning);
+                d.message = format!("{message}; cut after {cut} bytes");
+                found.push(d);
+                source.body_end = start + cut;
+            }
+        }
+    }
+    let (chunks, errors) = crate::chunk::find_chunks(source.body());
+    for e in errors {
+        let rule = match e.problem {
+            crate::chunk::ChunkProblem::MissingId | crate::chunk::ChunkProblem::BadId { .. } => {
+                Rule::ChunkId
+            }
+            crate::chunk::ChunkProblem::Duplicate { .. } => Rule::ChunkDuplicate,
+            _ => Rule::ChunkSyntax,
+        };
+        let line = first_line + e.line - 1;
+        found.push(Diagnostic::error(
+            rule,
+            &source.manifest_path,
+            line,
+            e.column,
+            e.problem.to_string(),
+        ));
+    }
+    source.chunks = chunks;
+}
+
+/// The byte length of the longest run of whole lines within both limits.
+fn cut_point(body: &str, max_lines: usize, max_chars: usize) -> usize {
+    let mut end = 0;
+    let mut chars = 0;
+    for (i, line) in body.split_inclusive('\n').enumerate() {
+        chars += line.chars().count();
+        if i >= max_lines || chars > max_chars {
+            break;
+        }
+        end += line.len();
+    }
+    end
 }
 
 fn check_duplicate_names(tree: &mut Tree) {

@@ -9,7 +9,9 @@ use std::process::ExitCode;
 
 use clap::{Parser, Subcommand, ValueEnum};
 use skills::SummaryFormat;
+use skills::Tools;
 use skills::parse::{Diagnostic, Profile, Rule, ScanOptions, Tree, scan};
+use skills::tool::{OutputShape, ToolConfig, ToolStyle};
 
 /// Validate, list, render and read folders of Agent Skills.
 #[derive(Parser)]
@@ -49,6 +51,36 @@ enum Command {
         #[arg(long, value_enum, default_value_t = ListingFormat::Markdown)]
         format: ListingFormat,
     },
+    /// The tool definition(s) as JSON, with the skills of PATH as the `skill` enum.
+    Schema {
+        /// A folder of skills, a skill folder or a SKILL.md.
+        path: PathBuf,
+        #[command(flatten)]
+        common: Common,
+        /// Which flavour of tool JSON.
+        #[arg(long, value_enum, default_value_t = SchemaFormat::JsonSchema)]
+        format: SchemaFormat,
+        /// One unified tool, or read_skill / read_skill_resource / load_skill_chunk.
+        #[arg(long, value_enum, default_value_t = Style::Unified)]
+        style: Style,
+    },
+    /// Print exactly what the model receives for a tool call; exit 1 when it is a tool error.
+    Call {
+        /// A folder of skills, a skill folder or a SKILL.md.
+        path: PathBuf,
+        /// The tool's name (either style), e.g. load_skill or read_skill_resource.
+        tool: String,
+        /// The call's arguments as JSON, e.g. '{"skill":"pdf","path":"SKILL.md"}'.
+        arguments: String,
+        #[command(flatten)]
+        common: Common,
+        /// The frame around loaded content.
+        #[arg(long, value_enum, default_value_t = Shape::Brackets)]
+        shape: Shape,
+        /// Characters of a resource per answer.
+        #[arg(long, default_value_t = 12_000)]
+        max_chars: usize,
+    },
     /// Print a skill's body, or one of its files.
     Read {
         /// A folder of skills, a skill folder or a SKILL.md.
@@ -87,6 +119,26 @@ impl Common {
 enum ReportFormat {
     Text,
     Json,
+}
+
+#[derive(Clone, Copy, ValueEnum)]
+enum SchemaFormat {
+    JsonSchema,
+    Openai,
+    Anthropic,
+    Mcp,
+}
+
+#[derive(Clone, Copy, ValueEnum)]
+enum Style {
+    Unified,
+    Split,
+}
+
+#[derive(Clone, Copy, ValueEnum)]
+enum Shape {
+    Brackets,
+    Xml,
 }
 
 #[derive(Clone, Copy, ValueEnum)]
@@ -132,6 +184,31 @@ fn main() -> ExitCode {
             file,
             common,
         } => read(&path, &skill, file.as_deref(), &common),
+        Command::Schema {
+            path,
+            common,
+            format,
+            style,
+        } => schema(&path, &common, format, style),
+        Command::Call {
+            path,
+            tool,
+            arguments,
+            common,
+            shape,
+            max_chars,
+        } => {
+            let shape = match shape {
+                Shape::Brackets => OutputShape::Brackets,
+                Shape::Xml => OutputShape::Xml,
+            };
+            let config = ToolConfig {
+                shape,
+                max_chars,
+                ..ToolConfig::default()
+            };
+            call(&path, &tool, &arguments, &common, config)
+        }
     };
     ExitCode::from(outcome as u8)
 }
@@ -270,5 +347,55 @@ fn read(path: &Path, skill: &str, file: Option<&str>, common: &Common) -> Outcom
             eprintln!("{e}");
             Outcome::Invalid
         }
+    }
+}
+
+fn schema(path: &Path, common: &Common, format: SchemaFormat, style: Style) -> Outcome {
+    let (set, outcome) = load(path, common, SummaryFormat::Markdown);
+    if outcome == Outcome::Usage {
+        return outcome;
+    }
+    let style = match style {
+        Style::Unified => ToolStyle::Unified,
+        Style::Split => ToolStyle::Split,
+    };
+    let tools = Tools::new(&set).with_config(ToolConfig {
+        style,
+        ..ToolConfig::default()
+    });
+    let defs: Vec<serde_json::Value> = tools
+        .definitions()
+        .iter()
+        .map(|d| match format {
+            SchemaFormat::JsonSchema => serde_json::json!({
+                "name": d.name,
+                "description": d.description,
+                "parameters": d.json_schema(),
+            }),
+            SchemaFormat::Openai => d.to_openai(),
+            SchemaFormat::Anthropic => d.to_anthropic(),
+            SchemaFormat::Mcp => d.to_mcp(),
+        })
+        .collect();
+    let pretty = serde_json::to_string_pretty(&defs).unwrap_or_default();
+    println!("{pretty}");
+    outcome
+}
+
+fn call(path: &Path, tool: &str, arguments: &str, common: &Common, config: ToolConfig) -> Outcome {
+    let (set, outcome) = load(path, common, SummaryFormat::Markdown);
+    if outcome == Outcome::Usage {
+        return outcome;
+    }
+    let out = Tools::new(&set).with_config(config).handle(tool, arguments);
+    let mut stdout = std::io::stdout().lock();
+    let _ = stdout.write_all(out.text.as_bytes());
+    if !out.text.ends_with('\n') {
+        let _ = stdout.write_all(b"\n");
+    }
+    if out.is_error {
+        Outcome::Invalid
+    } else {
+        outcome
     }
 }

@@ -15,3 +15,6 @@ mod not_a_string {
 }
 
 fn main() {}
+mod limits {
+    skills::skills!("fixtures/basic", body_limit = trim, max_body_lines = 0, max_body_chars = "many", max_resource_bytes = lots);
+}

@@ -1,0 +1,702 @@
+//! Answering tool calls: whatever the model sends, an answer it can act on, never a panic.
+
+use std::fmt::Write;
+
+use serde_json::{Map, Value};
+
+use crate::error::SkillError;
+use crate::excerpt;
+use crate::id::Dynamic;
+use crate::listing::{self, Entry, ListingOptions};
+use crate::permission::{Access, Permissions};
+use crate::set::SkillSet;
+use crate::skill::{Loaded, MANIFEST, Skill, hex};
+use crate::tool::{
+    self, LOAD_SKILL_CHUNK, OutputShape, READ_SKILL, READ_SKILL_RESOURCE, ToolConfig,
+    ToolDefinition,
+};
+
+/// What a tool call returns to the model, and what the host may want to know about it.
+#[derive(Debug, Clone, PartialEq, Eq)]
+pub struct ToolOutput {
+    /// The text for the model.
+    pub text: String,
+    /// Whether the call failed (report it to the model as a tool error).
+    pub is_error: bool,
+    /// What was loaded, for logs and sessions.
+    pub report: Option<LoadReport>,
+    /// The skill whose loading waits for the user's approval (an `ask` permission).
+    pub approval: Option<String>,
+}
+
+impl ToolOutput {
+    fn error(text: impl Into<String>) -> Self {
+        ToolOutput {
+            text: text.into(),
+            is_error: true,
+            report: None,
+            approval: None,
+        }
+    }
+}
+
+/// A call that cannot be answered with content: its text says what was wrong and what is
+/// valid, for the model.
+#[derive(Debug, Clone, PartialEq, Eq, thiserror::Error)]
+#[error("{0}")]
+pub struct CallError(String);
+
+impl From<CallError> for ToolOutput {
+    fn from(e: CallError) -> Self {
+        ToolOutput::error(e.0)
+    }
+}
+
+/// What one load returned.
+#[derive(Debug, Clone, PartialEq, Eq)]
+pub struct LoadReport {
+    /// The skill.
+    pub skill: String,
+    /// The file (`SKILL.md` for the body), or `#id` for a chunk.
+    pub path: String,
+    /// Where the skill came from: `embedded` or `disk`.
+    pub source: &'static str,
+    /// The SHA-256 digest of the whole file.
+    pub sha256: [u8; 32],
+    /// Bytes of the file that were returned.
+    pub bytes_read: usize,
+    /// Characters of content returned.
+    pub chars_returned: usize,
+    /// Whether part of the file was left out.
+    pub truncated: bool,
+    /// Where to continue, when the file was cut.
+    pub next_offset: Option<usize>,
+}
+
+/// A parsed tool call.
+#[derive(Debug, Clone, PartialEq, Eq)]
+pub enum Call {
+    /// A skill's body.
+    Body {
+        /// The skill's name.
+        skill: String,
+        /// A heading to return alone.
+        section: Option<String>,
+        /// Where to continue a cut body.
+        offset: usize,
+    },
+    /// One file of a skill.
+    File {
+        /// The skill's name.
+        skill: String,
+        /// The path relative to the skill's folder.
+        path: String,
+        /// A heading to return alone.
+        section: Option<String>,
+        /// Where to continue a cut file.
+        offset: usize,
+    },
+    /// One chunk of a skill's body.
+    Chunk {
+        /// The skill's name.
+        skill: String,
+        /// The chunk's id.
+        chunk: String,
+    },
+}
+
+impl Call {
+    /// The skill the call is for.
+    pub fn skill(&self) -> &str {
+        match self {
+            Call::Body { skill, .. } | Call::File { skill, .. } | Call::Chunk { skill, .. } => {
+                skill
+            }
+        }
+    }
+}
+
+/// Tool definitions and the call handler over a skill set.
+///
+/// ```
+/// use skills_runtime::{File, Fields, Skill, SkillSet, Tools};
+/// static FILES: [File; 2] = [
+///     File::from_text("SKILL.md", "Read `references/a.md`.\n", false, [0; 32]),
+///     File::from_text("references/a.md", "# A\nDetails.\n", false, [0; 32]),
+/// ];
+/// static ALL: [Skill; 1] = [Skill::embedded(
+///     Fields { name: "demo", description: "A demo.", ..Fields::EMPTY }, &FILES, &[],
+/// )];
+/// static SET: SkillSet = SkillSet::from_static(&ALL, "- demo: A demo.\n");
+///
+/// let tools = Tools::new(&SET);
+/// let schema = tools.definitions()[0].json_schema();
+/// assert_eq!(schema["properties"]["skill"]["enum"], serde_json::json!(["demo"]));
+///
+/// let out = tools.handle("load_skill", r#"{"skill": "demo"}"#);
+/// assert!(!out.is_error);
+/// assert!(out.text.contains("Read `references/a.md`."));
+/// let out = tools.handle("load_skill", r#"{"skill": "demo", "path": "a.md"}"#);
+/// assert!(out.is_error);
+/// assert!(out.text.contains(r#"Did you mean "references/a.md"?"#));
+/// let out = tools.handle("load_skill", "not json");
+/// assert!(out.is_error && out.text.contains("not valid JSON"));
+/// ```
+#[derive(Debug, Clone)]
+pub struct Tools<'s, Id: 'static = Dynamic> {
+    set: &'s SkillSet<Id>,
+    config: ToolConfig,
+    permissions: Permissions,
+}
+
+impl<'s, Id> Tools<'s, Id> {
+    /// Tools over `set` with the default configuration and no permission rules.
+    pub fn new(set: &'s SkillSet<Id>) -> Self {
+        Tools {
+            set,
+            config: ToolConfig::default(),
+            permissions: Permissions::new(),
+        }
+    }
+
+    /// Sets the configuration.
+    pub fn with_config(mut self, config: ToolConfig) -> Self {
+        self.config = config;
+        self
+    }
+
+    /// Sets the permission rules: denied skills vanish from the listing and the schema.
+    pub fn with_permissions(mut self, permissions: Permissions) -> Self {
+        self.permissions = permissions;
+        self
+    }
+
+    /// The configuration.
+    pub fn config(&self) -> &ToolConfig {
+        &self.config
+    }
+
+    /// The permission rules.
+    pub fn permissions(&self) -> &Permissions {
+        &self.permissions
+    }
+
+    /// The skill set.
+    pub fn set(&self) -> &'s SkillSet<Id> {
+        self.set
+    }
+
+    /// The skills the model may see: every skill not denied, sorted by name.
+    pub fn visible(&self) -> impl Iterator<Item = &'s Skill> + '_ {
+        self.set
+            .skills()
+            .iter()
+            .filter(|s| self.permissions.check(s.name()) != Access::Deny)
+    }
+
+    /// The L1 listing of the visible skills.
+    pub fn listing(&self, options: &ListingOptions) -> String {
+        let entries: Vec<Entry<'_>> = self.visible().map(Entry::of).collect();
+        listing::render(&entries, options)
+    }
+
+    /// The tool definitions, with the visible skills as the `skill` enum.
+    pub fn definitions(&self) -> Vec<ToolDefinition> {
+        let names: Vec<&str> = self.visible().map(Skill::name).collect();
+        let listing = self.config.listing_in_description.clone().map(|format| {
+            self.listing(&ListingOptions {
+                format,
+                ..ListingOptions::default()
+            })
+        });
+        tool::definitions(&self.config, &names, listing.as_deref())
+    }
+
+    /// Answers a call to any tool of either style, given its raw JSON arguments.
+    pub fn handle(&self, tool_name: &str, arguments: &str) -> ToolOutput {
+        match self.parse(tool_name, arguments) {
+            Ok(call) => self.call(&call),
+            Err(e) => e.into(),
+        }
+    }
+
+    /// Parses a call; the error is the answer for the model.
+    pub fn parse(&self, tool_name: &str, arguments: &str) -> Result<Call, CallError> {
+        let args = parse_object(arguments).map_err(|e| CallError(e + &self.usage(tool_name)))?;
+        let skill = || self.required_str(&args, "skill", tool_name);
+        let name = tool_name.trim();
+        if name == self.config.name {
+            let chunk = optional_str(&args, "chunk")?;
+            let section = optional_str(&args, "section")?;
+            let offset = optional_offset(&args)?;
+            let path = optional_str(&args, "path")?.unwrap_or_else(|| MANIFEST.to_owned());
+            let skill = skill()?;
+            Ok(match chunk {
+                Some(chunk) => Call::Chunk { skill, chunk },
+                None if is_manifest(&path) => Call::Body {
+                    skill,
+                    section,
+                    offset,
+                },
+                None => Call::File {
+                    skill,
+                    path,
+                    section,
+                    offset,
+                },
+            })
+        } else if name == READ_SKILL {
+            Ok(Call::Body {
+                skill: skill()?,
+                section: None,
+                offset: 0,
+            })
+        } else if name == READ_SKILL_RESOURCE {
+            let offset = optional_offset(&args)?;
+            let path = self.required_str(&args, "file", tool_name)?;
+            Ok(Call::File {
+                skill: skill()?,
+                path,
+                section: None,
+                offset,
+            })
+        } else if name == LOAD_SKILL_CHUNK {
+            let chunk = self.required_str(&args, "chunk", tool_name)?;
+            Ok(Call::Chunk {
+                skill: skill()?,
+                chunk,
+            })
+        } else {
+            let names: Vec<String> = self.definitions().into_iter().map(|d| d.name).collect();
+            Err(CallError(format!(
+                "Unknown tool \"{}\". The skill tools are: {}.",
+                clip(tool_name),
+                names.join(", ")
+            )))
+        }
+    }
+
+    /// Answers a parsed call.
+    pub fn call(&self, call: &Call) -> ToolOutput {
+        let skill = match self.lookup(call.skill()) {
+            Ok(skill) => skill,
+            Err(e) => return e.into(),
+        };
+        if self.permissions.check(skill.name()) == Access::Ask {
+            return ToolOutput {
+                text: format!(
+                    "Loading skill \"{}\" needs the user's approval, which has been requested. Continue \
+                     without it until the user answers.",
+                    skill.name()
+                ),
+                is_error: false,
+                report: None,
+                approval: Some(skill.name().to_owned()),
+            };
+        }
+        self.call_allowed(skill, call)
+    }
+
+    /// Answers a call whose permission was already granted.
+    pub(crate) fn call_allowed(&self, skill: &Skill, call: &Call) -> ToolOutput {
+        match call {
+            Call::Body {
+                section, offset, ..
+            } => self.body(skill, section.as_deref(), *offset),
+            Call::File {
+                path,
+                section,
+                offset,
+                ..
+            } => match skill.load(path) {
+                Ok(loaded) if loaded.is_body() => self.body(skill, section.as_deref(), *offset),
+                Ok(loaded) => self.file(skill, loaded, section.as_deref(), *offset),
+                Err(e) => ToolOutput::error(e.to_string()),
+            },
+            Call::Chunk { chunk, .. } => match skill.chunk(chunk) {
+                Ok(text) => {
+                    let digest = crate::skill::sha256(text.as_bytes());
+                    let report = self.report(skill, format!("#{chunk}"), digest, text, None);
+                    self.frame(report, text, "")
+                }
+                Err(e) => ToolOutput::error(e.to_string()),
+            },
+        }
+    }
+
+    /// A visible skill by name; denied skills answer exactly like unknown ones.
+    pub fn lookup(&self, name: &str) -> Result<&'s Skill, CallError> {
+        match self.set.get(name) {
+            Ok(skill) if self.permissions.check(skill.name()) != Access::Deny => Ok(skill),
+            _ => {
+                let visible: Vec<&str> = self.visible().map(Skill::name).collect();
+                let err = SkillError::UnknownSkill {
+                    requested: clip(name),
+                    available: visible.iter().map(|s| s.to_string()).collect(),
+                    suggestion: crate::error::closest(name, visible.iter().copied()),
+                };
+                Err(CallError(err.to_string()))
+            }
+        }
+    }
+
+    fn body(&self, skill: &Skill, section: Option<&str>, offset: usize) -> ToolOutput {
+        let core: String = skill.core_body().collect();
+        let (text, note) = pick_section(&core, section);
+        let cut = excerpt::excerpt(text, offset, self.config.max_body_chars);
+        let file = skill.files().iter().find(|f| f.path() == MANIFEST);
+        let digest = file.map_or([0; 32], |f| *f.sha256());
+        let mut report = self.report(skill, MANIFEST.into(), digest, cut.text, Some(&cut));
+        report.bytes_read = cut.text.len();
+        let mut trailer = self.continuation(&cut, skill.name(), MANIFEST);
+        if offset == 0 || cut.next_offset().is_none() {
+            self.push_chunks(&mut trailer, skill);
+            self.push_files(&mut trailer, skill);
+        }
+        let content = format!("{note}{}", cut.text);
+        self.frame(report, &content, &trailer)
+    }
+
+    fn file(
+        &self,
+        skill: &Skill,
+        loaded: Loaded<'_>,
+        section: Option<&str>,
+        offset: usize,
+    ) -> ToolOutput {
+        let text = loaded.text().filter(|_| self.served_as_text(&loaded));
+        let Some(text) = text else {
+            let kind = if loaded.text().is_none() {
+                "a binary file"
+            } else if loaded.is_executable() {
+                "an executable file"
+            } else {
+                "a file of a type not shown as text"
+            };
+            let content = format!(
+                "{} is {kind} ({}, {} bytes); its contents are not shown.",
+                loaded.path(),
+                loaded.media_type(),
+                loaded.len()
+            );
+            let mut report = self.report(skill, loaded.path().into(), *loaded.sha256(), "", None);
+            report.bytes_read = 0;
+            return self.frame(report, &content, "");
+        };
+        let (picked, note) = pick_section(text, section);
+        let cut = excerpt::excerpt(picked, offset, self.config.max_chars);
+        let report = self.report(
+            skill,
+            loaded.path().into(),
+            *loaded.sha256(),
+            cut.text,
+            Some(&cut),
+        );
+        let trailer = self.continuation(&cut, skill.name(), loaded.path());
+        self.frame(report, &format!("{note}{}", cut.text), &trailer)
+    }
+
+    fn served_as_text(&self, loaded: &Loaded<'_>) -> bool {
+        if loaded.is_executable() && !self.config.dump_executables {
+            return false;
+        }
+        let ext = loaded.path().rsplit_once('.').map_or("", |(_, e)| e);
+        self.config
+            .text_extensions
+            .iter()
+            .any(|t| t.eq_ignore_ascii_case(ext))
+    }
+
+    fn report(
+        &self,
+        skill: &Skill,
+        path: String,
+        sha256: [u8; 32],
+        returned: &str,
+        cut: Option<&excerpt::Excerpt<'_>>,
+    ) -> LoadReport {
+        LoadReport {
+            skill: skill.name().to_owned(),
+            path,
+            source: skill.source(),
+            sha256,
+            bytes_read: returned.len(),
+            chars_returned: returned.chars().count(),
+            truncated: cut.is_some_and(|c| c.truncated),
+            next_offset: cut.and_then(excerpt::Excerpt::next_offset),
+        }
+    }
+
+    fn frame(&self, report: LoadReport, content: &str, trailer: &str) -> ToolOutput {
+        let mut text = String::with_capacity(content.len() + trailer.len() + 256);
+        let digest = hex(&report.sha256);
+        match self.config.shape {
+            OutputShape::Brackets => {
+                let _ = write!(
+                    text,
+                    "[Skill: {} | source={}]\n[Skill Path: {}]\n[Load Report: sha256={digest} truncated={} bytes_read={} chars_returned={}]\n\n",
+                    report.skill,
+                    report.source,
+                    report.path,
+                    report.truncated,
+                    report.bytes_read,
+                    report.chars_returned
+                );
+                text.push_str(content);
+                if !trailer.is_empty() {
+                    ensure_blank_line(&mut text);
+                    text.push_str(trailer);
+                }
+            }
+            OutputShape::Xml => {
+                let mut attr = String::new();
+                listing::push_escaped(&mut attr, &report.path);
+                let _ = writeln!(
+                    text,
+                    "<skill_content name=\"{}\" source=\"{}\" path=\"{attr}\" sha256=\"{digest}\" truncated=\"{}\" bytes_read=\"{}\" chars_returned=\"{}\">",
+                    report.skill,
+                    report.source,
+                    report.truncated,
+                    report.bytes_read,
+                    report.chars_returned
+                );
+                text.push_str(content);
+                if !trailer.is_empty() {
+                    ensure_blank_line(&mut text);
+                    text.push_str(trailer);
+                }
+                if !text.ends_with('\n') {
+                    text.push('\n');
+                }
+                text.push_str("</skill_content>");
+            }
+        }
+        ToolOutput {
+            text,
+            is_error: false,
+            report: Some(report),
+            approval: None,
+        }
+    }
+
+    fn push_chunks(&self, out: &mut String, skill: &Skill) {
+        if skill.chunks().is_empty() {
+            return;
+        }
+        let how = match self.config.style {
+            tool::ToolStyle::Unified => format!("{} with `chunk`", self.config.name),
+            tool::ToolStyle::Split => LOAD_SKILL_CHUNK.to_owned(),
+        };
+        let _ = writeln!(
+            out,
+            "Optional blocks of these instructions (load one with {how}), id | description:"
+        );
+        for c in skill.chunks() {
+            let _ = writeln!(out, "- {} | {}", c.id(), c.description());
+        }
+        out.push('\n');
+    }
+
+    fn push_files(&self, out: &mut String, skill: &Skill) {
+        let files: Vec<&str> = skill.resources().map(crate::skill::File::path).collect();
+        if files.is_empty() {
+            return;
+        }
+        let how = match self.config.style {
+            tool::ToolStyle::Unified => format!("{} with `path`", self.config.name),
+            tool::ToolStyle::Split => READ_SKILL_RESOURCE.to_owned(),
+        };
+        let _ = writeln!(out, "Files of this skill (load one with {how}):");
+        let shown = files.len().min(self.config.max_listed_files);
+        let folder_of = |path: &str| path.rsplit_once('/').map_or("", |(f, _)| f).to_owned();
+        let mut i = 0;
+        while i < shown {
+            let folder = folder_of(files[i]);
+            let names: Vec<&str> = files[i..shown]
+                .iter()
+                .take_while(|p| folder_of(p) == folder)
+                .map(|p| p.rsplit_once('/').map_or(*p, |(_, n)| n))
+                .collect();
+            i += names.len();
+            let label = if folder.is_empty() {
+                "./".to_owned()
+            } else {
+                format!("{folder}/")
+            };
+            let _ = writeln!(out, "- {label}: {}", names.join(", "));
+        }
+        if files.len() > shown {
+            let _ = writeln!(out, "- … and {} more", files.len() - shown);
+        }
+    }
+
+    /// How to get the rest of a cut file, in the configured style.
+    fn continuation(&self, cut: &excerpt::Excerpt<'_>, skill: &str, path: &str) -> String {
+        let Some(next) = cut.next_offset() else {
+            return String::new();
+        };
+        let (tool, key) = match self.config.style {
+            tool::ToolStyle::Unified => (self.config.name.as_str(), "path"),
+            tool::ToolStyle::Split => (READ_SKILL_RESOURCE, "file"),
+        };
+        format!(
+            "[Cut at byte {next} of {}. To continue, call {tool} with {{\"skill\": \"{skill}\", \"{key}\": \"{path}\", \"offset\": {next}}}.]\n",
+            cut.total_bytes
+        )
+    }
+
+    fn usage(&self, tool_name: &str) -> String {
+        let example = match tool_name.trim() {
+            READ_SKILL => r#"{"skill": "NAME"}"#,
+            READ_SKILL_RESOURCE => r#"{"skill": "NAME", "file": "references/guide.md"}"#,
+            LOAD_SKILL_CHUNK => r#"{"skill": "NAME", "chunk": "ID"}"#,
+            _ => r#"{"skill": "NAME", "path": "SKILL.md"}"#,
+        };
+        format!(" Send a JSON object like {example}.{}", self.names_note())
+    }
+
+    fn names_note(&self) -> String {
+        let names: Vec<&str> = self.visible().map(Skill::name).collect();
+        if names.is_empty() {
+            " There are no skills available.".into()
+        } else {
+            format!(" Available skills: {}.", names.join(", "))
+        }
+    }
+
+    fn required_str(
+        &self,
+        args: &Map<String, Value>,
+        key: &str,
+        tool_name: &str,
+    ) -> Result<String, CallError> {
+        match args.get(key) {
+            Some(Value::String(s)) => Ok(s.clone()),
+            None | Some(Value::Null) => Err(CallError(format!(
+                "Missing \"{key}\".{}",
+                self.usage(tool_name)
+            ))),
+            Some(other) => Err(CallError(format!(
+                "\"{key}\" must be a string, not {}.{}",
+                kind(other),
+                self.usage(tool_name)
+            ))),
+        }
+    }
+}
+
+impl Skill {
+    /// Where the skill came from: `embedded` (in the binary) or `disk`.
+    pub fn source(&self) -> &'static str {
+        if self.is_embedded() {
+            "embedded"
+        } else {
+            "disk"
+        }
+    }
+}
+
+fn parse_object(arguments: &str) -> Result<Map<String, Value>, String> {
+    let trimmed = arguments.trim();
+    if trimmed.is_empty() {
+        return Ok(Map::new());
+    }
+    match serde_json::from_str::<Value>(trimmed) {
+        Ok(Value::Object(map)) => Ok(map),
+        Ok(other) => Err(format!(
+            "The arguments must be a JSON object, not {}.",
+            kind(&other)
+        )),
+        Err(e) => Err(format!("The arguments are not valid JSON ({e}).")),
+    }
+}
+
+fn optional_str(args: &Map<String, Value>, key: &str) -> Result<Option<String>, CallError> {
+    match args.get(key) {
+        None | Some(Value::Null) => Ok(None),
+        Some(Value::String(s)) if s.trim().is_empty() && key != "path" => Ok(None),
+        Some(Value::String(s)) => Ok(Some(s.clone())),
+        Some(other) => Err(CallError(format!(
+            "\"{key}\" must be a string, not {}.",
+            kind(other)
+        ))),
+    }
+}
+
+fn optional_offset(args: &Map<String, Value>) -> Result<usize, CallError> {
+    match args.get("offset") {
+        None | Some(Value::Null) => Ok(0),
+        Some(Value::Number(n)) => match n.as_u64().and_then(|n| usize::try_from(n).ok()) {
+            Some(n) => Ok(n),
+            None => Err(CallError(format!(
+                "\"offset\" must be a whole number of 0 or more, as given at the end of a cut answer; got {n}."
+            ))),
+        },
+        // Some models send numbers as strings.
+        Some(Value::String(s)) if s.trim().parse::<usize>().is_ok() => {
+            Ok(s.trim().parse().unwrap_or(0))
+        }
+        Some(other) => Err(CallError(format!(
+            "\"offset\" must be a whole number of 0 or more, not {}.",
+            kind(other)
+        ))),
+    }
+}
+
+fn kind(v: &Value) -> &'static str {
+    match v {
+        Value::Null => "null",
+        Value::Bool(_) => "a boolean",
+        Value::Number(_) => "a number",
+        Value::String(_) => "a string",
+        Value::Array(_) => "an array",
+        Value::Object(_) => "an object",
+    }
+}
+
+fn is_manifest(path: &str) -> bool {
+    crate::path::check(path).is_ok_and(|p| p.to_string() == MANIFEST)
+}
+
+/// A value the model sent, cut short for echoing back.
+fn clip(s: &str) -> String {
+    const MAX: usize = 100;
+    if s.chars().count() <= MAX {
+        return s.to_owned();
+    }
+    let mut out: String = s.chars().take(MAX).collect();
+    out.push('…');
+    out
+}
+
+/// The section asked for, or the whole text with a note naming the headings that exist.
+fn pick_section<'t>(text: &'t str, section: Option<&str>) -> (&'t str, String) {
+    let Some(wanted) = section else {
+        return (text, String::new());
+    };
+    if let Some(found) = excerpt::section(text, wanted) {
+        return (found.text, String::new());
+    }
+    let headings: Vec<&str> = excerpt::headings(text).iter().map(|h| h.title).collect();
+    let list = if headings.is_empty() {
+        "it has no headings".to_owned()
+    } else {
+        format!("its headings are: {}", headings.join("; "))
+    };
+    (
+        text,
+        format!(
+            "[Section \"{}\" not found, so this is the file from its start; {list}.]\n\n",
+            clip(wanted)
+        ),
+    )
+}
+
+fn ensure_blank_line(text: &mut String) {
+    if !text.ends_with('\n') {
+        text.push('\n');
+    }
+    if !text.ends_with("\n\n") {
+        text.push('\n');
+    }
+}

@@ -1,0 +1,1129 @@
+//! Which skills an agent may load: `allow`, `ask` and `deny` rules on skill-name patterns.
+//!
+//! A [`Permissions`] is a list of [`Rule`]s and a default. [`Permissions::check`] walks the rules
+//! and the **last** rule whose pattern matches the skill's name decides; when none matches, the
+//! default does ([`Access::Allow`] unless set). So a broad rule goes first and its exceptions after
+//! it:
+//!
+//! ```
+//! use skills_runtime::permission::{Access, Permissions};
+//!
+//! let permissions = Permissions::parse(
+//!     "# Internal skills are off limits, except the handbook.
+//!      deny internal-*
+//!      allow internal-handbook
+//!      ask deploy-*",
+//! )?;
+//! assert_eq!(permissions.check("internal-billing"), Access::Deny);
+//! assert_eq!(permissions.check("internal-handbook"), Access::Allow);
+//! assert_eq!(permissions.check("deploy-prod"), Access::Ask);
+//! assert_eq!(permissions.check("pdf"), Access::Allow);
+//! # Ok::<(), skills_runtime::permission::PermissionParseError>(())
+//! ```
+//!
+//! # Patterns
+//!
+//! A pattern is matched against the whole skill name. `*` matches any run of characters,
+//! including none; every other character matches itself, case-sensitively. There is no `?`, no
+//! character class and no escaping: skill names hold only lowercase letters, digits and hyphens,
+//! so none is needed. Matching takes time linear in the name's length for each `*`-separated
+//! part of the pattern, and never allocates.
+//!
+//! # What the host does with each answer
+//!
+//! - [`Access::Deny`]: the skill is left out of the listing and refused if asked for anyway, as if
+//!   it did not exist. Users report a denied skill that still shows as a bug.
+//! - [`Access::Ask`]: the skill is listed; before its body is loaded the host asks the person,
+//!   who answers [`Answer::Once`], [`Answer::Always`] or [`Answer::Reject`]. [`Grants`] remembers
+//!   "always".
+//! - [`Access::Allow`]: loaded without asking.
+//!
+//! Each agent can have its own rules: see [`AgentPermissions`].
+
+use std::collections::{BTreeMap, BTreeSet};
+use std::fmt;
+use std::str::FromStr;
+
+use serde::{Deserialize, Serialize};
+
+/// What a rule, or the default, says about a skill.
+///
+/// Serialised in lowercase: `"allow"`, `"ask"`, `"deny"`.
+///
+/// ```
+/// use skills_runtime::permission::Access;
+/// assert_eq!(serde_json::to_string(&Access::Ask).unwrap(), r#""ask""#);
+/// assert_eq!(Access::default(), Access::Allow);
+/// ```
+#[derive(Debug, Clone, Copy, PartialEq, Eq, Hash, Default, Serialize, Deserialize)]
+#[serde(rename_all = "lowercase")]
+pub enum Access {
+    /// Load it without asking.
+    #[default]
+    Allow,
+    /// Ask the person first; see [`Grants`].
+    Ask,
+    /// Hide it from the listing and refuse to load it.
+    Deny,
+}
+
+impl Access {
+    /// The keyword used in rule files and JSON: `allow`, `ask` or `deny`.
+    ///
+    /// ```
+    /// use skills_runtime::permission::Access;
+    /// assert_eq!(Access::Deny.as_str(), "deny");
+    /// ```
+    pub fn as_str(self) -> &'static str {
+        match self {
+            Self::Allow => "allow",
+            Self::Ask => "ask",
+            Self::Deny => "deny",
+        }
+    }
+
+    /// Parses `allow`, `ask` or `deny` (lowercase only, like rule files).
+    ///
+    /// ```
+    /// use skills_runtime::permission::Access;
+    /// assert_eq!(Access::from_name("ask"), Some(Access::Ask));
+    /// assert_eq!(Access::from_name("Ask"), None);
+    /// ```
+    pub fn from_name(name: &str) -> Option<Self> {
+        match name {
+            "allow" => Some(Self::Allow),
+            "ask" => Some(Self::Ask),
+            "deny" => Some(Self::Deny),
+            _ => None,
+        }
+    }
+}
+
+impl fmt::Display for Access {
+    fn fmt(&self, f: &mut fmt::Formatter<'_>) -> fmt::Result {
+        f.write_str(self.as_str())
+    }
+}
+
+/// One rule: skills whose name matches `pattern` get `access`.
+///
+/// In JSON: `{"pattern": "internal-*", "access": "deny"}`. Deserialising refuses an empty pattern
+/// and one holding a character no skill name can hold (see [`Permissions::parse`]), so a rule that
+/// can never match does not pass silently.
+///
+/// ```
+/// use skills_runtime::permission::{Access, Rule};
+/// let rule: Rule = serde_json::from_str(r#"{"pattern": "internal-*", "access": "deny"}"#).unwrap();
+/// assert_eq!(rule, Rule { pattern: "internal-*".into(), access: Access::Deny });
+/// assert!(rule.matches("internal-billing"));
+/// assert!(serde_json::from_str::<Rule>(r#"{"pattern": "Internal-*", "access": "deny"}"#).is_err());
+/// ```
+#[derive(Debug, Clone, PartialEq, Eq, Serialize, Deserialize)]
+#[serde(deny_unknown_fields)]
+pub struct Rule {
+    /// The skill-name pattern; `*` matches any run of characters.
+    #[serde(deserialize_with = "checked_pattern")]
+    pub pattern: String,
+    /// What matching skills get.
+    pub access: Access,
+}
+
+impl Rule {
+    /// Whether `skill` matches this rule's pattern. Never allocates.
+    ///
+    /// ```
+    /// use skills_runtime::permission::{Access, Rule};
+    /// let rule = Rule { pattern: "*-review".into(), access: Access::Ask };
+    /// assert!(rule.matches("code-review"));
+    /// assert!(!rule.matches("code-reviewer"));
+    /// ```
+    pub fn matches(&self, skill: &str) -> bool {
+        wildcard_match(&self.pattern, skill)
+    }
+}
+
+fn checked_pattern<'de, D: serde::Deserializer<'de>>(deserializer: D) -> Result<String, D::Error> {
+    let pattern = String::deserialize(deserializer)?;
+    match pattern_problem(&pattern) {
+        None => Ok(pattern),
+        Some(problem) => Err(serde::de::Error::custom(problem)),
+    }
+}
+
+/// An ordered list of rules and a default: the permissions of one agent.
+///
+/// Built in code, parsed from a small text format ([`Permissions::parse`], also [`FromStr`]), or
+/// deserialised from JSON, where both fields are optional:
+///
+/// ```
+/// use skills_runtime::permission::{Access, Permissions};
+///
+/// let built = Permissions::new().deny("internal-*").allow("internal-handbook");
+/// let parsed: Permissions = "deny internal-*\nallow internal-handbook".parse()?;
+/// let json: Permissions = serde_json::from_str(
+///     r#"{"rules": [{"pattern": "internal-*", "access": "deny"},
+///                   {"pattern": "internal-handbook", "access": "allow"}]}"#,
+/// )?;
+/// assert_eq!(built, parsed);
+/// assert_eq!(built, json);
+/// assert_eq!(json.default_access(), Access::Allow);
+/// # Ok::<(), Box<dyn std::error::Error>>(())
+/// ```
+#[derive(Debug, Clone, Default, PartialEq, Eq, Serialize, Deserialize)]
+#[serde(deny_unknown_fields)]
+pub struct Permissions {
+    #[serde(default)]
+    default: Access,
+    #[serde(default)]
+    rules: Vec<Rule>,
+}
+
+impl Permissions {
+    /// No rules and the default [`Access::Allow`]: everything is allowed.
+    ///
+    /// ```
+    /// use skills_runtime::permission::{Access, Permissions};
+    /// assert_eq!(Permissions::new().check("anything"), Access::Allow);
+    /// ```
+    pub fn new() -> Self {
+        Self::default()
+    }
+
+    /// Appends a rule allowing skills that match `pattern`.
+    ///
+    /// Patterns given in code are taken as they are; only [`Permissions::parse`] and
+    /// deserialisation check them.
+    ///
+    /// ```
+    /// use skills_runtime::permission::{Access, Permissions};
+    /// let p = Permissions::new().with_default(Access::Deny).allow("pdf-*");
+    /// assert_eq!(p.check("pdf-forms"), Access::Allow);
+    /// assert_eq!(p.check("docx"), Access::Deny);
+    /// ```
+    pub fn allow(self, pattern: impl Into<String>) -> Self {
+        self.rule(pattern, Access::Allow)
+    }
+
+    /// Appends a rule asking before skills that match `pattern` are loaded.
+    ///
+    /// ```
+    /// use skills_runtime::permission::{Access, Permissions};
+    /// assert_eq!(Permissions::new().ask("deploy").check("deploy"), Access::Ask);
+    /// ```
+    pub fn ask(self, pattern: impl Into<String>) -> Self {
+        self.rule(pattern, Access::Ask)
+    }
+
+    /// Appends a rule denying skills that match `pattern`.
+    ///
+    /// ```
+    /// use skills_runtime::permission::{Access, Permissions};
+    /// assert_eq!(Permissions::new().deny("internal-*").check("internal-x"), Access::Deny);
+    /// ```
+    pub fn deny(self, pattern: impl Into<String>) -> Self {
+        self.rule(pattern, Access::Deny)
+    }
+
+    /// Appends a rule giving `access` to skills that match `pattern`; [`allow`](Self::allow),
+    /// [`ask`](Self::ask) and [`deny`](Self::deny) are shorthands for it.
+    ///
+    /// ```
+    /// use skills_runtime::permission::{Access, Permissions};
+    /// assert_eq!(Permissions::new().rule("x", Access::Ask), Permissions::new().ask("x"));
+    /// ```
+    pub fn rule(mut self, pattern: impl Into<String>, access: Access) -> Self {
+        self.rules.push(Rule {
+            pattern: pattern.into(),
+            access,
+        });
+        self
+    }
+
+    /// Sets what skills matched by no rule get.
+    ///
+    /// ```
+    /// use skills_runtime::permission::{Access, Permissions};
+    /// assert_eq!(Permissions::new().with_default(Access::Ask).check("pdf"), Access::Ask);
+    /// ```
+    pub fn with_default(mut self, access: Access) -> Self {
+        self.default = access;
+        self
+    }
+
+    /// What skills matched by no rule get.
+    ///
+    /// ```
+    /// use skills_runtime::permission::{Access, Permissions};
+    /// assert_eq!(Permissions::new().default_access(), Access::Allow);
+    /// ```
+    pub fn default_access(&self) -> Access {
+        self.default
+    }
+
+    /// The rules, in the order they were added or written.
+    ///
+    /// ```
+    /// use skills_runtime::permission::{Access, Permissions};
+    /// let p = Permissions::new().deny("a-*").allow("a-b");
+    /// assert_eq!(p.rules()[1].access, Access::Allow);
+    /// ```
+    pub fn rules(&self) -> &[Rule] {
+        &self.rules
+    }
+
+    /// What `skill` gets: the access of the last rule whose pattern matches it, or the default.
+    ///
+    /// Never allocates, so it can run for every skill each time a listing is rendered.
+    ///
+    /// ```
+    /// use skills_runtime::permission::{Access, Permissions};
+    /// let p = Permissions::new().deny("*").allow("pdf").deny("pdf");
+    /// assert_eq!(p.check("pdf"), Access::Deny);
+    /// assert_eq!(p.check("docx"), Access::Deny);
+    /// ```
+    pub fn check(&self, skill: &str) -> Access {
+        self.rules
+            .iter()
+            .rev()
+            .find(|rule| rule.matches(skill))
+            .map_or(self.default, |rule| rule.access)
+    }
+
+    /// Parses rules written one per line.
+    ///
+    /// Each line is `allow PATTERN`, `ask PATTERN`, `deny PATTERN` or `default allow|ask|deny`.
+    /// Everything from a `#` to the end of its line is a comment; blank lines are ignored;
+    /// words are separated by any whitespace. Keywords are lowercase. At most one `default` line,
+    /// anywhere in the text. Later rules win over earlier ones, as in [`check`](Self::check).
+    ///
+    /// A pattern must be non-empty and hold only what a skill name can hold (lowercase letters,
+    /// digits, `-`) and `*`: a rule such as `deny Internal-*` could never match, and a deny rule
+    /// that silently does nothing is worse than an error.
+    ///
+    /// # Errors
+    ///
+    /// The first line that does not follow the format, with its 1-based number and what was
+    /// expected there.
+    ///
+    /// ```
+    /// use skills_runtime::permission::{Access, Permissions};
+    ///
+    /// let p = Permissions::parse("default deny\nallow pdf-*   # documents only\n")?;
+    /// assert_eq!(p.check("pdf-forms"), Access::Allow);
+    /// assert_eq!(p.check("shell"), Access::Deny);
+    ///
+    /// let error = Permissions::parse("deny internal-*\nalow pdf-*").unwrap_err();
+    /// assert_eq!(error.line(), 2);
+    /// assert_eq!(
+    ///     error.to_string(),
+    ///     "permissions line 2: unknown keyword \"alow\" (did you mean `allow`?); \
+    ///      expected `allow PATTERN`, `ask PATTERN`, `deny PATTERN` or `default allow|ask|deny`",
+    /// );
+    /// # Ok::<(), skills_runtime::permission::PermissionParseError>(())
+    /// ```
+    pub fn parse(text: &str) -> Result<Self, PermissionParseError> {
+        let text = text.strip_prefix('\u{feff}').unwrap_or(text);
+        let mut permissions = Self::new();
+        let mut default_line = None;
+        for (index, raw) in text.lines().enumerate() {
+            let line = index + 1;
+            let fail = |problem| PermissionParseError { line, problem };
+            let content = raw.split_once('#').map_or(raw, |(before, _)| before);
+            let mut words = content.split_whitespace();
+            let Some(keyword) = words.next() else {
+                continue;
+            };
+            let argument = words.next();
+            // Checked after the keyword and its argument, so that a misspelt keyword is reported
+            // as such even when the line also has too many words.
+            let extra = words.next().map(|extra| ParseProblem::ExtraWord {
+                found: extra.to_owned(),
+            });
+            if keyword == "default" {
+                let Some(argument) = argument else {
+                    return Err(fail(ParseProblem::MissingAccess));
+                };
+                let Some(access) = Access::from_name(argument) else {
+                    return Err(fail(ParseProblem::UnknownAccess {
+                        found: argument.to_owned(),
+                    }));
+                };
+                if let Some(problem) = extra {
+                    return Err(fail(problem));
+                }
+                if let Some(first) = default_line {
+                    return Err(fail(ParseProblem::DuplicateDefault { first }));
+                }
+                default_line = Some(line);
+                permissions.default = access;
+                continue;
+            }
+            let Some(access) = Access::from_name(keyword) else {
+                return Err(fail(ParseProblem::UnknownKeyword {
+                    found: keyword.to_owned(),
+                }));
+            };
+            let Some(pattern) = argument else {
+                return Err(fail(ParseProblem::MissingPattern { keyword: access }));
+            };
+            if let Some(problem) = pattern_problem(pattern).or(extra) {
+                return Err(fail(problem));
+            }
+            permissions = permissions.rule(pattern, access);
+        }
+        Ok(permissions)
+    }
+}
+
+impl FromStr for Permissions {
+    type Err = PermissionParseError;
+
+    /// Same as [`Permissions::parse`].
+    fn from_str(text: &str) -> Result<Self, Self::Err> {
+        Self::parse(text)
+    }
+}
+
+/// A line of a rules file that [`Permissions::parse`] could not read.
+///
+/// Its `Display` is one line naming the line number and what was expected:
+///
+/// ```
+/// use skills_runtime::permission::{ParseProblem, Permissions};
+/// let error = Permissions::parse("\n\ndeny").unwrap_err();
+/// assert_eq!(error.line(), 3);
+/// assert!(matches!(error.problem(), ParseProblem::MissingPattern { .. }));
+/// assert_eq!(
+///     error.to_string(),
+///     "permissions line 3: `deny` needs a skill-name pattern, e.g. `deny internal-*`",
+/// );
+/// ```
+#[derive(Debug, Clone, PartialEq, Eq, thiserror::Error)]
+#[error("permissions line {line}: {problem}")]
+pub struct PermissionParseError {
+    line: usize,
+    problem: ParseProblem,
+}
+
+impl PermissionParseError {
+    /// The 1-based number of the offending line.
+    ///
+    /// ```
+    /// use skills_runtime::permission::Permissions;
+    /// assert_eq!(Permissions::parse("allow a\nallow a b").unwrap_err().line(), 2);
+    /// ```
+    pub fn line(&self) -> usize {
+        self.line
+    }
+
+    /// What is wrong with it.
+    ///
+    /// ```
+    /// use skills_runtime::permission::{ParseProblem, Permissions};
+    /// let error = Permissions::parse("default maybe").unwrap_err();
+    /// assert_eq!(error.problem(), &ParseProblem::UnknownAccess { found: "maybe".into() });
+    /// ```
+    pub fn problem(&self) -> &ParseProblem {
+        &self.problem
+    }
+}
+
+/// What is wrong with a line of a rules file; see [`PermissionParseError`].
+///
+/// ```
+/// use skills_runtime::permission::{Access, ParseProblem};
+/// let problem = ParseProblem::MissingPattern { keyword: Access::Allow };
+/// assert_eq!(problem.to_string(), "`allow` needs a skill-name pattern, e.g. `allow pdf-*`");
+/// ```
+#[derive(Debug, Clone, PartialEq, Eq)]
+#[non_exhaustive]
+pub enum ParseProblem {
+    /// The line does not start with `allow`, `ask`, `deny` or `default`.
+    UnknownKeyword {
+        /// The first word of the line.
+        found: String,
+    },
+    /// `allow`, `ask` or `deny` with nothing after it.
+    MissingPattern {
+        /// The keyword that was given.
+        keyword: Access,
+    },
+    /// `default` with nothing after it.
+    MissingAccess,
+    /// `default` followed by something other than `allow`, `ask` or `deny`.
+    UnknownAccess {
+        /// The word after `default`.
+        found: String,
+    },
+    /// A third word on a line: patterns hold no spaces.
+    ExtraWord {
+        /// The first word past the pattern or access.
+        found: String,
+    },
+    /// A second `default` line.
+    DuplicateDefault {
+        /// The line of the first one.
+        first: usize,
+    },
+    /// An empty pattern; only possible in JSON, where it would match no skill.
+    EmptyPattern,
+    /// A pattern holding a character no skill name can hold, so part of it could never match.
+    InvalidPatternCharacter {
+        /// The pattern.
+        pattern: String,
+        /// The first character that no skill name can hold.
+        character: char,
+    },
+}
+
+const EXPECTED_LINE: &str =
+    "expected `allow PATTERN`, `ask PATTERN`, `deny PATTERN` or `default allow|ask|deny`";
+
+/// A word taken from the input, quoted for a message: escaped with `{:?}` so that quotes and
+/// control characters cannot break the message's single line, and cut short so that a runaway
+/// line cannot flood it.
+struct Quoted<'a>(&'a str);
+
+impl fmt::Display for Quoted<'_> {
+    fn fmt(&self, f: &mut fmt::Formatter<'_>) -> fmt::Result {
+        const MAX_CHARS: usize = 40;
+        match self.0.char_indices().nth(MAX_CHARS) {
+            Some((end, _)) => write!(f, "{:?}…", &self.0[..end]),
+            None => write!(f, "{:?}", self.0),
+        }
+    }
+}
+
+impl fmt::Display for ParseProblem {
+    fn fmt(&self, f: &mut fmt::Formatter<'_>) -> fmt::Result {
+        match self {
+            Self::UnknownKeyword { found } => {
+                write!(f, "unknown keyword {}", Quoted(found))?;
+                if let Some(near) = closest(found, &["allow", "ask", "deny", "default"]) {
+                    write!(f, " (did you mean `{near}`?)")?;
+                }
+                write!(f, "; {EXPECTED_LINE}")
+            }
+            Self::MissingPattern { keyword } => {
+                let example = match keyword {
+                    Access::Allow => "pdf-*",
+                    Access::Ask => "deploy-*",
+                    Access::Deny => "internal-*",
+                };
+                write!(
+                    f,
+                    "`{keyword}` needs a skill-name pattern, e.g. `{keyword} {example}`"
+                )
+            }
+            Self::MissingAccess => {
+                f.write_str("`default` needs `allow`, `ask` or `deny`, e.g. `default deny`")
+            }
+            Self::UnknownAccess { found } => {
+                write!(
+                    f,
+                    "`default` takes `allow`, `ask` or `deny`, not {}",
+                    Quoted(found)
+                )?;
+                if let Some(near) = closest(found, &["allow", "ask", "deny"]) {
+                    write!(f, " (did you mean `{near}`?)")?;
+                }
+                Ok(())
+            }
+            Self::ExtraWord { found } => write!(
+                f,
+                "unexpected {}: a line holds one keyword and one pattern, patterns hold no \
+                 spaces, and comments start with `#`",
+                Quoted(found)
+            ),
+            Self::DuplicateDefault { first } => write!(
+                f,
+                "`default` is already set on line {first}; keep a single `default` line"
+            ),
+            Self::EmptyPattern => {
+                f.write_str("empty pattern: it would match no skill; use `*` to match every skill")
+            }
+            Self::InvalidPatternCharacter { pattern, character } => write!(
+                f,
+                "pattern {} contains {character:?}, which no skill name can contain, so it \
+                 would never match; patterns are case-sensitive and names hold only lowercase \
+                 letters, digits and `-` (`*` matches any run of characters)",
+                Quoted(pattern)
+            ),
+        }
+    }
+}
+
+/// The candidate closest to `found` in edit distance, if close enough to be a likely typo.
+fn closest<'a>(found: &str, candidates: &[&'a str]) -> Option<&'a str> {
+    // Candidates are at most 7 bytes, so a longer word is no typo of one, and skipping it keeps
+    // the edit-distance cost bounded on hostile input.
+    if found.len() > 16 {
+        return None;
+    }
+    // Comparing lowercased words makes `Allow` and `DENY` suggest their lowercase forms.
+    let found = found.to_lowercase();
+    candidates
+        .iter()
+        .map(|&candidate| (strsim::damerau_levenshtein(&found, candidate), candidate))
+        .filter(|&(distance, _)| distance <= 2)
+        .min_by_key(|&(distance, _)| distance)
+        .map(|(_, candidate)| candidate)
+}
+
+/// Why `pattern` can never be what the author meant, if it cannot.
+fn pattern_problem(pattern: &str) -> Option<ParseProblem> {
+    if pattern.is_empty() {
+        return Some(ParseProblem::EmptyPattern);
+    }
+    pattern
+        .chars()
+        .find(|&c| !(c == '*' || c == '-' || is_name_character(c)))
+        .map(|character| ParseProblem::InvalidPatternCharacter {
+            pattern: pattern.to_owned(),
+            character,
+        })
+}
+
+/// A letter or digit that a valid skill name may hold: alphanumeric and already lowercase, the
+/// same test the SKILL.md validator applies.
+fn is_name_character(c: char) -> bool {
+    c.is_alphanumeric() && c.to_lowercase().eq(std::iter::once(c))
+}
+
+/// Whether `text` matches `pattern`, where `*` matches any run of characters.
+///
+/// With only `*` as a wildcard, taking the leftmost occurrence of each literal part between stars
+/// is always safe: a later occurrence would leave less room for the parts after it, never more.
+/// So no backtracking is needed, and the cost is one substring search per part.
+fn wildcard_match(pattern: &str, text: &str) -> bool {
+    let Some((prefix, after_first_star)) = pattern.split_once('*') else {
+        return pattern == text;
+    };
+    let (middle, suffix) = after_first_star
+        .rsplit_once('*')
+        .unwrap_or(("", after_first_star));
+    // Prefix and suffix are stripped one after the other so that they cannot overlap.
+    let Some(rest) = text.strip_prefix(prefix) else {
+        return false;
+    };
+    let Some(mut rest) = rest.strip_suffix(suffix) else {
+        return false;
+    };
+    for part in middle.split('*').filter(|part| !part.is_empty()) {
+        match rest.find(part) {
+            Some(at) => rest = &rest[at + part.len()..],
+            None => return false,
+        }
+    }
+    true
+}
+
+/// One [`Permissions`] per agent, and the one used for agents without their own.
+///
+/// An agent's permissions replace the default ones entirely; they are not layered on top, so
+/// reading one agent's rules tells the whole story for that agent.
+///
+/// ```
+/// use skills_runtime::permission::{Access, AgentPermissions, Permissions};
+///
+/// let all = AgentPermissions::new(Permissions::new().deny("deploy-*"))
+///     .with_agent("release-bot", Permissions::new().ask("deploy-*"));
+/// assert_eq!(all.for_agent("release-bot").check("deploy-prod"), Access::Ask);
+/// assert_eq!(all.for_agent("chat").check("deploy-prod"), Access::Deny);
+/// ```
+///
+/// In JSON, both fields are optional:
+///
+/// ```
+/// use skills_runtime::permission::{Access, AgentPermissions};
+/// let all: AgentPermissions = serde_json::from_str(r#"{
+///     "default": {"rules": [{"pattern": "deploy-*", "access": "deny"}]},
+///     "agents": {"release-bot": {"default": "ask"}}
+/// }"#).unwrap();
+/// assert_eq!(all.for_agent("release-bot").check("deploy-prod"), Access::Ask);
+/// ```
+#[derive(Debug, Clone, Default, PartialEq, Eq, Serialize, Deserialize)]
+#[serde(deny_unknown_fields)]
+pub struct AgentPermissions {
+    #[serde(default)]
+    default: Permissions,
+    // A `BTreeMap` so that serialising gives the same bytes every time.
+    #[serde(default)]
+    agents: BTreeMap<String, Permissions>,
+}
+
+impl AgentPermissions {
+    /// `default` for every agent, until some get their own with
+    /// [`with_agent`](Self::with_agent).
+    ///
+    /// ```
+    /// use skills_runtime::permission::{Access, AgentPermissions, Permissions};
+    /// let all = AgentPermissions::new(Permissions::new().with_default(Access::Deny));
+    /// assert_eq!(all.for_agent("any").check("pdf"), Access::Deny);
+    /// ```
+    pub fn new(default: Permissions) -> Self {
+        Self {
+            default,
+            agents: BTreeMap::new(),
+        }
+    }
+
+    /// Gives `agent` its own permissions, replacing any it had.
+    ///
+    /// ```
+    /// use skills_runtime::permission::{Access, AgentPermissions, Permissions};
+    /// let all = AgentPermissions::new(Permissions::new())
+    ///     .with_agent("a", Permissions::new().deny("*"))
+    ///     .with_agent("a", Permissions::new().ask("*"));
+    /// assert_eq!(all.for_agent("a").check("pdf"), Access::Ask);
+    /// ```
+    pub fn with_agent(mut self, agent: impl Into<String>, permissions: Permissions) -> Self {
+        self.agents.insert(agent.into(), permissions);
+        self
+    }
+
+    /// The permissions of `agent`: its own if it has some, the default ones otherwise.
+    ///
+    /// ```
+    /// use skills_runtime::permission::{AgentPermissions, Permissions};
+    /// let all = AgentPermissions::new(Permissions::new().deny("x"));
+    /// assert_eq!(all.for_agent("unknown"), &Permissions::new().deny("x"));
+    /// ```
+    pub fn for_agent(&self, agent: &str) -> &Permissions {
+        self.agents.get(agent).unwrap_or(&self.default)
+    }
+}
+
+/// A person's answer when asked whether a skill may be loaded.
+///
+/// Serialised in lowercase: `"once"`, `"always"`, `"reject"`.
+///
+/// ```
+/// use skills_runtime::permission::Answer;
+/// assert_eq!(serde_json::from_str::<Answer>(r#""always""#).unwrap(), Answer::Always);
+/// ```
+#[derive(Debug, Clone, Copy, PartialEq, Eq, Hash, Serialize, Deserialize)]
+#[serde(rename_all = "lowercase")]
+pub enum Answer {
+    /// Load it this time; ask again next time.
+    Once,
+    /// Load it, and do not ask again for this skill.
+    Always,
+    /// Do not load it this time.
+    Reject,
+}
+
+/// The skills a person answered [`Answer::Always`] for, so they are not asked again.
+///
+/// Keep one per conversation, or per agent and person, as suits the host; serialise it (a JSON
+/// array of names) to remember answers across runs. A grant only turns [`Access::Ask`] into
+/// [`Access::Allow`]: it never overrides [`Access::Deny`], so tightening the rules takes effect
+/// even for skills granted earlier.
+///
+/// ```
+/// use skills_runtime::permission::{Access, Answer, Grants, Permissions};
+///
+/// let permissions = Permissions::new().ask("deploy-*");
+/// let mut grants = Grants::default();
+/// assert_eq!(grants.access(&permissions, "deploy-prod"), Access::Ask);
+/// // The host asks the person, who answers "always":
+/// assert!(grants.answer("deploy-prod", Answer::Always));
+/// assert_eq!(grants.access(&permissions, "deploy-prod"), Access::Allow);
+/// assert_eq!(grants.access(&permissions, "deploy-staging"), Access::Ask);
+/// ```
+#[derive(Debug, Clone, Default, PartialEq, Eq, Serialize, Deserialize)]
+#[serde(transparent)]
+pub struct Grants {
+    // A `BTreeSet` so that `Debug` and serialised output are stable.
+    always: BTreeSet<String>,
+}
+
+impl Grants {
+    /// What `skill` gets under `permissions`, once earlier "always" answers are counted.
+    ///
+    /// ```
+    /// use skills_runtime::permission::{Access, Answer, Grants, Permissions};
+    /// let mut grants = Grants::default();
+    /// grants.answer("shell", Answer::Always);
+    /// assert_eq!(grants.access(&Permissions::new().ask("shell"), "shell"), Access::Allow);
+    /// assert_eq!(grants.access(&Permissions::new().deny("shell"), "shell"), Access::Deny);
+    /// ```
+    pub fn access(&self, permissions: &Permissions, skill: &str) -> Access {
+        match permissions.check(skill) {
+            Access::Ask if self.always.contains(skill) => Access::Allow,
+            access => access,
+        }
+    }
+
+    /// Records the person's answer for `skill`; returns whether this load may go ahead.
+    ///
+    /// [`Answer::Always`] is remembered. [`Answer::Reject`] forgets an earlier "always" for the
+    /// skill: when a person refuses, the safe reading is that they changed their mind.
+    ///
+    /// ```
+    /// use skills_runtime::permission::{Answer, Grants};
+    /// let mut grants = Grants::default();
+    /// assert!(grants.answer("shell", Answer::Once));
+    /// assert!(!grants.is_granted("shell"));
+    /// assert!(grants.answer("shell", Answer::Always));
+    /// assert!(grants.is_granted("shell"));
+    /// assert!(!grants.answer("shell", Answer::Reject));
+    /// assert!(!grants.is_granted("shell"));
+    /// ```
+    pub fn answer(&mut self, skill: &str, answer: Answer) -> bool {
+        match answer {
+            Answer::Once => true,
+            Answer::Always => {
+                if !self.always.contains(skill) {
+                    self.always.insert(skill.to_owned());
+                }
+                true
+            }
+            Answer::Reject => {
+                self.always.remove(skill);
+                false
+            }
+        }
+    }
+
+    /// Whether "always" was answered for `skill`.
+    ///
+    /// ```
+    /// use skills_runtime::permission::Grants;
+    /// assert!(!Grants::default().is_granted("pdf"));
+    /// ```
+    pub fn is_granted(&self, skill: &str) -> bool {
+        self.always.contains(skill)
+    }
+
+    /// Forgets an "always" answer for `skill`; returns whether there was one.
+    ///
+    /// ```
+    /// use skills_runtime::permission::{Answer, Grants};
+    /// let mut grants = Grants::default();
+    /// grants.answer("pdf", Answer::Always);
+    /// assert!(grants.revoke("pdf"));
+    /// assert!(!grants.revoke("pdf"));
+    /// ```
+    pub fn revoke(&mut self, skill: &str) -> bool {
+        self.always.remove(skill)
+    }
+}
+
+#[cfg(test)]
+mod tests {
+    use super::*;
+
+    #[test]
+    fn wildcard_matching() {
+        let cases: &[(&str, &str, bool)] = &[
+            ("pdf", "pdf", true),
+            ("pdf", "pdf-forms", false),
+            ("pdf", "pd", false),
+            ("", "", true),
+            ("", "a", false),
+            ("*", "", true),
+            ("*", "anything-at-all", true),
+            ("**", "x", true),
+            ("pdf-*", "pdf-", true),
+            ("pdf-*", "pdf-forms", true),
+            ("pdf-*", "pdf", false),
+            ("*-review", "code-review", true),
+            ("*-review", "review", false),
+            ("a*b*c", "abc", true),
+            ("a*b*c", "aXbYc", true),
+            ("a*b*c", "acb", false),
+            ("a*a", "a", false),
+            ("a*a", "aa", true),
+            ("ab*ba", "aba", false),
+            ("ab*ba", "abba", true),
+            ("*a*b*", "xxbxxaxx", false),
+            ("*a*b*", "xxaxxbxx", true),
+            ("a*", "A", false),
+            ("*ü*", "grün", true),
+            ("gr*n", "grün", true),
+            ("*.*", "a.b", true),
+            ("*?", "a", false),
+        ];
+        for &(pattern, text, expected) in cases {
+            assert_eq!(
+                wildcard_match(pattern, text),
+                expected,
+                "{pattern:?} against {text:?}"
+            );
+        }
+    }
+
+    #[test]
+    fn many_stars_do_not_backtrack() {
+        let text = "a".repeat(10_000);
+        let start = std::time::Instant::now();
+        assert!(!wildcard_match("a*a*a*a*a*a*b", &text));
+        // The suffix check rejects the one above early; these force every part to be searched.
+        assert!(!wildcard_match("*a*a*a*a*a*a*a*a*a*a*a*a*b*", &text));
+        assert!(wildcard_match(&"*a".repeat(5_000), &text));
+        assert!(!wildcard_match(&"*a".repeat(10_001), &text));
+        assert!(wildcard_match("a*a*a*a*a*a*a", &text));
+        // Generous enough for a loaded CI machine; exponential backtracking would take years.
+        assert!(start.elapsed() < std::time::Duration::from_secs(2));
+    }
+
+    #[test]
+    fn last_matching_rule_wins_and_default_applies() {
+        let p = Permissions::new()
+            .deny("*")
+            .allow("pdf-*")
+            .ask("pdf-sign")
+            .with_default(Access::Ask);
+        assert_eq!(p.check("pdf-forms"), Access::Allow);
+        assert_eq!(p.check("pdf-sign"), Access::Ask);
+        assert_eq!(p.check("docx"), Access::Deny);
+        let none = Permissions::new().with_default(Access::Deny).allow("pdf");
+        assert_eq!(none.check("docx"), Access::Deny);
+        assert_eq!(none.check("pdf"), Access::Allow);
+        assert_eq!(Permissions::new().check(""), Access::Allow);
+    }
+
+    #[test]
+    fn parse_reads_every_form() {
+        let text = "\u{feff}# header comment\n\
+                    \n\
+                    \tdefault   deny  # trailing\r\n\
+                    allow pdf-*\n\
+                    ask\tdeploy\n\
+                    deny internal-*#no space before comment\n\
+                    allow *\n";
+        let p = Permissions::parse(text).expect("valid");
+        assert_eq!(p.default_access(), Access::Deny);
+        assert_eq!(
+            p.rules(),
+            &[
+                Rule {
+                    pattern: "pdf-*".into(),
+                    access: Access::Allow
+                },
+                Rule {
+                    pattern: "deploy".into(),
+                    access: Access::Ask
+                },
+                Rule {
+                    pattern: "internal-*".into(),
+                    access: Access::Deny
+                },
+                Rule {
+                    pattern: "*".into(),
+                    access: Access::Allow
+                },
+            ]
+        );
+        assert_eq!(Permissions::parse("").expect("empty"), Permissions::new());
+        assert_eq!(
+            Permissions::parse("# only\n\n   \n").expect("comments"),
+            Permissions::new()
+        );
+        assert_eq!(
+            "allow a-*".parse::<Permissions>().expect("from_str"),
+            Permissions::new().allow("a-*")
+        );
+    }
+
+    #[test]
+    fn parse_errors_name_the_line_and_what_is_expected() {
+        let cases: &[(&str, usize, &str)] = &[
+            (
+                "allow a\nAllow b",
+                2,
+                "permissions line 2: unknown keyword \"Allow\" (did you mean `allow`?); expected \
+                 `allow PATTERN`, `ask PATTERN`, `deny PATTERN` or `default allow|ask|deny`",
+            ),
+            (
+                "permit x",
+                1,
+                "permissions line 1: unknown keyword \"permit\"; expected `allow PATTERN`, `ask \
+                 PATTERN`, `deny PATTERN` or `default allow|ask|deny`",
+            ),
+            (
+                "ask",
+                1,
+                "permissions line 1: `ask` needs a skill-name pattern, e.g. `ask deploy-*`",
+            ),
+            (
+                "default",
+                1,
+                "permissions line 1: `default` needs `allow`, `ask` or `deny`, e.g. `default deny`",
+            ),
+            (
+                "default dny",
+                1,
+                "permissions line 1: `default` takes `allow`, `ask` or `deny`, not \"dny\" (did \
+                 you mean `deny`?)",
+            ),
+            (
+                "deny pdf forms",
+                1,
+                "permissions line 1: unexpected \"forms\": a line holds one keyword and one \
+                 pattern, patterns hold no spaces, and comments start with `#`",
+            ),
+            (
+                "permit pdf forms",
+                1,
+                "permissions line 1: unknown keyword \"permit\"; expected `allow PATTERN`, `ask \
+                 PATTERN`, `deny PATTERN` or `default allow|ask|deny`",
+            ),
+            (
+                "default deny now",
+                1,
+                "permissions line 1: unexpected \"now\": a line holds one keyword and one \
+                 pattern, patterns hold no spaces, and comments start with `#`",
+            ),
+            (
+                "default deny\n\ndefault allow",
+                3,
+                "permissions line 3: `default` is already set on line 1; keep a single `default` \
+                 line",
+            ),
+            (
+                "deny Internal-*",
+                1,
+                "permissions line 1: pattern \"Internal-*\" contains 'I', which no skill name can \
+                 contain, so it would never match; patterns are case-sensitive and names hold \
+                 only lowercase letters, digits and `-` (`*` matches any run of characters)",
+            ),
+            (
+                "deny pdf_*",
+                1,
+                "permissions line 1: pattern \"pdf_*\" contains '_', which no skill name can \
+                 contain, so it would never match; patterns are case-sensitive and names hold \
+                 only lowercase letters, digits and `-` (`*` matches any run of characters)",
+            ),
+        ];
+        for &(text, line, message) in cases {
+            let error = Permissions::parse(text).expect_err(text);
+            assert_eq!(error.line(), line, "{text:?}");
+            assert_eq!(error.to_string(), message, "{text:?}");
+        }
+    }
+
+    #[test]
+    fn parse_error_display_is_one_line_for_any_input() {
+        for text in [
+            "\u{7}bell x",
+            "default \"\u{0}\"",
+            "allow a \u{1b}[31m",
+            "deny a\u{b}b",
+            "deny \u{9b}x",
+        ] {
+            let message = Permissions::parse(text).expect_err(text).to_string();
+            assert!(
+                !message.chars().any(char::is_control),
+                "{text:?} gave {message:?}"
+            );
+        }
+    }
+
+    #[test]
+    fn long_words_are_cut_in_messages() {
+        let long = "x".repeat(10_000);
+        let message = Permissions::parse(&format!("{long} pdf"))
+            .expect_err("unknown keyword")
+            .to_string();
+        assert!(message.len() < 250, "{message}");
+        assert!(
+            message.contains(&format!("\"{}\"…", "x".repeat(40))),
+            "{message}"
+        );
+        assert_eq!(
+            Quoted("é".repeat(40).as_str()).to_string(),
+            format!("\"{}\"", "é".repeat(40))
+        );
+    }
+
+    #[test]
+    fn parse_accepts_unicode_lowercase_patterns() {
+        let p = Permissions::parse("deny навык-*\nallow 数据-*").expect("valid");
+        assert_eq!(p.check("навык-pdf"), Access::Deny);
+        assert_eq!(p.check("数据-x"), Access::Allow);
+        assert!(Permissions::parse("deny НАВЫК").is_err());
+    }
+
+    #[test]
+    fn serde_round_trip_and_optional_fields() {
+        let p: Permissions = serde_json::from_str(
+            r#"{"default":"allow","rules":[{"pattern":"internal-*","access":"deny"}]}"#,
+        )
+        .expect("full");
+        assert_eq!(p, Permissions::new().deny("internal-*"));
+        let only_default: Permissions =
+            serde_json::from_str(r#"{"default":"deny"}"#).expect("default only");
+        assert_eq!(only_default, Permissions::new().with_default(Access::Deny));
+        let empty: Permissions = serde_json::from_str("{}").expect("empty");
+        assert_eq!(empty, Permissions::new());
+
+        let p = Permissions::new().with_default(Access::Ask).allow("a-*");
+        let json = serde_json::to_string(&p).expect("serialise");
+        assert_eq!(
+            json,
+            r#"{"default":"ask","rules":[{"pattern":"a-*","access":"allow"}]}"#
+        );
+        assert_eq!(serde_json::from_str::<Permissions>(&json).expect("back"), p);
+    }
+
+    #[test]
+    fn serde_refuses_what_would_silently_do_nothing() {
+        for json in [
+            r#"{"rule":[{"pattern":"x","access":"deny"}]}"#,
+            r#"{"rules":[{"pattern":"x","access":"Deny"}]}"#,
+            r#"{"rules":[{"pattern":"","access":"deny"}]}"#,
+            r#"{"rules":[{"pattern":"Internal-*","access":"deny"}]}"#,
+            r#"{"rules":[{"pattern":"x","access":"deny","note":1}]}"#,
+            r#"{"default":"maybe"}"#,
+        ] {
+            assert!(serde_json::from_str::<Permissions>(json).is_err(), "{json}");
+        }
+        let error = serde_json::from_str::<Permissions>(
+            r#"{"rules":[{"pattern":"Internal-*","access":"deny"}]}"#,
+        )
+        .expect_err("uppercase");
+        assert!(
+            error.to_string().contains("no skill name can contain"),
+            "{error}"
+        );
+    }
+
+    #[test]
+    fn agents_fall_back_to_the_default() {
+        let all =
+            AgentPermissions::new(Permissions::new().deny("x")).with_agent("a", Permissions::new());
+        assert_eq!(all.for_agent("a").check("x"), Access::Allow);
+        assert_eq!(all.for_agent("b").check("x"), Access::Deny);
+        assert_eq!(all.for_agent("").check("x"), Access::Deny);
+        assert_eq!(
+            AgentPermissions::default().for_agent("a"),
+            &Permissions::new()
+        );
+        let json = serde_json::to_string(&all).expect("serialise");
+        assert_eq!(
+            serde_json::from_str::<AgentPermissions>(&json).expect("back"),
+            all
+        );
+    }
+
+    #[test]
+    fn grants_remember_always_only_and_never_override_deny() {
+        let permissions = Permissions::new().ask("ask-*").deny("ask-denied");
+        let mut grants = Grants::default();
+        assert!(grants.answer("ask-once", Answer::Once));
+        assert_eq!(grants.access(&permissions, "ask-once"), Access::Ask);
+        assert!(!grants.answer("ask-no", Answer::Reject));
+        assert_eq!(grants.access(&permissions, "ask-no"), Access::Ask);
+        assert!(grants.answer("ask-yes", Answer::Always));
+        assert!(grants.answer("ask-yes", Answer::Always));
+        assert_eq!(grants.access(&permissions, "ask-yes"), Access::Allow);
+        assert!(grants.answer("ask-denied", Answer::Always));
+        assert_eq!(grants.access(&permissions, "ask-denied"), Access::Deny);
+        assert_eq!(grants.access(&permissions, "other"), Access::Allow);
+        let json = serde_json::to_string(&grants).expect("serialise");
+        assert_eq!(json, r#"["ask-denied","ask-yes"]"#);
+        assert_eq!(serde_json::from_str::<Grants>(&json).expect("back"), grants);
+    }
+}

@@ -1,0 +1,416 @@
+//! A conversation's skill state: what the model has loaded, which tools that brings, what waits
+//! for the user's approval, and the system prompt for the current disclosure mode.
+
+use std::collections::{BTreeMap, BTreeSet};
+use std::fmt::Write;
+
+use crate::handler::{Call, ToolOutput, Tools};
+use crate::id::Dynamic;
+use crate::listing::ListingOptions;
+use crate::mode::{Disclosure, match_skills};
+use crate::permission::{Access, Answer, Grants};
+use crate::skill::Skill;
+
+/// Something the host may want to react to.
+#[derive(Debug, Clone, PartialEq, Eq)]
+#[non_exhaustive]
+pub enum Event {
+    /// A skill's body was loaded for the first time (or again after being unloaded).
+    Loaded {
+        /// The skill.
+        skill: String,
+    },
+    /// A chunk was loaded.
+    ChunkLoaded {
+        /// The skill.
+        skill: String,
+        /// The chunk's id.
+        chunk: String,
+    },
+    /// A skill was unloaded.
+    Unloaded {
+        /// The skill.
+        skill: String,
+        /// Why.
+        reason: UnloadReason,
+    },
+    /// A tool declared in `allowed-tools` became active (a skill declaring it was loaded).
+    ToolActivated(String),
+    /// A tool is no longer declared by any active skill.
+    ToolDeactivated(String),
+    /// Loading a skill waits for the user: answer with [`Session::answer`].
+    ApprovalRequested {
+        /// The skill.
+        skill: String,
+    },
+}
+
+/// Why a skill was unloaded.
+#[derive(Debug, Clone, Copy, PartialEq, Eq)]
+#[non_exhaustive]
+pub enum UnloadReason {
+    /// Unused for the configured number of turns.
+    Idle,
+    /// The host unloaded it.
+    Host,
+}
+
+#[derive(Debug, Clone, Default)]
+struct Active {
+    last_used: u64,
+    body_loaded: bool,
+    chunks: BTreeSet<String>,
+}
+
+/// What a model has loaded in one conversation.
+///
+/// ```
+/// use skills_runtime::{File, Fields, Skill, SkillSet, Tools, session::{Event, Session}};
+/// static FILES: [File; 1] = [File::from_text("SKILL.md", "Do it well.\n", false, [0; 32])];
+/// static ALL: [Skill; 1] = [Skill::embedded(
+///     Fields { name: "demo", description: "A demo.", allowed_tools: &["Bash", "Read"], ..Fields::EMPTY },
+///     &FILES, &[],
+/// )];
+/// static SET: SkillSet = SkillSet::from_static(&ALL, "- demo: A demo.\n");
+///
+/// let mut session = Session::new(Tools::new(&SET)).unload_after(2);
+/// let first = session.handle("load_skill", r#"{"skill":"demo"}"#);
+/// assert!(first.text.contains("Do it well."));
+/// let again = session.handle("load_skill", r#"{"skill":"demo"}"#);
+/// assert!(again.text.contains("already loaded"));
+/// assert_eq!(session.active_tools(), ["Bash", "Read"]);
+///
+/// session.next_turn();
+/// session.next_turn();
+/// assert!(session.active_skills().next().is_none());
+/// assert!(session.drain_events().contains(&Event::ToolDeactivated("Bash".into())));
+/// ```
+#[derive(Debug)]
+pub struct Session<'s, Id: 'static = Dynamic> {
+    tools: Tools<'s, Id>,
+    grants: Grants,
+    active: BTreeMap<String, Active>,
+    pending: BTreeMap<String, Call>,
+    turn: u64,
+    unload_after: Option<u64>,
+    events: Vec<Event>,
+}
+
+impl<'s, Id> Session<'s, Id> {
+    /// A new conversation over `tools`.
+    pub fn new(tools: Tools<'s, Id>) -> Self {
+        Session {
+            tools,
+            grants: Grants::default(),
+            active: BTreeMap::new(),
+            pending: BTreeMap::new(),
+            turn: 0,
+            unload_after: None,
+            events: Vec::new(),
+        }
+    }
+
+    /// Unloads a skill (and its tools) after this many turns without use.
+    pub fn unload_after(mut self, turns: u64) -> Self {
+        self.unload_after = Some(turns.max(1));
+        self
+    }
+
+    /// The tools this session answers for.
+    pub fn tools(&self) -> &Tools<'s, Id> {
+        &self.tools
+    }
+
+    /// Answers a tool call and remembers what it loaded. A body already loaded is not sent
+    /// again; see [`Session::handle_forced`].
+    pub fn handle(&mut self, tool_name: &str, arguments: &str) -> ToolOutput {
+        self.handle_with(tool_name, arguments, false)
+    }
+
+    /// Answers a tool call, sending a body again even when it is already loaded.
+    pub fn handle_forced(&mut self, tool_name: &str, arguments: &str) -> ToolOutput {
+        self.handle_with(tool_name, arguments, true)
+    }
+
+    fn handle_with(&mut self, tool_name: &str, arguments: &str, force: bool) -> ToolOutput {
+        let call = match self.tools.parse(tool_name, arguments) {
+            Ok(call) => call,
+            Err(e) => return e.into(),
+        };
+        let skill = match self.tools.lookup(call.skill()) {
+            Ok(skill) => skill,
+            Err(e) => return e.into(),
+        };
+        match self.grants.access(self.tools.permissions(), skill.name()) {
+            Access::Deny => return self.tools.call(&call),
+            Access::Ask => return self.request_approval(skill, call),
+            Access::Allow => {}
+        }
+        self.perform(skill, &call, force)
+    }
+
+    fn request_approval(&mut self, skill: &Skill, call: Call) -> ToolOutput {
+        let name = skill.name().to_owned();
+        if !self.pending.contains_key(&name) {
+            self.events.push(Event::ApprovalRequested {
+                skill: name.clone(),
+            });
+        }
+        self.pending.insert(name.clone(), call);
+        ToolOutput {
+            text: format!(
+                "Loading skill \"{name}\" needs the user's approval, which has been requested. Continue \
+                 without it until the user answers."
+            ),
+            is_error: false,
+            report: None,
+            approval: Some(name),
+        }
+    }
+
+    /// The skills waiting for the user's approval.
+    pub fn pending_approvals(&self) -> impl Iterator<Item = &str> {
+        self.pending.keys().map(String::as_str)
+    }
+
+    /// Answers a pending approval: `Once` and `Always` perform the waiting load (and `Always`
+    /// is remembered for this session), `Reject` refuses it. `None` when nothing waits for
+    /// that skill.
+    pub fn answer(&mut self, skill: &str, answer: Answer) -> Option<ToolOutput> {
+        let call = self.pending.remove(skill)?;
+        if !self.grants.answer(skill, answer) {
+            return Some(ToolOutput {
+                text: format!(
+                    "The user declined loading skill \"{skill}\". Do the task without it."
+                ),
+                is_error: true,
+                report: None,
+                approval: None,
+            });
+        }
+        let found = self.tools.lookup(skill).ok()?;
+        Some(self.perform(found, &call, false))
+    }
+
+    fn perform(&mut self, skill: &Skill, call: &Call, force: bool) -> ToolOutput {
+        let name = skill.name().to_owned();
+        if let Call::Body {
+            section: None,
+            offset: 0,
+            ..
+        } = call
+        {
+            let loaded = self.active.get(&name).is_some_and(|a| a.body_loaded);
+            if loaded && !force {
+                if let Some(a) = self.active.get_mut(&name) {
+                    a.last_used = self.turn;
+                }
+                return ToolOutput {
+                    text: format!(
+                        "Skill \"{name}\" is already loaded: its instructions are earlier in this \
+                         conversation. Follow them, or load one of its files with `path`."
+                    ),
+                    is_error: false,
+                    report: None,
+                    approval: None,
+                };
+            }
+        }
+        let out = self.tools.call_allowed(skill, call);
+        if out.is_error {
+            return out;
+        }
+        let before = self.active_tools_owned();
+        let entry = self.active.entry(name.clone()).or_default();
+        entry.last_used = self.turn;
+        match call {
+            Call::Body { .. } if !entry.body_loaded => {
+                entry.body_loaded = true;
+                self.events.push(Event::Loaded { skill: name });
+            }
+            Call::Chunk { chunk, .. } if entry.chunks.insert(chunk.clone()) => {
+                self.events.push(Event::ChunkLoaded {
+                    skill: name,
+                    chunk: chunk.clone(),
+                });
+            }
+            _ => {}
+        }
+        self.push_tool_changes(&before);
+        out
+    }
+
+    /// Starts the next turn: skills unused for the configured number of turns are unloaded.
+    pub fn next_turn(&mut self) {
+        self.turn += 1;
+        let Some(limit) = self.unload_after else {
+            return;
+        };
+        let idle: Vec<String> = self
+            .active
+            .iter()
+            .filter(|(_, a)| self.turn - a.last_used >= limit)
+            .map(|(name, _)| name.clone())
+            .collect();
+        for name in idle {
+            self.remove(&name, UnloadReason::Idle);
+        }
+    }
+
+    /// Unloads a skill now. Returns whether it was loaded.
+    pub fn unload(&mut self, skill: &str) -> bool {
+        self.remove(skill, UnloadReason::Host)
+    }
+
+    fn remove(&mut self, skill: &str, reason: UnloadReason) -> bool {
+        let before = self.active_tools_owned();
+        if self.active.remove(skill).is_none() {
+            return false;
+        }
+        self.events.push(Event::Unloaded {
+            skill: skill.to_owned(),
+            reason,
+        });
+        self.push_tool_changes(&before);
+        true
+    }
+
+    /// The loaded skills, sorted by name.
+    pub fn active_skills(&self) -> impl Iterator<Item = &str> {
+        self.active.keys().map(String::as_str)
+    }
+
+    /// The current turn (0 at the start).
+    pub fn turn(&self) -> u64 {
+        self.turn
+    }
+
+    /// The union of the active skills' `allowed-tools`, each once, in the order first declared
+    /// (skills in name order). A tool is here exactly while an active skill declares it.
+    pub fn active_tools(&self) -> Vec<&'s str> {
+        let mut tools: Vec<&'s str> = Vec::new();
+        for name in self.active.keys() {
+            if let Ok(skill) = self.tools.set().get(name) {
+                for tool in skill.allowed_tools() {
+                    if !tools.contains(&tool) {
+                        tools.push(tool);
+                    }
+                }
+            }
+        }
+        tools
+    }
+
+    fn active_tools_owned(&self) -> Vec<String> {
+        self.active_tools().into_iter().map(str::to_owned).collect()
+    }
+
+    fn push_tool_changes(&mut self, before: &[String]) {
+        let after = self.active_tools_owned();
+        for t in &after {
+            if !before.contains(t) {
+                self.events.push(Event::ToolActivated(t.clone()));
+            }
+        }
+        for t in before {
+            if !after.contains(t) {
+                self.events.push(Event::ToolDeactivated(t.clone()));
+            }
+        }
+    }
+
+    /// The events since the last call.
+    pub fn drain_events(&mut self) -> Vec<Event> {
+        std::mem::take(&mut self.events)
+    }
+
+    /// The loaded chunks' text, to carry into the next system prompt (empty when none).
+    pub fn carried_chunks(&self) -> String {
+        let mut out = String::new();
+        for (name, active) in &self.active {
+            let Ok(skill) = self.tools.set().get(name) else {
+                continue;
+            };
+            for id in &active.chunks {
+                if let Ok(text) = skill.chunk(id) {
+                    let _ = write!(out, "<skill_chunk skill=\"{name}\" id=\"{id}\">\n{text}");
+                    if !text.ends_with('\n') {
+                        out.push('\n');
+                    }
+                    out.push_str("</skill_chunk>\n");
+                }
+            }
+        }
+        out
+    }
+
+    /// The system-prompt text for a disclosure mode, given the user's latest input (used by
+    /// the eager matcher).
+    ///
+    /// - `Progressive`: a short note on how to use skills, the listing of visible skills, and
+    ///   the carried chunks.
+    /// - `Eager`: the bodies of the skills the keyword matcher picks from `user_input` (those
+    ///   skills count as loaded), and nothing about the others.
+    /// - `Hybrid`: the named skills' bodies, then the progressive text for the rest.
+    pub fn system_prompt(&mut self, disclosure: &Disclosure, user_input: &str) -> String {
+        let eager: Vec<String> = match disclosure {
+            Disclosure::Progressive => Vec::new(),
+            Disclosure::Eager(config) => {
+                let visible = self.tools.visible().map(|s| (s.name(), s.description()));
+                match_skills(user_input, visible, config)
+                    .into_iter()
+                    .map(|m| m.name)
+                    .collect()
+            }
+            Disclosure::Hybrid { eager } => eager.clone(),
+        };
+        let mut out = String::new();
+        for name in &eager {
+            let Ok(skill) = self.tools.lookup(name) else {
+                continue;
+            };
+            if self.grants.access(self.tools.permissions(), skill.name()) != Access::Allow {
+                continue;
+            }
+            let body: String = skill.core_body().collect();
+            let _ = write!(out, "<skill name=\"{name}\">\n{body}");
+            if !body.ends_with('\n') {
+                out.push('\n');
+            }
+            out.push_str("</skill>\n\n");
+            let before = self.active_tools_owned();
+            let entry = self.active.entry(name.clone()).or_default();
+            entry.last_used = self.turn;
+            if !entry.body_loaded {
+                entry.body_loaded = true;
+                self.events.push(Event::Loaded {
+                    skill: name.clone(),
+                });
+            }
+            self.push_tool_changes(&before);
+        }
+        if !matches!(disclosure, Disclosure::Eager(_)) {
+            let rest: Vec<&Skill> = self
+                .tools
+                .visible()
+                .filter(|s| !eager.iter().any(|e| e == s.name()))
+                .collect();
+            if !rest.is_empty() {
+                let entries: Vec<_> = rest.iter().map(|s| crate::listing::Entry::of(s)).collect();
+                let listing = crate::listing::render(&entries, &ListingOptions::default());
+                let _ = write!(
+                    out,
+                    "Skills are instructions for specific tasks. Before a task one of these covers, load \
+                     it with the {} tool and follow it:\n{listing}",
+                    self.tools.config().name
+                );
+            }
+        }
+        let chunks = self.carried_chunks();
+        if !chunks.is_empty() {
+            out.push('\n');
+            out.push_str(&chunks);
+        }
+        out
+    }
+}

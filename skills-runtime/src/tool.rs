@@ -1,0 +1,373 @@
+//! Tool definitions: what the model is told it can call to load skills.
+//!
+//! Two styles from one core. **Unified**: one tool (`load_skill` by default) taking `skill`,
+//! `path` (default `SKILL.md`), `section`, `offset` and `chunk`. **Split**: `read_skill(skill)`,
+//! `read_skill_resource(skill, file)` and `load_skill_chunk(skill, chunk)`. In both, `skill` is a
+//! JSON Schema `enum` of the skills the model may load, so it can only name one that exists.
+//!
+//! Each [`ToolDefinition`] exports as plain JSON Schema, an OpenAI function tool (valid in strict
+//! mode), an Anthropic tool and an MCP tool.
+
+use serde_json::{Value, json};
+
+use crate::listing::ListingFormat;
+
+/// Which tools the model gets.
+#[derive(Debug, Clone, Copy, PartialEq, Eq, Default)]
+#[non_exhaustive]
+pub enum ToolStyle {
+    /// One tool for bodies, resources, sections and chunks.
+    #[default]
+    Unified,
+    /// `read_skill`, `read_skill_resource` and `load_skill_chunk`.
+    Split,
+}
+
+impl ToolStyle {
+    /// Parses `unified` or `split`.
+    pub fn from_name(name: &str) -> Option<Self> {
+        match name {
+            "unified" => Some(Self::Unified),
+            "split" => Some(Self::Split),
+            _ => None,
+        }
+    }
+}
+
+/// How a loaded file is framed for the model.
+#[derive(Debug, Clone, Copy, PartialEq, Eq, Default)]
+#[non_exhaustive]
+pub enum OutputShape {
+    /// Bracket lines, then the content:
+    ///
+    /// ```text
+    /// [Skill: pdf-forms | source=embedded]
+    /// [Skill Path: SKILL.md]
+    /// [Load Report: sha256=3f2a… truncated=false bytes_read=3081 chars_returned=3081]
+    ///
+    /// # Filling PDF forms
+    /// …
+    /// ```
+    #[default]
+    Brackets,
+    /// One XML element around the content:
+    ///
+    /// ```text
+    /// <skill_content name="pdf-forms" source="embedded" path="SKILL.md" sha256="3f2a…" truncated="false" bytes_read="3081" chars_returned="3081">
+    /// # Filling PDF forms
+    /// …
+    /// </skill_content>
+    /// ```
+    Xml,
+}
+
+/// How tools are named, described and answered.
+///
+/// ```
+/// use skills_runtime::tool::{ToolConfig, ToolStyle};
+/// let config = ToolConfig { style: ToolStyle::Split, ..ToolConfig::default() };
+/// assert_eq!(config.name, "load_skill");
+/// assert_eq!(config.max_chars, 12_000);
+/// ```
+#[derive(Debug, Clone, PartialEq, Eq)]
+pub struct ToolConfig {
+    /// The unified tool's name.
+    pub name: String,
+    /// Unified or split tools.
+    pub style: ToolStyle,
+    /// Put the L1 listing in the tool description (instead of the system prompt), in this format.
+    pub listing_in_description: Option<ListingFormat>,
+    /// Characters of a resource returned per call; the rest is reached with `offset`.
+    pub max_chars: usize,
+    /// Characters of a body returned per call.
+    pub max_body_chars: usize,
+    /// Files listed after a body, so the model knows what it can load next.
+    pub max_listed_files: usize,
+    /// Extensions served as text; other files are described by size and type, not dumped.
+    pub text_extensions: Vec<String>,
+    /// Whether executable files are served as text (they are described by default).
+    pub dump_executables: bool,
+    /// The frame around loaded content.
+    pub shape: OutputShape,
+}
+
+impl Default for ToolConfig {
+    fn default() -> Self {
+        ToolConfig {
+            name: "load_skill".into(),
+            style: ToolStyle::Unified,
+            listing_in_description: None,
+            max_chars: 12_000,
+            max_body_chars: 40_000,
+            max_listed_files: 20,
+            text_extensions: ["md", "txt", "json", "yaml", "yml"]
+                .map(String::from)
+                .to_vec(),
+            dump_executables: false,
+            shape: OutputShape::Brackets,
+        }
+    }
+}
+
+/// The split style's tool names.
+pub const READ_SKILL: &str = "read_skill";
+/// The split style's resource tool.
+pub const READ_SKILL_RESOURCE: &str = "read_skill_resource";
+/// The split style's chunk tool.
+pub const LOAD_SKILL_CHUNK: &str = "load_skill_chunk";
+
+/// One tool: its name, what it is for, and its parameters as JSON Schema.
+#[derive(Debug, Clone, PartialEq)]
+pub struct ToolDefinition {
+    /// The tool's name.
+    pub name: String,
+    /// What the tool does, written for the model.
+    pub description: String,
+    /// Parameter name, JSON Schema, whether required, in order.
+    params: Vec<(&'static str, Value, bool)>,
+}
+
+impl ToolDefinition {
+    /// The parameters as a JSON Schema object: optional parameters are simply not `required`.
+    pub fn json_schema(&self) -> Value {
+        let properties: serde_json::Map<String, Value> = self
+            .params
+            .iter()
+            .map(|(name, schema, _)| (name.to_string(), schema.clone()))
+            .collect();
+        let required: Vec<&str> = self
+            .params
+            .iter()
+            .filter(|(_, _, req)| *req)
+            .map(|(n, ..)| *n)
+            .collect();
+        json!({
+            "type": "object",
+            "properties": properties,
+            "required": required,
+            "additionalProperties": false,
+        })
+    }
+
+    /// An OpenAI function tool, valid in strict mode: every property is `required`, optional
+    /// ones accept `null`, and `additionalProperties` is `false`.
+    pub fn to_openai(&self) -> Value {
+        let properties: serde_json::Map<String, Value> = self
+            .params
+            .iter()
+            .map(|(name, schema, required)| {
+                let schema = if *required {
+                    schema.clone()
+                } else {
+                    nullable(schema)
+                };
+                (name.to_string(), schema)
+            })
+            .collect();
+        let required: Vec<&str> = self.params.iter().map(|(n, ..)| *n).collect();
+        json!({
+            "type": "function",
+            "function": {
+                "name": self.name,
+                "description": self.description,
+                "strict": true,
+                "parameters": {
+                    "type": "object",
+                    "properties": properties,
+                    "required": required,
+                    "additionalProperties": false,
+                },
+            },
+        })
+    }
+
+    /// An Anthropic tool: `name`, `description`, `input_schema`.
+    pub fn to_anthropic(&self) -> Value {
+        json!({ "name": self.name, "description": self.description, "input_schema": self.json_schema() })
+    }
+
+    /// An MCP tool: `name`, `description`, `inputSchema`.
+    pub fn to_mcp(&self) -> Value {
+        json!({ "name": self.name, "description": self.description, "inputSchema": self.json_schema() })
+    }
+}
+
+/// A schema that also accepts `null`, for optional parameters in strict mode.
+fn nullable(schema: &Value) -> Value {
+    let mut schema = schema.clone();
+    if let Some(obj) = schema.as_object_mut() {
+        // Defaults are meaningless once the model must send every field.
+        obj.remove("default");
+        match obj.get_mut("type") {
+            Some(Value::String(t)) => {
+                let t = std::mem::take(t);
+                obj.insert("type".into(), json!([t, "null"]));
+            }
+            Some(Value::Array(types)) if !types.contains(&json!("null")) => {
+                types.push(json!("null"))
+            }
+            _ => {}
+        }
+    }
+    schema
+}
+
+/// Builds the definitions for `names` (the skills the model may load, sorted).
+pub(crate) fn definitions(
+    config: &ToolConfig,
+    names: &[&str],
+    listing: Option<&str>,
+) -> Vec<ToolDefinition> {
+    let skill = json!({
+        "type": "string",
+        "enum": names,
+        "description": "The skill to load, by name.",
+    });
+    let listing_note = match listing {
+        Some(l) if !l.is_empty() => format!("\n\nAvailable skills:\n{l}"),
+        _ => String::new(),
+    };
+    match config.style {
+        ToolStyle::Unified => vec![ToolDefinition {
+            name: config.name.clone(),
+            description: format!(
+                "Load a skill's instructions or one of its files. Call it with only `skill` to get the \
+                 instructions (path \"SKILL.md\") and the list of the skill's files; then load a file the \
+                 instructions mention with `path`. Long files come in parts: the answer says which \
+                 `offset` continues it. Use `section` to get one Markdown section, and `chunk` for an \
+                 optional block listed after the instructions.{listing_note}"
+            ),
+            params: vec![
+                ("skill", skill, true),
+                (
+                    "path",
+                    json!({
+                        "type": "string",
+                        "description": "A path relative to the skill's folder, like \"references/forms.md\". \"SKILL.md\" (the default) is the instructions.",
+                        "default": "SKILL.md",
+                    }),
+                    false,
+                ),
+                (
+                    "section",
+                    json!({
+                        "type": "string",
+                        "description": "A Markdown heading of the file, like \"Usage\": returns that section only.",
+                    }),
+                    false,
+                ),
+                (
+                    "offset",
+                    json!({
+                        "type": "integer",
+                        "minimum": 0,
+                        "description": "Where to continue a file that was cut, as given at the end of the previous answer.",
+                    }),
+                    false,
+                ),
+                (
+                    "chunk",
+                    json!({
+                        "type": "string",
+                        "description": "The id of an optional block listed after the instructions.",
+                    }),
+                    false,
+                ),
+            ],
+        }],
+        ToolStyle::Split => vec![
+            ToolDefinition {
+                name: READ_SKILL.into(),
+                description: format!(
+                    "Read a skill's instructions and the list of its files. Call it before a task the \
+                     skill covers.{listing_note}"
+                ),
+                params: vec![("skill", skill.clone(), true)],
+            },
+            ToolDefinition {
+                name: READ_SKILL_RESOURCE.into(),
+                description: "Read one file of a skill, by its path relative to the skill's folder, as listed \
+                     after the skill's instructions. Long files come in parts: pass the `offset` the previous \
+                     answer gave to continue."
+                    .into(),
+                params: vec![
+                    ("skill", skill.clone(), true),
+                    (
+                        "file",
+                        json!({ "type": "string", "description": "The file's path, like \"references/forms.md\"." }),
+                        true,
+                    ),
+                    (
+                        "offset",
+                        json!({ "type": "integer", "minimum": 0, "description": "Where to continue a file that was cut." }),
+                        false,
+                    ),
+                ],
+            },
+            ToolDefinition {
+                name: LOAD_SKILL_CHUNK.into(),
+                description: "Load one optional block of a skill's instructions, by the id listed after them."
+                    .into(),
+                params: vec![
+                    ("skill", skill, true),
+                    ("chunk", json!({ "type": "string", "description": "The block's id." }), true),
+                ],
+            },
+        ],
+    }
+}
+
+#[cfg(test)]
+mod tests {
+    use super::*;
+
+    #[test]
+    fn unified_schema_has_the_enum_and_one_required_field() {
+        let defs = definitions(&ToolConfig::default(), &["a", "b"], None);
+        assert_eq!(defs.len(), 1);
+        let schema = defs[0].json_schema();
+        assert_eq!(schema["properties"]["skill"]["enum"], json!(["a", "b"]));
+        assert_eq!(schema["required"], json!(["skill"]));
+        assert_eq!(schema["additionalProperties"], json!(false));
+    }
+
+    #[test]
+    fn openai_strict_requires_everything_and_makes_optionals_nullable() {
+        let defs = definitions(&ToolConfig::default(), &["a"], None);
+        let tool = defs[0].to_openai();
+        let params = &tool["function"]["parameters"];
+        assert_eq!(tool["function"]["strict"], json!(true));
+        assert_eq!(
+            params["required"],
+            json!(["skill", "path", "section", "offset", "chunk"])
+        );
+        assert_eq!(
+            params["properties"]["path"]["type"],
+            json!(["string", "null"])
+        );
+        assert_eq!(params["properties"]["path"].get("default"), None);
+        assert_eq!(params["properties"]["skill"]["type"], json!("string"));
+        assert_eq!(params["additionalProperties"], json!(false));
+    }
+
+    #[test]
+    fn split_style_has_three_tools() {
+        let config = ToolConfig {
+            style: ToolStyle::Split,
+            ..ToolConfig::default()
+        };
+        let names: Vec<String> = definitions(&config, &["a"], None)
+            .into_iter()
+            .map(|d| d.name)
+            .collect();
+        assert_eq!(names, [READ_SKILL, READ_SKILL_RESOURCE, LOAD_SKILL_CHUNK]);
+    }
+
+    #[test]
+    fn anthropic_and_mcp_shapes() {
+        let def = &definitions(&ToolConfig::default(), &["a"], Some("- a: does A"))[0];
+        assert_eq!(def.to_anthropic()["input_schema"], def.json_schema());
+        assert_eq!(def.to_mcp()["inputSchema"], def.json_schema());
+        assert!(def.description.ends_with("Available skills:\n- a: does A"));
+    }
+}

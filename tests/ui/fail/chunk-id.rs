@@ -1,0 +1,3 @@
+skills::skills!("fixtures/fail/chunk-id");
+
+fn main() {}

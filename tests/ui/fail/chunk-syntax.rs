@@ -1,0 +1,3 @@
+skills::skills!("fixtures/fail/chunk-syntax");
+
+fn main() {}
