@@ -219,3 +219,73 @@ fn read_misses_list_what_exists() {
         stderr(&o)
     );
 }
+
+#[test]
+fn schema_in_each_format_and_style() {
+    let folder = path("tests/fixtures/basic");
+    let o = run(&["schema", &folder]);
+    assert_eq!(o.status.code(), Some(0));
+    let v: serde_json::Value = serde_json::from_str(&stdout(&o)).unwrap();
+    assert_eq!(v[0]["name"], "load_skill");
+    assert_eq!(
+        v[0]["parameters"]["properties"]["skill"]["enum"],
+        serde_json::json!(["code-review", "pdf"])
+    );
+    for (format, key) in [
+        ("openai", "function"),
+        ("anthropic", "input_schema"),
+        ("mcp", "inputSchema"),
+    ] {
+        let o = run(&["schema", &folder, "--format", format]);
+        let v: serde_json::Value = serde_json::from_str(&stdout(&o)).unwrap();
+        assert!(v[0].get(key).is_some(), "{format}: {v}");
+    }
+    let o = run(&["schema", &folder, "--style", "split"]);
+    let v: serde_json::Value = serde_json::from_str(&stdout(&o)).unwrap();
+    assert_eq!(v.as_array().unwrap().len(), 3);
+}
+
+#[test]
+fn call_prints_what_the_model_receives() {
+    let folder = path("tests/fixtures/basic");
+    let o = run(&["call", &folder, "load_skill", r#"{"skill":"pdf"}"#]);
+    assert_eq!(o.status.code(), Some(0), "{}", stderr(&o));
+    let out = stdout(&o);
+    assert!(
+        out.starts_with(
+            "[Skill: pdf | source=disk]\n[Skill Path: SKILL.md]\n[Load Report: sha256="
+        ),
+        "{out}"
+    );
+    assert!(out.contains(basic::SKILLS.skill(basic::SkillId::Pdf).body()));
+    // The same digest the macro computed at compile time.
+    let digest = skills::hex(
+        basic::SKILLS
+            .load(basic::SkillId::Pdf, "SKILL.md")
+            .unwrap()
+            .sha256(),
+    );
+    assert!(out.contains(&digest));
+
+    let o = run(&[
+        "call",
+        &folder,
+        "read_skill_resource",
+        r#"{"skill":"pdf","file":"forms.md"}"#,
+    ]);
+    assert_eq!(o.status.code(), Some(1));
+    assert!(stdout(&o).contains(r#"Did you mean "references/forms.md"?"#));
+    let o = run(&["call", &folder, "load_skill", "{not json"]);
+    assert_eq!(o.status.code(), Some(1));
+    assert!(stdout(&o).contains("not valid JSON"));
+    let o = run(&[
+        "call",
+        &folder,
+        "load_skill",
+        r#"{"skill":"pdf"}"#,
+        "--shape",
+        "xml",
+    ]);
+    assert!(stdout(&o).starts_with("<skill_content name=\"pdf\" source=\"disk\""));
+    assert_eq!(run(&["call", &folder]).status.code(), Some(2));
+}
