@@ -107,6 +107,8 @@ fn scan_options(options: &Options) -> ScanOptions {
         dotfiles: options.dotfiles,
         max_depth: None,
         limits: options.limits,
+        follow_symlinks: true,
+        max_dirs: None,
     }
 }
 

@@ -46,6 +46,21 @@ impl ToolOutput {
 #[error("{0}")]
 pub struct CallError(String);
 
+impl ToolOutput {
+    /// The answer while loading `skill` waits for the user's approval.
+    pub(crate) fn awaiting_approval(skill: &str) -> Self {
+        ToolOutput {
+            text: format!(
+                "Loading skill \"{skill}\" needs the user's approval, which has been requested. \
+                 Continue without it until the user answers."
+            ),
+            is_error: false,
+            report: None,
+            approval: Some(skill.to_owned()),
+        }
+    }
+}
+
 impl From<CallError> for ToolOutput {
     fn from(e: CallError) -> Self {
         ToolOutput::error(e.0)
@@ -283,16 +298,7 @@ impl<'s, Id> Tools<'s, Id> {
             Err(e) => return e.into(),
         };
         if self.permissions.check(skill.name()) == Access::Ask {
-            return ToolOutput {
-                text: format!(
-                    "Loading skill \"{}\" needs the user's approval, which has been requested. Continue \
-                     without it until the user answers.",
-                    skill.name()
-                ),
-                is_error: false,
-                report: None,
-                approval: Some(skill.name().to_owned()),
-            };
+            return ToolOutput::awaiting_approval(skill.name());
         }
         self.call_allowed(skill, call)
     }

@@ -29,6 +29,10 @@ pub mod tool;
 #[cfg_attr(docsrs, doc(cfg(feature = "parse")))]
 pub mod parse;
 
+#[cfg(feature = "fs")]
+#[cfg_attr(docsrs, doc(cfg(feature = "fs")))]
+pub mod disk;
+
 #[doc(hidden)]
 #[path = "private.rs"]
 pub mod __private;

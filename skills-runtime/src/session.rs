@@ -45,6 +45,28 @@ pub enum Event {
     },
 }
 
+impl std::fmt::Display for Event {
+    fn fmt(&self, f: &mut std::fmt::Formatter<'_>) -> std::fmt::Result {
+        match self {
+            Event::Loaded { skill } => write!(f, "loaded {skill}"),
+            Event::ChunkLoaded { skill, chunk } => write!(f, "loaded chunk {skill}#{chunk}"),
+            Event::Unloaded { skill, reason } => write!(f, "unloaded {skill} ({reason})"),
+            Event::ToolActivated(tool) => write!(f, "tool {tool} activated"),
+            Event::ToolDeactivated(tool) => write!(f, "tool {tool} deactivated"),
+            Event::ApprovalRequested { skill } => write!(f, "approval requested for {skill}"),
+        }
+    }
+}
+
+impl std::fmt::Display for UnloadReason {
+    fn fmt(&self, f: &mut std::fmt::Formatter<'_>) -> std::fmt::Result {
+        f.write_str(match self {
+            UnloadReason::Idle => "idle",
+            UnloadReason::Host => "unloaded by the host",
+        })
+    }
+}
+
 /// Why a skill was unloaded.
 #[derive(Debug, Clone, Copy, PartialEq, Eq)]
 #[non_exhaustive]
@@ -157,15 +179,7 @@ impl<'s, Id> Session<'s, Id> {
             });
         }
         self.pending.insert(name.clone(), call);
-        ToolOutput {
-            text: format!(
-                "Loading skill \"{name}\" needs the user's approval, which has been requested. Continue \
-                 without it until the user answers."
-            ),
-            is_error: false,
-            report: None,
-            approval: Some(name),
-        }
+        ToolOutput::awaiting_approval(&name)
     }
 
     /// The skills waiting for the user's approval.

@@ -1,15 +1,23 @@
-//! What a model sees when an agent serves embedded skills by progressive disclosure.
+//! One scripted agent session over embedded skills: what the model sees, turn by turn.
 //!
-//! `skills!` embeds the five sample skills in `examples/skills/` into this binary, checked
-//! when it compiles. The example then plays one session the way an agent would run it:
+//! `skills!` embeds the five sample skills of `examples/skills/` into this binary, checked when
+//! it compiles. The host then serves them by progressive disclosure with the crate's own
+//! runtime, [`skills::Tools`] inside a [`skills::session::Session`], under two permission rules:
+//! `brand-guidelines` (internal to its company) is denied, and `release-notes` (it runs git and
+//! writes files) needs the user's approval. A scripted "model" sends the tool calls a real one
+//! would, and the example prints what comes back:
 //!
-//! 1. **L1**: the listing that goes into the system prompt;
-//! 2. the `load_skill` tool the model is given, whose `skill` parameter is a JSON Schema
-//!    `enum` of the embedded names, generated from `SkillId`;
-//! 3. **L2**: the model calls the tool for a skill's body;
-//! 4. **L3**: the model follows the body to one of its resource files;
-//! 5. a binary asset and an executable script, described rather than dumped;
-//! 6. and 7. the model's mistakes (a wrong path, an unknown skill), answered with what exists.
+//! 1. the system prompt (progressive mode) and the `load_skill` tool as OpenAI strict JSON,
+//!    both without the denied skill;
+//! 2. **turn 1**: a skill's body, with its load report, its optional chunks and its files;
+//! 3. **turn 2**: a chunk by id, and the body asked for again ("already loaded");
+//! 4. **turns 3 and 4**: a wrong path answered with the skill's files and "did you mean", then a
+//!    long reference cut at a line boundary and continued with `offset`;
+//! 5. **turn 5**: one Markdown section, and a binary asset and a script described, not dumped;
+//! 6. **turn 6**: the approval flow of an `ask` skill, and a denied skill that answers exactly
+//!    like one that does not exist;
+//! 7. after each turn, what the host sees (events, the tools that loaded skills allow), and at
+//!    the end idle skills unloading and their tools deactivating.
 //!
 //! Run it from the workspace root:
 //!
@@ -17,183 +25,310 @@
 //! cargo run --example agent
 //! ```
 
-use schemars::generate::SchemaSettings;
-use schemars::{JsonSchema, Schema};
-use serde::{Deserialize, Serialize};
-use skills::{MANIFEST, SkillError};
+use skills::ToolOutput;
+use skills::Tools;
+use skills::mode::Disclosure;
+use skills::permission::{Access, Answer, Permissions};
+use skills::session::{Event, Session, UnloadReason};
 
 // Generates `pub enum SkillId` and `pub static SKILLS` from the folder next to this file.
 // The path is relative to the crate's `Cargo.toml`.
 skills::skills!("examples/skills");
 
-// The arguments of a `load_skill` call, as the model sends them. This one type is both the
-// tool's parameter schema and what the call is parsed into, so the two cannot drift apart.
-// (Plain comments here: schemars would copy a doc comment into the schema.)
-#[derive(Deserialize, JsonSchema)]
-#[serde(deny_unknown_fields)]
-struct LoadSkill {
-    /// The skill to load.
-    skill: SkillId,
-    /// Relative to the skill's folder: "SKILL.md" for its instructions, or a file they mention.
-    #[serde(default = "manifest")]
-    path: String,
-}
+/// The user's request that starts the session.
+const USER: &str = "Fill in onboarding.pdf with my details from profile.json, draft the release \
+                    notes for v2.3.0, and make the cover email follow the Harbor brand guidelines.";
 
-/// A tool as most model APIs declare it. A struct rather than `json!` keeps the keys in this
-/// order (a `serde_json::Map` sorts them).
-#[derive(Serialize)]
-struct Tool {
-    name: &'static str,
-    description: &'static str,
-    parameters: Schema,
-}
+/// The one tool of the default (unified) style.
+const TOOL: &str = "load_skill";
 
-fn manifest() -> String {
-    MANIFEST.to_owned()
-}
-
-/// How many lines of a loaded file to show before cutting it.
-const SHOWN_LINES: usize = 15;
+/// A reference of pdf-forms longer than the 12,000 characters one answer holds.
+const LONG: &str = "references/acroform.md";
 
 fn main() {
-    heading("L1: the listing in the system prompt");
-    print!("{}", SKILLS.summary());
+    let permissions = Permissions::new().deny("brand-*").ask("release-notes");
 
-    heading("The tool definition the model is given");
-    match serde_json::to_string_pretty(&tool_definition()) {
-        Ok(json) => println!("{json}"),
-        Err(e) => println!("cannot serialise the tool: {e}"),
-    }
-
-    // A real agent sends whatever the model produced to the handler; so does this session.
-    let call = r#"{"skill":"pdf-forms","path":"SKILL.md"}"#;
-    heading(&format!("L2: the model calls load_skill {call}"));
-    show(&load_skill(call));
-    // Agents often append what else the skill holds, so the model knows what it may ask for.
-    let others: Vec<&str> = SKILLS
-        .paths(SkillId::PdfForms)
-        .filter(|p| *p != MANIFEST)
-        .collect();
-    println!("\n(other files in pdf-forms: {})", others.join(", "));
-
-    let call = r#"{"skill":"pdf-forms","path":"references/forms.md"}"#;
-    heading(&format!(
-        "L3: the body mentions a reference; load_skill {call}"
-    ));
-    show(&load_skill(call));
-
-    heading("Binary assets and scripts are described, not dumped");
-    describe(SkillId::BrandGuidelines, "assets/logo.png");
-    describe(SkillId::ReleaseNotes, "scripts/changelog.sh");
-    describe(SkillId::PdfForms, "SKILL.md");
-
-    heading("A wrong path: the error lists every file of the skill");
-    match SKILLS.load(SkillId::PdfForms, "forms.md") {
-        Ok(file) => println!("unexpected: found {}", file.path()),
-        Err(e) => println!("{e}"),
-    }
-
-    heading("An unknown skill: every way in answers with the names that exist");
-    println!("\"pdf\".parse::<SkillId>()");
-    print_err("pdf".parse::<SkillId>());
-    println!("\nSKILLS.get(\"pdf\")");
-    print_err(SKILLS.get("pdf"));
-    // The enum in the schema stops most of these, but not every model honours a schema.
-    let call = r#"{"skill":"pdf","path":"SKILL.md"}"#;
-    println!("\nload_skill {call}");
-    println!("{}", load_skill(call));
-}
-
-/// The `load_skill` tool: its `skill` parameter is `SkillId`'s schema, an `enum` of the names.
-fn tool_definition() -> Tool {
-    // Inline `SkillId`'s schema instead of a `$ref` into `$defs`: several model APIs reject
-    // or ignore references in tool parameters.
-    let mut parameters = SchemaSettings::draft2020_12()
-        .with(|s| {
-            s.inline_subschemas = true;
-            s.meta_schema = None;
-        })
-        .into_generator()
-        .into_root_schema_for::<LoadSkill>();
-    parameters.remove("title");
-    Tool {
-        name: "load_skill",
-        description: "Loads a skill's instructions (path \"SKILL.md\") or one of the files \
-                      they mention. The available skills are listed in the system prompt.",
-        parameters,
-    }
-}
-
-/// Answers one `load_skill` call with the text the model gets back. Errors are answers too:
-/// their messages say what exists, so the model can correct itself on its next turn.
-fn load_skill(arguments: &str) -> String {
-    let call: LoadSkill = match serde_json::from_str(arguments) {
-        Ok(call) => call,
-        Err(e) => return format!("Error: {e}"),
-    };
-    match SKILLS.load(call.skill, &call.path) {
-        Ok(file) => match file.text() {
-            Some(text) => text.to_owned(),
-            None => format!(
-                "{} is a binary file ({}, {} bytes); it cannot be shown as text.",
-                file.path(),
-                file.media_type(),
-                file.len()
-            ),
-        },
-        Err(e) => format!("Error: {e}"),
-    }
-}
-
-/// One line of facts about a file, for files that should not be pasted into a prompt.
-fn describe(id: SkillId, path: &str) {
-    match SKILLS.load(id, path) {
-        Ok(file) => {
-            let mut kind = vec![if file.text().is_some() {
-                "text"
-            } else {
-                "binary, text() is None"
-            }];
-            if file.is_executable() {
-                kind.push("executable");
-            }
-            if file.is_body() {
-                kind.push("the body");
-            }
-            let name = format!("{id}/{}", file.path());
-            println!(
-                "{name:<36} {:<20} {:>5} bytes  {}",
-                file.media_type(),
-                file.len(),
-                kind.join(", ")
-            );
-        }
-        Err(e) => println!("{e}"),
-    }
-}
-
-/// Prints the first lines of a tool result, then how much was left out.
-fn show(text: &str) {
-    let total = text.lines().count();
-    for line in text.lines().take(SHOWN_LINES) {
-        println!("│ {line}");
-    }
-    if total > SHOWN_LINES {
+    heading("Setup: the embedded skills and the host's permission rules");
+    for id in SkillId::ALL {
         println!(
-            "│ … ({} more lines, {} bytes in all)",
-            total - SHOWN_LINES,
-            text.len()
+            "{:<18} {}",
+            id.name(),
+            access_note(permissions.check(id.name()))
         );
     }
+
+    let tools = Tools::new(&SKILLS).with_permissions(permissions);
+    // A skill unused for 2 turns is unloaded, and the tools it allowed go with it.
+    let mut session = Session::new(tools).unload_after(2);
+
+    heading("The system prompt (progressive disclosure)");
+    println!("user: {USER}\n");
+    let prompt = session.system_prompt(&Disclosure::Progressive, USER);
+    show(&prompt, 20, 0);
+    println!(
+        "\nbrand-guidelines in the system prompt: {}",
+        yes_no(prompt.contains("brand-guidelines"))
+    );
+
+    heading("The tool definition, as an OpenAI strict-mode function tool");
+    for definition in session.tools().definitions() {
+        let openai = definition.to_openai();
+        match serde_json::to_string_pretty(&openai) {
+            Ok(json) => println!("{json}"),
+            Err(e) => println!("cannot serialise the tool: {e}"),
+        }
+        let names = &openai["function"]["parameters"]["properties"]["skill"]["enum"];
+        let denied_listed = names
+            .as_array()
+            .is_some_and(|names| names.iter().any(|n| n == "brand-guidelines"));
+        println!(
+            "\nbrand-guidelines in the `skill` enum: {}",
+            yes_no(denied_listed)
+        );
+        println!(
+            "Anthropic (`to_anthropic()`) and MCP (`to_mcp()`) get the plain schema, where only \
+             {} is required.",
+            definition.json_schema()["required"]
+        );
+    }
+
+    // The host starts each model turn with `next_turn()`, so `session.turn()` is the turn number.
+    session.next_turn();
+    heading("Turn 1: the model loads the skill that fits the task");
+    call(&mut session, r#"{"skill": "pdf-forms"}"#, 14, 16);
+    host(&mut session, None);
+
+    session.next_turn();
+    heading("Turn 2: an optional chunk, and the same body again");
+    call(
+        &mut session,
+        r#"{"skill": "pdf-forms", "chunk": "troubleshooting"}"#,
+        8,
+        4,
+    );
+    call(&mut session, r#"{"skill": "pdf-forms"}"#, 4, 0);
+    host(&mut session, None);
+    // The chunk's text is also carried in every later system prompt, after the listing, so it
+    // survives when the host trims old tool results from the context.
+    let prompt = session.system_prompt(&Disclosure::Progressive, USER);
+    if let Some(at) = prompt.find("<skill_chunk") {
+        println!("\nThe next system prompt ends with the loaded chunk:");
+        show(&prompt[at..], 3, 2);
+    }
+
+    session.next_turn();
+    heading("Turn 3: a wrong path, then a reference longer than one answer");
+    call(
+        &mut session,
+        r#"{"skill": "pdf-forms", "path": "acroform.md"}"#,
+        6,
+        0,
+    );
+    let first = call(
+        &mut session,
+        &format!(r#"{{"skill": "pdf-forms", "path": "{LONG}"}}"#),
+        5,
+        5,
+    );
+    host(&mut session, None);
+
+    session.next_turn();
+    heading("Turn 4: the model continues where the answer said");
+    // The model copies the offset from the hint at the end of the answer; the host reads the
+    // same number from the load report.
+    let mut next = next_offset(&first);
+    if let Some(offset) = next {
+        let part = call(
+            &mut session,
+            &format!(r#"{{"skill": "pdf-forms", "path": "{LONG}", "offset": {offset}}}"#),
+            7,
+            5,
+        );
+        next = next_offset(&part);
+    }
+    if let Some(offset) = next {
+        println!(
+            "\n(The file goes on from byte {offset}. Rather than read on, the model asks for the \
+             one section it needs.)"
+        );
+    }
+    host(&mut session, None);
+
+    session.next_turn();
+    heading("Turn 5: one section; a binary asset and a script");
+    call(
+        &mut session,
+        &format!(r#"{{"skill": "pdf-forms", "path": "{LONG}", "section": "Quick diagnosis"}}"#),
+        10,
+        2,
+    );
+    call(
+        &mut session,
+        r#"{"skill": "pdf-forms", "path": "assets/sample-form.pdf"}"#,
+        6,
+        0,
+    );
+    call(
+        &mut session,
+        r#"{"skill": "pdf-forms", "path": "scripts/fill_form.py"}"#,
+        6,
+        0,
+    );
+    host(&mut session, None);
+
+    session.next_turn();
+    heading("Turn 6: a skill that needs approval, and a denied one");
+    let asked = call(&mut session, r#"{"skill": "release-notes"}"#, 4, 0);
+    let denied = call(&mut session, r#"{"skill": "brand-guidelines"}"#, 4, 0);
+    println!("\nFor comparison, a name that exists nowhere:");
+    let unknown = call(&mut session, r#"{"skill": "brand-kit"}"#, 4, 0);
+    let same = denied.text.replace("brand-guidelines", "NAME")
+        == unknown.text.replace("brand-kit", "NAME");
+    println!(
+        "\nThe denied skill's answer is the unknown one's, name aside: {}",
+        yes_no(same && denied.is_error && unknown.is_error)
+    );
+    host(&mut session, None);
+
+    if let Some(skill) = asked.approval {
+        println!("\nhost → user: allow loading \"{skill}\"? The user answers: once.");
+        // `Once` performs the waiting load; `Always` would also skip the question for the rest
+        // of the session, and `Reject` answers with an error. The model already has the "needs
+        // approval" answer for its call, so the host sends this as a new message.
+        match session.answer(&skill, Answer::Once) {
+            Some(out) => {
+                println!("host → model (the load that waited):");
+                print_output(&out, 6, 10);
+            }
+            None => println!("(nothing was waiting for {skill})"),
+        }
+        host(&mut session, Some("after the user's answer"));
+    }
+
+    heading("After the task: idle skills unload (unload_after(2))");
+    for _ in 0..3 {
+        session.next_turn();
+        host(&mut session, Some("no skill calls"));
+    }
+    let prompt = session.system_prompt(&Disclosure::Progressive, USER);
+    println!(
+        "\nThe system prompt still carries a chunk: {}",
+        yes_no(prompt.contains("<skill_chunk"))
+    );
 }
 
-fn print_err<T>(result: Result<T, SkillError>) {
-    match result {
-        Ok(_) => println!("unexpected: found it"),
-        Err(e) => println!("{e}"),
+/// Sends one `load_skill` call through the session, as the model wrote it, and prints the
+/// answer: the first `head` and the last `tail` lines.
+fn call(
+    session: &mut Session<'_, SkillId>,
+    arguments: &str,
+    head: usize,
+    tail: usize,
+) -> ToolOutput {
+    println!("\nmodel → {TOOL} {arguments}");
+    let out = session.handle(TOOL, arguments);
+    print_output(&out, head, tail);
+    out
+}
+
+fn print_output(out: &ToolOutput, head: usize, tail: usize) {
+    let status = if out.is_error { "error" } else { "ok" };
+    let mut facts = vec![
+        status.to_owned(),
+        format!("{} chars", out.text.chars().count()),
+    ];
+    if let Some(next) = next_offset(out) {
+        facts.push(format!("cut, continues at byte {next}"));
     }
+    if let Some(skill) = &out.approval {
+        facts.push(format!("waits for approval of {skill}"));
+    }
+    println!("tool result ({}):", facts.join(", "));
+    show(&out.text, head, tail);
+}
+
+/// What the host learns after a turn: the session's events, what is loaded, and the tools the
+/// loaded skills allow (from their `allowed-tools`).
+fn host(session: &mut Session<'_, SkillId>, note: Option<&str>) {
+    let events: Vec<String> = session.drain_events().iter().map(describe).collect();
+    let loaded: Vec<&str> = session.active_skills().collect();
+    match note {
+        Some(note) => println!("\n  host, turn {}, {note}:", session.turn()),
+        None => println!("\n  host, after turn {}:", session.turn()),
+    }
+    println!("    events:        {}", list_or_none(&events));
+    println!("    loaded skills: {}", list_or_none(&loaded));
+    println!(
+        "    active tools:  {}",
+        list_or_none(&session.active_tools())
+    );
+}
+
+fn describe(event: &Event) -> String {
+    match event {
+        Event::Loaded { skill } => format!("Loaded({skill})"),
+        Event::ChunkLoaded { skill, chunk } => format!("ChunkLoaded({skill}#{chunk})"),
+        Event::Unloaded { skill, reason } => {
+            let why = match reason {
+                UnloadReason::Idle => "idle",
+                UnloadReason::Host => "host",
+                _ => "other",
+            };
+            format!("Unloaded({skill}, {why})")
+        }
+        Event::ToolActivated(tool) => format!("ToolActivated({tool})"),
+        Event::ToolDeactivated(tool) => format!("ToolDeactivated({tool})"),
+        Event::ApprovalRequested { skill } => format!("ApprovalRequested({skill})"),
+        other => format!("{other:?}"),
+    }
+}
+
+fn next_offset(out: &ToolOutput) -> Option<usize> {
+    out.report.as_ref().and_then(|r| r.next_offset)
+}
+
+fn access_note(access: Access) -> &'static str {
+    match access {
+        Access::Allow => "allow: listed, loaded on request",
+        Access::Ask => "ask: listed, loaded once the user approves",
+        Access::Deny => "deny: hidden from the prompt and the schema, refused by name",
+    }
+}
+
+/// Prints the first `head` and the last `tail` lines of `text`, and how many were left out.
+fn show(text: &str, head: usize, tail: usize) {
+    let lines: Vec<&str> = text.lines().collect();
+    if lines.len() <= head + tail + 1 {
+        for line in &lines {
+            println!("│ {line}");
+        }
+        return;
+    }
+    for line in &lines[..head] {
+        println!("│ {line}");
+    }
+    println!("│ … ({} more lines)", lines.len() - head - tail);
+    for line in &lines[lines.len() - tail..] {
+        println!("│ {line}");
+    }
+}
+
+fn list_or_none<T: AsRef<str>>(items: &[T]) -> String {
+    if items.is_empty() {
+        "none".to_owned()
+    } else {
+        items
+            .iter()
+            .map(AsRef::as_ref)
+            .collect::<Vec<_>>()
+            .join(", ")
+    }
+}
+
+fn yes_no(b: bool) -> &'static str {
+    if b { "yes" } else { "no" }
 }
 
 fn heading(title: &str) {
-    println!("\n== {title} ==\n");
+    println!("\n== {title} ==");
 }

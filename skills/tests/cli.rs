@@ -159,7 +159,8 @@ fn list_shows_one_row_per_skill() {
         .map(|f| f.bytes().len())
         .sum();
     assert!(
-        rows[2].trim_end().ends_with(&format!("4  {pdf_bytes:>9}")),
+        rows[2].contains(&format!("4  {pdf_bytes:>9}  "))
+            && rows[2].ends_with("fixtures/basic/pdf"),
         "{}",
         rows[2]
     );
@@ -288,4 +289,135 @@ fn call_prints_what_the_model_receives() {
     ]);
     assert!(stdout(&o).starts_with("<skill_content name=\"pdf\" source=\"disk\""));
     assert_eq!(run(&["call", &folder]).status.code(), Some(2));
+}
+
+/// Runs the tool inside `dir` with `home` as $HOME and no $SKILLS_PATH.
+fn run_in(dir: &Path, home: &Path, args: &[&str]) -> Output {
+    Command::new(env!("CARGO_BIN_EXE_skills"))
+        .args(args)
+        .current_dir(dir)
+        .env("HOME", home)
+        .env_remove("SKILLS_PATH")
+        .output()
+        .expect("the skills binary runs")
+}
+
+fn write_skill(root: &Path, name: &str, body: &str) {
+    let dir = root.join(name);
+    std::fs::create_dir_all(&dir).unwrap();
+    let text =
+        format!("---\nname: {name}\ndescription: The {name} skill. Use when testing.\n---\n{body}");
+    std::fs::write(dir.join("SKILL.md"), text).unwrap();
+}
+
+#[test]
+fn discover_finds_project_and_user_skills_and_shows_their_source() {
+    let repo = tempfile::tempdir().unwrap();
+    let home = tempfile::tempdir().unwrap();
+    std::fs::create_dir(repo.path().join(".git")).unwrap();
+    write_skill(
+        &repo.path().join(".agents/skills"),
+        "alpha",
+        "Project alpha.\n",
+    );
+    write_skill(
+        &home.path().join(".claude/skills"),
+        "alpha",
+        "User alpha.\n",
+    );
+    write_skill(&home.path().join(".claude/skills"), "beta", "User beta.\n");
+    let sub = repo.path().join("src/deep");
+    std::fs::create_dir_all(&sub).unwrap();
+
+    let o = run_in(&sub, home.path(), &["list", "--discover"]);
+    assert_eq!(o.status.code(), Some(0), "{}", stderr(&o));
+    let out = stdout(&o);
+    let alpha = out.lines().find(|l| l.starts_with("alpha ")).unwrap();
+    assert!(
+        alpha.contains("project: ") && alpha.contains(".agents/skills/alpha/SKILL.md"),
+        "{alpha}"
+    );
+    assert!(
+        out.lines()
+            .any(|l| l.starts_with("beta ") && l.contains("user: ")),
+        "{out}"
+    );
+    // The shadowed user copy is named in a warning.
+    assert!(
+        stderr(&o).contains("warning[duplicate-name]"),
+        "{}",
+        stderr(&o)
+    );
+
+    let o = run_in(&sub, home.path(), &["read", "--discover", "alpha"]);
+    assert_eq!(stdout(&o), "Project alpha.\n");
+    let o = run_in(&sub, home.path(), &["prompt", "--discover"]);
+    assert_eq!(
+        stdout(&o),
+        "- alpha: The alpha skill. Use when testing.\n- beta: The beta skill. Use when testing.\n"
+    );
+    let o = run_in(
+        &sub,
+        home.path(),
+        &["call", "--discover", "read_skill", r#"{"skill":"beta"}"#],
+    );
+    assert!(stdout(&o).contains("User beta."), "{}", stdout(&o));
+    let o = run_in(&sub, home.path(), &["schema", "--discover"]);
+    assert!(stdout(&o).contains("\"alpha\""));
+    // PATH and --discover together is a usage error.
+    assert_eq!(
+        run_in(&sub, home.path(), &["list", "--discover", "x"])
+            .status
+            .code(),
+        Some(2)
+    );
+}
+
+#[test]
+fn extract_writes_the_whole_skill_with_exec_bits() {
+    let dest = tempfile::tempdir().unwrap();
+    let o = run(&[
+        "extract",
+        &path("tests/fixtures/basic"),
+        "pdf",
+        dest.path().to_str().unwrap(),
+    ]);
+    assert_eq!(o.status.code(), Some(0), "{}", stderr(&o));
+    assert!(stdout(&o).starts_with("wrote "));
+    let script = dest.path().join("pdf/scripts/extract.sh");
+    assert_eq!(
+        std::fs::read(&script).unwrap(),
+        std::fs::read(fixture("tests/fixtures/basic/pdf/scripts/extract.sh")).unwrap()
+    );
+    #[cfg(unix)]
+    {
+        use std::os::unix::fs::PermissionsExt;
+        assert_ne!(
+            std::fs::metadata(&script).unwrap().permissions().mode() & 0o111,
+            0
+        );
+    }
+    assert!(
+        dest.path().join("pdf/references/forms.md").is_file(),
+        "references come along"
+    );
+    let again = run(&[
+        "extract",
+        &path("tests/fixtures/basic"),
+        "pdf",
+        dest.path().to_str().unwrap(),
+    ]);
+    assert!(
+        stdout(&again).starts_with("unchanged: "),
+        "{}",
+        stdout(&again)
+    );
+    let miss = run(&[
+        "extract",
+        &path("tests/fixtures/basic"),
+        "pfd",
+        dest.path().to_str().unwrap(),
+    ]);
+    assert_eq!(miss.status.code(), Some(1));
+    assert!(stderr(&miss).contains(r#"Did you mean "pdf"?"#));
 }

@@ -98,6 +98,10 @@ rules! {
     SpecialFile = "special-file",
     /// A symbolic link points outside the skills folder.
     SymlinkEscape = "symlink-escape",
+    /// A symbolic link was not followed, because following links is off (warning).
+    SymlinkSkipped = "symlink-skipped",
+    /// A folder holds more sub-folders than the scan limit; the rest were not scanned (warning).
+    ScanLimit = "scan-limit",
     /// SKILL.md must start with a `---` line.
     FrontmatterMissing = "frontmatter-missing",
     /// The frontmatter must end with a `---` line.

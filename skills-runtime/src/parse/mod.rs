@@ -12,6 +12,7 @@
 mod diagnostic;
 pub mod frontmatter;
 pub mod manifest;
+mod read;
 pub mod tree;
 
 pub use diagnostic::{Diagnostic, Profile, Rule, Severity};

@@ -35,6 +35,11 @@ pub struct ScanOptions {
     pub max_depth: Option<usize>,
     /// Size limits for bodies and resources.
     pub limits: Limits,
+    /// Follow symbolic links (never out of the root). Off by default; `skills!` and the
+    /// command-line tool turn it on.
+    pub follow_symlinks: bool,
+    /// Stop after this many folders (a `scan-limit` warning says so); `None` for no limit.
+    pub max_dirs: Option<usize>,
 }
 
 /// Size limits checked when skills are read.
@@ -167,6 +172,14 @@ impl SkillSource {
 
     /// Reads every resource and builds the runtime [`Skill`].
     pub fn load(&self) -> io::Result<Skill> {
+        self.load_with(|r| fs::read(&r.file))
+    }
+
+    /// Builds the runtime [`Skill`], reading each resource with `read`.
+    pub fn load_with(
+        &self,
+        mut read: impl FnMut(&Resource) -> io::Result<Vec<u8>>,
+    ) -> io::Result<Skill> {
         let manifest = self.manifest.clone().unwrap_or_default();
         let fields = OwnedFields {
             name: self.name(),
@@ -180,13 +193,7 @@ impl SkillSource {
         let files = self
             .resources
             .iter()
-            .map(|r| {
-                Ok(File::owned(
-                    r.path.clone(),
-                    fs::read(&r.file)?,
-                    r.executable,
-                ))
-            })
+            .map(|r| Ok(File::owned(r.path.clone(), read(r)?, r.executable)))
             .collect::<io::Result<Vec<_>>>()?;
         Ok(Skill::owned(fields, self.body().to_owned(), files))
     }
@@ -201,11 +208,35 @@ impl Tree {
     /// The valid skills as a [`SkillSet`]; a skill whose files cannot be read is reported with a
     /// `read-error` diagnostic and left out.
     pub fn load_set(&self, format: SummaryFormat) -> (SkillSet, Vec<Diagnostic>) {
+        let (loaded, diagnostics) = self.load_skills(None);
+        let skills = loaded.into_iter().map(|(skill, _)| skill).collect();
+        (SkillSet::from_skills(skills, format), diagnostics)
+    }
+
+    /// Reads the valid skills, each with the index of its source in [`Tree::skills`].
+    ///
+    /// Every file is read through a handle checked to lie inside the root (no symbolic link
+    /// out, no swap between check and read) and, with `cap`, to be at most that many bytes.
+    /// A skill with a file that cannot be read is left out, with a `read-error` diagnostic.
+    pub fn load_skills(&self, cap: Option<u64>) -> (Vec<(Skill, usize)>, Vec<Diagnostic>) {
         let mut skills = Vec::new();
         let mut diagnostics = Vec::new();
-        for source in self.skills.iter().filter(|s| s.valid) {
-            match source.load() {
-                Ok(skill) => skills.push(skill),
+        let Ok(root) = fs::canonicalize(&self.root) else {
+            return (skills, diagnostics);
+        };
+        // A SKILL.md given as the root: its folder is the root.
+        let root = if root.is_file() {
+            root.parent().map(Path::to_owned).unwrap_or(root)
+        } else {
+            root
+        };
+        for (i, source) in self.skills.iter().enumerate().filter(|(_, s)| s.valid) {
+            let read = |r: &Resource| {
+                super::read::read_inside(&root, &r.file, cap)
+                    .map_err(|e| io::Error::new(e.kind(), format!("{}: {e}", r.path)))
+            };
+            match source.load_with(read) {
+                Ok(skill) => skills.push((skill, i)),
                 Err(e) => diagnostics.push(Diagnostic::error(
                     Rule::ReadError,
                     &source.dir,
@@ -215,7 +246,7 @@ impl Tree {
                 )),
             }
         }
-        (SkillSet::from_skills(skills, format), diagnostics)
+        (skills, diagnostics)
     }
 }
 
@@ -306,8 +337,9 @@ impl<'a> Walk<'a> {
     }
 
     fn run(&mut self, diagnostics: &mut Vec<Diagnostic>) {
+        let follow = self.options.follow_symlinks;
         let mut walker = WalkDir::new(self.root)
-            .follow_links(true)
+            .follow_links(follow)
             .sort_by_file_name();
         if let Some(depth) = self.options.max_depth {
             walker = walker.max_depth(depth);
@@ -316,6 +348,7 @@ impl<'a> Walk<'a> {
         let mut it = walker
             .into_iter()
             .filter_entry(|e| e.depth() == 0 || dotfiles || !is_dot(e.file_name()));
+        let mut dirs = 0usize;
         while let Some(entry) = it.next() {
             let entry = match entry {
                 Ok(entry) => entry,
@@ -333,6 +366,16 @@ impl<'a> Walk<'a> {
                     continue;
                 }
             };
+            if !follow && entry.path_is_symlink() {
+                diagnostics.push(Diagnostic::warning(
+                    Rule::SymlinkSkipped,
+                    entry.path(),
+                    1,
+                    1,
+                    "symbolic link not followed (following links is off)".into(),
+                ));
+                continue;
+            }
             if entry.path_is_symlink() && !self.inside_root(entry.path()) {
                 diagnostics.push(Diagnostic::error(
                     Rule::SymlinkEscape,
@@ -348,6 +391,20 @@ impl<'a> Walk<'a> {
             }
             let file_type = entry.file_type();
             if file_type.is_dir() {
+                dirs += 1;
+                if self.options.max_dirs.is_some_and(|max| dirs > max) {
+                    diagnostics.push(Diagnostic::warning(
+                        Rule::ScanLimit,
+                        self.root,
+                        1,
+                        1,
+                        format!(
+                            "holds more than {} folders; the rest were not scanned (raise the limit to see them)",
+                            dirs - 1
+                        ),
+                    ));
+                    break;
+                }
                 if entry.path().join(MANIFEST).is_file() {
                     self.skill_dirs.push(entry.path().to_owned());
                 }

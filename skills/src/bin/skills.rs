@@ -1,19 +1,20 @@
-//! The `skills` command-line tool: validate, list, render and read folders of Agent Skills with
-//! the same rules as the `skills!` macro.
+//! The `skills` command-line tool: validate, list, render, read, call and extract folders of
+//! Agent Skills with the same rules as the `skills!` macro.
 //!
 //! Exit codes: 0 success, 1 a skill failed validation (or a lookup missed), 2 usage or I/O error.
 
+use std::collections::BTreeMap;
 use std::io::Write;
 use std::path::{Path, PathBuf};
 use std::process::ExitCode;
 
 use clap::{Parser, Subcommand, ValueEnum};
-use skills::SummaryFormat;
-use skills::Tools;
-use skills::parse::{Diagnostic, Profile, Rule, ScanOptions, Tree, scan};
+use skills::disk::discover::Discovery;
+use skills::parse::{Diagnostic, Profile, Rule, ScanOptions, scan};
 use skills::tool::{OutputShape, ToolConfig, ToolStyle};
+use skills::{SkillSet, SummaryFormat, Tools};
 
-/// Validate, list, render and read folders of Agent Skills.
+/// Validate, list, render, read and serve folders of Agent Skills.
 #[derive(Parser)]
 #[command(name = "skills", version, about, long_about = None)]
 struct Cli {
@@ -34,27 +35,27 @@ enum Command {
         #[arg(long, value_enum, default_value_t = ReportFormat::Text)]
         format: ReportFormat,
     },
-    /// One row per skill: name, description, files, bytes.
+    /// One row per skill: name, description, files, bytes, source.
     List {
-        /// A folder of skills, a skill folder or a SKILL.md.
-        path: PathBuf,
+        #[command(flatten)]
+        target: TargetArgs,
         #[command(flatten)]
         common: Common,
     },
     /// The L1 listing, byte-identical to what `skills!` embeds for the same folder.
     Prompt {
-        /// A folder of skills, a skill folder or a SKILL.md.
-        path: PathBuf,
+        #[command(flatten)]
+        target: TargetArgs,
         #[command(flatten)]
         common: Common,
         /// Listing format.
         #[arg(long, value_enum, default_value_t = ListingFormat::Markdown)]
         format: ListingFormat,
     },
-    /// The tool definition(s) as JSON, with the skills of PATH as the `skill` enum.
+    /// The tool definition(s) as JSON, with the skills as the `skill` enum.
     Schema {
-        /// A folder of skills, a skill folder or a SKILL.md.
-        path: PathBuf,
+        #[command(flatten)]
+        target: TargetArgs,
         #[command(flatten)]
         common: Common,
         /// Which flavour of tool JSON.
@@ -65,13 +66,17 @@ enum Command {
         style: Style,
     },
     /// Print exactly what the model receives for a tool call; exit 1 when it is a tool error.
+    ///
+    /// Arguments: PATH TOOL ARGS_JSON, or TOOL ARGS_JSON with --discover. TOOL is any tool
+    /// name of either style (load_skill, read_skill, read_skill_resource, load_skill_chunk);
+    /// ARGS_JSON is e.g. '{"skill":"pdf","path":"SKILL.md"}'.
     Call {
-        /// A folder of skills, a skill folder or a SKILL.md.
-        path: PathBuf,
-        /// The tool's name (either style), e.g. load_skill or read_skill_resource.
-        tool: String,
-        /// The call's arguments as JSON, e.g. '{"skill":"pdf","path":"SKILL.md"}'.
-        arguments: String,
+        /// Use the skills discovery finds from the current folder instead of PATH.
+        #[arg(long)]
+        discover: bool,
+        /// [PATH] TOOL ARGS_JSON
+        #[arg(required = true, num_args = 2..=3, value_name = "ARGS")]
+        args: Vec<String>,
         #[command(flatten)]
         common: Common,
         /// The frame around loaded content.
@@ -82,21 +87,55 @@ enum Command {
         max_chars: usize,
     },
     /// Print a skill's body, or one of its files.
+    ///
+    /// Arguments: PATH SKILL [FILE], or SKILL [FILE] with --discover.
     Read {
+        /// Use the skills discovery finds from the current folder instead of PATH.
+        #[arg(long)]
+        discover: bool,
+        /// [PATH] SKILL [FILE]
+        #[arg(required = true, num_args = 1..=3, value_name = "ARGS")]
+        args: Vec<String>,
+        #[command(flatten)]
+        common: Common,
+    },
+    /// Write a skill's files (scripts with their executable bits) under DEST/<skill>/.
+    Extract {
         /// A folder of skills, a skill folder or a SKILL.md.
         path: PathBuf,
         /// The skill's name.
         skill: String,
-        /// A path inside the skill (default: the body, `SKILL.md`).
-        file: Option<String>,
+        /// The folder to write into.
+        dest: PathBuf,
         #[command(flatten)]
         common: Common,
     },
 }
 
 #[derive(clap::Args)]
+struct TargetArgs {
+    /// A folder of skills, a skill folder or a SKILL.md.
+    #[arg(required_unless_present = "discover", conflicts_with = "discover")]
+    path: Option<PathBuf>,
+    /// Use the skills discovery finds from the current folder (project, user and
+    /// $SKILLS_PATH roots) instead of PATH.
+    #[arg(long)]
+    discover: bool,
+}
+
+impl TargetArgs {
+    fn target(&self) -> Target {
+        match &self.path {
+            Some(path) if !self.discover => Target::Path(path.clone()),
+            _ => Target::Discover,
+        }
+    }
+}
+
+#[derive(clap::Args)]
 struct Common {
     /// Apply the lenient profile: warn on name/folder mismatch, long fields, unknown fields.
+    /// (Discovery always reads leniently: those files are not yours.)
     #[arg(long)]
     lenient: bool,
 }
@@ -110,9 +149,32 @@ impl Common {
         };
         ScanOptions {
             profile,
+            follow_symlinks: true,
             ..ScanOptions::default()
         }
     }
+}
+
+/// Where skills come from: a folder given on the command line, or discovery.
+enum Target {
+    Path(PathBuf),
+    Discover,
+}
+
+/// Splits the positional arguments of `read` and `call`: with `--discover` there is no PATH.
+fn split_target(
+    discover: bool,
+    mut args: Vec<String>,
+    needed: usize,
+) -> Option<(Target, Vec<String>)> {
+    if discover {
+        return (args.len() >= needed).then_some((Target::Discover, args));
+    }
+    if args.len() < needed + 1 {
+        return None;
+    }
+    let path = PathBuf::from(args.remove(0));
+    Some((Target::Path(path), args))
 }
 
 #[derive(Clone, Copy, ValueEnum)]
@@ -172,28 +234,21 @@ fn main() -> ExitCode {
             common,
             format,
         } => validate(&paths, &common, format),
-        Command::List { path, common } => list(&path, &common),
+        Command::List { target, common } => list(&target.target(), &common),
         Command::Prompt {
-            path,
+            target,
             common,
             format,
-        } => prompt(&path, &common, format.into()),
-        Command::Read {
-            path,
-            skill,
-            file,
-            common,
-        } => read(&path, &skill, file.as_deref(), &common),
+        } => prompt(&target.target(), &common, format.into()),
         Command::Schema {
-            path,
+            target,
             common,
             format,
             style,
-        } => schema(&path, &common, format, style),
+        } => schema(&target.target(), &common, format, style),
         Command::Call {
-            path,
-            tool,
-            arguments,
+            discover,
+            args,
             common,
             shape,
             max_chars,
@@ -207,10 +262,34 @@ fn main() -> ExitCode {
                 max_chars,
                 ..ToolConfig::default()
             };
-            call(&path, &tool, &arguments, &common, config)
+            match split_target(discover, args, 2) {
+                Some((target, rest)) => call(&target, &rest[0], &rest[1], &common, config),
+                None => usage("call needs PATH TOOL ARGS_JSON (or TOOL ARGS_JSON with --discover)"),
+            }
         }
+        Command::Read {
+            discover,
+            args,
+            common,
+        } => match split_target(discover, args, 1) {
+            Some((target, rest)) => {
+                read(&target, &rest[0], rest.get(1).map(String::as_str), &common)
+            }
+            None => usage("read needs PATH SKILL [FILE] (or SKILL [FILE] with --discover)"),
+        },
+        Command::Extract {
+            path,
+            skill,
+            dest,
+            common,
+        } => extract(&path, &skill, &dest, &common),
     };
     ExitCode::from(outcome as u8)
+}
+
+fn usage(message: &str) -> Outcome {
+    eprintln!("error: {message}");
+    Outcome::Usage
 }
 
 /// The outcome a set of diagnostics calls for: a path that cannot be read is an I/O error.
@@ -247,12 +326,12 @@ fn validate(paths: &[PathBuf], common: &Common, format: ReportFormat) -> Outcome
         }
     }
     let errors = all.iter().filter(|d| d.is_error()).count();
+    let warnings = all.len() - errors;
     eprintln!(
-        "checked {skills} skill{}: {errors} error{}, {} warning{}",
+        "checked {skills} skill{}: {errors} error{}, {warnings} warning{}",
         plural(skills),
         plural(errors),
-        all.len() - errors,
-        plural(all.len() - errors)
+        plural(warnings)
     );
     outcome_of(&all)
 }
@@ -272,24 +351,72 @@ fn plural(n: usize) -> &'static str {
     if n == 1 { "" } else { "s" }
 }
 
-/// Scans, reports problems on stderr, and gives the valid skills as a set.
-fn load(path: &Path, common: &Common, format: SummaryFormat) -> (skills::SkillSet, Outcome) {
-    let tree: Tree = scan(path, &common.options());
-    let (set, read_errors) = tree.load_set(format);
-    let mut diagnostics = tree.diagnostics;
-    diagnostics.extend(read_errors);
+/// The skills of a target as a set, with where each came from. Problems go to stderr.
+struct Loaded {
+    set: SkillSet,
+    sources: BTreeMap<String, String>,
+    outcome: Outcome,
+}
+
+fn load(target: &Target, common: &Common, format: SummaryFormat) -> Loaded {
+    let (skills, sources, diagnostics, skipped) = match target {
+        Target::Path(path) => {
+            let tree = scan(path, &common.options());
+            let (loaded, mut diagnostics) = tree.load_skills(None);
+            diagnostics.splice(0..0, tree.diagnostics.iter().cloned());
+            let skipped = tree.skills.len() - loaded.len();
+            let sources = loaded
+                .iter()
+                .map(|(skill, i)| {
+                    (
+                        skill.name().to_owned(),
+                        tree.skills[*i].dir.display().to_string(),
+                    )
+                })
+                .collect();
+            (
+                loaded.into_iter().map(|(skill, _)| skill).collect(),
+                sources,
+                diagnostics,
+                skipped,
+            )
+        }
+        Target::Discover => {
+            let found = Discovery::default().scan();
+            let sources = found
+                .skills
+                .iter()
+                .map(|f| {
+                    (
+                        f.skill.name().to_owned(),
+                        format!("{}: {}", f.root.kind.as_str(), f.manifest.display()),
+                    )
+                })
+                .collect();
+            let skills = found.skills.into_iter().map(|f| f.skill).collect();
+            (skills, sources, found.diagnostics, 0)
+        }
+    };
     for d in &diagnostics {
         eprintln!("{d}");
     }
-    let skipped = tree.skills.iter().filter(|s| !s.valid).count();
     if skipped > 0 {
         eprintln!("skipped {skipped} invalid skill{}", plural(skipped));
     }
-    (set, outcome_of(&diagnostics))
+    let set = SkillSet::from_skills(skills, format);
+    Loaded {
+        set,
+        sources,
+        outcome: outcome_of(&diagnostics),
+    }
 }
 
-fn list(path: &Path, common: &Common) -> Outcome {
-    let (set, outcome) = load(path, common, SummaryFormat::Markdown);
+fn list(target: &Target, common: &Common) -> Outcome {
+    let Loaded {
+        set,
+        sources,
+        outcome,
+    } = load(target, common, SummaryFormat::Markdown);
     if outcome == Outcome::Usage {
         return outcome;
     }
@@ -297,14 +424,15 @@ fn list(path: &Path, common: &Common) -> Outcome {
     let mut out = std::io::stdout().lock();
     let _ = writeln!(
         out,
-        "{:width$}  {:60}  {:>5}  {:>9}",
+        "{:width$}  {:60}  {:>5}  {:>9}  SOURCE",
         "NAME", "DESCRIPTION", "FILES", "BYTES"
     );
     for skill in set.skills() {
         let bytes: usize = skill.files().iter().map(|f| f.bytes().len()).sum();
+        let source = sources.get(skill.name()).map_or("", String::as_str);
         let _ = writeln!(
             out,
-            "{:width$}  {:60}  {:>5}  {:>9}",
+            "{:width$}  {:60}  {:>5}  {:>9}  {source}",
             skill.name(),
             cut(skill.description(), 60),
             skill.files().len(),
@@ -325,16 +453,16 @@ fn cut(text: &str, max: usize) -> String {
     s
 }
 
-fn prompt(path: &Path, common: &Common, format: SummaryFormat) -> Outcome {
-    let (set, outcome) = load(path, common, format);
-    if outcome != Outcome::Usage {
-        print!("{}", set.summary());
+fn prompt(target: &Target, common: &Common, format: SummaryFormat) -> Outcome {
+    let loaded = load(target, common, format);
+    if loaded.outcome != Outcome::Usage {
+        print!("{}", loaded.set.summary());
     }
-    outcome
+    loaded.outcome
 }
 
-fn read(path: &Path, skill: &str, file: Option<&str>, common: &Common) -> Outcome {
-    let (set, outcome) = load(path, common, SummaryFormat::Markdown);
+fn read(target: &Target, skill: &str, file: Option<&str>, common: &Common) -> Outcome {
+    let Loaded { set, outcome, .. } = load(target, common, SummaryFormat::Markdown);
     if outcome == Outcome::Usage {
         return outcome;
     }
@@ -350,8 +478,8 @@ fn read(path: &Path, skill: &str, file: Option<&str>, common: &Common) -> Outcom
     }
 }
 
-fn schema(path: &Path, common: &Common, format: SchemaFormat, style: Style) -> Outcome {
-    let (set, outcome) = load(path, common, SummaryFormat::Markdown);
+fn schema(target: &Target, common: &Common, format: SchemaFormat, style: Style) -> Outcome {
+    let Loaded { set, outcome, .. } = load(target, common, SummaryFormat::Markdown);
     if outcome == Outcome::Usage {
         return outcome;
     }
@@ -382,8 +510,14 @@ fn schema(path: &Path, common: &Common, format: SchemaFormat, style: Style) -> O
     outcome
 }
 
-fn call(path: &Path, tool: &str, arguments: &str, common: &Common, config: ToolConfig) -> Outcome {
-    let (set, outcome) = load(path, common, SummaryFormat::Markdown);
+fn call(
+    target: &Target,
+    tool: &str,
+    arguments: &str,
+    common: &Common,
+    config: ToolConfig,
+) -> Outcome {
+    let Loaded { set, outcome, .. } = load(target, common, SummaryFormat::Markdown);
     if outcome == Outcome::Usage {
         return outcome;
     }
@@ -397,5 +531,37 @@ fn call(path: &Path, tool: &str, arguments: &str, common: &Common, config: ToolC
         Outcome::Invalid
     } else {
         outcome
+    }
+}
+
+fn extract(path: &Path, skill: &str, dest: &Path, common: &Common) -> Outcome {
+    let Loaded { set, outcome, .. } = load(
+        &Target::Path(path.to_owned()),
+        common,
+        SummaryFormat::Markdown,
+    );
+    if outcome == Outcome::Usage {
+        return outcome;
+    }
+    let skill = match set.get(skill) {
+        Ok(skill) => skill,
+        Err(e) => {
+            eprintln!("{e}");
+            return Outcome::Invalid;
+        }
+    };
+    match skills::disk::extract::extract(skill, dest) {
+        Ok(done) => {
+            let verb = if done.written { "wrote" } else { "unchanged:" };
+            println!("{verb} {}", done.dir.display());
+            for file in &done.files {
+                println!("{}", file.display());
+            }
+            outcome
+        }
+        Err(e) => {
+            eprintln!("error: {e}");
+            Outcome::Usage
+        }
     }
 }

@@ -44,8 +44,15 @@ def describe(name, field):
         info["options"] = [str(s) for s in field.get("/_States_", [])]
     if kind == "choice":
         info["combo"] = bool(flags & COMBO)
-        options = field.get("/Opt", [])
-        info["options"] = [str(o[1] if isinstance(o, list) else o) for o in options]
+        # An option is a string, or a pair [export value, display text]: the form stores the
+        # export value, so that is what `options` lists and what a fill must write.
+        pairs = [
+            (str(o[0]), str(o[1])) if isinstance(o, list) else (str(o), str(o))
+            for o in field.get("/Opt", [])
+        ]
+        info["options"] = [value for value, _ in pairs]
+        if any(value != label for value, label in pairs):
+            info["option_labels"] = [label for _, label in pairs]
     return info
 
 

@@ -1,0 +1,837 @@
+//! Writes a skill's files to a working directory, so its scripts can run.
+//!
+//! An embedded skill lives in the binary, but a model can only run a script that exists on disk.
+//! [`extract`] writes *every* file of the skill (not only `scripts/`: scripts read the skill's
+//! `references/` and `assets/` by relative path) under `dest/<skill name>/`, and returns the
+//! absolute paths to hand to the model in a tool output or the listing.
+//!
+//! - **Executable bits** are the ones the file had in the source folder when the crate compiled:
+//!   on Unix, mode `0o755` for executables and `0o644` for the rest, whatever the umask.
+//! - **`SKILL.md`** is written as the body the skill serves: the frontmatter is not part of it.
+//! - **Nothing is written outside the skill's folder.** Every path is checked again, and joined
+//!   one plain name at a time. A symbolic link already at a file's place is replaced, never
+//!   written through (each file is written to a temporary file beside it, then renamed over the
+//!   target); a symbolic link in place of a folder on the way is refused.
+//! - **Idempotent.** A file that already holds the right bytes and mode is left alone, so a
+//!   second call writes nothing and reports [`Extracted::written`] `false`; a file changed or
+//!   deleted since is written again. The marker file [`MARKER`] in the skill's folder holds the
+//!   skill's [`fingerprint`] in hex, written last: it records which version of the skill the
+//!   folder holds once complete.
+//! - Files in the folder that the skill does not have (from an older version, or put there by
+//!   someone else) are left in place: deleting what we did not write is riskier than leaving it.
+//!
+//! ```
+//! use skills_runtime::{File, OwnedFields, Skill};
+//! use skills_runtime::disk::extract::extract;
+//!
+//! let skill = Skill::owned(
+//!     OwnedFields { name: "pdf".into(), description: "Work with PDF files.".into(), ..Default::default() },
+//!     "Run `scripts/extract.sh FILE`.\n".into(),
+//!     vec![File::owned("scripts/extract.sh".into(), b"#!/bin/sh\npdftotext \"$1\" -\n".to_vec(), true)],
+//! );
+//! let work = tempfile::tempdir()?;
+//! let out = extract(&skill, work.path())?;
+//! let script = out.dir.join("scripts").join("extract.sh");
+//! assert!(out.files.contains(&script));
+//! // Tell the model where the script is.
+//! println!("Run `{}` to get a PDF's text.", script.display());
+//! # Ok::<(), Box<dyn std::error::Error>>(())
+//! ```
+
+use std::collections::HashSet;
+use std::fs;
+use std::io::{self, Write};
+use std::path::{Component, Path, PathBuf};
+use std::sync::atomic::{AtomicU64, Ordering};
+
+use crate::path;
+use crate::skill::{Skill, hex};
+
+/// The name of the marker file written last in the skill's folder: the hex [`fingerprint`] of
+/// the skill the folder holds, and a newline. A skill file with this path is refused.
+///
+/// ```
+/// use skills_runtime::{OwnedFields, Skill, hex};
+/// use skills_runtime::disk::extract::{extract, fingerprint, MARKER};
+///
+/// let skill = Skill::owned(
+///     OwnedFields { name: "notes".into(), description: "Take notes.".into(), ..Default::default() },
+///     "# Notes\n".into(),
+///     vec![],
+/// );
+/// let work = tempfile::tempdir()?;
+/// let out = extract(&skill, work.path())?;
+/// let marker = std::fs::read_to_string(out.dir.join(MARKER))?;
+/// assert_eq!(marker.trim_end(), hex(&fingerprint(&skill)));
+/// # Ok::<(), Box<dyn std::error::Error>>(())
+/// ```
+pub const MARKER: &str = ".skills-fingerprint";
+
+/// Where a skill was written.
+///
+/// ```
+/// use skills_runtime::{OwnedFields, Skill};
+/// use skills_runtime::disk::extract::extract;
+///
+/// let skill = Skill::owned(
+///     OwnedFields { name: "notes".into(), description: "Take notes.".into(), ..Default::default() },
+///     "# Notes\n".into(),
+///     vec![],
+/// );
+/// let work = tempfile::tempdir()?;
+/// let first = extract(&skill, work.path())?;
+/// assert!(first.dir.is_absolute() && first.dir.ends_with("notes"));
+/// assert_eq!(first.files, vec![first.dir.join("SKILL.md")]);
+/// assert!(first.written);
+/// assert!(!extract(&skill, work.path())?.written);
+/// # Ok::<(), Box<dyn std::error::Error>>(())
+/// ```
+#[derive(Debug, Clone, PartialEq, Eq)]
+pub struct Extracted {
+    /// The skill's folder, absolute: `dest/<skill name>`.
+    pub dir: PathBuf,
+    /// Every file of the skill, absolute, sorted, `SKILL.md` included (the marker is not).
+    pub files: Vec<PathBuf>,
+    /// Whether anything was written; `false` when the folder already held this skill.
+    pub written: bool,
+}
+
+/// Why a skill could not be written. Each message says what was in the way and what to do.
+///
+/// ```
+/// use skills_runtime::{OwnedFields, Skill};
+/// use skills_runtime::disk::extract::{extract, ExtractError};
+///
+/// let skill = Skill::owned(
+///     OwnedFields { name: "notes".into(), description: "Take notes.".into(), ..Default::default() },
+///     "# Notes\n".into(),
+///     vec![],
+/// );
+/// let work = tempfile::tempdir()?;
+/// let file = work.path().join("not-a-folder");
+/// std::fs::write(&file, "")?;
+/// let err = extract(&skill, &file).unwrap_err();
+/// assert!(matches!(err, ExtractError::NotADirectory { .. }));
+/// assert!(err.to_string().contains("is not a folder"));
+/// # Ok::<(), Box<dyn std::error::Error>>(())
+/// ```
+#[derive(Debug, thiserror::Error)]
+#[non_exhaustive]
+pub enum ExtractError {
+    /// A file system call failed.
+    #[error(
+        "Could not {op} \"{}\": {source}. Check that the folder exists, is writable and has free space, or extract to another folder.",
+        path.display()
+    )]
+    Io {
+        /// What was being done, as a verb phrase ("write", "create the folder", ...).
+        op: &'static str,
+        /// The path it was done to.
+        path: PathBuf,
+        /// The underlying error.
+        source: io::Error,
+    },
+    /// The skill's name or one of its file paths could reach outside the skill's folder, or is
+    /// not a plain relative path. Embedded skills never have one; a skill built at run time can.
+    #[error(
+        "Refusing to extract \"{path}\" of skill \"{skill}\": {reason}. A skill's name must be a plain folder name and its file paths relative, made of plain names separated by `/`; fix the skill."
+    )]
+    UnsafePath {
+        /// The skill's name.
+        skill: String,
+        /// The refused path (the name itself when the name was refused).
+        path: String,
+        /// Why it was refused.
+        reason: &'static str,
+    },
+    /// Something that is not a folder is where a folder is needed: the destination, or a folder
+    /// on the way to a file.
+    #[error(
+        "Cannot write skill files under \"{}\": it is not a folder. Move it away, or extract to another folder.",
+        path.display()
+    )]
+    NotADirectory {
+        /// What is in the way.
+        path: PathBuf,
+    },
+    /// A symbolic link is where a folder of the skill should be; extraction never writes through
+    /// one, since it could point anywhere.
+    #[error(
+        "Refusing to write through \"{}\": it is a symbolic link. Remove the link, or extract to another folder.",
+        path.display()
+    )]
+    Symlink {
+        /// The link.
+        path: PathBuf,
+    },
+    /// A folder is where the skill has a file.
+    #[error(
+        "Cannot write \"{}\": a folder is in its place. Move the folder away, or extract to another folder.",
+        path.display()
+    )]
+    FolderInTheWay {
+        /// The folder.
+        path: PathBuf,
+    },
+}
+
+/// The SHA-256 of every file's path, executable bit and content digest, in order: two skills
+/// with the same fingerprint write the same folder.
+///
+/// It uses the digests the skill stores ([`File::sha256`](crate::File::sha256), computed when
+/// the crate compiled for embedded skills), so it reads no file contents.
+///
+/// ```
+/// use skills_runtime::{File, OwnedFields, Skill};
+/// use skills_runtime::disk::extract::fingerprint;
+///
+/// let fields = OwnedFields { name: "s".into(), description: "d".into(), ..Default::default() };
+/// let script = |exec| File::owned("run.sh".into(), b"#!/bin/sh\n".to_vec(), exec);
+/// let a = Skill::owned(fields.clone(), "body\n".into(), vec![script(true)]);
+/// let b = Skill::owned(fields, "body\n".into(), vec![script(false)]);
+/// assert_eq!(fingerprint(&a), fingerprint(&a.clone()));
+/// assert_ne!(fingerprint(&a), fingerprint(&b));
+/// ```
+pub fn fingerprint(skill: &Skill) -> [u8; 32] {
+    use sha2::{Digest, Sha256};
+    let mut hasher = Sha256::new();
+    // A version tag, so a change to what is hashed can never match an old marker.
+    hasher.update(b"skills-extract-v1\0");
+    for file in skill.files() {
+        // Length-prefixed so that no two different lists hash the same input.
+        hasher.update((file.path().len() as u64).to_le_bytes());
+        hasher.update(file.path().as_bytes());
+        hasher.update([u8::from(file.is_executable())]);
+        hasher.update(file.sha256());
+    }
+    hasher.finalize().into()
+}
+
+/// Writes every file of `skill` under `dest/<skill name>/` and returns the absolute paths.
+///
+/// `dest` is created if missing (with its parents); it may be a symbolic link to a folder,
+/// since it is the caller's choice, but nothing below it may be. See the [module
+/// docs](self) for what is written and how.
+///
+/// ```
+/// use skills_runtime::{File, OwnedFields, Skill};
+/// use skills_runtime::disk::extract::extract;
+///
+/// let skill = Skill::owned(
+///     OwnedFields { name: "pdf".into(), description: "Work with PDF files.".into(), ..Default::default() },
+///     "Run `scripts/extract.sh FILE`; forms: `references/forms.md`.\n".into(),
+///     vec![
+///         File::owned("scripts/extract.sh".into(), b"#!/bin/sh\ncat \"$(dirname \"$0\")/../references/forms.md\"\n".to_vec(), true),
+///         File::owned("references/forms.md".into(), b"Fill forms like this.\n".to_vec(), false),
+///     ],
+/// );
+/// let work = tempfile::tempdir()?;
+/// let out = extract(&skill, &work.path().join("skills"))?;
+/// assert_eq!(out.files.len(), 3);
+/// assert_eq!(std::fs::read(out.dir.join("references/forms.md"))?, b"Fill forms like this.\n");
+/// #[cfg(unix)]
+/// {
+///     use std::os::unix::fs::PermissionsExt;
+///     let mode = std::fs::metadata(out.dir.join("scripts/extract.sh"))?.permissions().mode();
+///     assert_eq!(mode & 0o777, 0o755);
+/// }
+/// # Ok::<(), Box<dyn std::error::Error>>(())
+/// ```
+pub fn extract(skill: &Skill, dest: &Path) -> Result<Extracted, ExtractError> {
+    // Every path is checked before anything is written, so a bad path never leaves a
+    // half-written folder behind.
+    let name = plain_segments(skill, skill.name())?;
+    if name.len() != 1 {
+        return Err(ExtractError::UnsafePath {
+            skill: skill.name().to_owned(),
+            path: skill.name().to_owned(),
+            reason: "a skill's name must be a single folder name",
+        });
+    }
+    let targets = skill
+        .files()
+        .iter()
+        .map(|file| Ok((plain_segments(skill, file.path())?, file)))
+        .collect::<Result<Vec<_>, ExtractError>>()?;
+
+    let dest = prepare_dest(dest)?;
+    let dir = name.iter().fold(dest, |at, segment| at.join(segment));
+    let mut checked = HashSet::new();
+    ensure_dir(&dir, &mut checked)?;
+
+    let mut written = false;
+    let mut files = Vec::with_capacity(targets.len());
+    for (segments, file) in targets {
+        let (last, folders) = match segments.split_last() {
+            Some(split) => split,
+            // `plain_segments` never returns an empty list; skip rather than panic.
+            None => continue,
+        };
+        let mut parent = dir.clone();
+        for folder in folders {
+            parent.push(folder);
+            ensure_dir(&parent, &mut checked)?;
+        }
+        let target = parent.join(last);
+        if !holds(&target, file.bytes(), file.is_executable())? {
+            replace(&parent, &target, file.bytes(), file.is_executable())?;
+            written = true;
+        }
+        files.push(target);
+    }
+    files.sort();
+
+    let marker = dir.join(MARKER);
+    let stamp = hex(&fingerprint(skill));
+    if written || !marker_holds(&marker, &stamp) {
+        replace(&dir, &marker, format!("{stamp}\n").as_bytes(), false)?;
+        written = true;
+    }
+    Ok(Extracted {
+        dir,
+        files,
+        written,
+    })
+}
+
+/// [`extract`] into a fresh folder of its own under [`std::env::temp_dir`].
+///
+/// Each call makes a new folder (`skills-<process id>-<time>-<counter>`, created exclusively; on
+/// Unix readable by the current user only, so no other user can swap a script before it runs),
+/// and the skill goes in `<that folder>/<skill name>`. Nothing removes it: delete
+/// `extracted.dir.parent()` when done, or leave it to the system's temp cleaning.
+///
+/// ```
+/// use skills_runtime::{OwnedFields, Skill};
+/// use skills_runtime::disk::extract::extract_to_temp;
+///
+/// let skill = Skill::owned(
+///     OwnedFields { name: "notes".into(), description: "Take notes.".into(), ..Default::default() },
+///     "# Notes\n".into(),
+///     vec![],
+/// );
+/// let a = extract_to_temp(&skill)?;
+/// let b = extract_to_temp(&skill)?;
+/// assert_ne!(a.dir, b.dir);
+/// assert!(a.dir.is_absolute() && a.dir.ends_with("notes"));
+/// assert!(a.dir.starts_with(std::env::temp_dir()));
+/// for out in [a, b] {
+///     if let Some(root) = out.dir.parent() {
+///         std::fs::remove_dir_all(root)?;
+///     }
+/// }
+/// # Ok::<(), Box<dyn std::error::Error>>(())
+/// ```
+pub fn extract_to_temp(skill: &Skill) -> Result<Extracted, ExtractError> {
+    let root = fresh_dir(&std::env::temp_dir())?;
+    extract(skill, &root)
+}
+
+/// The segments of `raw` (a skill name or a file path), refused unless each is a plain name.
+fn plain_segments<'a>(skill: &Skill, raw: &'a str) -> Result<Vec<&'a str>, ExtractError> {
+    let refuse = |reason| ExtractError::UnsafePath {
+        skill: skill.name().to_owned(),
+        path: raw.to_owned(),
+        reason,
+    };
+    let checked = path::check(raw).map_err(|problem| refuse(problem.describe()))?;
+    // Stored paths are normal; `./a` or `a//b` means the skill was built wrong, and writing it
+    // under another name would hide that.
+    if checked.as_normal_str().is_none() {
+        return Err(refuse("it has an empty or `.` segment"));
+    }
+    if raw == MARKER {
+        return Err(refuse("it is the name of the extraction marker file"));
+    }
+    let segments: Vec<&str> = checked.segments().collect();
+    for segment in &segments {
+        // `check` works on `/` paths; this catches what the platform reads differently
+        // (a drive prefix, a root, `..`), so a segment can only ever name one entry.
+        let mut components = Path::new(segment).components();
+        match (components.next(), components.next()) {
+            (Some(Component::Normal(c)), None) if c == *segment => {}
+            _ => return Err(refuse("a segment is not a plain file name on this system")),
+        }
+    }
+    Ok(segments)
+}
+
+/// `dest`, created if missing, as an absolute path.
+fn prepare_dest(dest: &Path) -> Result<PathBuf, ExtractError> {
+    let io = |op, source| ExtractError::Io {
+        op,
+        path: dest.to_owned(),
+        source,
+    };
+    match fs::metadata(dest) {
+        Ok(meta) if meta.is_dir() => {}
+        Ok(_) => {
+            return Err(ExtractError::NotADirectory {
+                path: dest.to_owned(),
+            });
+        }
+        Err(e) if e.kind() == io::ErrorKind::NotFound => {
+            fs::create_dir_all(dest).map_err(|e| io("create the folder", e))?;
+        }
+        Err(e) => return Err(io("inspect", e)),
+    }
+    // Not `canonicalize`: on Windows it gives `\\?\` paths that many scripts cannot handle.
+    std::path::absolute(dest).map_err(|e| io("make an absolute path of", e))
+}
+
+/// Makes sure `path` is a real folder (not a link), creating it if missing.
+fn ensure_dir(path: &Path, checked: &mut HashSet<PathBuf>) -> Result<(), ExtractError> {
+    if checked.contains(path) {
+        return Ok(());
+    }
+    let mut created = false;
+    loop {
+        match fs::symlink_metadata(path) {
+            Ok(meta) if meta.file_type().is_symlink() => {
+                return Err(ExtractError::Symlink {
+                    path: path.to_owned(),
+                });
+            }
+            Ok(meta) if meta.is_dir() => break,
+            Ok(_) => {
+                return Err(ExtractError::NotADirectory {
+                    path: path.to_owned(),
+                });
+            }
+            // Create, then look again: another process may have made it (or a link) meanwhile.
+            Err(e) if e.kind() == io::ErrorKind::NotFound && !created => {
+                match fs::create_dir(path) {
+                    Ok(()) => {}
+                    Err(e) if e.kind() == io::ErrorKind::AlreadyExists => {}
+                    Err(source) => {
+                        return Err(ExtractError::Io {
+                            op: "create the folder",
+                            path: path.to_owned(),
+                            source,
+                        });
+                    }
+                }
+                created = true;
+            }
+            Err(source) => {
+                return Err(ExtractError::Io {
+                    op: "inspect",
+                    path: path.to_owned(),
+                    source,
+                });
+            }
+        }
+    }
+    checked.insert(path.to_owned());
+    Ok(())
+}
+
+/// Whether `target` is a regular file (not a link) with exactly `bytes` and the right mode.
+fn holds(target: &Path, bytes: &[u8], executable: bool) -> Result<bool, ExtractError> {
+    let meta = match fs::symlink_metadata(target) {
+        Ok(meta) => meta,
+        // Missing, or unreadable: writing it again either fixes it or reports a clear error.
+        Err(_) => return Ok(false),
+    };
+    if meta.is_dir() {
+        return Err(ExtractError::FolderInTheWay {
+            path: target.to_owned(),
+        });
+    }
+    if !meta.is_file() || meta.len() != bytes.len() as u64 || !mode_is(&meta, executable) {
+        return Ok(false);
+    }
+    // Compare the bytes, not a timestamp: an edit within the same second and size must be seen.
+    Ok(fs::read(target).is_ok_and(|on_disk| on_disk == bytes))
+}
+
+/// Whether the marker file holds `hex`.
+fn marker_holds(marker: &Path, stamp: &str) -> bool {
+    // A link in the marker's place is never read through; it will be replaced.
+    fs::symlink_metadata(marker).is_ok_and(|meta| meta.is_file())
+        && fs::read_to_string(marker).is_ok_and(|text| text.trim_end() == stamp)
+}
+
+/// Writes `bytes` to a new file in `dir`, then renames it over `target`: a rename replaces a link
+/// at `target` instead of writing through it, and readers never see a half-written file.
+fn replace(dir: &Path, target: &Path, bytes: &[u8], executable: bool) -> Result<(), ExtractError> {
+    let (temp, mut file) = create_temp(dir)?;
+    let io = |op, source| ExtractError::Io {
+        op,
+        path: target.to_owned(),
+        source,
+    };
+    let wrote = file
+        .write_all(bytes)
+        .map_err(|e| io("write", e))
+        .and_then(|()| set_mode(&file, executable).map_err(|e| io("set permissions on", e)));
+    // Closed before the rename so no descriptor open for writing outlives it (a script still
+    // open for writing cannot be executed on Linux).
+    drop(file);
+    let result = wrote.and_then(|()| fs::rename(&temp, target).map_err(|e| io("replace", e)));
+    if result.is_err() {
+        // Best effort: the error to report is the one above, not a failed clean-up.
+        let _ = fs::remove_file(&temp);
+    }
+    result
+}
+
+/// Distinguishes names made by this process; the process id distinguishes processes.
+static COUNTER: AtomicU64 = AtomicU64::new(0);
+
+/// How many names to try before giving up; a collision needs another process to have picked the
+/// same name, so running out means something else is wrong.
+const ATTEMPTS: u32 = 100;
+
+/// A new, empty file in `dir` that did not exist before (never a link someone planted).
+fn create_temp(dir: &Path) -> Result<(PathBuf, fs::File), ExtractError> {
+    let mut last = None;
+    for _ in 0..ATTEMPTS {
+        let n = COUNTER.fetch_add(1, Ordering::Relaxed);
+        let temp = dir.join(format!(".skills-tmp-{}-{n}", std::process::id()));
+        // `create_new` fails on any existing entry, a dangling link included.
+        match fs::OpenOptions::new()
+            .write(true)
+            .create_new(true)
+            .open(&temp)
+        {
+            Ok(file) => return Ok((temp, file)),
+            Err(e) if e.kind() == io::ErrorKind::AlreadyExists => last = Some(e),
+            Err(source) => {
+                return Err(ExtractError::Io {
+                    op: "create a file in",
+                    path: dir.to_owned(),
+                    source,
+                });
+            }
+        }
+    }
+    Err(ExtractError::Io {
+        op: "create a file in",
+        path: dir.to_owned(),
+        source: last.unwrap_or_else(|| io::Error::from(io::ErrorKind::AlreadyExists)),
+    })
+}
+
+/// A new folder in `parent` with a name no other call or process got.
+fn fresh_dir(parent: &Path) -> Result<PathBuf, ExtractError> {
+    let nanos = std::time::SystemTime::now()
+        .duration_since(std::time::UNIX_EPOCH)
+        .map_or(0, |d| d.as_nanos());
+    let mut last = None;
+    for _ in 0..ATTEMPTS {
+        let n = COUNTER.fetch_add(1, Ordering::Relaxed);
+        let dir = parent.join(format!("skills-{}-{nanos}-{n}", std::process::id()));
+        match create_private_dir(&dir) {
+            Ok(()) => return Ok(dir),
+            Err(e) if e.kind() == io::ErrorKind::AlreadyExists => last = Some(e),
+            Err(source) => {
+                return Err(ExtractError::Io {
+                    op: "create a folder in",
+                    path: parent.to_owned(),
+                    source,
+                });
+            }
+        }
+    }
+    Err(ExtractError::Io {
+        op: "create a fresh folder in",
+        path: parent.to_owned(),
+        source: last.unwrap_or_else(|| io::Error::from(io::ErrorKind::AlreadyExists)),
+    })
+}
+
+#[cfg(unix)]
+fn create_private_dir(dir: &Path) -> io::Result<()> {
+    use std::os::unix::fs::DirBuilderExt;
+    fs::DirBuilder::new().mode(0o700).create(dir)
+}
+
+#[cfg(not(unix))]
+fn create_private_dir(dir: &Path) -> io::Result<()> {
+    fs::create_dir(dir)
+}
+
+#[cfg(unix)]
+fn mode(executable: bool) -> u32 {
+    if executable { 0o755 } else { 0o644 }
+}
+
+#[cfg(unix)]
+fn mode_is(meta: &fs::Metadata, executable: bool) -> bool {
+    use std::os::unix::fs::PermissionsExt;
+    meta.permissions().mode() & 0o7777 == mode(executable)
+}
+
+#[cfg(not(unix))]
+fn mode_is(_: &fs::Metadata, _: bool) -> bool {
+    true
+}
+
+#[cfg(unix)]
+fn set_mode(file: &fs::File, executable: bool) -> io::Result<()> {
+    use std::os::unix::fs::PermissionsExt;
+    // Set on the open file, not by path, and after creation, so the umask cannot change it.
+    file.set_permissions(fs::Permissions::from_mode(mode(executable)))
+}
+
+#[cfg(not(unix))]
+fn set_mode(_: &fs::File, _: bool) -> io::Result<()> {
+    Ok(())
+}
+
+#[cfg(test)]
+mod tests {
+    use super::*;
+    use crate::skill::{File, OwnedFields};
+
+    fn skill(name: &str, files: Vec<File>) -> Skill {
+        let fields = OwnedFields {
+            name: name.into(),
+            description: "A test skill.".into(),
+            ..OwnedFields::default()
+        };
+        Skill::owned(fields, "# Body\n".into(), files)
+    }
+
+    fn file(path: &str, bytes: &[u8], executable: bool) -> File {
+        File::owned(path.into(), bytes.to_vec(), executable)
+    }
+
+    fn refused(skill: &Skill) -> (String, &'static str) {
+        let work = tempfile::tempdir().unwrap();
+        match extract(skill, work.path()) {
+            Err(ExtractError::UnsafePath { path, reason, .. }) => {
+                // Checked before anything is written: the destination stays empty.
+                assert_eq!(fs::read_dir(work.path()).unwrap().count(), 0);
+                (path, reason)
+            }
+            other => panic!("expected UnsafePath, got {other:?}"),
+        }
+    }
+
+    #[test]
+    fn refuses_paths_that_could_leave_the_folder() {
+        for bad in [
+            "../escape",
+            "/etc/passwd",
+            "a/../../b",
+            "a\\b",
+            "C:/x",
+            "%2e%2e/x",
+        ] {
+            let (path, _) = refused(&skill("s", vec![file(bad, b"x", false)]));
+            assert_eq!(path, bad);
+        }
+    }
+
+    #[test]
+    fn refuses_paths_that_are_not_normal() {
+        for bad in ["./a", "a//b", "a/./b", "a/"] {
+            let (path, reason) = refused(&skill("s", vec![file(bad, b"x", false)]));
+            assert_eq!(
+                (path.as_str(), reason),
+                (bad, "it has an empty or `.` segment")
+            );
+        }
+    }
+
+    #[test]
+    fn refuses_unsafe_skill_names() {
+        for bad in ["..", "a/b", "", "/abs", "."] {
+            let (path, _) = refused(&skill(bad, vec![]));
+            assert_eq!(path, bad);
+        }
+    }
+
+    #[test]
+    fn refuses_a_file_named_like_the_marker() {
+        let (_, reason) = refused(&skill("s", vec![file(MARKER, b"x", false)]));
+        assert!(reason.contains("marker"));
+    }
+
+    #[test]
+    fn unsafe_path_message_says_what_and_what_to_do() {
+        let s = skill("s", vec![file("../x", b"x", false)]);
+        let work = tempfile::tempdir().unwrap();
+        let message = extract(&s, work.path()).unwrap_err().to_string();
+        assert_eq!(
+            message,
+            "Refusing to extract \"../x\" of skill \"s\": it contains a `..` segment. A skill's \
+             name must be a plain folder name and its file paths relative, made of plain names \
+             separated by `/`; fix the skill."
+        );
+    }
+
+    #[test]
+    fn fingerprint_covers_path_bit_and_content() {
+        let base = fingerprint(&skill("s", vec![file("a", b"x", false)]));
+        assert_eq!(base, fingerprint(&skill("s", vec![file("a", b"x", false)])));
+        // The folder is named by the skill, so the name is not part of what the folder holds.
+        assert_eq!(base, fingerprint(&skill("t", vec![file("a", b"x", false)])));
+        for other in [
+            skill("s", vec![file("b", b"x", false)]),
+            skill("s", vec![file("a", b"y", false)]),
+            skill("s", vec![file("a", b"x", true)]),
+            skill("s", vec![file("a", b"x", false), file("b", b"", false)]),
+        ] {
+            assert_ne!(base, fingerprint(&other));
+        }
+    }
+
+    #[test]
+    fn writes_files_and_a_marker_then_nothing() {
+        let s = skill(
+            "s",
+            vec![
+                file("bin/run", b"#!/bin/sh\n", true),
+                file("a.md", b"A", false),
+            ],
+        );
+        let work = tempfile::tempdir().unwrap();
+        let out = extract(&s, work.path()).unwrap();
+        assert!(out.written);
+        let dir = work.path().join("s");
+        assert_eq!(
+            out.files,
+            vec![
+                dir.join("SKILL.md"),
+                dir.join("a.md"),
+                dir.join("bin").join("run")
+            ]
+        );
+        assert_eq!(fs::read(dir.join("SKILL.md")).unwrap(), b"# Body\n");
+        let marker = fs::read_to_string(dir.join(MARKER)).unwrap();
+        assert_eq!(marker, format!("{}\n", hex(&fingerprint(&s))));
+        assert!(!extract(&s, work.path()).unwrap().written);
+        // No temporary file is left behind.
+        let names: Vec<_> = fs::read_dir(&dir)
+            .unwrap()
+            .map(|e| e.unwrap().file_name())
+            .collect();
+        assert_eq!(names.len(), 4, "{names:?}");
+    }
+
+    #[test]
+    fn a_changed_skill_rewrites_the_marker() {
+        let work = tempfile::tempdir().unwrap();
+        let v1 = skill("s", vec![file("a", b"1", false)]);
+        let v2 = skill("s", vec![file("a", b"2", false)]);
+        extract(&v1, work.path()).unwrap();
+        assert!(extract(&v2, work.path()).unwrap().written);
+        let marker = fs::read_to_string(work.path().join("s").join(MARKER)).unwrap();
+        assert_eq!(marker.trim_end(), hex(&fingerprint(&v2)));
+        assert_eq!(fs::read(work.path().join("s/a")).unwrap(), b"2");
+    }
+
+    #[test]
+    fn a_lost_marker_is_written_again() {
+        let work = tempfile::tempdir().unwrap();
+        let s = skill("s", vec![]);
+        extract(&s, work.path()).unwrap();
+        fs::remove_file(work.path().join("s").join(MARKER)).unwrap();
+        assert!(extract(&s, work.path()).unwrap().written);
+        assert!(work.path().join("s").join(MARKER).is_file());
+    }
+
+    #[test]
+    fn a_folder_in_place_of_a_file_is_an_error() {
+        let work = tempfile::tempdir().unwrap();
+        fs::create_dir_all(work.path().join("s/a.md")).unwrap();
+        let err = extract(&skill("s", vec![file("a.md", b"A", false)]), work.path()).unwrap_err();
+        assert!(matches!(err, ExtractError::FolderInTheWay { .. }), "{err}");
+        assert!(err.to_string().contains("a folder is in its place"));
+    }
+
+    #[test]
+    fn a_file_in_place_of_a_folder_is_an_error() {
+        let work = tempfile::tempdir().unwrap();
+        fs::create_dir_all(work.path().join("s")).unwrap();
+        fs::write(work.path().join("s/bin"), "not a folder").unwrap();
+        let err = extract(&skill("s", vec![file("bin/run", b"x", true)]), work.path()).unwrap_err();
+        match err {
+            ExtractError::NotADirectory { path } => assert!(path.ends_with("s/bin")),
+            other => panic!("{other:?}"),
+        }
+        assert_eq!(
+            fs::read(work.path().join("s/bin")).unwrap(),
+            b"not a folder"
+        );
+    }
+
+    #[test]
+    fn a_relative_destination_gives_absolute_paths() {
+        let s = skill("s", vec![]);
+        let work = tempfile::tempdir().unwrap();
+        // A relative path that resolves into the temp dir without changing the working directory.
+        let cwd = std::env::current_dir().unwrap();
+        let relative: PathBuf = cwd
+            .components()
+            .filter(|c| matches!(c, Component::Normal(_)))
+            .map(|_| Component::ParentDir)
+            .collect::<PathBuf>()
+            .join(work.path().strip_prefix("/").unwrap_or(work.path()));
+        if relative.is_relative() {
+            let out = extract(&s, &relative).unwrap();
+            assert!(out.dir.is_absolute());
+            assert!(out.files.iter().all(|f| f.is_absolute()));
+            assert!(work.path().join("s/SKILL.md").is_file());
+        }
+    }
+
+    #[cfg(unix)]
+    #[test]
+    fn modes_are_exact_whatever_was_there() {
+        use std::os::unix::fs::PermissionsExt;
+        let work = tempfile::tempdir().unwrap();
+        let s = skill(
+            "s",
+            vec![file("run", b"#!/bin/sh\n", true), file("doc", b"d", false)],
+        );
+        extract(&s, work.path()).unwrap();
+        let dir = work.path().join("s");
+        let mode = |p: &str| fs::metadata(dir.join(p)).unwrap().permissions().mode() & 0o7777;
+        assert_eq!((mode("run"), mode("doc")), (0o755, 0o644));
+        // A changed mode counts as a change.
+        fs::set_permissions(dir.join("run"), fs::Permissions::from_mode(0o600)).unwrap();
+        fs::set_permissions(dir.join("doc"), fs::Permissions::from_mode(0o777)).unwrap();
+        assert!(extract(&s, work.path()).unwrap().written);
+        assert_eq!((mode("run"), mode("doc")), (0o755, 0o644));
+    }
+
+    #[cfg(unix)]
+    #[test]
+    fn a_link_in_place_of_the_skill_folder_is_refused() {
+        let work = tempfile::tempdir().unwrap();
+        let outside = tempfile::tempdir().unwrap();
+        std::os::unix::fs::symlink(outside.path(), work.path().join("s")).unwrap();
+        let err = extract(&skill("s", vec![]), work.path()).unwrap_err();
+        assert!(matches!(err, ExtractError::Symlink { .. }), "{err}");
+        assert_eq!(fs::read_dir(outside.path()).unwrap().count(), 0);
+    }
+
+    #[cfg(unix)]
+    #[test]
+    fn a_link_in_place_of_the_marker_is_replaced() {
+        let work = tempfile::tempdir().unwrap();
+        let outside = tempfile::tempdir().unwrap();
+        let secret = outside.path().join("secret");
+        fs::write(&secret, "keep").unwrap();
+        fs::create_dir(work.path().join("s")).unwrap();
+        std::os::unix::fs::symlink(&secret, work.path().join("s").join(MARKER)).unwrap();
+        let s = skill("s", vec![]);
+        assert!(extract(&s, work.path()).unwrap().written);
+        assert_eq!(fs::read(&secret).unwrap(), b"keep");
+        let marker = work.path().join("s").join(MARKER);
+        assert!(fs::symlink_metadata(&marker).unwrap().is_file());
+    }
+
+    #[test]
+    fn fresh_dirs_are_distinct() {
+        let parent = tempfile::tempdir().unwrap();
+        let a = fresh_dir(parent.path()).unwrap();
+        let b = fresh_dir(parent.path()).unwrap();
+        assert_ne!(a, b);
+        assert!(a.is_dir() && b.is_dir());
+    }
+}

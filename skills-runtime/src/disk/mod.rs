@@ -1,0 +1,14 @@
+//! Skills read from disk at run time, beside the embedded ones.
+//!
+//! - [`discover`] finds the folders skills live in (project, user, environment, code) and
+//!   scans them with the same validator as `skills!`.
+//! - [`overlay`] merges them with an embedded set, and reloads what changed.
+//! - [`extract`](mod@extract) writes a skill's files to a working directory so its scripts can run.
+
+pub mod discover;
+pub mod extract;
+pub mod overlay;
+
+pub use discover::{Discovered, Discovery, Found, Root, SourceKind};
+pub use extract::{ExtractError, Extracted, extract, extract_to_temp};
+pub use overlay::{Overlay, ReloadReport, Source};

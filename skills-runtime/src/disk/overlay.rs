@@ -1,0 +1,344 @@
+//! The embedded skills plus skills on disk, merged into one set, reloaded when the disk changes.
+//!
+//! Readers take a [`snapshot`](Overlay::snapshot): an `Arc` of a complete set. A reload builds
+//! the next set aside and swaps it in whole, so a reader never sees a half-built set, and a
+//! snapshot taken before a reload stays valid (and unchanged) for as long as it is held.
+
+use std::collections::{BTreeMap, BTreeSet};
+use std::hash::{DefaultHasher, Hash, Hasher};
+use std::path::PathBuf;
+use std::sync::{Arc, RwLock};
+
+use super::discover::{Discovery, Found, Root, SourceKind, resolve, scan_root};
+use crate::id::{Dynamic, SkillIdentifier};
+use crate::parse::{Diagnostic, Rule};
+use crate::set::SkillSet;
+use crate::skill::Skill;
+use crate::summary::SummaryFormat;
+
+/// Where a skill of the merged set came from.
+#[derive(Debug, Clone, PartialEq, Eq)]
+pub struct Source {
+    /// The kind of source: embedded, project, user, ...
+    pub kind: SourceKind,
+    /// The SKILL.md it was read from (`embedded:<name>` for embedded skills).
+    pub manifest: PathBuf,
+}
+
+/// What a [`reload`](Overlay::reload) changed.
+#[derive(Debug, Clone, Default, PartialEq, Eq)]
+pub struct ReloadReport {
+    /// Skills that appeared.
+    pub added: Vec<String>,
+    /// Skills that disappeared.
+    pub removed: Vec<String>,
+    /// Skills whose fields or files changed.
+    pub changed: Vec<String>,
+    /// Skills that broke on disk: the previous good version is kept, with the reason.
+    pub kept: Vec<(String, String)>,
+    /// The roots that were scanned again (their fingerprint changed).
+    pub rescanned: Vec<PathBuf>,
+    /// Every problem found by this reload.
+    pub diagnostics: Vec<Diagnostic>,
+}
+
+impl ReloadReport {
+    /// Whether the merged set changed.
+    pub fn is_empty(&self) -> bool {
+        self.added.is_empty() && self.removed.is_empty() && self.changed.is_empty()
+    }
+}
+
+#[derive(Debug, Clone)]
+struct RootState {
+    root: Root,
+    fingerprint: u64,
+    found: Vec<Found>,
+    diagnostics: Vec<Diagnostic>,
+}
+
+#[derive(Debug)]
+struct State {
+    set: Arc<SkillSet<Dynamic>>,
+    sources: BTreeMap<String, Source>,
+    roots: Vec<RootState>,
+    diagnostics: Vec<Diagnostic>,
+}
+
+/// An embedded skill set with skills from disk laid over it.
+///
+/// The listing, the tool schema's `enum` and lookups of a snapshot reflect the merged set;
+/// embedded skills keep their `SkillId` (look them up by `id.name()`), disk skills are reached
+/// by name. Same name in two places: the source earlier in
+/// [`Discovery::precedence`] wins, and a warning names both.
+///
+/// ```no_run
+/// use skills_runtime::disk::{Discovery, Overlay};
+/// # static SKILLS: skills_runtime::SkillSet = skills_runtime::SkillSet::empty();
+/// let overlay = Overlay::new(&SKILLS, Discovery::default());
+/// let set = overlay.snapshot();
+/// let tools = skills_runtime::Tools::new(&*set);
+/// // ... later, when files may have changed:
+/// let report = overlay.reload();
+/// println!("added {:?}, removed {:?}, changed {:?}", report.added, report.removed, report.changed);
+/// ```
+#[derive(Debug)]
+pub struct Overlay<Id: 'static = Dynamic> {
+    embedded: &'static SkillSet<Id>,
+    discovery: Discovery,
+    state: RwLock<Arc<State>>,
+}
+
+impl<Id> Overlay<Id> {
+    /// Scans the roots `discovery` finds and merges them with `embedded`. Problems are kept in
+    /// [`Overlay::diagnostics`]; they never stop the others from loading.
+    pub fn new(embedded: &'static SkillSet<Id>, discovery: Discovery) -> Self {
+        let roots: Vec<RootState> = discovery
+            .roots()
+            .into_iter()
+            .map(|r| scan(&discovery, r))
+            .collect();
+        let state = merge(embedded, &discovery, roots, Vec::new());
+        Overlay {
+            embedded,
+            discovery,
+            state: RwLock::new(Arc::new(state)),
+        }
+    }
+
+    fn current(&self) -> Arc<State> {
+        // A poisoned lock still holds a complete state: readers only ever see whole sets.
+        match self.state.read() {
+            Ok(guard) => Arc::clone(&guard),
+            Err(poisoned) => Arc::clone(&poisoned.into_inner()),
+        }
+    }
+
+    /// The merged set as it is now. Hold it for as long as a tool call needs it; a reload
+    /// meanwhile does not change it.
+    pub fn snapshot(&self) -> Arc<SkillSet<Dynamic>> {
+        Arc::clone(&self.current().set)
+    }
+
+    /// Where a skill of the current set came from.
+    pub fn source(&self, name: &str) -> Option<Source> {
+        self.current().sources.get(name).cloned()
+    }
+
+    /// Every skill's source, by name.
+    pub fn sources(&self) -> BTreeMap<String, Source> {
+        self.current().sources.clone()
+    }
+
+    /// The problems of the last scan: broken skills on disk, shadowed names, scan limits.
+    pub fn diagnostics(&self) -> Vec<Diagnostic> {
+        self.current().diagnostics.clone()
+    }
+
+    /// The discovery settings.
+    pub fn discovery(&self) -> &Discovery {
+        &self.discovery
+    }
+
+    /// Scans again the roots whose fingerprint changed (and roots that appeared), keeps the
+    /// previous good version of a skill that is now broken, swaps in the new set, and says
+    /// what changed.
+    pub fn reload(&self) -> ReloadReport {
+        let previous = self.current();
+        let mut report = ReloadReport::default();
+        let mut kept_diagnostics = Vec::new();
+        let roots: Vec<RootState> = self
+            .discovery
+            .roots()
+            .into_iter()
+            .map(|root| {
+                let old = previous.roots.iter().find(|s| s.root == root);
+                let fingerprint = fingerprint(&root, &self.discovery);
+                match old {
+                    Some(old) if old.fingerprint == fingerprint => old.clone(),
+                    _ => {
+                        report.rescanned.push(root.path.clone());
+                        let mut fresh = scan(&self.discovery, root);
+                        if let Some(old) = old {
+                            keep_broken(old, &mut fresh, &mut report.kept, &mut kept_diagnostics);
+                        }
+                        fresh
+                    }
+                }
+            })
+            .collect();
+        let next = merge(self.embedded, &self.discovery, roots, kept_diagnostics);
+        diff(&previous.set, &next.set, &mut report);
+        report.diagnostics = next.diagnostics.clone();
+        match self.state.write() {
+            Ok(mut guard) => *guard = Arc::new(next),
+            Err(poisoned) => *poisoned.into_inner() = Arc::new(next),
+        }
+        report
+    }
+}
+
+impl<Id: SkillIdentifier> Overlay<Id> {
+    /// An embedded skill by its id, as it is in the merged set now (a disk skill of the same
+    /// name with a higher priority replaces it).
+    pub fn skill(&self, id: Id) -> Option<Skill> {
+        self.snapshot().get(id.name()).ok().cloned()
+    }
+}
+
+fn scan(discovery: &Discovery, root: Root) -> RootState {
+    let fingerprint = fingerprint(&root, discovery);
+    let (found, diagnostics) = scan_root(&root, &discovery.scan, discovery.max_file_bytes);
+    RootState {
+        root,
+        fingerprint,
+        found,
+        diagnostics,
+    }
+}
+
+/// A skill that was good and is now present but broken keeps its previous version.
+fn keep_broken(
+    old: &RootState,
+    fresh: &mut RootState,
+    kept: &mut Vec<(String, String)>,
+    notes: &mut Vec<Diagnostic>,
+) {
+    for prev in &old.found {
+        if fresh.found.iter().any(|f| f.manifest == prev.manifest) || !prev.manifest.exists() {
+            continue;
+        }
+        let dir = prev.manifest.parent().unwrap_or(&prev.manifest);
+        let why: Vec<String> = fresh
+            .diagnostics
+            .iter()
+            .filter(|d| d.is_error() && d.file.starts_with(dir))
+            .map(ToString::to_string)
+            .collect();
+        if why.is_empty() {
+            continue;
+        }
+        let name = prev.skill.name().to_owned();
+        let reason = why.join("; ");
+        notes.push(Diagnostic::warning(
+            Rule::ReadError,
+            &prev.manifest,
+            1,
+            1,
+            format!("skill \"{name}\" is broken on disk; the previous version stays loaded until it is fixed"),
+        ));
+        kept.push((name, reason));
+        fresh.found.push(prev.clone());
+    }
+}
+
+fn merge<Id>(
+    embedded: &'static SkillSet<Id>,
+    discovery: &Discovery,
+    roots: Vec<RootState>,
+    extra: Vec<Diagnostic>,
+) -> State {
+    let mut found: Vec<Found> = embedded
+        .skills()
+        .iter()
+        .map(|skill| Found {
+            skill: skill.clone(),
+            root: Root {
+                path: PathBuf::from("embedded"),
+                kind: SourceKind::Embedded,
+            },
+            manifest: PathBuf::from(format!("embedded:{}", skill.name())),
+        })
+        .collect();
+    let mut diagnostics = extra;
+    for r in &roots {
+        found.extend(r.found.iter().cloned());
+        diagnostics.extend(r.diagnostics.iter().cloned());
+    }
+    let (winners, shadowed) = resolve(found, &discovery.precedence);
+    diagnostics.extend(shadowed);
+    let sources = winners
+        .iter()
+        .map(|f| {
+            (
+                f.skill.name().to_owned(),
+                Source {
+                    kind: f.root.kind,
+                    manifest: f.manifest.clone(),
+                },
+            )
+        })
+        .collect();
+    let skills = winners.into_iter().map(|f| f.skill).collect();
+    let set = Arc::new(SkillSet::from_skills(skills, SummaryFormat::Markdown));
+    State {
+        set,
+        sources,
+        roots,
+        diagnostics,
+    }
+}
+
+fn diff(old: &SkillSet<Dynamic>, new: &SkillSet<Dynamic>, report: &mut ReloadReport) {
+    let old_names: BTreeSet<&str> = old.names().collect();
+    let new_names: BTreeSet<&str> = new.names().collect();
+    report.added = new_names
+        .difference(&old_names)
+        .map(|s| s.to_string())
+        .collect();
+    report.removed = old_names
+        .difference(&new_names)
+        .map(|s| s.to_string())
+        .collect();
+    report.changed = old_names
+        .intersection(&new_names)
+        .filter(|name| match (old.get(name), new.get(name)) {
+            (Ok(a), Ok(b)) => content_key(a) != content_key(b),
+            _ => false,
+        })
+        .map(|s| s.to_string())
+        .collect();
+}
+
+/// What identifies a skill's content: its fields and every file's path and digest.
+fn content_key(skill: &Skill) -> (String, Vec<(&str, [u8; 32])>) {
+    let fields = format!(
+        "{}\u{0}{:?}\u{0}{:?}\u{0}{:?}\u{0}{}",
+        skill.description(),
+        skill.license(),
+        skill.compatibility(),
+        skill.allowed_tools().collect::<Vec<_>>(),
+        skill.extra_json()
+    );
+    (
+        fields,
+        skill
+            .files()
+            .iter()
+            .map(|f| (f.path(), *f.sha256()))
+            .collect(),
+    )
+}
+
+/// A cheap summary of a root: every path with its size and modification time, no reading.
+fn fingerprint(root: &Root, discovery: &Discovery) -> u64 {
+    let mut hasher = DefaultHasher::new();
+    let mut walker = walkdir::WalkDir::new(&root.path)
+        .follow_links(discovery.scan.follow_symlinks)
+        .sort_by_file_name();
+    if let Some(depth) = discovery.scan.max_depth {
+        // One deeper than the scan: a file of a skill at the deepest level still counts.
+        walker = walker.max_depth(depth + 1);
+    }
+    for entry in walker.into_iter().flatten() {
+        entry.path().hash(&mut hasher);
+        if let Ok(meta) = entry.metadata() {
+            meta.len().hash(&mut hasher);
+            meta.is_dir().hash(&mut hasher);
+            if let Ok(modified) = meta.modified() {
+                modified.hash(&mut hasher);
+            }
+        }
+    }
+    hasher.finish()
+}

@@ -1,0 +1,258 @@
+//! Embedded skills with disk skills laid over them, and reloads that change only what changed.
+
+use std::fs;
+use std::path::{Path, PathBuf};
+
+use skills::Tools;
+use skills::disk::discover::{Discovery, SourceKind};
+use skills::disk::overlay::Overlay;
+use skills::parse::Rule;
+
+skills::skills!("fixtures/basic");
+
+fn write_skill(root: &Path, name: &str, description: &str, body: &str) -> PathBuf {
+    let dir = root.join(name);
+    fs::create_dir_all(&dir).unwrap();
+    let text = format!("---\nname: {name}\ndescription: {description}\n---\n{body}");
+    fs::write(dir.join("SKILL.md"), text).unwrap();
+    dir
+}
+
+/// Discovery of one code root only: nothing from the machine's real folders or environment.
+fn only(root: &Path) -> Discovery {
+    Discovery {
+        start: root.to_owned(),
+        home: None,
+        project: false,
+        user: false,
+        env_var: None,
+        code_roots: vec![root.to_owned()],
+        ..Discovery::default()
+    }
+}
+
+#[test]
+fn the_merged_set_has_embedded_and_disk_skills() {
+    let tmp = tempfile::tempdir().unwrap();
+    write_skill(
+        tmp.path(),
+        "notes",
+        "Take notes. Use when asked to write notes.",
+        "Write short notes.\n",
+    );
+    let overlay = Overlay::new(&SKILLS, only(tmp.path()));
+    let set = overlay.snapshot();
+    assert_eq!(
+        set.names().collect::<Vec<_>>(),
+        ["code-review", "notes", "pdf"]
+    );
+    assert_eq!(overlay.source("pdf").unwrap().kind, SourceKind::Embedded);
+    assert_eq!(overlay.source("notes").unwrap().kind, SourceKind::Code);
+    assert!(
+        set.get("notes")
+            .unwrap()
+            .body()
+            .contains("Write short notes.")
+    );
+    // Embedded skills keep their ids.
+    assert_eq!(
+        overlay.skill(SkillId::CodeReview).unwrap().name(),
+        "code-review"
+    );
+    // The tool's enum and the listing reflect the merged set.
+    let tools = Tools::new(&*set);
+    let schema = tools.definitions()[0].json_schema();
+    assert_eq!(
+        schema["properties"]["skill"]["enum"],
+        serde_json::json!(["code-review", "notes", "pdf"])
+    );
+    assert!(set.summary().contains("- notes: Take notes."));
+    let out = tools.handle("load_skill", r#"{"skill":"notes"}"#);
+    assert!(
+        out.text.starts_with("[Skill: notes | source=disk]"),
+        "{}",
+        out.text
+    );
+}
+
+#[test]
+fn a_disk_skill_with_an_embedded_name_wins_by_default_and_a_warning_names_both() {
+    let tmp = tempfile::tempdir().unwrap();
+    write_skill(
+        tmp.path(),
+        "pdf",
+        "A newer PDF skill. Use for PDFs.",
+        "Disk version.\n",
+    );
+    let overlay = Overlay::new(&SKILLS, only(tmp.path()));
+    assert_eq!(
+        overlay.snapshot().get("pdf").unwrap().body(),
+        "Disk version.\n"
+    );
+    assert_eq!(overlay.source("pdf").unwrap().kind, SourceKind::Code);
+    let warning = overlay
+        .diagnostics()
+        .into_iter()
+        .find(|d| d.rule == Rule::DuplicateName && !d.is_error())
+        .expect("a shadowing warning");
+    assert!(warning.to_string().contains("embedded:pdf"), "{warning}");
+
+    // Embedded first: the binary's own version wins.
+    let mut discovery = only(tmp.path());
+    discovery.precedence = vec![SourceKind::Embedded, SourceKind::Code];
+    let overlay = Overlay::new(&SKILLS, discovery);
+    assert!(
+        overlay
+            .snapshot()
+            .get("pdf")
+            .unwrap()
+            .body()
+            .starts_with("# PDF")
+    );
+}
+
+#[test]
+fn reload_reports_added_changed_removed_and_rescans_only_changed_roots() {
+    let a = tempfile::tempdir().unwrap();
+    let b = tempfile::tempdir().unwrap();
+    write_skill(
+        a.path(),
+        "alpha",
+        "Alpha things. Use for alpha.",
+        "Alpha v1.\n",
+    );
+    write_skill(b.path(), "beta", "Beta things. Use for beta.", "Beta v1.\n");
+    let mut discovery = only(a.path());
+    discovery.code_roots.push(b.path().to_owned());
+    let overlay = Overlay::new(&SKILLS, discovery);
+
+    let report = overlay.reload();
+    assert!(
+        report.is_empty() && report.rescanned.is_empty(),
+        "{report:?}"
+    );
+
+    write_skill(
+        a.path(),
+        "alpha",
+        "Alpha things. Use for alpha.",
+        "Alpha v2, longer.\n",
+    );
+    write_skill(
+        a.path(),
+        "gamma",
+        "Gamma things. Use for gamma.",
+        "Gamma.\n",
+    );
+    let report = overlay.reload();
+    assert_eq!(report.added, ["gamma"]);
+    assert_eq!(report.changed, ["alpha"]);
+    assert!(report.removed.is_empty());
+    let canonical = |p: &Path| fs::canonicalize(p).unwrap();
+    let rescanned: Vec<PathBuf> = report.rescanned.iter().map(|p| canonical(p)).collect();
+    assert_eq!(rescanned, [canonical(a.path())], "root b did not change");
+    assert_eq!(
+        overlay.snapshot().get("alpha").unwrap().body(),
+        "Alpha v2, longer.\n"
+    );
+
+    fs::remove_dir_all(b.path().join("beta")).unwrap();
+    let report = overlay.reload();
+    assert_eq!(report.removed, ["beta"]);
+    assert!(overlay.snapshot().get("beta").is_err());
+}
+
+#[test]
+fn a_skill_broken_on_disk_keeps_its_previous_good_version() {
+    let tmp = tempfile::tempdir().unwrap();
+    let dir = write_skill(
+        tmp.path(),
+        "notes",
+        "Take notes. Use when asked.",
+        "Good version.\n",
+    );
+    let overlay = Overlay::new(&SKILLS, only(tmp.path()));
+    fs::write(
+        dir.join("SKILL.md"),
+        "---\nname: notes\ndescription: [unclosed\n---\nBroken version.\n",
+    )
+    .unwrap();
+    let report = overlay.reload();
+    assert_eq!(report.kept.len(), 1, "{report:?}");
+    assert_eq!(report.kept[0].0, "notes");
+    assert!(
+        report.kept[0].1.contains("yaml-syntax"),
+        "{}",
+        report.kept[0].1
+    );
+    assert!(report.removed.is_empty());
+    assert_eq!(
+        overlay.snapshot().get("notes").unwrap().body(),
+        "Good version.\n"
+    );
+    // Fixed again: the new version replaces the kept one.
+    write_skill(
+        tmp.path(),
+        "notes",
+        "Take notes. Use when asked.",
+        "Fixed version!\n",
+    );
+    let report = overlay.reload();
+    assert_eq!(report.changed, ["notes"]);
+    assert_eq!(
+        overlay.snapshot().get("notes").unwrap().body(),
+        "Fixed version!\n"
+    );
+}
+
+#[test]
+fn a_snapshot_taken_before_a_reload_never_changes() {
+    let tmp = tempfile::tempdir().unwrap();
+    write_skill(tmp.path(), "notes", "Take notes. Use when asked.", "One.\n");
+    let overlay = Overlay::new(&SKILLS, only(tmp.path()));
+    let before = overlay.snapshot();
+    write_skill(
+        tmp.path(),
+        "notes",
+        "Take notes. Use when asked.",
+        "Two, longer.\n",
+    );
+    overlay.reload();
+    assert_eq!(before.get("notes").unwrap().body(), "One.\n");
+    assert_eq!(
+        overlay.snapshot().get("notes").unwrap().body(),
+        "Two, longer.\n"
+    );
+}
+
+#[test]
+fn reloads_and_loads_from_many_threads_see_whole_sets() {
+    let tmp = tempfile::tempdir().unwrap();
+    write_skill(tmp.path(), "notes", "Take notes. Use when asked.", "v0\n");
+    let overlay = Overlay::new(&SKILLS, only(tmp.path()));
+    std::thread::scope(|scope| {
+        for reader in 0..3 {
+            let overlay = &overlay;
+            scope.spawn(move || {
+                for _ in 0..200 {
+                    let set = overlay.snapshot();
+                    // Every snapshot is complete: the embedded skills and the disk one.
+                    assert_eq!(set.len(), 3, "reader {reader}");
+                    let body = set.get("notes").unwrap().body().to_owned();
+                    assert!(body.starts_with('v'), "{body}");
+                }
+            });
+        }
+        scope.spawn(|| {
+            for i in 1..20 {
+                write_skill(
+                    tmp.path(),
+                    "notes",
+                    "Take notes. Use when asked.",
+                    &format!("v{i}{}\n", "x".repeat(i)),
+                );
+                overlay.reload();
+            }
+        });
+    });
+}
