@@ -162,6 +162,8 @@ pub struct Tools<'s, Id: 'static = Dynamic> {
     set: &'s SkillSet<Id>,
     config: ToolConfig,
     permissions: Permissions,
+    /// Where skills with scripts are written so the model can run them.
+    workdir: Option<std::path::PathBuf>,
 }
 
 impl<'s, Id> Tools<'s, Id> {
@@ -171,7 +173,18 @@ impl<'s, Id> Tools<'s, Id> {
             set,
             config: ToolConfig::default(),
             permissions: Permissions::new(),
+            workdir: None,
         }
+    }
+
+    /// Writes a skill that has scripts under `dir/<skill>/` (the whole skill, executable bits
+    /// kept, unchanged skills not rewritten) when its body is loaded or the listing is made,
+    /// and tells the model the absolute paths, so it can run the scripts.
+    #[cfg(feature = "fs")]
+    #[cfg_attr(docsrs, doc(cfg(feature = "fs")))]
+    pub fn with_workdir(mut self, dir: impl Into<std::path::PathBuf>) -> Self {
+        self.workdir = Some(dir.into());
+        self
     }
 
     /// Sets the configuration.
@@ -211,7 +224,25 @@ impl<'s, Id> Tools<'s, Id> {
 
     /// The L1 listing of the visible skills.
     pub fn listing(&self, options: &ListingOptions) -> String {
-        let entries: Vec<Entry<'_>> = self.visible().map(Entry::of).collect();
+        let located: Vec<(&Skill, Option<String>)> = self
+            .visible()
+            .map(|s| {
+                (
+                    s,
+                    self.on_disk(s)
+                        .ok()
+                        .flatten()
+                        .map(|dir| dir.join(MANIFEST).display().to_string()),
+                )
+            })
+            .collect();
+        let entries: Vec<Entry<'_>> = located
+            .iter()
+            .map(|(s, location)| Entry {
+                location: location.as_deref(),
+                ..Entry::of(s)
+            })
+            .collect();
         listing::render(&entries, options)
     }
 
@@ -358,6 +389,23 @@ impl<'s, Id> Tools<'s, Id> {
         if offset == 0 || cut.next_offset().is_none() {
             self.push_chunks(&mut trailer, skill);
             self.push_files(&mut trailer, skill);
+            match self.on_disk(skill) {
+                Ok(Some(dir)) => {
+                    let _ = writeln!(
+                        trailer,
+                        "This skill's files are on disk at {}: run its scripts from there, e.g. {}.",
+                        dir.display(),
+                        dir.join(first_script(skill)).display()
+                    );
+                }
+                Ok(None) => {}
+                Err(e) => {
+                    let _ = writeln!(
+                        trailer,
+                        "The skill's scripts could not be written to disk, so they cannot be run: {e}"
+                    );
+                }
+            }
         }
         let content = format!("{note}{}", cut.text);
         self.frame(report, &content, &trailer)
@@ -379,12 +427,19 @@ impl<'s, Id> Tools<'s, Id> {
             } else {
                 "a file of a type not shown as text"
             };
-            let content = format!(
+            let mut content = format!(
                 "{} is {kind} ({}, {} bytes); its contents are not shown.",
                 loaded.path(),
                 loaded.media_type(),
                 loaded.len()
             );
+            if let Ok(Some(dir)) = self.on_disk(skill) {
+                let _ = write!(
+                    content,
+                    " It is on disk at {}.",
+                    dir.join(loaded.path()).display()
+                );
+            }
             let mut report = self.report(skill, loaded.path().into(), *loaded.sha256(), "", None);
             report.bytes_read = 0;
             return self.frame(report, &content, "");
@@ -400,6 +455,25 @@ impl<'s, Id> Tools<'s, Id> {
         );
         let trailer = self.continuation(&cut, skill.name(), loaded.path());
         self.frame(report, &format!("{note}{}", cut.text), &trailer)
+    }
+
+    /// Where a skill with scripts is on disk, writing it there first; `None` without a work
+    /// folder or for a skill without scripts.
+    fn on_disk(&self, skill: &Skill) -> Result<Option<std::path::PathBuf>, String> {
+        let Some(_dir) = &self.workdir else {
+            return Ok(None);
+        };
+        if !has_scripts(skill) {
+            return Ok(None);
+        }
+        #[cfg(feature = "fs")]
+        {
+            crate::disk::extract::extract(skill, _dir)
+                .map(|done| Some(done.dir))
+                .map_err(|e| e.to_string())
+        }
+        #[cfg(not(feature = "fs"))]
+        Ok(None)
     }
 
     fn served_as_text(&self, loaded: &Loaded<'_>) -> bool {
@@ -600,6 +674,21 @@ impl Skill {
             "disk"
         }
     }
+}
+
+fn has_scripts(skill: &Skill) -> bool {
+    skill
+        .resources()
+        .any(|f| f.is_executable() || f.path().starts_with("scripts/"))
+}
+
+/// A script to name in the example path: an executable one if any.
+fn first_script(skill: &Skill) -> &str {
+    skill
+        .resources()
+        .find(|f| f.is_executable())
+        .or_else(|| skill.resources().find(|f| f.path().starts_with("scripts/")))
+        .map_or("scripts", crate::skill::File::path)
 }
 
 fn parse_object(arguments: &str) -> Result<Map<String, Value>, String> {

@@ -250,7 +250,6 @@ fn skill_folders_deeper_than_the_limit_are_not_found() {
 /// The depth limit says where skill folders are looked for; a skill found within it keeps all
 /// its files, however deep (real skills have paths 8 levels deep).
 #[test]
-#[ignore = "the scanner's max_depth also bounds the files inside a skill (parse/tree.rs)"]
 fn a_skill_found_within_the_limit_keeps_its_deep_files() {
     let (_tmp, root) = temp();
     let skill = root.join("cat/pdf");

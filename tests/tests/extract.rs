@@ -371,3 +371,49 @@ mod unix {
         fs::remove_dir_all(root).unwrap();
     }
 }
+
+/// With a work folder, the tools write a skill with scripts to disk and give the model the
+/// absolute paths, in the body's answer, a script's description and the listing.
+#[test]
+fn tools_with_a_workdir_give_the_model_absolute_paths() {
+    let work = tempfile::tempdir().unwrap();
+    let tools = skills::Tools::new(&SKILLS).with_workdir(work.path());
+    let out = tools.handle("load_skill", r#"{"skill":"pdf"}"#);
+    let dir = work.path().join("pdf");
+    let script = dir.join("scripts/extract.sh");
+    assert!(
+        out.text.contains(&format!(
+            "This skill's files are on disk at {}: run its scripts from there, e.g. {}.",
+            dir.display(),
+            script.display()
+        )),
+        "{}",
+        out.text
+    );
+    assert!(script.is_file());
+    let out = tools.handle(
+        "load_skill",
+        r#"{"skill":"pdf","path":"scripts/extract.sh"}"#,
+    );
+    assert!(
+        out.text
+            .contains(&format!("It is on disk at {}.", script.display())),
+        "{}",
+        out.text
+    );
+    // code-review has no scripts: nothing is written for it.
+    let out = tools.handle("load_skill", r#"{"skill":"code-review"}"#);
+    assert!(!out.text.contains("on disk"));
+    assert!(!work.path().join("code-review").exists());
+    let xml = tools.listing(&skills::listing::ListingOptions {
+        format: skills::listing::ListingFormat::Xml,
+        ..Default::default()
+    });
+    assert!(
+        xml.contains(&format!(
+            "<location>\n{}\n</location>",
+            dir.join("SKILL.md").display()
+        )),
+        "{xml}"
+    );
+}

@@ -256,3 +256,32 @@ fn reloads_and_loads_from_many_threads_see_whole_sets() {
         });
     });
 }
+
+#[test]
+fn a_watcher_reloads_when_a_folder_changes() {
+    use std::sync::{Arc, mpsc};
+    use std::time::Duration;
+    let tmp = tempfile::tempdir().unwrap();
+    write_skill(tmp.path(), "notes", "Take notes. Use when asked.", "One.\n");
+    let overlay = Arc::new(Overlay::new(&SKILLS, only(tmp.path())));
+    let (tx, rx) = mpsc::channel();
+    let watcher = skills::disk::watch::watch(
+        Arc::clone(&overlay),
+        Duration::from_millis(20),
+        move |report| {
+            let _ = tx.send(report.clone());
+        },
+    );
+    write_skill(
+        tmp.path(),
+        "todo",
+        "Keep a todo list. Use when asked.",
+        "Todo.\n",
+    );
+    let report = rx
+        .recv_timeout(Duration::from_secs(10))
+        .expect("the watcher saw the new skill");
+    assert_eq!(report.added, ["todo"]);
+    assert!(overlay.snapshot().get("todo").is_ok());
+    watcher.stop();
+}

@@ -3,11 +3,15 @@
 //! - [`discover`] finds the folders skills live in (project, user, environment, code) and
 //!   scans them with the same validator as `skills!`.
 //! - [`overlay`] merges them with an embedded set, and reloads what changed.
+//! - [`watch`] (feature `watch`) reloads an overlay in the background when its folders change.
 //! - [`extract`](mod@extract) writes a skill's files to a working directory so its scripts can run.
 
 pub mod discover;
 pub mod extract;
 pub mod overlay;
+#[cfg(feature = "watch")]
+#[cfg_attr(docsrs, doc(cfg(feature = "watch")))]
+pub mod watch;
 
 pub use discover::{Discovered, Discovery, Found, Root, SourceKind};
 pub use extract::{ExtractError, Extracted, extract, extract_to_temp};

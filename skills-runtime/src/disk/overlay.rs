@@ -321,16 +321,20 @@ fn content_key(skill: &Skill) -> (String, Vec<(&str, [u8; 32])>) {
 }
 
 /// A cheap summary of a root: every path with its size and modification time, no reading.
+///
+/// It walks without the scan's depth limit, because the files of a skill found within the limit
+/// may lie deeper; dot-folders are skipped like the scan skips them.
 fn fingerprint(root: &Root, discovery: &Discovery) -> u64 {
     let mut hasher = DefaultHasher::new();
-    let mut walker = walkdir::WalkDir::new(&root.path)
+    let dotfiles = discovery.scan.dotfiles;
+    let walker = walkdir::WalkDir::new(&root.path)
         .follow_links(discovery.scan.follow_symlinks)
-        .sort_by_file_name();
-    if let Some(depth) = discovery.scan.max_depth {
-        // One deeper than the scan: a file of a skill at the deepest level still counts.
-        walker = walker.max_depth(depth + 1);
-    }
-    for entry in walker.into_iter().flatten() {
+        .sort_by_file_name()
+        .into_iter()
+        .filter_entry(|e| {
+            e.depth() == 0 || dotfiles || !e.file_name().as_encoded_bytes().starts_with(b".")
+        });
+    for entry in walker.flatten() {
         entry.path().hash(&mut hasher);
         if let Ok(meta) = entry.metadata() {
             meta.len().hash(&mut hasher);

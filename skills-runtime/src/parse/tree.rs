@@ -338,12 +338,14 @@ impl<'a> Walk<'a> {
 
     fn run(&mut self, diagnostics: &mut Vec<Diagnostic>) {
         let follow = self.options.follow_symlinks;
-        let mut walker = WalkDir::new(self.root)
+        let walker = WalkDir::new(self.root)
             .follow_links(follow)
             .sort_by_file_name();
-        if let Some(depth) = self.options.max_depth {
-            walker = walker.max_depth(depth);
-        }
+        // `max_depth` bounds where skill folders are looked for, not the files of a skill found
+        // within it: walkdir's own limit would drop those files silently.
+        let max_depth = self.options.max_depth;
+        // The skill folders enclosing the current entry (the walk is depth-first).
+        let mut open: Vec<PathBuf> = Vec::new();
         let dotfiles = self.options.dotfiles;
         let mut it = walker
             .into_iter()
@@ -405,8 +407,14 @@ impl<'a> Walk<'a> {
                     ));
                     break;
                 }
+                while open.last().is_some_and(|d| !entry.path().starts_with(d)) {
+                    open.pop();
+                }
                 if entry.path().join(MANIFEST).is_file() {
                     self.skill_dirs.push(entry.path().to_owned());
+                    open.push(entry.path().to_owned());
+                } else if open.is_empty() && max_depth.is_some_and(|max| entry.depth() >= max) {
+                    it.skip_current_dir();
                 }
             } else if file_type.is_file() {
                 match entry.metadata() {
