@@ -17,13 +17,18 @@
 //! 6. **turn 6**: the approval flow of an `ask` skill, and a denied skill that answers exactly
 //!    like one that does not exist;
 //! 7. after each turn, what the host sees (events, the tools that loaded skills allow), and at
-//!    the end idle skills unloading and their tools deactivating.
+//!    the end idle skills unloading and their tools deactivating;
+//! 8. with the `fs` feature, skills on disk beside the embedded ones: a [`skills::disk::Overlay`]
+//!    over a temporary folder the example writes, one disk skill shadowing an embedded one, and
+//!    a reload after the folder changes (an edit, a new skill, a broken one).
 //!
 //! Run it from the workspace root:
 //!
 //! ```text
-//! cargo run --example agent
+//! cargo run --example agent --features fs
 //! ```
+//!
+//! Without `--features fs` it runs every scene but the last.
 
 use skills::ToolOutput;
 use skills::Tools;
@@ -46,7 +51,7 @@ const TOOL: &str = "load_skill";
 const LONG: &str = "references/acroform.md";
 
 fn main() {
-    let permissions = Permissions::new().deny("brand-*").ask("release-notes");
+    let permissions = host_permissions();
 
     heading("Setup: the embedded skills and the host's permission rules");
     for id in SkillId::ALL {
@@ -215,6 +220,19 @@ fn main() {
         "\nThe system prompt still carries a chunk: {}",
         yes_no(prompt.contains("<skill_chunk"))
     );
+
+    #[cfg(feature = "fs")]
+    on_disk::scene();
+    #[cfg(not(feature = "fs"))]
+    println!(
+        "\n(One more scene, skills on disk beside the embedded ones, needs the `fs` feature: \
+         cargo run --example agent --features fs)"
+    );
+}
+
+/// The host's rules, by name pattern, so they hold for skills found on disk as well.
+fn host_permissions() -> Permissions {
+    Permissions::new().deny("brand-*").ask("release-notes")
 }
 
 /// Sends one `load_skill` call through the session, as the model wrote it, and prints the
@@ -331,4 +349,239 @@ fn yes_no(b: bool) -> &'static str {
 
 fn heading(title: &str) {
     println!("\n== {title} ==");
+}
+
+/// The last scene: skills read from disk at run time, merged with the embedded ones.
+#[cfg(feature = "fs")]
+mod on_disk {
+    use std::fs;
+    use std::io;
+    use std::path::{MAIN_SEPARATOR, Path, PathBuf};
+
+    use skills::Tools;
+    use skills::disk::{Discovery, Overlay, SourceKind};
+
+    use super::{SKILLS, SkillId, TOOL, heading, host_permissions, list_or_none, print_output};
+
+    /// A skill the binary does not have.
+    const MEETING_NOTES: &str = "---
+name: meeting-notes
+description: Turns a meeting transcript or rough notes into minutes with decisions, owners and due dates. Use when the user shares a transcript or asks for minutes.
+---
+
+# Meeting notes
+
+1. The decisions first, one line each.
+2. Then the action items: owner, task, due date.
+";
+
+    /// The same skill after the team's edit.
+    const MEETING_NOTES_EDITED: &str = "---
+name: meeting-notes
+description: Turns a meeting transcript or rough notes into minutes with decisions, owners and due dates. Use when the user shares a transcript or asks for minutes.
+---
+
+# Meeting notes
+
+1. The decisions first, one line each.
+2. Then the action items: owner, task, due date.
+3. Last, the open questions, each with who will answer it.
+";
+
+    /// The team's own version of an embedded skill.
+    const TEAM_REVIEW: &str = "---
+name: code-review
+description: Reviews a change the Harbor way, with every comment tagged blocking, suggestion or nit. Use when the user asks for a code review.
+---
+
+# Code review at Harbor
+
+Run `make check` first: a red build is the first comment.
+";
+
+    /// The team's version with a typo in its front matter.
+    const TEAM_REVIEW_BROKEN: &str = "---
+name: code-review
+description: [unclosed
+---
+
+# Code review at Harbor
+
+Run `make check` first: a red build is the first comment.
+";
+
+    /// A skill added while the agent runs.
+    const INCIDENT_REPORT: &str = "---
+name: incident-report
+description: Writes a blameless incident report (timeline, impact, root cause, follow-ups). Use after an outage.
+---
+
+# Incident report
+";
+
+    pub fn scene() {
+        heading("Skills on disk beside the embedded ones");
+        if let Err(e) = run() {
+            println!("cannot write the example's skills, scene skipped: {e}");
+        }
+    }
+
+    /// The example's temporary folder, removed however the scene ends.
+    struct TempFolder(PathBuf);
+
+    impl Drop for TempFolder {
+        fn drop(&mut self) {
+            if let Err(e) = fs::remove_dir_all(&self.0) {
+                eprintln!("cannot remove {}: {e}", self.0.display());
+            }
+        }
+    }
+
+    fn run() -> io::Result<()> {
+        let path =
+            std::env::temp_dir().join(format!("skills-agent-example-{}", std::process::id()));
+        // Only a run killed before its clean-up, with the same process id, leaves one behind.
+        if path.exists() {
+            fs::remove_dir_all(&path)?;
+        }
+        fs::create_dir_all(&path)?;
+        let folder = TempFolder(path);
+        // Discovery reports canonical paths (on macOS `/tmp` is `/private/tmp`), so that is the
+        // prefix to strip from them.
+        let base = fs::canonicalize(&folder.0)?;
+        let root = base.join("skills");
+        write_skill(&root, "meeting-notes", MEETING_NOTES)?;
+        write_skill(&root, "code-review", TEAM_REVIEW)?;
+        println!(
+            "A temporary folder (paths below are relative to it) with a skills/ folder the host \
+             names in code: a new skill, meeting-notes, and the team's own code-review."
+        );
+
+        // No project, user or SKILLS_PATH roots: what this machine has installed stays out.
+        let discovery = Discovery {
+            project: false,
+            user: false,
+            env_var: None,
+            home: None,
+            code_roots: vec![root.clone()],
+            ..Discovery::default()
+        };
+        let overlay = Overlay::new(&SKILLS, discovery);
+        let set = overlay.snapshot();
+
+        println!(
+            "\nThe merged listing (snapshot().summary()), {} skills:",
+            set.len()
+        );
+        for line in set.summary().lines() {
+            println!("│ {}", clip(line, 96));
+        }
+
+        println!("\nWhere each comes from (sources()):");
+        for (name, source) in overlay.sources() {
+            println!(
+                "  {name:<18} {:<9} {}",
+                source.kind.as_str(),
+                relative(&source.manifest, &base)
+            );
+        }
+        println!("\ndiagnostics():");
+        for diagnostic in overlay.diagnostics() {
+            println!("  {}", relative_text(&diagnostic.to_string(), &base));
+        }
+        if overlay.source("code-review").map(|s| s.kind) == Some(SourceKind::Code) {
+            println!(
+                "The disk code-review wins: in the default precedence (Discovery::precedence) a \
+                 code root beats the embedded copy, which stays in the binary, unlisted."
+            );
+        }
+
+        println!("\nThe SkillId enum still works (overlay.skill(id)):");
+        for id in [SkillId::PdfForms, SkillId::CodeReview] {
+            match overlay.skill(id) {
+                Some(skill) => println!(
+                    "  {:<14} source={:<8} {}",
+                    id.name(),
+                    skill.source(),
+                    clip(skill.description(), 60)
+                ),
+                None => println!("  {:<14} not in the merged set", id.name()),
+            }
+        }
+
+        // The tools borrow the snapshot, so a reload cannot change a set under a running call.
+        let tools = Tools::new(&*set).with_permissions(host_permissions());
+        for definition in tools.definitions() {
+            println!(
+                "\nThe `skill` enum of {TOOL} over the snapshot (same permissions as above):\n  {}",
+                definition.json_schema()["properties"]["skill"]["enum"]
+            );
+        }
+        let arguments = r#"{"skill": "meeting-notes"}"#;
+        println!("\nmodel → {TOOL} {arguments}");
+        print_output(&tools.handle(TOOL, arguments), 8, 0);
+
+        println!(
+            "\nMeanwhile the team edits meeting-notes, adds incident-report, and breaks the YAML \
+             of code-review (`description: [unclosed`). The host calls reload():"
+        );
+        // The edit adds a line on purpose: reload() spots changes by size and modification time
+        // without reading, so a same-size edit within the clock's resolution would go unseen.
+        write_skill(&root, "meeting-notes", MEETING_NOTES_EDITED)?;
+        write_skill(&root, "incident-report", INCIDENT_REPORT)?;
+        write_skill(&root, "code-review", TEAM_REVIEW_BROKEN)?;
+        let report = overlay.reload();
+        println!("  added:     {}", list_or_none(&report.added));
+        println!("  removed:   {}", list_or_none(&report.removed));
+        println!("  changed:   {}", list_or_none(&report.changed));
+        for (name, why) in &report.kept {
+            println!("  kept:      {name}, because {}", relative_text(why, &base));
+        }
+        let rescanned: Vec<String> = report
+            .rescanned
+            .iter()
+            .map(|path| relative(path, &base))
+            .collect();
+        println!("  rescanned: {}", list_or_none(&rescanned));
+
+        let next = overlay.snapshot();
+        println!(
+            "\nThe snapshot the tools above hold still has {} skills; a new one has {}, and the \
+             broken code-review in it is its last good version until the file is fixed:",
+            set.len(),
+            next.len()
+        );
+        let tools = Tools::new(&*next).with_permissions(host_permissions());
+        let arguments = r#"{"skill": "code-review"}"#;
+        println!("\nmodel → {TOOL} {arguments}");
+        print_output(&tools.handle(TOOL, arguments), 6, 0);
+        Ok(())
+    }
+
+    fn write_skill(root: &Path, name: &str, text: &str) -> io::Result<()> {
+        let dir = root.join(name);
+        fs::create_dir_all(&dir)?;
+        fs::write(dir.join("SKILL.md"), text)
+    }
+
+    /// A path relative to the example's folder, so the output is the same on every machine.
+    fn relative(path: &Path, base: &Path) -> String {
+        path.strip_prefix(base)
+            .unwrap_or(path)
+            .display()
+            .to_string()
+    }
+
+    /// The same, for the paths inside a message.
+    fn relative_text(text: &str, base: &Path) -> String {
+        text.replace(&format!("{}{MAIN_SEPARATOR}", base.display()), "")
+    }
+
+    /// The first `max` characters of `text`, and `…` when there were more.
+    fn clip(text: &str, max: usize) -> String {
+        match text.char_indices().nth(max) {
+            Some((at, _)) => format!("{}…", &text[..at]),
+            None => text.to_owned(),
+        }
+    }
 }

@@ -143,6 +143,10 @@ impl<Id> Overlay<Id> {
     /// Scans again the roots whose fingerprint changed (and roots that appeared), keeps the
     /// previous good version of a skill that is now broken, swaps in the new set, and says
     /// what changed.
+    ///
+    /// The fingerprint is every path's size and modification time, so nothing is read when
+    /// nothing changed. An edit that keeps a file's size within the file system's timestamp
+    /// resolution (a second on some) is seen by the next reload after the clock moves on.
     pub fn reload(&self) -> ReloadReport {
         let previous = self.current();
         let mut report = ReloadReport::default();
