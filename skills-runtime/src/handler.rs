@@ -378,7 +378,7 @@ impl<'s, Id> Tools<'s, Id> {
     }
 
     fn body(&self, skill: &Skill, section: Option<&str>, offset: usize) -> ToolOutput {
-        let core: String = skill.core_body().collect();
+        let core = join_core(skill);
         let (text, note) = pick_section(&core, section);
         let cut = excerpt::excerpt(text, offset, self.config.max_body_chars);
         let file = skill.files().iter().find(|f| f.path() == MANIFEST);
@@ -510,46 +510,37 @@ impl<'s, Id> Tools<'s, Id> {
     fn frame(&self, report: LoadReport, content: &str, trailer: &str) -> ToolOutput {
         let mut text = String::with_capacity(content.len() + trailer.len() + 256);
         let digest = hex(&report.sha256);
+        let (skill, source, truncated) = (&report.skill, report.source, report.truncated);
+        let (bytes, chars) = (report.bytes_read, report.chars_returned);
         match self.config.shape {
             OutputShape::Brackets => {
                 let _ = write!(
                     text,
-                    "[Skill: {} | source={}]\n[Skill Path: {}]\n[Load Report: sha256={digest} truncated={} bytes_read={} chars_returned={}]\n\n",
-                    report.skill,
-                    report.source,
-                    report.path,
-                    report.truncated,
-                    report.bytes_read,
-                    report.chars_returned
+                    "[Skill: {skill} | source={source}]\n[Skill Path: {}]\n[Load Report: sha256={digest} \
+                     truncated={truncated} bytes_read={bytes} chars_returned={chars}]\n\n",
+                    report.path
                 );
-                text.push_str(content);
-                if !trailer.is_empty() {
-                    ensure_blank_line(&mut text);
-                    text.push_str(trailer);
-                }
             }
             OutputShape::Xml => {
-                let mut attr = String::new();
-                listing::push_escaped(&mut attr, &report.path);
+                let mut path = String::new();
+                listing::push_escaped(&mut path, &report.path);
                 let _ = writeln!(
                     text,
-                    "<skill_content name=\"{}\" source=\"{}\" path=\"{attr}\" sha256=\"{digest}\" truncated=\"{}\" bytes_read=\"{}\" chars_returned=\"{}\">",
-                    report.skill,
-                    report.source,
-                    report.truncated,
-                    report.bytes_read,
-                    report.chars_returned
+                    "<skill_content name=\"{skill}\" source=\"{source}\" path=\"{path}\" sha256=\"{digest}\" \
+                     truncated=\"{truncated}\" bytes_read=\"{bytes}\" chars_returned=\"{chars}\">"
                 );
-                text.push_str(content);
-                if !trailer.is_empty() {
-                    ensure_blank_line(&mut text);
-                    text.push_str(trailer);
-                }
-                if !text.ends_with('\n') {
-                    text.push('\n');
-                }
-                text.push_str("</skill_content>");
             }
+        }
+        text.push_str(content);
+        if !trailer.is_empty() {
+            ensure_blank_line(&mut text);
+            text.push_str(trailer);
+        }
+        if self.config.shape == OutputShape::Xml {
+            if !text.ends_with('\n') {
+                text.push('\n');
+            }
+            text.push_str("</skill_content>");
         }
         ToolOutput {
             text,
@@ -674,6 +665,21 @@ impl Skill {
             "disk"
         }
     }
+}
+
+/// The body without its chunk blocks. Where a block was cut out, the blank lines on both sides
+/// of it would add up: at those joins only, one blank line is kept.
+fn join_core(skill: &Skill) -> String {
+    let mut core = String::with_capacity(skill.body().len());
+    for piece in skill.core_body() {
+        let piece = if core.ends_with("\n\n") || core.is_empty() {
+            piece.trim_start_matches(['\n', '\r'])
+        } else {
+            piece
+        };
+        core.push_str(piece);
+    }
+    core
 }
 
 fn has_scripts(skill: &Skill) -> bool {
