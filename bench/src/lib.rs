@@ -1,1 +1,32 @@
-//! Benchmarks (being written).
+//! Benchmarks of `skills` against `include_dir` and `rust-embed`, side by side.
+//!
+//! - [`treegen`]: deterministic synthetic skill trees (`cargo run -p skills-bench --bin gen_tree`).
+//! - [`proto_rt`] and [`emit`]: prototype index layouts, to measure what a changed `skills!`
+//!   would cost (binary size, lookups, build time).
+//! - [`compress`]: the prototype of compressed embedding (compressed when the crate compiles,
+//!   decompressed once, on first access).
+//! - [`tokens`]: L1 listing and first-turn prompt sizes in o200k tokens.
+//!
+//! `BENCHMARKS.md` at the repository root has the results and the commands; `bench/scripts/`
+//! holds the drivers.
+
+pub mod compress;
+pub mod compress_rt;
+pub mod emit;
+pub mod proto_rt;
+pub mod tokens;
+pub mod treegen;
+
+/// The tree the criterion benchmark embeds (written by `build.rs`; `SKILLS_BENCH_SKILLS` sets
+/// its number of skills, 10 by default so CI stays fast).
+pub const LOOKUP_TREE: &str = concat!(env!("CARGO_MANIFEST_DIR"), "/trees/lookup");
+
+/// Prototype index of [`LOOKUP_TREE`] in the `table` layout.
+pub mod lookup_table {
+    include!(concat!(env!("OUT_DIR"), "/proto_table.rs"));
+}
+
+/// Prototype index of [`LOOKUP_TREE`] in the `blob` layout.
+pub mod lookup_blob {
+    include!(concat!(env!("OUT_DIR"), "/proto_blob.rs"));
+}

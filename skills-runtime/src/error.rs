@@ -126,8 +126,25 @@ pub(crate) fn closest<'a>(
         .filter_map(|c| {
             let lower = c.to_lowercase();
             let tail = lower.rsplit('/').next().unwrap_or(&lower);
-            let edits = strsim::damerau_levenshtein(&wanted, &lower);
-            let similarity = strsim::jaro_winkler(&wanted, &lower);
+            // Both measures take time (and Damerau-Levenshtein memory) proportional to the
+            // product of the lengths, so a 10 MB request would allocate gigabytes. Neither can
+            // reach its threshold when the lengths differ a lot (edits <= 2 needs lengths within
+            // 2; Jaro-Winkler >= 0.9 needs them within a factor of 3), so they are skipped then.
+            // The length difference stands in for the edit count in the ordering: it is exact
+            // when one holds the other (same file in a folder, a word of a name).
+            let len = lower.chars().count();
+            let near = wanted_len.abs_diff(len) <= 2;
+            let comparable = wanted_len.max(len) < 3 * wanted_len.min(len).max(1);
+            let edits = if near {
+                strsim::damerau_levenshtein(&wanted, &lower)
+            } else {
+                wanted_len.abs_diff(len)
+            };
+            let similarity = if comparable {
+                strsim::jaro_winkler(&wanted, &lower)
+            } else {
+                0.0
+            };
             let rank = if lower == wanted {
                 0
             } else if tail == wanted {

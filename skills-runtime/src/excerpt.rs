@@ -256,10 +256,14 @@ fn find_heading<'a>(text: &'a str, wanted: &str) -> Option<Heading<'a>> {
     let mut by_prefix = None;
     let mut prefix_matches = 0_usize;
     for heading in Headings::new(text) {
-        if eq_ignore_case(heading.title, wanted) {
+        // Titles are trimmed of spaces and tabs only (CommonMark), `wanted` of all whitespace:
+        // compare them trimmed alike, or a title with a no-break space at its edge could not be
+        // found by its own text (found by the property tests).
+        let title = heading.title.trim();
+        if eq_ignore_case(title, wanted) {
             return Some(heading);
         }
-        if starts_with_ignore_case(heading.title, wanted) {
+        if starts_with_ignore_case(title, wanted) {
             prefix_matches += 1;
             by_prefix.get_or_insert(heading);
         }

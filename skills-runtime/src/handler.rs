@@ -348,7 +348,7 @@ impl<'s, Id> Tools<'s, Id> {
             } => match skill.load(path) {
                 Ok(loaded) if loaded.is_body() => self.body(skill, section.as_deref(), *offset),
                 Ok(loaded) => self.file(skill, loaded, section.as_deref(), *offset),
-                Err(e) => ToolOutput::error(e.to_string()),
+                Err(e) => ToolOutput::error(clipped(e).to_string()),
             },
             Call::Chunk { chunk, .. } => match skill.chunk(chunk) {
                 Ok(text) => {
@@ -356,7 +356,7 @@ impl<'s, Id> Tools<'s, Id> {
                     let report = self.report(skill, format!("#{chunk}"), digest, text, None);
                     self.frame(report, text, "")
                 }
-                Err(e) => ToolOutput::error(e.to_string()),
+                Err(e) => ToolOutput::error(clipped(e).to_string()),
             },
         }
     }
@@ -757,6 +757,18 @@ fn kind(v: &Value) -> &'static str {
 
 fn is_manifest(path: &str) -> bool {
     crate::path::check(path).is_ok_and(|p| p.to_string() == MANIFEST)
+}
+
+/// The error with the path or chunk id the model sent cut short, as an unknown skill's name
+/// is: a model that sends 100 KB of path gets a short answer, not its path back.
+fn clipped(mut error: SkillError) -> SkillError {
+    match &mut error {
+        SkillError::FileNotFound { requested, .. }
+        | SkillError::InvalidPath { requested, .. }
+        | SkillError::ChunkNotFound { requested, .. } => *requested = clip(requested),
+        _ => {}
+    }
+    error
 }
 
 /// A value the model sent, cut short for echoing back.

@@ -33,6 +33,14 @@ pub mod parse;
 #[cfg_attr(docsrs, doc(cfg(feature = "fs")))]
 pub mod disk;
 
+#[cfg(feature = "mcp")]
+#[cfg_attr(docsrs, doc(cfg(feature = "mcp")))]
+pub mod mcp;
+
+#[cfg(feature = "rig")]
+#[cfg_attr(docsrs, doc(cfg(feature = "rig")))]
+pub mod rig;
+
 #[doc(hidden)]
 #[path = "private.rs"]
 pub mod __private;

@@ -66,7 +66,14 @@ pub fn check(raw: &str) -> Result<RequestPath<'_>, PathProblem> {
     if bytes.first() == Some(&b'/') {
         return Err(PathProblem::Absolute);
     }
-    if bytes.len() >= 2 && bytes[0].is_ascii_alphabetic() && bytes[1] == b':' {
+    // A drive (`C:`) counts wherever the path's first real segment is: `./C:/x` normalises to
+    // `C:/x`, which must not pass only because a `./` came first (found by the property tests:
+    // normalising was not idempotent).
+    let first = raw
+        .split('/')
+        .find(|s| !s.is_empty() && *s != ".")
+        .unwrap_or("");
+    if matches!(first.as_bytes(), [letter, b':', ..] if letter.is_ascii_alphabetic()) {
         return Err(PathProblem::Absolute);
     }
     for (i, &b) in bytes.iter().enumerate() {
@@ -166,6 +173,8 @@ mod tests {
             ("./", PathProblem::Empty),
             ("/etc/passwd", PathProblem::Absolute),
             ("C:/x", PathProblem::Absolute),
+            ("./C:/x", PathProblem::Absolute),
+            ("././c:x", PathProblem::Absolute),
             ("a/../b", PathProblem::ParentSegment),
             ("..", PathProblem::ParentSegment),
             ("a\\b", PathProblem::Backslash),

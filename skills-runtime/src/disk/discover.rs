@@ -336,7 +336,7 @@ impl Discovery {
     }
 
     /// The roots that exist, and a diagnostic for each path that is a file or cannot be read.
-    fn find_roots(&self) -> (Vec<Root>, Vec<Diagnostic>) {
+    pub(crate) fn find_roots(&self) -> (Vec<Root>, Vec<Diagnostic>) {
         let mut roots = Vec::new();
         let mut diagnostics = Vec::new();
         let mut seen = HashSet::new();

@@ -5,9 +5,10 @@
 //! snapshot taken before a reload stays valid (and unchanged) for as long as it is held.
 
 use std::collections::{BTreeMap, BTreeSet};
+use std::fs;
 use std::hash::{DefaultHasher, Hash, Hasher};
 use std::path::PathBuf;
-use std::sync::{Arc, RwLock};
+use std::sync::{Arc, Mutex, RwLock};
 
 use super::discover::{Discovery, Found, Root, SourceKind, resolve, scan_root};
 use crate::id::{Dynamic, SkillIdentifier};
@@ -87,22 +88,27 @@ pub struct Overlay<Id: 'static = Dynamic> {
     embedded: &'static SkillSet<Id>,
     discovery: Discovery,
     state: RwLock<Arc<State>>,
+    /// Held for a whole reload, so two reloads (a watcher's and the host's) never overlap: the
+    /// slower one, built from an older scan, would otherwise replace the newer set (found by the
+    /// concurrency tests: a skill published and reloaded was missing after that reload).
+    reloading: Mutex<()>,
 }
 
 impl<Id> Overlay<Id> {
     /// Scans the roots `discovery` finds and merges them with `embedded`. Problems are kept in
     /// [`Overlay::diagnostics`]; they never stop the others from loading.
     pub fn new(embedded: &'static SkillSet<Id>, discovery: Discovery) -> Self {
-        let roots: Vec<RootState> = discovery
-            .roots()
-            .into_iter()
-            .map(|r| scan(&discovery, r))
-            .collect();
-        let state = merge(embedded, &discovery, roots, Vec::new());
+        // Roots that are files or cannot be read are reported here too, not only by
+        // `Discovery::scan` (found by the fault tests: a root replaced by a file vanished
+        // from the overlay without a word).
+        let (roots, problems) = discovery.find_roots();
+        let roots: Vec<RootState> = roots.into_iter().map(|r| scan(&discovery, r)).collect();
+        let state = merge(embedded, &discovery, roots, problems);
         Overlay {
             embedded,
             discovery,
             state: RwLock::new(Arc::new(state)),
+            reloading: Mutex::new(()),
         }
     }
 
@@ -148,12 +154,15 @@ impl<Id> Overlay<Id> {
     /// nothing changed. An edit that keeps a file's size within the file system's timestamp
     /// resolution (a second on some) is seen by the next reload after the clock moves on.
     pub fn reload(&self) -> ReloadReport {
+        // A poisoned lock only means another reload panicked; the state it guards is whole.
+        let _one_at_a_time = self
+            .reloading
+            .lock()
+            .unwrap_or_else(std::sync::PoisonError::into_inner);
         let previous = self.current();
         let mut report = ReloadReport::default();
-        let mut kept_diagnostics = Vec::new();
-        let roots: Vec<RootState> = self
-            .discovery
-            .roots()
+        let (roots, mut kept_diagnostics) = self.discovery.find_roots();
+        let roots: Vec<RootState> = roots
             .into_iter()
             .map(|root| {
                 let old = previous.roots.iter().find(|s| s.root == root);
@@ -209,16 +218,28 @@ fn keep_broken(
     notes: &mut Vec<Diagnostic>,
 ) {
     for prev in &old.found {
-        if fresh.found.iter().any(|f| f.manifest == prev.manifest) || !prev.manifest.exists() {
+        if fresh.found.iter().any(|f| f.manifest == prev.manifest) {
             continue;
         }
+        // A SKILL.md deleted on purpose takes its skill with it. Anything else in its place (a
+        // folder, a FIFO, a dangling link) is a fault, and the good version stays (found by the
+        // fault tests: those made a good skill disappear with at most a warning).
+        let Ok(meta) = fs::symlink_metadata(&prev.manifest) else {
+            continue;
+        };
         let dir = prev.manifest.parent().unwrap_or(&prev.manifest);
-        let why: Vec<String> = fresh
+        let mut why: Vec<String> = fresh
             .diagnostics
             .iter()
             .filter(|d| d.is_error() && d.file.starts_with(dir))
             .map(ToString::to_string)
             .collect();
+        if why.is_empty() && !meta.is_file() {
+            why.push(format!(
+                "{}: is no longer a regular file",
+                prev.manifest.display()
+            ));
+        }
         if why.is_empty() {
             continue;
         }

@@ -160,7 +160,7 @@ rules! {
     ChunkId = "chunk-id",
     /// Two chunks of one body have the same id.
     ChunkDuplicate = "chunk-duplicate",
-    /// A resource is over the size cap (2,000,000 bytes by default).
+    /// A resource or SKILL.md is over the size cap (2,000,000 bytes by default).
     ResourceTooLarge = "resource-too-large",
     /// Two skills have the same name.
     DuplicateName = "duplicate-name",

@@ -152,15 +152,19 @@ struct Checker<'a> {
     /// The top-level keys as written, indexed once the YAML has loaded (and `lines` is final).
     keys: Vec<KeyEntry>,
     diagnostics: Vec<Diagnostic>,
+    /// Whether the frontmatter holds a line break the parser counts and `lines` does not
+    /// (see [`text_position`]); found once, since repairs only ever remove such breaks.
+    other_breaks: bool,
 }
 
 impl<'a> Checker<'a> {
     fn new(file: &'a Path, profile: Profile, split: &Split<'_>) -> Self {
-        let lines = split
+        let lines: Vec<String> = split
             .yaml
             .lines()
             .map(|line| line.trim_end_matches('\r').to_owned())
             .collect();
+        let other_breaks = lines.iter().any(|line| has_other_breaks(line));
         Checker {
             file,
             profile,
@@ -168,6 +172,7 @@ impl<'a> Checker<'a> {
             first_line: split.yaml_line,
             keys: Vec::new(),
             diagnostics: Vec::new(),
+            other_breaks,
         }
     }
 
@@ -280,7 +285,7 @@ impl Checker<'_> {
     fn load_repairing_colons(&mut self) -> (Option<Loaded>, Vec<ColonFix>) {
         let mut fixes: Vec<ColonFix> = Vec::new();
         loop {
-            let error = match load(&self.lines.join("\n")) {
+            let error = match load(&self.lines.join("\n"), self.other_breaks) {
                 Ok(loaded) => return (Some(loaded), fixes),
                 Err(error) => error,
             };
@@ -442,7 +447,7 @@ enum LoadError {
 }
 
 /// Parses YAML text into a [`Value`], counting values and recording duplicate keys.
-fn load(yaml: &str) -> Result<Loaded, LoadError> {
+fn load(yaml: &str, other_breaks: bool) -> Result<Loaded, LoadError> {
     let mut state = LoadState {
         remaining: MAX_YAML_VALUES,
         ..LoadState::default()
@@ -455,21 +460,110 @@ fn load(yaml: &str) -> Result<Loaded, LoadError> {
             duplicates: state.duplicates,
         }),
         Err(_) if state.over_budget => Err(LoadError::TooManyValues),
-        Err(error) => Err(classify(&error)),
+        Err(error) => Err(classify(&error, yaml, other_breaks)),
     }
 }
 
 /// Sorts a YAML library error. Its kinds are private, so the repetition limit is recognised by
-/// its message.
-fn classify(error: &serde_yaml::Error) -> LoadError {
+/// its message. When `yaml` holds line breaks other than `\n`, positions, in the location and
+/// in the message, are moved from the parser's lines to the lines of `yaml` (see
+/// [`text_position`]).
+fn classify(error: &serde_yaml::Error, yaml: &str, other_breaks: bool) -> LoadError {
     let message = error.to_string();
     if message.contains("repetition limit exceeded") {
         return LoadError::Repetition;
     }
-    let location = error
-        .location()
-        .map(|location| (location.line(), location.column()));
+    let location = error.location().map(|l| (l.line(), l.column()));
+    if !other_breaks {
+        return LoadError::Syntax { message, location };
+    }
+    let location = location.map(|(line, column)| text_position(yaml, line, column));
+    let message = relocate_pairs(&message, yaml);
     LoadError::Syntax { message, location }
+}
+
+/// Whether `yaml` holds a line break other than `\n`, so that the parser's lines are not ours.
+fn has_other_breaks(yaml: &str) -> bool {
+    ['\r', '\u{85}', '\u{2028}', '\u{2029}']
+        .into_iter()
+        .any(|c| yaml.contains(c))
+}
+
+/// Whether the YAML parser (libyaml) ends a line at `c`: besides `\n` and `\r` (and `\r\n` as
+/// one), it counts NEL, LINE SEPARATOR and PARAGRAPH SEPARATOR.
+fn is_yaml_break(c: char) -> bool {
+    matches!(c, '\n' | '\r' | '\u{85}' | '\u{2028}' | '\u{2029}')
+}
+
+/// The 1-based line and column in `yaml`, whose lines end at `\n` only (as the splitter, the
+/// chunk finder and the diagnostics count them), of the parser's 1-based `line` and `column`.
+///
+/// Found by fuzzing: a lone `\r` is a line break to the parser but not to the rest of the
+/// validator, so a frontmatter of 8 lines holding 50 lone `\r`s had its syntax error reported on
+/// line 58, outside the file.
+fn text_position(yaml: &str, line: usize, column: usize) -> (usize, usize) {
+    let mut at = 0;
+    let mut parser_line = 1;
+    let mut chars = yaml.char_indices().peekable();
+    while parser_line < line {
+        let Some((i, c)) = chars.next() else { break };
+        if !is_yaml_break(c) {
+            continue;
+        }
+        at = i + c.len_utf8();
+        if c == '\r' && chars.peek().is_some_and(|&(_, next)| next == '\n') {
+            chars.next();
+            at += 1;
+        }
+        parser_line += 1;
+    }
+    let rest = &yaml[at..];
+    let pos = at
+        + rest
+            .char_indices()
+            .take_while(|&(_, c)| !is_yaml_break(c))
+            .nth(column.saturating_sub(1))
+            .map_or_else(
+                || rest.find(is_yaml_break).unwrap_or(rest.len()),
+                |(i, _)| i,
+            );
+    let before = &yaml[..pos];
+    let line_start = before.rfind('\n').map_or(0, |i| i + 1);
+    (
+        before.matches('\n').count() + 1,
+        before[line_start..].chars().count() + 1,
+    )
+}
+
+/// Rewrites every `line N column M` of a parser message with [`text_position`].
+fn relocate_pairs(message: &str, yaml: &str) -> String {
+    let mut out = String::with_capacity(message.len());
+    let mut rest = message;
+    while let Some(at) = rest.find("line ") {
+        let (before, after) = rest.split_at(at);
+        out.push_str(before);
+        fn number(s: &str) -> Option<(usize, &str)> {
+            let digits = s.bytes().take_while(u8::is_ascii_digit).count();
+            s[..digits].parse::<usize>().ok().map(|n| (n, &s[digits..]))
+        }
+        let pair = number(&after["line ".len()..]).and_then(|(line, tail)| {
+            let tail = tail.strip_prefix(" column ")?;
+            number(tail).map(|(column, tail)| (line, column, tail))
+        });
+        match pair {
+            Some((line, column, tail)) => {
+                let (line, column) = text_position(yaml, line, column);
+                out.push_str(&format!("line {line} column {column}"));
+                rest = tail;
+            }
+            None => {
+                out.push_str("line ");
+                rest = &after["line ".len()..];
+            }
+        }
+    }
+    out.push_str(rest);
+    out
 }
 
 /// What [`ValueSeed`] tracks while it builds a value.

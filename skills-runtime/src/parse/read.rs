@@ -22,6 +22,16 @@ pub(crate) fn read_inside(
             "resolves outside the skills folder",
         ));
     }
+    // Opening a FIFO blocks until a writer comes, so the type is checked before opening too
+    // (found by the fault tests: a file replaced by a FIFO after the scan hung the load). A
+    // swap in the instant between this check and the open is still possible; the checks on the
+    // handle below refuse anything but that one regular file once it is open.
+    if !fs::symlink_metadata(&resolved)?.is_file() {
+        return Err(io::Error::new(
+            io::ErrorKind::InvalidInput,
+            "is not a regular file",
+        ));
+    }
     let mut file = File::open(&resolved)?;
     let meta = file.metadata()?;
     if !meta.is_file() {

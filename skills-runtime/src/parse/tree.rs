@@ -410,7 +410,7 @@ impl<'a> Walk<'a> {
                 while open.last().is_some_and(|d| !entry.path().starts_with(d)) {
                     open.pop();
                 }
-                if entry.path().join(MANIFEST).is_file() {
+                if self.is_manifest(&entry.path().join(MANIFEST), diagnostics) {
                     self.skill_dirs.push(entry.path().to_owned());
                     open.push(entry.path().to_owned());
                 } else if open.is_empty() && max_depth.is_some_and(|max| entry.depth() >= max) {
@@ -437,6 +437,36 @@ impl<'a> Walk<'a> {
                 ));
             }
         }
+    }
+
+    /// Whether `manifest` makes its folder a skill: a regular file, reached through a link only
+    /// when links are followed and the link stays inside the root. A link not followed or
+    /// leaving the root is reported when the walk meets it as an entry; a folder named
+    /// SKILL.md is reported here, since nothing else would say why the skill is missing.
+    ///
+    /// Found by the hostile-path tests: the check used to follow any link, so a SKILL.md
+    /// linking out of the root (or, with links off, to another skill's) was read and served
+    /// as the body, though the walk itself refused that link.
+    fn is_manifest(&self, manifest: &Path, diagnostics: &mut Vec<Diagnostic>) -> bool {
+        let Ok(meta) = fs::symlink_metadata(manifest) else {
+            return false;
+        };
+        if meta.is_dir() {
+            diagnostics.push(Diagnostic::error(
+                Rule::ReadError,
+                manifest,
+                1,
+                1,
+                "is a folder, not a file: the folder holding it is not read as a skill".into(),
+            ));
+            return false;
+        }
+        if meta.file_type().is_symlink() {
+            return self.options.follow_symlinks
+                && manifest.is_file()
+                && self.inside_root(manifest);
+        }
+        meta.is_file()
     }
 
     fn inside_root(&self, path: &Path) -> bool {
@@ -511,7 +541,7 @@ impl<'a> Walk<'a> {
                 ));
                 continue;
             }
-            match fs::read(&path) {
+            match read_regular(&path, None) {
                 Ok(bytes) => skill.resources.push(Resource {
                     path: rel,
                     len: bytes.len() as u64,
@@ -551,8 +581,20 @@ fn read_skill(
         chunks: Vec::new(),
         valid: false,
     };
-    let bytes = match fs::read(&source.manifest_path) {
+    let bytes = match read_regular(&source.manifest_path, options.limits.max_resource_bytes) {
         Ok(bytes) => bytes,
+        Err(e) if e.kind() == io::ErrorKind::FileTooLarge => {
+            diagnostics.push(Diagnostic::error(
+                Rule::ResourceTooLarge,
+                &source.manifest_path,
+                1,
+                1,
+                format!(
+                    "{e}, like every file of a skill: move detail into files under references/"
+                ),
+            ));
+            return source;
+        }
         Err(e) => {
             diagnostics.push(read_error(&source.manifest_path, &e));
             return source;
@@ -756,6 +798,26 @@ impl Diagnostic {
             ..self
         }
     }
+}
+
+/// Reads a file that the walk saw as a regular file, after checking it still is one and is at
+/// most `cap` bytes: a FIFO swapped in since would block the read for ever (found by the fault
+/// tests), and a 10 MB SKILL.md is refused before it is read (the compile-time tests).
+fn read_regular(path: &Path, cap: Option<u64>) -> io::Result<Vec<u8>> {
+    let meta = fs::metadata(path)?;
+    if !meta.is_file() {
+        return Err(io::Error::new(
+            io::ErrorKind::InvalidInput,
+            "is not a regular file",
+        ));
+    }
+    if let Some(cap) = cap.filter(|&c| meta.len() > c) {
+        return Err(io::Error::new(
+            io::ErrorKind::FileTooLarge,
+            format!("is {} bytes; the cap is {cap} bytes", meta.len()),
+        ));
+    }
+    fs::read(path)
 }
 
 fn read_error(path: &Path, e: &io::Error) -> Diagnostic {

@@ -99,6 +99,37 @@ enum Command {
         #[command(flatten)]
         common: Common,
     },
+    /// Serve skills to an MCP client over stdio: the load tool, skill:// resources, the MCP
+    /// skills extension and the listing as a prompt.
+    ///
+    /// Changed files are read again (at most once a second, when a request comes), so edits
+    /// show up without a restart. Diagnostics go to stderr; stdout carries the protocol.
+    Serve {
+        #[command(flatten)]
+        target: TargetArgs,
+        #[command(flatten)]
+        common: Common,
+        /// Permission rules, one a line: `allow|ask|deny PATTERN` or `default allow|ask|deny`
+        /// (`ask` skills are refused: stdio has no way to ask the user).
+        #[arg(long, value_name = "FILE")]
+        permissions: Option<PathBuf>,
+        /// Serve only skills whose name matches PATTERN (`*` is a wildcard); repeatable.
+        #[arg(long, value_name = "PATTERN")]
+        only: Vec<String>,
+        /// Hide skills whose name matches PATTERN from every MCP surface; repeatable, and wins
+        /// over --only.
+        #[arg(long, value_name = "PATTERN")]
+        deny: Vec<String>,
+        /// One unified tool, or read_skill / read_skill_resource / load_skill_chunk.
+        #[arg(long, value_enum, default_value_t = Style::Unified)]
+        style: Style,
+        /// The frame around loaded content.
+        #[arg(long, value_enum, default_value_t = Shape::Brackets)]
+        shape: Shape,
+        /// The name of the unified tool.
+        #[arg(long, default_value = "load_skill")]
+        tool_name: String,
+    },
     /// Write a skill's files (scripts with their executable bits) under DEST/<skill>/.
     Extract {
         /// A folder of skills, a skill folder or a SKILL.md.
@@ -283,6 +314,37 @@ fn main() -> ExitCode {
             dest,
             common,
         } => extract(&path, &skill, &dest, &common),
+        Command::Serve {
+            target,
+            common,
+            permissions,
+            only,
+            deny,
+            style,
+            shape,
+            tool_name,
+        } => {
+            let config = ToolConfig {
+                name: tool_name,
+                style: match style {
+                    Style::Unified => ToolStyle::Unified,
+                    Style::Split => ToolStyle::Split,
+                },
+                shape: match shape {
+                    Shape::Brackets => OutputShape::Brackets,
+                    Shape::Xml => OutputShape::Xml,
+                },
+                ..ToolConfig::default()
+            };
+            let rules = match permissions.as_deref().map(read_permissions) {
+                None => Ok(skills::permission::Permissions::new()),
+                Some(read) => read,
+            };
+            match rules {
+                Ok(rules) => serve(&target.target(), &common, rules, &only, &deny, config),
+                Err(message) => usage(&message),
+            }
+        }
     };
     ExitCode::from(outcome as u8)
 }
@@ -559,6 +621,114 @@ fn extract(path: &Path, skill: &str, dest: &Path, common: &Common) -> Outcome {
             }
             outcome
         }
+        Err(e) => {
+            eprintln!("error: {e}");
+            Outcome::Usage
+        }
+    }
+}
+
+/// Reads a permission rules file (`Permissions::parse` format).
+fn read_permissions(path: &Path) -> Result<skills::permission::Permissions, String> {
+    let text = std::fs::read_to_string(path).map_err(|e| format!("{}: {e}", path.display()))?;
+    skills::permission::Permissions::parse(&text).map_err(|e| format!("{}: {e}", path.display()))
+}
+
+/// `skills serve`: an overlay of the target's folder (or of what discovery finds) over no
+/// embedded skills, served over stdio and reloaded when its files change.
+fn serve(
+    target: &Target,
+    common: &Common,
+    rules: skills::permission::Permissions,
+    only: &[String],
+    deny: &[String],
+    config: ToolConfig,
+) -> Outcome {
+    use std::sync::{Arc, Mutex};
+    use std::time::{Duration, Instant};
+
+    use skills::disk::Overlay;
+    use skills::mcp::McpServer;
+    use skills::permission::Access;
+
+    static NONE: SkillSet = SkillSet::empty();
+    let discovery = match target {
+        Target::Path(path) => {
+            if !path.exists() {
+                return usage(&format!("{}: no such file or folder", path.display()));
+            }
+            // A SKILL.md names its skill's folder.
+            let root = if path.is_file() {
+                path.parent()
+                    .map_or_else(|| PathBuf::from("."), Path::to_path_buf)
+            } else {
+                path.clone()
+            };
+            Discovery {
+                project: false,
+                user: false,
+                env_var: None,
+                code_roots: vec![root],
+                scan: common.options(),
+                ..Discovery::default()
+            }
+        }
+        Target::Discover => Discovery::default(),
+    };
+    let overlay = Arc::new(Overlay::new(&NONE, discovery));
+    let diagnostics = overlay.diagnostics();
+    for d in &diagnostics {
+        eprintln!("{d}");
+    }
+    let outcome = outcome_of(&diagnostics).min(Outcome::Invalid);
+    let set = overlay.snapshot();
+    eprintln!(
+        "skills serve: {} skill{} over stdio",
+        set.len(),
+        plural(set.len())
+    );
+
+    // The last matching rule wins: the file's rules, then --only, then --deny.
+    let mut permissions = if only.is_empty() {
+        rules
+    } else {
+        only.iter()
+            .fold(rules.with_default(Access::Deny), |p, pattern| {
+                p.allow(pattern.as_str())
+            })
+    };
+    for pattern in deny {
+        permissions = permissions.deny(pattern.as_str());
+    }
+
+    // Reload at most once a second, and only when a request asks for the set.
+    let state = Mutex::new((Instant::now(), set));
+    let live = move || {
+        let mut state = state
+            .lock()
+            .unwrap_or_else(std::sync::PoisonError::into_inner);
+        if state.0.elapsed() >= Duration::from_secs(1) {
+            let report = overlay.reload();
+            if !report.is_empty() || !report.kept.is_empty() {
+                for d in &report.diagnostics {
+                    eprintln!("{d}");
+                }
+                eprintln!(
+                    "skills serve: reloaded (added {:?}, removed {:?}, changed {:?})",
+                    report.added, report.removed, report.changed
+                );
+                state.1 = overlay.snapshot();
+            }
+            state.0 = Instant::now();
+        }
+        Arc::clone(&state.1)
+    };
+    let server = McpServer::live(live)
+        .with_config(config)
+        .with_permissions(permissions)
+        .with_server_info("skills", env!("CARGO_PKG_VERSION"));
+    match server.run_stdio() {
+        Ok(()) => outcome,
         Err(e) => {
             eprintln!("error: {e}");
             Outcome::Usage

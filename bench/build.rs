@@ -1,0 +1,36 @@
+//! Writes the tree the lookup benchmark embeds (`trees/lookup`, 10 skills unless
+//! `SKILLS_BENCH_SKILLS` says otherwise, so CI builds a small one) and the prototype indexes of
+//! it (`$OUT_DIR/proto_{table,blob}.rs`).
+
+#[allow(dead_code)]
+#[path = "src/treegen.rs"]
+mod treegen;
+
+#[allow(dead_code)]
+#[path = "src/emit.rs"]
+mod emit;
+
+use std::path::PathBuf;
+
+fn main() {
+    println!("cargo::rerun-if-changed=build.rs");
+    println!("cargo::rerun-if-changed=src/treegen.rs");
+    println!("cargo::rerun-if-changed=src/emit.rs");
+    println!("cargo::rerun-if-env-changed=SKILLS_BENCH_SKILLS");
+    let skills = std::env::var("SKILLS_BENCH_SKILLS")
+        .ok()
+        .and_then(|v| v.parse().ok())
+        .unwrap_or(10);
+    let spec = treegen::TreeSpec::new(skills);
+    let manifest = PathBuf::from(std::env::var_os("CARGO_MANIFEST_DIR").expect("cargo sets it"));
+    let root = manifest.join("trees/lookup");
+    treegen::ensure_tree(&spec, &root).expect("writing trees/lookup");
+    let out = PathBuf::from(std::env::var_os("OUT_DIR").expect("cargo sets it"));
+    for (layout, file) in [
+        (emit::Layout::Table, "proto_table.rs"),
+        (emit::Layout::Blob, "proto_blob.rs"),
+    ] {
+        let code = emit::emit(&spec, &root, layout, "crate::proto_rt", "SET");
+        std::fs::write(out.join(file), code).expect("writing the prototype index");
+    }
+}

@@ -1,0 +1,704 @@
+//! The load tool as a [rig](https://docs.rs/rig-core) tool (rig-core 0.44).
+//!
+//! - [`SkillTool`] is a typed [`rig_core::tool::Tool`] named `load_skill` over a set that lives
+//!   as long as the program (what `skills!` generates): add it to an agent with
+//!   `.tool(SkillTool::new(&SKILLS))`.
+//! - [`DynamicSkillTools`] builds [`DynamicTool`]s for everything else: a set that changes
+//!   (an [overlay](crate::disk::Overlay) of skills on disk; every call answers from its current
+//!   snapshot), another tool name, or the split tools (`read_skill`, `read_skill_resource`,
+//!   `load_skill_chunk`). Add them with `.dynamic_tools(...)`.
+//!
+//! Both answer exactly what [`Tools::handle`] answers, so the model gets the same text as in
+//! any other host. A failed call (an unknown skill or file, bad arguments) is a
+//! [`ToolExecutionError`] whose model-visible text is the handler's, which says what exists;
+//! a skill under `ask` is loaded only when the approval hook says so, and refused with the
+//! reason otherwise. Each successful load publishes a [`SkillLoad`] in the tool context's
+//! result metadata (host-only, never shown to the model) for logs and sessions.
+//!
+//! ```
+//! use rig_core::tool::{ErasedTool, ToolContext};
+//! use skills_runtime::rig::{SkillLoad, SkillTool};
+//! use skills_runtime::{Fields, File, Skill, SkillSet};
+//!
+//! static FILES: [File; 1] = [File::from_text("SKILL.md", "Use pdftotext.\n", false, [0; 32])];
+//! static ALL: [Skill; 1] = [Skill::embedded(
+//!     Fields { name: "pdf", description: "Read PDF files.", ..Fields::EMPTY }, &FILES, &[],
+//! )];
+//! static SKILLS: SkillSet = SkillSet::from_static(&ALL, "- pdf: Read PDF files.\n");
+//!
+//! # fn block_on<F: std::future::Future>(f: F) -> F::Output {
+//! #     let mut f = std::pin::pin!(f);
+//! #     let mut cx = std::task::Context::from_waker(std::task::Waker::noop());
+//! #     loop { if let std::task::Poll::Ready(v) = f.as_mut().poll(&mut cx) { return v; } }
+//! # }
+//! # block_on(async {
+//! let tool = SkillTool::new(&SKILLS);
+//! // What an agent does with a tool call from the model:
+//! let mut context = ToolContext::default();
+//! let result = tool.execute(r#"{"skill": "pdf"}"#.into(), &mut context).await;
+//! assert!(result.is_success());
+//! assert!(result.output().as_text().unwrap().contains("Use pdftotext."));
+//! let load: SkillLoad = context.result().unwrap().unwrap();
+//! assert_eq!(load.skill, "pdf");
+//!
+//! let miss = tool.execute(r#"{"skill": "pfd"}"#.into(), &mut ToolContext::default()).await;
+//! assert!(miss.is_error());
+//! assert!(miss.output().as_text().unwrap().contains(r#"Did you mean "pdf"?"#));
+//! # });
+//! ```
+
+/// The rig-core release this module is built on (0.44), for naming its types without a second
+/// dependency that could drift to another version.
+///
+/// ```
+/// use skills_runtime::rig::rig_core::tool::Tool;
+/// assert_eq!(<skills_runtime::rig::SkillTool as Tool>::NAME, "load_skill");
+/// ```
+#[doc(no_inline)]
+pub use rig_core;
+
+use std::fmt;
+use std::future::Future;
+use std::pin::Pin;
+use std::sync::{Arc, Mutex, MutexGuard};
+
+use rig_core::message::ToolName;
+use rig_core::tool::{
+    ContextValue, DynamicTool, ToolContext, ToolErrorKind, ToolExecutionError, ToolOutput,
+};
+use serde::{Deserialize, Serialize};
+use serde_json::Value;
+
+use crate::handler::{CallError, Tools};
+use crate::id::Dynamic;
+use crate::permission::{Access, Answer, Grants, Permissions};
+use crate::set::SkillSet;
+use crate::skill::hex;
+use crate::tool::{ToolConfig, ToolStyle};
+
+type Approver = Arc<dyn Fn(String) -> Pin<Box<dyn Future<Output = Answer> + Send>> + Send + Sync>;
+type Snapshot = Arc<SkillSet<Dynamic>>;
+
+/// What one successful load returned, published in the tool context's result metadata
+/// (`context.result::<SkillLoad>()` after the call; the model never sees it).
+///
+/// ```
+/// use rig_core::tool::ContextValue;
+/// assert_eq!(<skills_runtime::rig::SkillLoad as ContextValue>::KEY, "skills.load");
+/// ```
+#[derive(Debug, Clone, PartialEq, Eq, Serialize, Deserialize)]
+pub struct SkillLoad {
+    /// The skill.
+    pub skill: String,
+    /// The file (`SKILL.md` for the body), or `#id` for a chunk.
+    pub path: String,
+    /// `embedded` or `disk`.
+    pub source: String,
+    /// The SHA-256 digest of the whole file, `sha256:` and 64 hex digits.
+    pub sha256: String,
+    /// Whether part of the file was left out.
+    pub truncated: bool,
+    /// Where to continue, when the file was cut.
+    pub next_offset: Option<usize>,
+}
+
+impl ContextValue for SkillLoad {
+    const KEY: &'static str = "skills.load";
+}
+
+/// The error of a failed call: the text is written for the model (what was wrong, what exists).
+///
+/// ```
+/// let error = skills_runtime::rig::SkillToolError::new(
+///     rig_core::tool::ToolErrorKind::NotFound,
+///     "Skill \"pfd\" not found. Available skills: pdf.",
+/// );
+/// assert!(error.to_string().starts_with("Skill \"pfd\" not found."));
+/// ```
+#[derive(Debug, Clone, PartialEq, Eq)]
+pub struct SkillToolError {
+    kind: ToolErrorKind,
+    message: String,
+    refused: bool,
+}
+
+impl SkillToolError {
+    /// An error of `kind` whose message the model sees.
+    pub fn new(kind: ToolErrorKind, message: impl Into<String>) -> Self {
+        SkillToolError {
+            kind,
+            message: message.into(),
+            refused: false,
+        }
+    }
+
+    fn refused(message: impl Into<String>) -> Self {
+        SkillToolError {
+            kind: ToolErrorKind::PermissionDenied,
+            message: message.into(),
+            refused: true,
+        }
+    }
+
+    /// The kind rig reports it as: bad arguments, a skill or file that does not exist, or a
+    /// load the user did not approve.
+    ///
+    /// ```
+    /// use rig_core::tool::ToolErrorKind;
+    /// let error = skills_runtime::rig::SkillToolError::new(ToolErrorKind::InvalidArgs, "Missing \"skill\".");
+    /// assert_eq!(error.kind(), ToolErrorKind::InvalidArgs);
+    /// ```
+    pub fn kind(&self) -> ToolErrorKind {
+        self.kind
+    }
+
+    /// Whether the tool declined the load (an `ask` skill the user did not approve).
+    ///
+    /// ```
+    /// use rig_core::tool::ToolErrorKind;
+    /// let error = skills_runtime::rig::SkillToolError::new(ToolErrorKind::NotFound, "No such file.");
+    /// assert!(!error.is_refusal());
+    /// ```
+    pub fn is_refusal(&self) -> bool {
+        self.refused
+    }
+}
+
+impl fmt::Display for SkillToolError {
+    fn fmt(&self, f: &mut fmt::Formatter<'_>) -> fmt::Result {
+        f.write_str(&self.message)
+    }
+}
+
+impl std::error::Error for SkillToolError {}
+
+impl From<SkillToolError> for ToolExecutionError {
+    fn from(error: SkillToolError) -> Self {
+        // Explicit constructors show the message to the model: ours says what exists.
+        if error.refused {
+            ToolExecutionError::refused(error.message)
+        } else {
+            ToolExecutionError::new(error.kind, error.message)
+        }
+    }
+}
+
+/// How the tools are built over a snapshot, and the answers given to `ask` skills.
+#[derive(Clone)]
+struct Core {
+    config: ToolConfig,
+    permissions: Permissions,
+    #[cfg(feature = "fs")]
+    workdir: Option<std::path::PathBuf>,
+    approval: Option<Approver>,
+    grants: Arc<Mutex<Grants>>,
+}
+
+impl fmt::Debug for Core {
+    fn fmt(&self, f: &mut fmt::Formatter<'_>) -> fmt::Result {
+        f.debug_struct("Core")
+            .field("config", &self.config)
+            .field("permissions", &self.permissions)
+            .field("approval", &self.approval.is_some())
+            .finish_non_exhaustive()
+    }
+}
+
+impl Core {
+    fn new(config: ToolConfig) -> Self {
+        Core {
+            config,
+            permissions: Permissions::new(),
+            #[cfg(feature = "fs")]
+            workdir: None,
+            approval: None,
+            grants: Arc::new(Mutex::new(Grants::default())),
+        }
+    }
+
+    /// Tools over `set`; `also` is allowed on top of the rules and the `always` answers.
+    fn tools<'s, Id>(&self, set: &'s SkillSet<Id>, also: Option<&str>) -> Tools<'s, Id> {
+        let grants = lock(&self.grants).clone();
+        let mut permissions = self.permissions.clone();
+        for skill in set.skills() {
+            if self.permissions.check(skill.name()) == Access::Ask
+                && grants.access(&self.permissions, skill.name()) == Access::Allow
+            {
+                permissions = permissions.allow(skill.name());
+            }
+        }
+        if let Some(skill) = also {
+            permissions = permissions.allow(skill);
+        }
+        let tools = Tools::new(set)
+            .with_config(self.config.clone())
+            .with_permissions(permissions);
+        #[cfg(feature = "fs")]
+        let tools = match &self.workdir {
+            Some(dir) => tools.with_workdir(dir.clone()),
+            None => tools,
+        };
+        tools
+    }
+
+    /// Answers one call of tool `name` on `set`, asking for approval when a skill needs it.
+    async fn answer<Id>(
+        &self,
+        set: &SkillSet<Id>,
+        name: &str,
+        arguments: &Value,
+        context: &mut ToolContext,
+    ) -> Result<ToolOutput, SkillToolError> {
+        let arguments = arguments.to_string();
+        let tools = self.tools(set, None);
+        let call = tools.parse(name, &arguments).map_err(|e: CallError| {
+            SkillToolError::new(ToolErrorKind::InvalidArgs, e.to_string())
+        })?;
+        let skill = tools
+            .lookup(call.skill())
+            .map_err(|e| SkillToolError::new(ToolErrorKind::NotFound, e.to_string()))?
+            .name()
+            .to_owned();
+        let mut out = tools.call(&call);
+        if out.approval.is_some() {
+            let Some(approve) = &self.approval else {
+                return Err(SkillToolError::refused(format!(
+                    "Loading skill \"{skill}\" needs the user's approval, and this agent has no \
+                     way to ask for it. Do the task without this skill."
+                )));
+            };
+            let answer = approve(skill.clone()).await;
+            if answer != Answer::Once {
+                lock(&self.grants).answer(&skill, answer);
+            }
+            if answer == Answer::Reject {
+                return Err(SkillToolError::refused(format!(
+                    "The user declined loading skill \"{skill}\". Do the task without it."
+                )));
+            }
+            out = self.tools(set, Some(&skill)).call(&call);
+        }
+        if out.is_error {
+            return Err(SkillToolError::new(ToolErrorKind::NotFound, out.text));
+        }
+        if let Some(report) = &out.report {
+            let load = SkillLoad {
+                skill: report.skill.clone(),
+                path: report.path.clone(),
+                source: report.source.to_owned(),
+                sha256: format!("sha256:{}", hex(&report.sha256)),
+                truncated: report.truncated,
+                next_offset: report.next_offset,
+            };
+            // Metadata for the host: a value that cannot be stored changes nothing for the model.
+            let _ = context.insert_result(load);
+        }
+        Ok(ToolOutput::text(out.text))
+    }
+}
+
+fn lock<T>(mutex: &Mutex<T>) -> MutexGuard<'_, T> {
+    mutex
+        .lock()
+        .unwrap_or_else(std::sync::PoisonError::into_inner)
+}
+
+fn approver<F, Fut>(approve: F) -> Approver
+where
+    F: Fn(String) -> Fut + Send + Sync + 'static,
+    Fut: Future<Output = Answer> + Send + 'static,
+{
+    Arc::new(move |skill| Box::pin(approve(skill)))
+}
+
+/// The unified load tool, `load_skill`, as a typed rig tool over a set that lives as long as
+/// the program (the `SKILLS` that `skills!` generates).
+///
+/// Its parameters are [`Tools::definitions`]' JSON Schema, so `skill` is the `enum` of the
+/// skills the model may load. The arguments reach the handler as the model sent them, so a
+/// wrong one is answered with what was wrong and what is valid.
+///
+/// ```
+/// use rig_core::tool::Tool;
+/// use skills_runtime::permission::{Answer, Permissions};
+/// use skills_runtime::rig::SkillTool;
+/// # static SKILLS: skills_runtime::SkillSet = skills_runtime::SkillSet::empty();
+///
+/// let tool = SkillTool::new(&SKILLS)
+///     .with_permissions(Permissions::new().ask("deploy-*").deny("internal-*"))
+///     .with_approval(|skill| async move { if skill == "deploy-docs" { Answer::Once } else { Answer::Reject } });
+/// assert_eq!(<SkillTool as Tool>::NAME, "load_skill");
+/// assert_eq!(tool.parameters()["properties"]["skill"]["type"], "string");
+/// ```
+///
+/// Added to a rig-agent agent:
+///
+/// ```ignore
+/// let agent = rig_agent::AgentBuilder::new(model)
+///     .preamble(&format!("You can load skills.\n{}", SKILLS.summary()))
+///     .tool(SkillTool::new(&SKILLS))
+///     .build();
+/// ```
+#[derive(Debug, Clone)]
+pub struct SkillTool<Id: 'static = Dynamic> {
+    set: &'static SkillSet<Id>,
+    core: Core,
+}
+
+impl<Id> SkillTool<Id> {
+    /// The tool over `set`, with no permission rules.
+    ///
+    /// ```
+    /// # static SKILLS: skills_runtime::SkillSet = skills_runtime::SkillSet::empty();
+    /// let tool = skills_runtime::rig::SkillTool::new(&SKILLS);
+    /// # drop(tool);
+    /// ```
+    pub fn new(set: &'static SkillSet<Id>) -> Self {
+        SkillTool {
+            set,
+            core: Core::new(ToolConfig::default()),
+        }
+    }
+
+    /// Sets the configuration (limits, output shape, ...). The tool is always the unified
+    /// `load_skill`: for another name or the split tools, use [`DynamicSkillTools`].
+    ///
+    /// ```
+    /// use skills_runtime::tool::{OutputShape, ToolConfig};
+    /// # static SKILLS: skills_runtime::SkillSet = skills_runtime::SkillSet::empty();
+    /// let tool = skills_runtime::rig::SkillTool::new(&SKILLS)
+    ///     .with_config(ToolConfig { shape: OutputShape::Xml, max_chars: 4_000, ..ToolConfig::default() });
+    /// assert_eq!(tool.tools().config().name, "load_skill");
+    /// ```
+    pub fn with_config(mut self, config: ToolConfig) -> Self {
+        self.core.config = ToolConfig {
+            name: <Self as rig_core::tool::Tool>::NAME.to_owned(),
+            style: ToolStyle::Unified,
+            ..config
+        };
+        self
+    }
+
+    /// Sets the permission rules: denied skills vanish from the schema and answer like
+    /// unknown ones.
+    ///
+    /// ```
+    /// use skills_runtime::permission::Permissions;
+    /// # static SKILLS: skills_runtime::SkillSet = skills_runtime::SkillSet::empty();
+    /// let tool = skills_runtime::rig::SkillTool::new(&SKILLS)
+    ///     .with_permissions(Permissions::new().deny("internal-*"));
+    /// # drop(tool);
+    /// ```
+    pub fn with_permissions(mut self, permissions: Permissions) -> Self {
+        self.core.permissions = permissions;
+        self
+    }
+
+    /// How a skill under `ask` gets the user's answer; without it such loads are refused.
+    /// `Always` holds for this tool value and its clones.
+    ///
+    /// ```
+    /// use skills_runtime::permission::{Answer, Permissions};
+    /// # static SKILLS: skills_runtime::SkillSet = skills_runtime::SkillSet::empty();
+    /// let tool = skills_runtime::rig::SkillTool::new(&SKILLS)
+    ///     .with_permissions(Permissions::new().ask("deploy"))
+    ///     .with_approval(|_skill| async { Answer::Once });
+    /// # drop(tool);
+    /// ```
+    pub fn with_approval<F, Fut>(mut self, approve: F) -> Self
+    where
+        F: Fn(String) -> Fut + Send + Sync + 'static,
+        Fut: Future<Output = Answer> + Send + 'static,
+    {
+        self.core.approval = Some(approver(approve));
+        self
+    }
+
+    /// Writes skills with scripts under `dir` when loaded (see [`Tools::with_workdir`]).
+    ///
+    /// ```
+    /// # static SKILLS: skills_runtime::SkillSet = skills_runtime::SkillSet::empty();
+    /// let tool = skills_runtime::rig::SkillTool::new(&SKILLS)
+    ///     .with_workdir(std::env::temp_dir().join("agent-skills"));
+    /// # drop(tool);
+    /// ```
+    #[cfg(feature = "fs")]
+    #[cfg_attr(docsrs, doc(cfg(feature = "fs")))]
+    pub fn with_workdir(mut self, dir: impl Into<std::path::PathBuf>) -> Self {
+        self.core.workdir = Some(dir.into());
+        self
+    }
+
+    /// The [`Tools`] this tool answers with (for the listing in the preamble, say).
+    ///
+    /// ```
+    /// # static SKILLS: skills_runtime::SkillSet = skills_runtime::SkillSet::empty();
+    /// let tool = skills_runtime::rig::SkillTool::new(&SKILLS);
+    /// let preamble = format!("Load a skill before a task it covers:\n{}", tool.tools().listing(&Default::default()));
+    /// # drop(preamble);
+    /// ```
+    pub fn tools(&self) -> Tools<'static, Id> {
+        self.core.tools(self.set, None)
+    }
+}
+
+impl<Id: 'static> rig_core::tool::Tool for SkillTool<Id> {
+    const NAME: &'static str = "load_skill";
+    type Args = Value;
+    type Output = ToolOutput;
+    type Error = SkillToolError;
+
+    fn description(&self) -> String {
+        self.tools()
+            .definitions()
+            .into_iter()
+            .next()
+            .map(|d| d.description)
+            .unwrap_or_default()
+    }
+
+    fn parameters(&self) -> Value {
+        self.tools()
+            .definitions()
+            .first()
+            .map(|d| d.json_schema())
+            .unwrap_or_default()
+    }
+
+    fn map_error(&self, error: SkillToolError) -> ToolExecutionError {
+        error.into()
+    }
+
+    async fn call(
+        &self,
+        context: &mut ToolContext,
+        args: Value,
+    ) -> Result<ToolOutput, SkillToolError> {
+        self.core.answer(self.set, Self::NAME, &args, context).await
+    }
+}
+
+/// Where [`DynamicSkillTools`] read their skills: one set, or a fresh snapshot per call.
+#[derive(Clone)]
+enum Source {
+    Fixed(Snapshot),
+    Live(Arc<dyn Fn() -> Snapshot + Send + Sync>),
+}
+
+impl Source {
+    fn snapshot(&self) -> Snapshot {
+        match self {
+            Source::Fixed(set) => Arc::clone(set),
+            Source::Live(f) => f(),
+        }
+    }
+}
+
+/// The skill tools as rig [`DynamicTool`]s: any tool name or style, and sets that change.
+///
+/// [`DynamicSkillTools::tools`] builds one tool per definition (one unified tool, or the three
+/// split ones). Every call reads the source's current snapshot, so a skill added to an overlay
+/// is loadable at once; the `enum` in the tools' schemas is the one of the set when they were
+/// built, so build them again (and re-register them) after a reload that added or removed
+/// skills, for the model to see the change.
+///
+/// ```
+/// use rig_core::tool::ToolContext;
+/// use skills_runtime::rig::DynamicSkillTools;
+/// use skills_runtime::tool::{ToolConfig, ToolStyle};
+/// # static SKILLS: skills_runtime::SkillSet = skills_runtime::SkillSet::empty();
+///
+/// let tools = DynamicSkillTools::new(&SKILLS)
+///     .with_config(ToolConfig { style: ToolStyle::Split, ..ToolConfig::default() })
+///     .tools();
+/// let names: Vec<String> = tools.iter().map(|t| t.name().to_string()).collect();
+/// assert_eq!(names, ["read_skill", "read_skill_resource", "load_skill_chunk"]);
+/// ```
+///
+/// Over an overlay of skills on disk (feature `fs`), added to a rig-agent agent:
+///
+/// ```ignore
+/// let overlay = Arc::new(Overlay::new(&SKILLS, Discovery::default()));
+/// let agent = rig_agent::AgentBuilder::new(model)
+///     .dynamic_tools(DynamicSkillTools::from_overlay(Arc::clone(&overlay)).tools())
+///     .build();
+/// ```
+#[derive(Clone)]
+pub struct DynamicSkillTools {
+    source: Source,
+    core: Core,
+}
+
+impl fmt::Debug for DynamicSkillTools {
+    fn fmt(&self, f: &mut fmt::Formatter<'_>) -> fmt::Result {
+        f.debug_struct("DynamicSkillTools")
+            .field("live", &matches!(self.source, Source::Live(_)))
+            .field("core", &self.core)
+            .finish()
+    }
+}
+
+impl DynamicSkillTools {
+    /// Tools over a set that lives as long as the program.
+    ///
+    /// ```
+    /// # static SKILLS: skills_runtime::SkillSet = skills_runtime::SkillSet::empty();
+    /// let tools = skills_runtime::rig::DynamicSkillTools::new(&SKILLS).tools();
+    /// assert_eq!(tools.len(), 1);
+    /// ```
+    pub fn new<Id>(set: &'static SkillSet<Id>) -> Self {
+        let view = SkillSet::<Dynamic>::from_static(set.skills(), set.summary());
+        Self::from_source(Source::Fixed(Arc::new(view)))
+    }
+
+    /// Tools over a set built at run time.
+    ///
+    /// ```
+    /// use std::sync::Arc;
+    /// use skills_runtime::{SkillSet, SummaryFormat, rig::DynamicSkillTools};
+    /// let set = Arc::new(SkillSet::from_skills(Vec::new(), SummaryFormat::Markdown));
+    /// assert_eq!(DynamicSkillTools::from_shared(set).tools().len(), 1);
+    /// ```
+    pub fn from_shared(set: Arc<SkillSet<Dynamic>>) -> Self {
+        Self::from_source(Source::Fixed(set))
+    }
+
+    /// Tools that answer every call from `snapshot()`, called once per call.
+    ///
+    /// ```
+    /// use std::sync::Arc;
+    /// use skills_runtime::{SkillSet, SummaryFormat, rig::DynamicSkillTools};
+    /// let set = Arc::new(SkillSet::from_skills(Vec::new(), SummaryFormat::Markdown));
+    /// let tools = DynamicSkillTools::live(move || Arc::clone(&set)).tools();
+    /// assert_eq!(tools[0].name().to_string(), "load_skill");
+    /// ```
+    pub fn live(snapshot: impl Fn() -> Arc<SkillSet<Dynamic>> + Send + Sync + 'static) -> Self {
+        Self::from_source(Source::Live(Arc::new(snapshot)))
+    }
+
+    /// Tools over an overlay of skills on disk: every call answers from its current snapshot.
+    ///
+    /// ```no_run
+    /// use std::sync::Arc;
+    /// use skills_runtime::disk::{Discovery, Overlay};
+    /// use skills_runtime::rig::DynamicSkillTools;
+    /// # static SKILLS: skills_runtime::SkillSet = skills_runtime::SkillSet::empty();
+    /// let overlay = Arc::new(Overlay::new(&SKILLS, Discovery::default()));
+    /// let tools = DynamicSkillTools::from_overlay(Arc::clone(&overlay)).tools();
+    /// ```
+    #[cfg(feature = "fs")]
+    #[cfg_attr(docsrs, doc(cfg(feature = "fs")))]
+    pub fn from_overlay<Id: Send + Sync + 'static>(overlay: Arc<crate::disk::Overlay<Id>>) -> Self {
+        Self::live(move || overlay.snapshot())
+    }
+
+    fn from_source(source: Source) -> Self {
+        DynamicSkillTools {
+            source,
+            core: Core::new(ToolConfig::default()),
+        }
+    }
+
+    /// Sets the configuration: the tool name, unified or split, limits, output shape.
+    ///
+    /// ```
+    /// use skills_runtime::tool::ToolConfig;
+    /// # static SKILLS: skills_runtime::SkillSet = skills_runtime::SkillSet::empty();
+    /// let tools = skills_runtime::rig::DynamicSkillTools::new(&SKILLS)
+    ///     .with_config(ToolConfig { name: "open_skill".into(), ..ToolConfig::default() })
+    ///     .tools();
+    /// assert_eq!(tools[0].name().to_string(), "open_skill");
+    /// ```
+    pub fn with_config(mut self, config: ToolConfig) -> Self {
+        self.core.config = config;
+        self
+    }
+
+    /// Sets the permission rules.
+    ///
+    /// ```
+    /// use skills_runtime::permission::Permissions;
+    /// # static SKILLS: skills_runtime::SkillSet = skills_runtime::SkillSet::empty();
+    /// let tools = skills_runtime::rig::DynamicSkillTools::new(&SKILLS)
+    ///     .with_permissions(Permissions::new().deny("internal-*"));
+    /// # drop(tools);
+    /// ```
+    pub fn with_permissions(mut self, permissions: Permissions) -> Self {
+        self.core.permissions = permissions;
+        self
+    }
+
+    /// How a skill under `ask` gets the user's answer; without it such loads are refused.
+    /// `Always` holds for every tool built from this value.
+    ///
+    /// ```
+    /// use skills_runtime::permission::Answer;
+    /// # static SKILLS: skills_runtime::SkillSet = skills_runtime::SkillSet::empty();
+    /// let tools = skills_runtime::rig::DynamicSkillTools::new(&SKILLS)
+    ///     .with_approval(|skill| async move { if skill.starts_with("docs-") { Answer::Always } else { Answer::Reject } });
+    /// # drop(tools);
+    /// ```
+    pub fn with_approval<F, Fut>(mut self, approve: F) -> Self
+    where
+        F: Fn(String) -> Fut + Send + Sync + 'static,
+        Fut: Future<Output = Answer> + Send + 'static,
+    {
+        self.core.approval = Some(approver(approve));
+        self
+    }
+
+    /// Writes skills with scripts under `dir` when loaded (see [`Tools::with_workdir`]).
+    ///
+    /// ```
+    /// # static SKILLS: skills_runtime::SkillSet = skills_runtime::SkillSet::empty();
+    /// let tools = skills_runtime::rig::DynamicSkillTools::new(&SKILLS)
+    ///     .with_workdir(std::env::temp_dir().join("agent-skills"));
+    /// # drop(tools);
+    /// ```
+    #[cfg(feature = "fs")]
+    #[cfg_attr(docsrs, doc(cfg(feature = "fs")))]
+    pub fn with_workdir(mut self, dir: impl Into<std::path::PathBuf>) -> Self {
+        self.core.workdir = Some(dir.into());
+        self
+    }
+
+    /// The tools, with the schema of the set as it is now.
+    ///
+    /// ```
+    /// use skills_runtime::tool::{ToolConfig, ToolStyle};
+    /// # static SKILLS: skills_runtime::SkillSet = skills_runtime::SkillSet::empty();
+    /// let split = skills_runtime::rig::DynamicSkillTools::new(&SKILLS)
+    ///     .with_config(ToolConfig { style: ToolStyle::Split, ..ToolConfig::default() })
+    ///     .tools();
+    /// assert_eq!(split.len(), 3);
+    /// ```
+    pub fn tools(&self) -> Vec<DynamicTool> {
+        let set = self.source.snapshot();
+        self.core
+            .tools(&set, None)
+            .definitions()
+            .into_iter()
+            .filter_map(|definition| {
+                let name = ToolName::new(definition.name.clone()).ok()?;
+                let source = self.source.clone();
+                let core = self.core.clone();
+                let tool_name = definition.name.clone();
+                Some(DynamicTool::new_with_context(
+                    name,
+                    definition.description.clone(),
+                    definition.json_schema(),
+                    move |context: &mut ToolContext, arguments: Value| {
+                        let set = source.snapshot();
+                        let core = core.clone();
+                        let tool_name = tool_name.clone();
+                        Box::pin(async move {
+                            core.answer(&set, &tool_name, &arguments, context)
+                                .await
+                                .map_err(ToolExecutionError::from)
+                        })
+                    },
+                ))
+            })
+            .collect()
+    }
+}

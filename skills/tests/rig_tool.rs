@@ -1,0 +1,278 @@
+//! The load tool through rig's tool machinery: rig-agent's `ToolSet` dispatch, a whole agent
+//! turn with a scripted model, and dynamic tools over an overlay of skills on disk.
+
+use std::sync::{Arc, Mutex};
+
+use rig_agent::AgentBuilder;
+use rig_agent::tool::ToolSet;
+use rig_core::test_utils::{MockCompletionModel, MockTurn};
+use rig_core::tool::{ToolContext, ToolErrorKind};
+use serde_json::{Value, json};
+use skills::permission::{Answer, Permissions};
+use skills::rig::{DynamicSkillTools, SkillLoad, SkillTool};
+
+skills::skills!("examples/skills");
+
+const DENIED: &str = "brand-guidelines";
+
+#[tokio::test(flavor = "current_thread")]
+async fn typed_tool_through_a_tool_set() {
+    let tools = ToolSet::from_tools(vec![
+        SkillTool::new(&SKILLS).with_permissions(Permissions::new().deny(DENIED)),
+    ]);
+
+    // The definition the model gets: the visible skills as the enum.
+    let definitions = tools.tool_definitions();
+    assert_eq!(definitions.len(), 1);
+    assert_eq!(definitions[0].name.to_string(), "load_skill");
+    assert_eq!(
+        definitions[0].parameters["properties"]["skill"]["enum"],
+        json!([
+            "code-review",
+            "pdf-forms",
+            "release-notes",
+            "sql-migrations"
+        ])
+    );
+
+    // A hit: the handler's text, and the load report as host-only metadata.
+    let mut context = ToolContext::default();
+    let hit = tools
+        .execute("load_skill", r#"{"skill": "code-review"}"#, &mut context)
+        .await;
+    assert!(hit.is_success(), "{hit:?}");
+    let text = hit.output().as_text().unwrap();
+    assert!(
+        text.starts_with("[Skill: code-review | source=embedded]"),
+        "{text}"
+    );
+    let load: SkillLoad = context.result().unwrap().unwrap();
+    assert_eq!(load.skill, "code-review");
+    assert_eq!(load.path, "SKILL.md");
+    assert_eq!(
+        load.sha256,
+        format!(
+            "sha256:{}",
+            skills::hex(
+                SKILLS
+                    .load(SkillId::CodeReview, "SKILL.md")
+                    .unwrap()
+                    .sha256()
+            )
+        )
+    );
+
+    // Misses and bad arguments: errors whose model-visible text says what exists.
+    for (arguments, kind, expected) in [
+        (
+            r#"{"skill": "code-reveiw"}"#,
+            ToolErrorKind::NotFound,
+            "Did you mean \"code-review\"?",
+        ),
+        (
+            r#"{"skill": "pdf-forms", "path": "forms.md"}"#,
+            ToolErrorKind::NotFound,
+            "Did you mean \"references/forms.md\"?",
+        ),
+        (
+            r#"{"skill": 42}"#,
+            ToolErrorKind::InvalidArgs,
+            "\"skill\" must be a string, not a number.",
+        ),
+        (
+            r#"{"skill": "brand-guidelines"}"#,
+            ToolErrorKind::NotFound,
+            "Skill \"brand-guidelines\" not found. Available skills: code-review, pdf-forms, \
+             release-notes, sql-migrations.",
+        ),
+    ] {
+        let result = tools
+            .execute("load_skill", arguments, &mut ToolContext::default())
+            .await;
+        assert!(result.is_error(), "{arguments}");
+        assert_eq!(result.error().unwrap().kind(), kind, "{arguments}");
+        let text = result.output().as_text().unwrap();
+        assert!(text.contains(expected), "{arguments}: {text}");
+    }
+}
+
+#[tokio::test(flavor = "current_thread")]
+async fn an_agent_turn_with_a_scripted_model() {
+    let model = MockCompletionModel::from_turns([
+        MockTurn::tool_call("call-1", "load_skill", json!({"skill": "pdf-forms"})),
+        MockTurn::tool_call(
+            "call-2",
+            "load_skill",
+            json!({"skill": "pdf-forms", "path": "references/fields.md", "section": "checkbox"}),
+        ),
+        MockTurn::text("I will list the form's fields first."),
+    ]);
+    let agent = AgentBuilder::new(model.clone())
+        .preamble(format!("You can load these skills:\n{}", SKILLS.summary()))
+        .tool(SkillTool::new(&SKILLS))
+        .build();
+    let response = agent
+        .prompt("Please fill in this PDF form.")
+        .max_turns(5)
+        .run()
+        .await
+        .unwrap();
+    assert_eq!(response.output(), "I will list the form's fields first.");
+
+    // The model was offered the tool, and got the body and then one section back.
+    let requests = model.requests();
+    assert_eq!(requests.len(), 3);
+    let first = serde_json::to_string(&requests[0]).unwrap();
+    assert!(first.contains("load_skill") && first.contains("sql-migrations"));
+    let second = serde_json::to_string(&requests[1]).unwrap();
+    assert!(
+        second.contains("[Skill: pdf-forms | source=embedded]"),
+        "{second}"
+    );
+    let third = serde_json::to_string(&requests[2]).unwrap();
+    assert!(
+        third.contains("[Skill Path: references/fields.md]"),
+        "{third}"
+    );
+}
+
+#[tokio::test(flavor = "current_thread")]
+async fn approval_through_the_hook() {
+    let answers = Arc::new(Mutex::new(vec![Answer::Always, Answer::Reject]));
+    let asked = Arc::new(Mutex::new(0));
+    let tool = SkillTool::new(&SKILLS)
+        .with_permissions(Permissions::new().ask("release-notes"))
+        .with_approval({
+            let answers = Arc::clone(&answers);
+            let asked = Arc::clone(&asked);
+            move |_skill| {
+                *asked.lock().unwrap() += 1;
+                let answer = answers.lock().unwrap().pop().unwrap_or(Answer::Reject);
+                async move { answer }
+            }
+        });
+    let tools = ToolSet::from_tools(vec![tool]);
+    let call = || {
+        let tools = &tools;
+        async move {
+            tools
+                .execute(
+                    "load_skill",
+                    r#"{"skill": "release-notes"}"#,
+                    &mut ToolContext::default(),
+                )
+                .await
+        }
+    };
+    let rejected = call().await;
+    assert!(rejected.refusal().is_some(), "{rejected:?}");
+    assert!(
+        rejected
+            .output()
+            .as_text()
+            .unwrap()
+            .contains("The user declined loading skill \"release-notes\"")
+    );
+    assert!(call().await.is_success());
+    // `always`: not asked again.
+    assert!(call().await.is_success());
+    assert_eq!(*asked.lock().unwrap(), 2);
+
+    // Without a hook the load is refused, with the reason.
+    let unasked = ToolSet::from_tools(vec![
+        SkillTool::new(&SKILLS).with_permissions(Permissions::new().ask("release-notes")),
+    ]);
+    let refused = unasked
+        .execute(
+            "load_skill",
+            r#"{"skill": "release-notes"}"#,
+            &mut ToolContext::default(),
+        )
+        .await;
+    assert!(refused.refusal().is_some());
+    assert!(
+        refused
+            .output()
+            .as_text()
+            .unwrap()
+            .contains("needs the user's approval")
+    );
+}
+
+#[tokio::test(flavor = "current_thread")]
+async fn dynamic_tools_over_an_overlay() {
+    use skills::disk::{Discovery, Overlay};
+
+    let dir = tempfile::tempdir().unwrap();
+    let discovery = Discovery {
+        start: dir.path().to_owned(),
+        project: false,
+        user: false,
+        env_var: None,
+        code_roots: vec![dir.path().to_owned()],
+        ..Discovery::default()
+    };
+    let overlay = Arc::new(Overlay::new(&SKILLS, discovery));
+    let source = DynamicSkillTools::from_overlay(Arc::clone(&overlay));
+    let tools = source.tools();
+    assert_eq!(tools.len(), 1);
+    let load = &tools[0];
+    let missing = load
+        .execute(json!({"skill": "db-backup"}))
+        .await
+        .unwrap_err();
+    assert!(
+        missing
+            .to_string()
+            .contains("Skill \"db-backup\" not found")
+    );
+
+    let skill = dir.path().join("db-backup");
+    std::fs::create_dir(&skill).unwrap();
+    std::fs::write(
+        skill.join("SKILL.md"),
+        "---\nname: db-backup\ndescription: Back up the database. Use before a migration.\n---\nRun pg_dump.\n",
+    )
+    .unwrap();
+    assert_eq!(overlay.reload().added, ["db-backup"]);
+
+    // The same tool answers from the new snapshot at once...
+    let mut context = ToolContext::default();
+    let out = load
+        .execute_with(&mut context, json!({"skill": "db-backup"}))
+        .await
+        .unwrap();
+    assert!(out.as_text().unwrap().contains("Run pg_dump."));
+    let report: SkillLoad = context.result().unwrap().unwrap();
+    assert_eq!(report.source, "disk");
+    // ... and tools built again show the new skill in their schema.
+    let rebuilt = source.tools();
+    let schema: &Value = &rebuilt[0].definition().parameters;
+    assert!(
+        schema["properties"]["skill"]["enum"]
+            .as_array()
+            .unwrap()
+            .contains(&json!("db-backup"))
+    );
+
+    // Any name and the split style.
+    let split = DynamicSkillTools::new(&SKILLS)
+        .with_config(skills::tool::ToolConfig {
+            style: skills::tool::ToolStyle::Split,
+            ..skills::tool::ToolConfig::default()
+        })
+        .tools();
+    let chunk = split
+        .iter()
+        .find(|t| *t.name() == "read_skill_resource")
+        .unwrap()
+        .execute(json!({"skill": "sql-migrations", "file": "references/dialects/postgres.md"}))
+        .await
+        .unwrap();
+    assert!(
+        chunk
+            .as_text()
+            .unwrap()
+            .contains("[Skill Path: references/dialects/postgres.md]")
+    );
+}
