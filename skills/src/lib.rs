@@ -27,7 +27,13 @@
 //! # Features
 //!
 //! - `parse`: the validator and folder scanner ([`parse`]), the same code the macro runs.
-//! - `cli`: the `skills` command-line tool (`validate`, `list`, `prompt`, `read`).
+//! - `fs`: skills from disk at run time: discovery, an overlay on the embedded set with reload,
+//!   extraction of a skill's files for running its scripts (`disk`).
+//! - `watch`: a background thread that reloads an overlay when its folders change.
+//! - `mcp`: an MCP server for any skill set (`mcp`, on rmcp).
+//! - `rig`: the load tool as a rig `Tool` (`rig`, on rig-core 0.44; needs Rust 1.95).
+//! - `cli`: the `skills` command-line tool (`validate`, `list`, `prompt`, `schema`, `call`,
+//!   `read`, `extract`, `serve`).
 #![cfg_attr(docsrs, feature(doc_cfg))]
 
 // Lets `::skills::...` paths in generated code resolve inside this crate's own doctests.
