@@ -15,6 +15,8 @@ pub mod excerpt;
 mod handler;
 mod id;
 pub mod listing;
+#[cfg(any(feature = "mcp", feature = "rig"))]
+mod live;
 mod media;
 pub mod mode;
 pub mod path;

@@ -107,31 +107,10 @@ const MARKDOWN: &str = "text/markdown";
 /// The media type the skills extension gives a folder.
 const DIRECTORY: &str = "inode/directory";
 
-type Snapshot = Arc<SkillSet<Dynamic>>;
+use crate::live::{Snapshot, Source};
 type Approver = Arc<dyn Fn(String) -> Pin<Box<dyn Future<Output = Answer> + Send>> + Send + Sync>;
 type EventHook = Arc<dyn Fn(&Event) + Send + Sync>;
 type Job = Box<dyn for<'a> FnOnce(&mut Session<'a, Dynamic>) + Send>;
-
-/// Where the served skills come from: one set for the server's life, or a function asked
-/// again on every request (an overlay's snapshot, say).
-#[derive(Clone)]
-enum Source {
-    Fixed(Snapshot),
-    Live(Arc<dyn Fn() -> Snapshot + Send + Sync>),
-}
-
-impl Source {
-    fn snapshot(&self) -> Snapshot {
-        match self {
-            Source::Fixed(set) => Arc::clone(set),
-            Source::Live(f) => f(),
-        }
-    }
-
-    fn is_live(&self) -> bool {
-        matches!(self, Source::Live(_))
-    }
-}
 
 /// How tools are built over a snapshot; fixed once the server is serving.
 #[derive(Debug, Clone)]
@@ -225,8 +204,7 @@ impl McpServer {
     /// ```
     pub fn new<Id>(set: &'static SkillSet<Id>) -> Self {
         // The same skills, looked up by name: the server never needs the generated ids.
-        let view = SkillSet::<Dynamic>::from_static(set.skills(), set.summary());
-        Self::with_source(Source::Fixed(Arc::new(view)))
+        Self::with_source(Source::embedded(set))
     }
 
     /// A server for a set built at run time (from disk, say), shared with the caller.

@@ -77,7 +77,7 @@ use crate::skill::hex;
 use crate::tool::{ToolConfig, ToolStyle};
 
 type Approver = Arc<dyn Fn(String) -> Pin<Box<dyn Future<Output = Answer> + Send>> + Send + Sync>;
-type Snapshot = Arc<SkillSet<Dynamic>>;
+use crate::live::Source;
 
 /// What one successful load returned, published in the tool context's result metadata
 /// (`context.result::<SkillLoad>()` after the call; the model never sees it).
@@ -478,22 +478,6 @@ impl<Id: 'static> rig_core::tool::Tool for SkillTool<Id> {
     }
 }
 
-/// Where [`DynamicSkillTools`] read their skills: one set, or a fresh snapshot per call.
-#[derive(Clone)]
-enum Source {
-    Fixed(Snapshot),
-    Live(Arc<dyn Fn() -> Snapshot + Send + Sync>),
-}
-
-impl Source {
-    fn snapshot(&self) -> Snapshot {
-        match self {
-            Source::Fixed(set) => Arc::clone(set),
-            Source::Live(f) => f(),
-        }
-    }
-}
-
 /// The skill tools as rig [`DynamicTool`]s: any tool name or style, and sets that change.
 ///
 /// [`DynamicSkillTools::tools`] builds one tool per definition (one unified tool, or the three
@@ -532,7 +516,7 @@ pub struct DynamicSkillTools {
 impl fmt::Debug for DynamicSkillTools {
     fn fmt(&self, f: &mut fmt::Formatter<'_>) -> fmt::Result {
         f.debug_struct("DynamicSkillTools")
-            .field("live", &matches!(self.source, Source::Live(_)))
+            .field("live", &self.source.is_live())
             .field("core", &self.core)
             .finish()
     }
@@ -547,8 +531,7 @@ impl DynamicSkillTools {
     /// assert_eq!(tools.len(), 1);
     /// ```
     pub fn new<Id>(set: &'static SkillSet<Id>) -> Self {
-        let view = SkillSet::<Dynamic>::from_static(set.skills(), set.summary());
-        Self::from_source(Source::Fixed(Arc::new(view)))
+        Self::from_source(Source::embedded(set))
     }
 
     /// Tools over a set built at run time.
