@@ -34,18 +34,7 @@ pub(crate) fn read_inside(
     }
     let mut file = File::open(&resolved)?;
     let meta = file.metadata()?;
-    if !meta.is_file() {
-        return Err(io::Error::new(
-            io::ErrorKind::InvalidInput,
-            "is not a regular file",
-        ));
-    }
-    if let Some(cap) = cap.filter(|&c| meta.len() > c) {
-        return Err(io::Error::new(
-            io::ErrorKind::InvalidData,
-            format!("is {} bytes; the cap is {cap} bytes", meta.len()),
-        ));
-    }
+    check_regular(&meta, cap)?;
     if !same_file(&meta, &fs::metadata(&resolved)?) || fs::canonicalize(path)? != resolved {
         return Err(io::Error::new(
             io::ErrorKind::Interrupted,
@@ -57,11 +46,28 @@ pub(crate) fn read_inside(
     file.by_ref().take(limit).read_to_end(&mut bytes)?;
     if cap.is_some_and(|c| bytes.len() as u64 > c) {
         return Err(io::Error::new(
-            io::ErrorKind::InvalidData,
+            io::ErrorKind::FileTooLarge,
             "grew past the cap while being read",
         ));
     }
     Ok(bytes)
+}
+
+/// A regular file of at most `cap` bytes.
+pub(crate) fn check_regular(meta: &fs::Metadata, cap: Option<u64>) -> io::Result<()> {
+    if !meta.is_file() {
+        return Err(io::Error::new(
+            io::ErrorKind::InvalidInput,
+            "is not a regular file",
+        ));
+    }
+    if let Some(cap) = cap.filter(|&c| meta.len() > c) {
+        return Err(io::Error::new(
+            io::ErrorKind::FileTooLarge,
+            format!("is {} bytes; the cap is {cap} bytes", meta.len()),
+        ));
+    }
+    Ok(())
 }
 
 #[cfg(unix)]

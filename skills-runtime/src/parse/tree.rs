@@ -804,19 +804,7 @@ impl Diagnostic {
 /// most `cap` bytes: a FIFO swapped in since would block the read for ever (found by the fault
 /// tests), and a 10 MB SKILL.md is refused before it is read (the compile-time tests).
 fn read_regular(path: &Path, cap: Option<u64>) -> io::Result<Vec<u8>> {
-    let meta = fs::metadata(path)?;
-    if !meta.is_file() {
-        return Err(io::Error::new(
-            io::ErrorKind::InvalidInput,
-            "is not a regular file",
-        ));
-    }
-    if let Some(cap) = cap.filter(|&c| meta.len() > c) {
-        return Err(io::Error::new(
-            io::ErrorKind::FileTooLarge,
-            format!("is {} bytes; the cap is {cap} bytes", meta.len()),
-        ));
-    }
+    super::read::check_regular(&fs::metadata(path)?, cap)?;
     fs::read(path)
 }
 
