@@ -210,42 +210,64 @@ fn expand_static(
 ) -> TokenStream {
     let enum_name = &options.enum_name;
     let static_name = &options.static_name;
-    // Arrays of `File` and `Skill` (types with destructors) cannot be promoted to `'static`
-    // from a `&[...]` expression, so each gets a named static.
-    let mut file_statics = Vec::new();
-    let skills: Vec<TokenStream> = kept
-        .iter()
-        .enumerate()
-        .map(|(i, (s, name, _))| {
-            let files = if s.valid {
-                expand_files(s, cx)
-            } else {
-                Vec::new()
-            };
-            let files_name = format_ident!("FILES_{}", i);
-            let len = files.len();
-            file_statics.push(quote! {
-                static #files_name: [::skills::File; #len] = [#(#files),*];
-            });
-            let chunks = if s.valid {
-                expand_chunks(s)
-            } else {
-                Vec::new()
-            };
-            let chunks_ref = if chunks.is_empty() {
-                quote!(&[])
-            } else {
-                let chunks_name = format_ident!("CHUNKS_{}", i);
-                let len = chunks.len();
-                file_statics.push(quote! {
-                    static #chunks_name: [::skills::Chunk; #len] = [#(#chunks),*];
-                });
-                quote!(&#chunks_name)
-            };
-            expand_skill(s, name, &files_name, chunks_ref)
-        })
-        .collect();
-    let count = skills.len();
+    let mut strings = Strings::new(summary);
+    let mut files = Vec::new();
+    let mut entries = Vec::new();
+    let mut metadata = Vec::new();
+    let mut tools = Vec::new();
+    let mut chunks = Vec::new();
+    for (s, name, _) in kept {
+        let m = s.manifest.clone().unwrap_or_default();
+        let name = strings.listed(name);
+        let description = strings.listed(&m.description);
+        let license = strings.optional(m.license.as_deref());
+        let compatibility = strings.optional(m.compatibility.as_deref());
+        let extra = strings.intern(&serde_json_object(&m.extra));
+        // A skill with errors gets its fields but no files, so no `include_bytes!` adds errors
+        // of its own on top of the diagnostics.
+        let (first_file, first_chunk) = (files.len(), chunks.len());
+        if s.valid {
+            files.extend(expand_files(s, &mut strings, cx));
+            chunks.extend(expand_chunks(s));
+        }
+        let first_pair = metadata.len();
+        metadata.extend(m.metadata.iter().map(|(k, v)| quote!((#k, #v))));
+        let first_tool = tools.len();
+        tools.extend(m.allowed_tools.iter().map(|t| quote!(#t)));
+        let range = |first: usize, end: usize| {
+            let (first, count) = (lit(first), lit(end - first));
+            quote!((#first, #count))
+        };
+        let files_range = range(first_file, files.len());
+        let pairs_range = range(first_pair, metadata.len());
+        let tools_range = range(first_tool, tools.len());
+        let chunks_range = range(first_chunk, chunks.len());
+        entries.push(quote! {
+            ::skills::__private::SkillEntry {
+                name: #name,
+                description: #description,
+                license: #license,
+                compatibility: #compatibility,
+                extra: #extra,
+                files: #files_range,
+                metadata: #pairs_range,
+                tools: #tools_range,
+                chunks: #chunks_range,
+            }
+        });
+    }
+    let names = skills_runtime::__private::name_table(kept.iter().map(|(_, n, _)| *n))
+        .into_iter()
+        .map(Literal::u32_unsuffixed);
+    let names_len = names.len();
+    let summary_len = summary.len();
+    let (files_len, skills_len) = (files.len(), entries.len());
+    let (pairs_len, tools_len, chunks_len) = (metadata.len(), tools.len(), chunks.len());
+    let strings = strings.text;
+    let skills = (0..skills_len).map(|i| {
+        let i = lit(i);
+        quote!(::skills::Skill::embedded(&INDEX, #i))
+    });
     let doc = format!(
         "The skills embedded from `{folder}` by `skills!`: look them up by [`{enum_name}`] or by name, \
          and put [`summary()`](::skills::SkillSet::summary) in the prompt."
@@ -253,88 +275,151 @@ fn expand_static(
     quote! {
         #[doc = #doc]
         pub static #static_name: ::skills::SkillSet<#enum_name> = {
-            #(#file_statics)*
-            static SKILLS: [::skills::Skill; #count] = [#(#skills),*];
-            ::skills::SkillSet::from_static(&SKILLS, #summary)
+            // The listing, then every name, description and path not found in it.
+            const STRINGS: &str = #strings;
+            static FILES: [::skills::__private::FileEntry; #files_len] = [#(#files),*];
+            static SKILLS: [::skills::__private::SkillEntry; #skills_len] = [#(#entries),*];
+            static METADATA: [(&str, &str); #pairs_len] = [#(#metadata),*];
+            static TOOLS: [&str; #tools_len] = [#(#tools),*];
+            static CHUNKS: [::skills::Chunk; #chunks_len] = [#(#chunks),*];
+            static NAMES: [u32; #names_len] = [#(#names),*];
+            static INDEX: ::skills::__private::Index = ::skills::__private::Index {
+                strings: STRINGS,
+                skills: &SKILLS,
+                files: &FILES,
+                metadata: &METADATA,
+                tools: &TOOLS,
+                chunks: &CHUNKS,
+                names: &NAMES,
+            };
+            static SET: [::skills::Skill; #skills_len] = [#(#skills),*];
+            ::skills::SkillSet::from_index(&INDEX, &SET, <str>::split_at(STRINGS, #summary_len).0)
         };
     }
 }
 
-/// One `Skill::embedded(...)`. A skill with errors gets its fields but no files, so no
-/// `include_*!` adds errors of its own on top of the diagnostics.
-fn expand_skill(
-    source: &SkillSource,
-    name: &str,
-    files: &Ident,
-    chunks: TokenStream,
-) -> TokenStream {
-    let m = source.manifest.clone().unwrap_or_default();
-    let description = &m.description;
-    let license = option(m.license.as_deref());
-    let compatibility = option(m.compatibility.as_deref());
-    let (keys, values): (Vec<&str>, Vec<&str>) = m
-        .metadata
-        .iter()
-        .map(|(k, v)| (k.as_str(), v.as_str()))
-        .unzip();
-    let tools = &m.allowed_tools;
-    let extra = serde_json_object(&m.extra);
-    quote! {
-        ::skills::Skill::embedded(
-            ::skills::Fields {
-                name: #name,
-                description: #description,
-                license: #license,
-                compatibility: #compatibility,
-                metadata: &[#((#keys, #values)),*],
-                allowed_tools: &[#(#tools),*],
-                extra: #extra,
-            },
-            &#files,
-            #chunks,
-        )
+fn lit(n: usize) -> Literal {
+    Literal::u32_unsuffixed(u32::try_from(n).unwrap_or(u32::MAX))
+}
+
+/// The string table: the rendered listing first, so a name or description is a span of it
+/// rather than a second copy, then every other string once.
+struct Strings {
+    text: String,
+    /// Where the search for the next listed skill's name starts: skills come in listing order.
+    cursor: usize,
+    summary_len: usize,
+    seen: std::collections::HashMap<String, (u32, u32)>,
+}
+
+impl Strings {
+    fn new(summary: &str) -> Self {
+        Strings {
+            text: summary.to_owned(),
+            cursor: 0,
+            summary_len: summary.len(),
+            seen: std::collections::HashMap::new(),
+        }
+    }
+
+    /// A name or description: found just after the previous one in the listing when it is
+    /// there verbatim (the XML format escapes text, Markdown joins lines), interned otherwise.
+    fn listed(&mut self, s: &str) -> TokenStream {
+        if s.is_empty() {
+            return quote!((0, 0));
+        }
+        let listing = &self.text[..self.summary_len];
+        let mut end = (self.cursor + s.len() + 256).min(listing.len());
+        while !listing.is_char_boundary(end) {
+            end -= 1;
+        }
+        if let Some(at) = listing[self.cursor..end].find(s) {
+            let start = self.cursor + at;
+            self.cursor = start + s.len();
+            return span(start, s.len());
+        }
+        self.intern(s)
+    }
+
+    fn intern(&mut self, s: &str) -> TokenStream {
+        let (start, len) = self.intern_raw(s);
+        span(start as usize, len as usize)
+    }
+
+    fn intern_raw(&mut self, s: &str) -> (u32, u32) {
+        match self.seen.get(s) {
+            Some(&found) => found,
+            None => {
+                let found = (self.text.len() as u32, s.len() as u32);
+                self.text.push_str(s);
+                self.seen.insert(s.to_owned(), found);
+                found
+            }
+        }
+    }
+
+    fn optional(&mut self, s: Option<&str>) -> TokenStream {
+        match s {
+            Some(s) => self.intern(s),
+            None => quote!(::skills::__private::NONE),
+        }
     }
 }
 
-/// The files sorted by path, `SKILL.md` among them holding the body only.
-fn expand_files(source: &SkillSource, cx: &mut Ctxt) -> Vec<TokenStream> {
-    let mut files: Vec<(&str, TokenStream)> = Vec::with_capacity(source.resources.len() + 1);
+fn span(start: usize, len: usize) -> TokenStream {
+    let (start, len) = (lit(start), lit(len));
+    quote!((#start, #len))
+}
+
+/// One `FileEntry` per file, sorted by path, `SKILL.md` among them holding the body only.
+fn expand_files(source: &SkillSource, strings: &mut Strings, cx: &mut Ctxt) -> Vec<TokenStream> {
+    let mut files: Vec<(&str, TokenStream, bool, bool)> =
+        Vec::with_capacity(source.resources.len() + 1);
     if let Some(manifest) = abs_path(&source.manifest_path, cx) {
         let (start, end) = (source.body_start(), source.body_end);
         // Const slicing: a body that is not where the macro saw it fails to compile rather
         // than serving the wrong bytes.
-        let text = if end == source.text.len() {
-            quote!(<str>::split_at(::core::include_str!(#manifest), #start).1)
+        let bytes = if end == source.text.len() {
+            quote!(<[u8]>::split_at(::core::include_bytes!(#manifest), #start).1)
         } else {
-            quote!(<str>::split_at(<str>::split_at(::core::include_str!(#manifest), #end).0, #start).1)
+            quote!(<[u8]>::split_at(<[u8]>::split_at(::core::include_bytes!(#manifest), #end).0, #start).1)
         };
-        let digest = digest(&skills_runtime::sha256(source.body().as_bytes()));
-        files.push((
-            skills_runtime::MANIFEST,
-            quote!(::skills::File::from_text("SKILL.md", #text, false, #digest)),
-        ));
+        files.push((skills_runtime::MANIFEST, bytes, true, false));
     }
     for r in &source.resources {
         let Some(file) = abs_path(&r.file, cx) else {
             continue;
         };
-        let path = &r.path;
-        let exec = r.executable;
-        let digest = digest(&r.sha256);
-        let tokens = if r.text {
-            quote!(::skills::File::from_text(#path, ::core::include_str!(#file), #exec, #digest))
-        } else {
-            quote!(::skills::File::from_bytes(#path, ::core::include_bytes!(#file), #exec, #digest))
-        };
-        files.push((path, tokens));
+        files.push((
+            &r.path,
+            quote!(::core::include_bytes!(#file)),
+            r.text,
+            r.executable,
+        ));
     }
     files.sort_by(|a, b| a.0.cmp(b.0));
-    files.into_iter().map(|(_, t)| t).collect()
-}
-
-fn digest(bytes: &[u8; 32]) -> TokenStream {
-    let bytes = bytes.iter().map(|b| Literal::u8_unsuffixed(*b));
-    quote!([#(#bytes),*])
+    files
+        .into_iter()
+        .filter_map(|(path, bytes, text, exec)| {
+            let Ok(path_len) = u16::try_from(path.len()) else {
+                cx.error_at(
+                    Span::call_site(),
+                    format!("{path}: the path is over 65,535 bytes long; shorten it"),
+                );
+                return None;
+            };
+            let at = Literal::u32_unsuffixed(strings.intern_raw(path).0);
+            let flags = u16::from(text) | (u16::from(exec) << 1);
+            Some(quote! {
+                ::skills::__private::FileEntry {
+                    bytes: #bytes,
+                    path: #at,
+                    path_len: #path_len,
+                    flags: #flags,
+                }
+            })
+        })
+        .collect()
 }
 
 /// `Chunk::new(...)` per `<chunk>` block of the body.
@@ -364,13 +449,6 @@ fn abs_path(path: &Path, cx: &mut Ctxt) -> Option<LitStr> {
             );
             None
         }
-    }
-}
-
-fn option(value: Option<&str>) -> TokenStream {
-    match value {
-        Some(v) => quote!(::core::option::Option::Some(#v)),
-        None => quote!(::core::option::Option::None),
     }
 }
 

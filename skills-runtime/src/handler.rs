@@ -134,17 +134,16 @@ impl Call {
 /// Tool definitions and the call handler over a skill set.
 ///
 /// ```
-/// use skills_runtime::{File, Fields, Skill, SkillSet, Tools};
-/// static FILES: [File; 2] = [
-///     File::from_text("SKILL.md", "Read `references/a.md`.\n", false, [0; 32]),
-///     File::from_text("references/a.md", "# A\nDetails.\n", false, [0; 32]),
-/// ];
-/// static ALL: [Skill; 1] = [Skill::embedded(
-///     Fields { name: "demo", description: "A demo.", ..Fields::EMPTY }, &FILES, &[],
-/// )];
-/// static SET: SkillSet = SkillSet::from_static(&ALL, "- demo: A demo.\n");
+/// use skills_runtime::{File, OwnedFields, Skill, SkillSet, SummaryFormat, Tools};
+/// // `skills!` generates a static set; this one is built at run time.
+/// let demo = Skill::owned(
+///     OwnedFields { name: "demo".into(), description: "A demo.".into(), ..OwnedFields::default() },
+///     "Read `references/a.md`.\n".into(),
+///     vec![File::owned("references/a.md".into(), b"# A\nDetails.\n".to_vec(), false)],
+/// );
+/// let set = SkillSet::from_skills(vec![demo], SummaryFormat::Markdown);
 ///
-/// let tools = Tools::new(&SET);
+/// let tools = Tools::new(&set);
 /// let schema = tools.definitions()[0].json_schema();
 /// assert_eq!(schema["properties"]["skill"]["enum"], serde_json::json!(["demo"]));
 ///
@@ -381,8 +380,7 @@ impl<'s, Id> Tools<'s, Id> {
         let core = join_core(skill);
         let (text, note) = pick_section(&core, section);
         let cut = excerpt::excerpt(text, offset, self.config.max_body_chars);
-        let file = skill.files().iter().find(|f| f.path() == MANIFEST);
-        let digest = file.map_or([0; 32], |f| *f.sha256());
+        let digest = skill.load(MANIFEST).map_or([0; 32], |f| f.sha256());
         let mut report = self.report(skill, MANIFEST.into(), digest, cut.text, Some(&cut));
         report.bytes_read = cut.text.len();
         let mut trailer = self.continuation(&cut, skill.name(), MANIFEST);
@@ -440,7 +438,7 @@ impl<'s, Id> Tools<'s, Id> {
                     dir.join(loaded.path()).display()
                 );
             }
-            let mut report = self.report(skill, loaded.path().into(), *loaded.sha256(), "", None);
+            let mut report = self.report(skill, loaded.path().into(), loaded.sha256(), "", None);
             report.bytes_read = 0;
             return self.frame(report, &content, "");
         };
@@ -449,7 +447,7 @@ impl<'s, Id> Tools<'s, Id> {
         let report = self.report(
             skill,
             loaded.path().into(),
-            *loaded.sha256(),
+            loaded.sha256(),
             cut.text,
             Some(&cut),
         );
@@ -569,7 +567,7 @@ impl<'s, Id> Tools<'s, Id> {
     }
 
     fn push_files(&self, out: &mut String, skill: &Skill) {
-        let files: Vec<&str> = skill.resources().map(crate::skill::File::path).collect();
+        let files: Vec<&str> = skill.resources().map(|f| f.path()).collect();
         if files.is_empty() {
             return;
         }
@@ -694,7 +692,7 @@ fn first_script(skill: &Skill) -> &str {
         .resources()
         .find(|f| f.is_executable())
         .or_else(|| skill.resources().find(|f| f.path().starts_with("scripts/")))
-        .map_or("scripts", crate::skill::File::path)
+        .map_or("scripts", |f| f.path())
 }
 
 fn parse_object(arguments: &str) -> Result<Map<String, Value>, String> {

@@ -14,6 +14,7 @@ mod error;
 pub mod excerpt;
 mod handler;
 mod id;
+mod index;
 pub mod listing;
 #[cfg(any(feature = "mcp", feature = "rig"))]
 mod live;
@@ -53,5 +54,5 @@ pub use handler::{Call, CallError, LoadReport, ToolOutput, Tools};
 pub use id::{Dynamic, SkillIdentifier};
 pub use path::PathProblem;
 pub use set::SkillSet;
-pub use skill::{Chunk, Fields, File, Loaded, MANIFEST, OwnedFields, Skill, hex, is_text, sha256};
+pub use skill::{Chunk, File, Loaded, MANIFEST, OwnedFields, Skill, hex, is_text, sha256};
 pub use summary::SummaryFormat;

@@ -19,7 +19,7 @@ pub(crate) enum Source {
 impl Source {
     /// An embedded set, looked up by name: servers never need the generated ids.
     pub(crate) fn embedded<Id>(set: &'static SkillSet<Id>) -> Self {
-        Source::Fixed(Arc::new(SkillSet::from_static(set.skills(), set.summary())))
+        Source::Fixed(Arc::new(set.by_name()))
     }
 
     /// The set as it is now.

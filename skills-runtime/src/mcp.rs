@@ -621,7 +621,7 @@ fn signature(set: &SkillSet<Dynamic>) -> u64 {
         skill.description().hash(&mut hasher);
         for file in skill.files() {
             file.path().hash(&mut hasher);
-            file.sha256().hash(&mut hasher);
+            file.bytes().hash(&mut hasher);
         }
     }
     hasher.finish()
@@ -1000,14 +1000,13 @@ fn entry(skill: &Skill) -> Result<rmcp::model::Skill, String> {
     let text = manifest(skill);
     let files = skill
         .files()
-        .iter()
         .map(|file| {
             if file.path() == MANIFEST {
                 SkillResource::from_bytes(uri(skill.name(), MANIFEST), text.as_bytes())
             } else {
                 SkillResource::new(
                     uri(skill.name(), file.path()),
-                    format!("sha256:{}", hex(file.sha256())),
+                    format!("sha256:{}", hex(&file.sha256())),
                     file.bytes().len() as u64,
                 )
             }
@@ -1224,12 +1223,10 @@ fn base64(bytes: &[u8]) -> String {
 /// extension writes it: `sha256:` and 64 hex digits.
 ///
 /// ```
-/// use skills_runtime::{File, Fields, Skill};
-/// static FILES: [File; 1] = [File::from_text("SKILL.md", "Do it.\n", false, [0; 32])];
-/// static SKILL: Skill = Skill::embedded(
-///     Fields { name: "demo", description: "A demo.", ..Fields::EMPTY }, &FILES, &[],
-/// );
-/// let digest = skills_runtime::mcp::manifest_digest(&SKILL);
+/// use skills_runtime::{OwnedFields, Skill};
+/// let fields = OwnedFields { name: "demo".into(), description: "A demo.".into(), ..OwnedFields::default() };
+/// let skill = Skill::owned(fields, "Do it.\n".into(), vec![]);
+/// let digest = skills_runtime::mcp::manifest_digest(&skill);
 /// assert!(digest.starts_with("sha256:") && digest.len() == 7 + 64);
 /// ```
 pub fn manifest_digest(skill: &Skill) -> String {
@@ -1240,13 +1237,11 @@ pub fn manifest_digest(skill: &Skill) -> String {
 /// fields) and its body.
 ///
 /// ```
-/// use skills_runtime::{File, Fields, Skill};
-/// static FILES: [File; 1] = [File::from_text("SKILL.md", "Do it.\n", false, [0; 32])];
-/// static SKILL: Skill = Skill::embedded(
-///     Fields { name: "demo", description: "A demo: quoted.", ..Fields::EMPTY }, &FILES, &[],
-/// );
+/// use skills_runtime::{OwnedFields, Skill};
+/// let fields = OwnedFields { name: "demo".into(), description: "A demo: quoted.".into(), ..OwnedFields::default() };
+/// let skill = Skill::owned(fields, "Do it.\n".into(), vec![]);
 /// assert_eq!(
-///     skills_runtime::mcp::manifest_text(&SKILL),
+///     skills_runtime::mcp::manifest_text(&skill),
 ///     "---\nname: \"demo\"\ndescription: \"A demo: quoted.\"\n---\nDo it.\n",
 /// );
 /// ```

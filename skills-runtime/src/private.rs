@@ -4,6 +4,10 @@ pub use ::schemars;
 pub use ::serde;
 pub use std::borrow::Cow;
 
+pub use crate::index::{
+    EXEC, FileEntry, Index, NONE, SkillEntry, Span, TEXT, name_hash, name_table,
+};
+
 use crate::error::{SkillError, closest};
 use crate::id::SkillIdentifier;
 

@@ -18,13 +18,13 @@
 //! ```
 //! use rig_core::tool::{ErasedTool, ToolContext};
 //! use skills_runtime::rig::{SkillLoad, SkillTool};
-//! use skills_runtime::{Fields, File, Skill, SkillSet};
+//! use skills_runtime::{OwnedFields, Skill, SkillSet, SummaryFormat};
 //!
-//! static FILES: [File; 1] = [File::from_text("SKILL.md", "Use pdftotext.\n", false, [0; 32])];
-//! static ALL: [Skill; 1] = [Skill::embedded(
-//!     Fields { name: "pdf", description: "Read PDF files.", ..Fields::EMPTY }, &FILES, &[],
-//! )];
-//! static SKILLS: SkillSet = SkillSet::from_static(&ALL, "- pdf: Read PDF files.\n");
+//! // `skills!` generates a static set; this one is built once at run time.
+//! static SKILLS: std::sync::LazyLock<SkillSet> = std::sync::LazyLock::new(|| {
+//!     let fields = OwnedFields { name: "pdf".into(), description: "Read PDF files.".into(), ..OwnedFields::default() };
+//!     SkillSet::from_skills(vec![Skill::owned(fields, "Use pdftotext.\n".into(), vec![])], SummaryFormat::Markdown)
+//! });
 //!
 //! # fn block_on<F: std::future::Future>(f: F) -> F::Output {
 //! #     let mut f = std::pin::pin!(f);
@@ -32,7 +32,7 @@
 //! #     loop { if let std::task::Poll::Ready(v) = f.as_mut().poll(&mut cx) { return v; } }
 //! # }
 //! # block_on(async {
-//! let tool = SkillTool::new(&SKILLS);
+//! let tool = SkillTool::new(&*SKILLS);
 //! // What an agent does with a tool call from the model:
 //! let mut context = ToolContext::default();
 //! let result = tool.execute(r#"{"skill": "pdf"}"#.into(), &mut context).await;

@@ -87,15 +87,16 @@ struct Active {
 /// What a model has loaded in one conversation.
 ///
 /// ```
-/// use skills_runtime::{File, Fields, Skill, SkillSet, Tools, session::{Event, Session}};
-/// static FILES: [File; 1] = [File::from_text("SKILL.md", "Do it well.\n", false, [0; 32])];
-/// static ALL: [Skill; 1] = [Skill::embedded(
-///     Fields { name: "demo", description: "A demo.", allowed_tools: &["Bash", "Read"], ..Fields::EMPTY },
-///     &FILES, &[],
-/// )];
-/// static SET: SkillSet = SkillSet::from_static(&ALL, "- demo: A demo.\n");
+/// use skills_runtime::{OwnedFields, Skill, SkillSet, SummaryFormat, Tools, session::{Event, Session}};
+/// let fields = OwnedFields {
+///     name: "demo".into(),
+///     description: "A demo.".into(),
+///     allowed_tools: vec!["Bash".into(), "Read".into()],
+///     ..OwnedFields::default()
+/// };
+/// let set = SkillSet::from_skills(vec![Skill::owned(fields, "Do it well.\n".into(), vec![])], SummaryFormat::Markdown);
 ///
-/// let mut session = Session::new(Tools::new(&SET)).unload_after(2);
+/// let mut session = Session::new(Tools::new(&set)).unload_after(2);
 /// let first = session.handle("load_skill", r#"{"skill":"demo"}"#);
 /// assert!(first.text.contains("Do it well."));
 /// let again = session.handle("load_skill", r#"{"skill":"demo"}"#);

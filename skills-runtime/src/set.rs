@@ -6,6 +6,7 @@ use std::marker::PhantomData;
 
 use crate::error::{SkillError, closest};
 use crate::id::{Dynamic, SkillIdentifier};
+use crate::index::Index;
 use crate::skill::{Loaded, Skill};
 use crate::summary::{self, Entry, SummaryFormat};
 
@@ -16,15 +17,14 @@ use crate::summary::{self, Entry, SummaryFormat};
 /// use [`Dynamic`] and are looked up by name.
 ///
 /// ```
-/// use skills_runtime::{File, Fields, Skill, SkillSet};
-/// // `skills!` generates statics like these.
-/// static PDF_FILES: [File; 1] = [File::from_text("SKILL.md", "Use pdftotext.\n", false, [0; 32])];
-/// static ALL: [Skill; 1] = [Skill::embedded(
-///     Fields { name: "pdf", description: "Work with PDF files.", ..Fields::EMPTY },
-///     &PDF_FILES,
-///     &[],
-/// )];
-/// static SKILLS: SkillSet = SkillSet::from_static(&ALL, "- pdf: Work with PDF files.\n");
+/// use skills_runtime::{OwnedFields, Skill, SkillSet, SummaryFormat};
+/// // `skills!` generates a static set; this one is built at run time.
+/// let pdf = Skill::owned(
+///     OwnedFields { name: "pdf".into(), description: "Work with PDF files.".into(), ..OwnedFields::default() },
+///     "Use pdftotext.\n".into(),
+///     vec![],
+/// );
+/// let SKILLS = SkillSet::from_skills(vec![pdf], SummaryFormat::Markdown);
 /// assert_eq!(SKILLS.summary(), "- pdf: Work with PDF files.\n");
 /// assert_eq!(SKILLS.get("pdf").unwrap().body(), "Use pdftotext.\n");
 /// let miss = SKILLS.get("pfd").unwrap_err().to_string();
@@ -33,16 +33,24 @@ use crate::summary::{self, Entry, SummaryFormat};
 pub struct SkillSet<Id: 'static = Dynamic> {
     skills: Cow<'static, [Skill]>,
     summary: Cow<'static, str>,
+    /// The tables of an embedded set, for hashed name lookups.
+    index: Option<&'static Index>,
     id: PhantomData<fn() -> Id>,
 }
 
 impl<Id> SkillSet<Id> {
-    /// A set of embedded skills (used by generated code). `skills` must be sorted by name, and
-    /// when `Id` is an enum its variants must be in the same order.
-    pub const fn from_static(skills: &'static [Skill], summary: &'static str) -> Self {
+    /// A set of embedded skills (used by generated code): `skills[i]` is the `i`-th skill of
+    /// `index`, sorted by name, and when `Id` is an enum its variants are in the same order.
+    #[doc(hidden)]
+    pub const fn from_index(
+        index: &'static Index,
+        skills: &'static [Skill],
+        summary: &'static str,
+    ) -> Self {
         SkillSet {
             skills: Cow::Borrowed(skills),
             summary: Cow::Borrowed(summary),
+            index: Some(index),
             id: PhantomData,
         }
     }
@@ -74,9 +82,13 @@ impl<Id> SkillSet<Id> {
 
     /// A skill by name, as a model sends it. A miss lists every name.
     pub fn get(&self, name: &str) -> Result<&Skill, SkillError> {
-        match self.skills.binary_search_by(|s| s.name().cmp(name)) {
-            Ok(i) => Ok(&self.skills[i]),
-            Err(_) => Err(SkillError::UnknownSkill {
+        let found = match self.index {
+            Some(index) if !index.names.is_empty() => index.find_name(name),
+            _ => self.skills.binary_search_by(|s| s.name().cmp(name)).ok(),
+        };
+        match found.and_then(|i| self.skills.get(i)) {
+            Some(skill) => Ok(skill),
+            None => Err(SkillError::UnknownSkill {
                 requested: name.to_owned(),
                 available: self.names().map(str::to_owned).collect(),
                 suggestion: closest(name, self.names()),
@@ -87,6 +99,24 @@ impl<Id> SkillSet<Id> {
     /// The body or a resource of a skill named by a string. Both misses list what exists.
     pub fn load_by_name(&self, name: &str, path: &str) -> Result<Loaded<'_>, SkillError> {
         self.get(name)?.load(path)
+    }
+
+    /// The same skills as a set looked up by name only, as servers and run-time code take
+    /// them; nothing is copied.
+    ///
+    /// ```
+    /// use skills_runtime::{SkillSet, Dynamic};
+    /// static EMPTY: SkillSet = SkillSet::empty();
+    /// let by_name: SkillSet<Dynamic> = EMPTY.by_name();
+    /// assert!(by_name.is_empty());
+    /// ```
+    pub fn by_name(&'static self) -> SkillSet<Dynamic> {
+        SkillSet {
+            skills: Cow::Borrowed(self.skills()),
+            summary: Cow::Borrowed(self.summary()),
+            index: self.index,
+            id: PhantomData,
+        }
     }
 
     /// Renders the listing again in another format.
@@ -105,6 +135,7 @@ impl<Id> SkillSet<Id> {
 impl<Id: SkillIdentifier> SkillSet<Id> {
     /// A skill by its identifier: an index, no search.
     pub fn skill(&self, id: Id) -> &Skill {
+        // In bounds: the enum and the array come from the same expansion.
         &self.skills[id.index()]
     }
 
@@ -122,7 +153,12 @@ impl<Id: SkillIdentifier> SkillSet<Id> {
 impl SkillSet<Dynamic> {
     /// A set with no skills.
     pub const fn empty() -> Self {
-        Self::from_static(&[], "")
+        SkillSet {
+            skills: Cow::Borrowed(&[]),
+            summary: Cow::Borrowed(""),
+            index: None,
+            id: PhantomData,
+        }
     }
 
     /// A set built at run time. Skills are sorted by name; of two with the same name the first
@@ -133,6 +169,7 @@ impl SkillSet<Dynamic> {
         let mut set = SkillSet {
             skills: Cow::Owned(skills),
             summary: Cow::Borrowed(""),
+            index: None,
             id: PhantomData,
         };
         set.summary = Cow::Owned(set.render_summary(format));

@@ -1,11 +1,14 @@
 //! One skill: its frontmatter fields, its body and its files.
 //!
-//! Embedded skills borrow everything from the binary (`Cow::Borrowed`, built in `const`
-//! context); skills read at run time own their data. Both serve through the same methods.
+//! Embedded skills are views into the tables of an [`Index`] in the binary; skills read at run
+//! time own their data. Both serve through the same methods.
 
 use std::borrow::Cow;
+use std::fmt;
+use std::sync::Arc;
 
 use crate::error::{SkillError, closest};
+use crate::index::{self, FileEntry, Index};
 use crate::path;
 
 type Str = Cow<'static, str>;
@@ -15,33 +18,48 @@ pub const MANIFEST: &str = "SKILL.md";
 
 /// A skill: the fields of its SKILL.md frontmatter, its body and every file it serves.
 ///
+/// Skills embedded by `skills!` are views into tables in the binary (see the `skills` crate);
+/// skills read at run time own their data ([`Skill::owned`]). Both serve through the same
+/// methods.
+///
 /// ```
-/// # use skills_runtime::{File, Skill, Fields};
-/// // `skills!` generates statics like these; the digests are computed when the crate compiles.
-/// static FILES: &[File] = &[
-///     File::from_text("SKILL.md", "# PDF\nUse pdftotext.\n", false, [0; 32]),
-///     File::from_text("references/forms.md", "Fill forms like this.\n", false, [0; 32]),
-/// ];
-/// static SKILL: Skill = Skill::embedded(
-///     Fields { name: "pdf", description: "Work with PDF files.", ..Fields::EMPTY },
-///     FILES,
-///     &[],
+/// use skills_runtime::{File, OwnedFields, Skill};
+/// let skill = Skill::owned(
+///     OwnedFields { name: "pdf".into(), description: "Work with PDF files.".into(), ..OwnedFields::default() },
+///     "# PDF\nUse pdftotext.\n".into(),
+///     vec![File::owned("references/forms.md".into(), b"Fill forms like this.\n".to_vec(), false)],
 /// );
-/// assert_eq!(SKILL.body(), "# PDF\nUse pdftotext.\n");
-/// assert_eq!(SKILL.load("./references//forms.md").unwrap().text(), Some("Fill forms like this.\n"));
-/// assert!(SKILL.load("forms.md").unwrap_err().to_string().contains("Did you mean \"references/forms.md\"?"));
+/// assert_eq!(skill.body(), "# PDF\nUse pdftotext.\n");
+/// assert_eq!(skill.load("./references//forms.md").unwrap().text(), Some("Fill forms like this.\n"));
+/// assert!(skill.load("forms.md").unwrap_err().to_string().contains("Did you mean \"references/forms.md\"?"));
 /// ```
-#[derive(Debug, Clone)]
+#[derive(Clone)]
 pub struct Skill {
-    name: Str,
-    description: Str,
-    license: Option<Str>,
-    compatibility: Option<Str>,
-    metadata: Pairs,
-    allowed_tools: Strs,
-    extra: Str,
-    files: Cow<'static, [File]>,
-    chunks: Cow<'static, [Chunk]>,
+    repr: Repr,
+}
+
+#[derive(Clone)]
+enum Repr {
+    Embedded(&'static Index, u32),
+    Owned(Arc<OwnedSkill>),
+}
+
+#[derive(Debug)]
+struct OwnedSkill {
+    fields: OwnedFields,
+    /// Sorted by path, `SKILL.md` (the body) among them.
+    files: Vec<File>,
+    chunks: Vec<Chunk>,
+}
+
+impl fmt::Debug for Skill {
+    fn fmt(&self, f: &mut fmt::Formatter<'_>) -> fmt::Result {
+        f.debug_struct("Skill")
+            .field("name", &self.name())
+            .field("embedded", &self.is_embedded())
+            .field("paths", &self.paths().collect::<Vec<_>>())
+            .finish_non_exhaustive()
+    }
 }
 
 /// A `<chunk id="..." description="...">` block of a body: left out of the body as served,
@@ -87,38 +105,6 @@ impl Chunk {
     }
 }
 
-/// The frontmatter fields of an embedded skill, as `&'static str`s (used by generated code).
-#[derive(Debug, Clone, Copy)]
-pub struct Fields {
-    /// `name`.
-    pub name: &'static str,
-    /// `description`.
-    pub description: &'static str,
-    /// `license`, if present.
-    pub license: Option<&'static str>,
-    /// `compatibility`, if present.
-    pub compatibility: Option<&'static str>,
-    /// `metadata`, as key/value pairs sorted by key.
-    pub metadata: &'static [(&'static str, &'static str)],
-    /// `allowed-tools`, in order.
-    pub allowed_tools: &'static [&'static str],
-    /// Fields the specification does not define, as a JSON object (kept by the lenient profile).
-    pub extra: &'static str,
-}
-
-impl Fields {
-    /// No fields at all; fill in what you have with `..Fields::EMPTY`.
-    pub const EMPTY: Fields = Fields {
-        name: "",
-        description: "",
-        license: None,
-        compatibility: None,
-        metadata: &[],
-        allowed_tools: &[],
-        extra: "{}",
-    };
-}
-
 /// The owned frontmatter fields of a skill read at run time.
 #[derive(Debug, Clone, Default, PartialEq, Eq)]
 pub struct OwnedFields {
@@ -138,22 +124,11 @@ pub struct OwnedFields {
     pub extra: String,
 }
 
-#[derive(Debug, Clone)]
-enum Pairs {
-    Static(&'static [(&'static str, &'static str)]),
-    Owned(Vec<(String, String)>),
-}
-
-#[derive(Debug, Clone)]
-enum Strs {
-    Static(&'static [&'static str]),
-    Owned(Vec<String>),
-}
-
-/// One file of a skill. `SKILL.md` is stored as its body, without the frontmatter.
+/// One file of a skill read at run time. `SKILL.md` is stored as its body, without the
+/// frontmatter.
 #[derive(Debug, Clone)]
 pub struct File {
-    path: Str,
+    path: String,
     contents: Contents,
     executable: bool,
     sha256: [u8; 32],
@@ -161,64 +136,38 @@ pub struct File {
 
 #[derive(Debug, Clone)]
 enum Contents {
-    Text(Str),
-    Binary(Cow<'static, [u8]>),
+    Text(String),
+    Binary(Vec<u8>),
 }
 
 impl File {
-    /// A UTF-8 file (used by generated code with `include_str!`, and the digest computed when
-    /// the crate compiled).
-    pub const fn from_text(
-        path: &'static str,
-        text: &'static str,
-        executable: bool,
-        sha256: [u8; 32],
-    ) -> Self {
-        let contents = Contents::Text(Cow::Borrowed(text));
-        File {
-            path: Cow::Borrowed(path),
-            contents,
-            executable,
-            sha256,
-        }
-    }
-
-    /// A binary file (used by generated code with `include_bytes!`).
-    pub const fn from_bytes(
-        path: &'static str,
-        bytes: &'static [u8],
-        executable: bool,
-        sha256: [u8; 32],
-    ) -> Self {
-        let contents = Contents::Binary(Cow::Borrowed(bytes));
-        File {
-            path: Cow::Borrowed(path),
-            contents,
-            executable,
-            sha256,
-        }
-    }
-
     /// A file read at run time: text when it is UTF-8 without NUL bytes, binary otherwise.
+    ///
+    /// ```
+    /// use skills_runtime::File;
+    /// let file = File::owned("scripts/run.sh".into(), b"#!/bin/sh\n".to_vec(), true);
+    /// assert_eq!((file.path(), file.text(), file.is_executable()), ("scripts/run.sh", Some("#!/bin/sh\n"), true));
+    /// assert_eq!(File::owned("a.bin".into(), vec![0, 159], false).text(), None);
+    /// ```
     pub fn owned(path: String, bytes: Vec<u8>, executable: bool) -> Self {
         let sha256 = sha256(&bytes);
         let contents = if is_text(&bytes) {
             match String::from_utf8(bytes) {
-                Ok(text) => Contents::Text(Cow::Owned(text)),
-                Err(e) => Contents::Binary(Cow::Owned(e.into_bytes())),
+                Ok(text) => Contents::Text(text),
+                Err(e) => Contents::Binary(e.into_bytes()),
             }
         } else {
-            Contents::Binary(Cow::Owned(bytes))
+            Contents::Binary(bytes)
         };
         File {
-            path: Cow::Owned(path),
+            path,
             contents,
             executable,
             sha256,
         }
     }
 
-    /// The SHA-256 digest of [`File::bytes`].
+    /// The SHA-256 digest of [`File::bytes`], computed when the file was made.
     pub fn sha256(&self) -> &[u8; 32] {
         &self.sha256
     }
@@ -271,94 +220,86 @@ pub fn is_text(bytes: &[u8]) -> bool {
 }
 
 impl Skill {
-    /// An embedded skill (used by generated code). `files` must be sorted by path and hold
-    /// `SKILL.md` with the body as its contents; `chunks` are in body order.
-    pub const fn embedded(
-        fields: Fields,
-        files: &'static [File],
-        chunks: &'static [Chunk],
-    ) -> Self {
+    /// An embedded skill: the `at`-th skill of `index` (used by generated code).
+    #[doc(hidden)]
+    pub const fn embedded(index: &'static Index, at: u32) -> Self {
         Skill {
-            name: Cow::Borrowed(fields.name),
-            description: Cow::Borrowed(fields.description),
-            license: match fields.license {
-                Some(s) => Some(Cow::Borrowed(s)),
-                None => None,
-            },
-            compatibility: match fields.compatibility {
-                Some(s) => Some(Cow::Borrowed(s)),
-                None => None,
-            },
-            metadata: Pairs::Static(fields.metadata),
-            allowed_tools: Strs::Static(fields.allowed_tools),
-            extra: Cow::Borrowed(fields.extra),
-            files: Cow::Borrowed(files),
-            chunks: Cow::Borrowed(chunks),
+            repr: Repr::Embedded(index, at),
         }
     }
 
     /// A skill built at run time. The body becomes the `SKILL.md` file (its `<chunk>` blocks are
     /// found again; malformed ones stay in the body as text); `files` may come in any order, and
     /// a `SKILL.md` among them is replaced.
-    pub fn owned(fields: OwnedFields, body: String, mut files: Vec<File>) -> Self {
+    pub fn owned(mut fields: OwnedFields, body: String, mut files: Vec<File>) -> Self {
         let (spans, _) = crate::chunk::find_chunks(&body);
         let chunks = spans.into_iter().filter_map(Chunk::from_span).collect();
         files.retain(|f| f.path() != MANIFEST);
         files.push(File {
-            path: Cow::Borrowed(MANIFEST),
+            path: MANIFEST.to_owned(),
             sha256: sha256(body.as_bytes()),
-            contents: Contents::Text(Cow::Owned(body)),
+            contents: Contents::Text(body),
             executable: false,
         });
         files.sort_by(|a, b| a.path().cmp(b.path()));
         files.dedup_by(|a, b| a.path() == b.path());
+        if fields.extra.is_empty() {
+            fields.extra = "{}".into();
+        }
         Skill {
-            name: Cow::Owned(fields.name),
-            description: Cow::Owned(fields.description),
-            license: fields.license.map(Cow::Owned),
-            compatibility: fields.compatibility.map(Cow::Owned),
-            metadata: Pairs::Owned(fields.metadata),
-            allowed_tools: Strs::Owned(fields.allowed_tools),
-            extra: Cow::Owned(if fields.extra.is_empty() {
-                "{}".into()
-            } else {
-                fields.extra
-            }),
-            files: Cow::Owned(files),
-            chunks: Cow::Owned(chunks),
+            repr: Repr::Owned(Arc::new(OwnedSkill {
+                fields,
+                files,
+                chunks,
+            })),
         }
     }
 
     /// Whether the skill's files are embedded in the binary (rather than read at run time).
     pub fn is_embedded(&self) -> bool {
-        matches!(self.files, Cow::Borrowed(_))
+        matches!(self.repr, Repr::Embedded(..))
     }
 
     /// The skill's name, as the model names it.
     pub fn name(&self) -> &str {
-        &self.name
+        match &self.repr {
+            Repr::Embedded(index, at) => index.str(index.skill(*at).name),
+            Repr::Owned(o) => &o.fields.name,
+        }
     }
 
     /// What the skill does and when to use it.
     pub fn description(&self) -> &str {
-        &self.description
+        match &self.repr {
+            Repr::Embedded(index, at) => index.str(index.skill(*at).description),
+            Repr::Owned(o) => &o.fields.description,
+        }
     }
 
     /// The `license` field.
     pub fn license(&self) -> Option<&str> {
-        self.license.as_deref()
+        match &self.repr {
+            Repr::Embedded(index, at) => index.opt_str(index.skill(*at).license),
+            Repr::Owned(o) => o.fields.license.as_deref(),
+        }
     }
 
     /// The `compatibility` field.
     pub fn compatibility(&self) -> Option<&str> {
-        self.compatibility.as_deref()
+        match &self.repr {
+            Repr::Embedded(index, at) => index.opt_str(index.skill(*at).compatibility),
+            Repr::Owned(o) => o.fields.compatibility.as_deref(),
+        }
     }
 
     /// The `metadata` field, sorted by key.
     pub fn metadata(&self) -> impl Iterator<Item = (&str, &str)> {
-        let (fixed, owned) = match &self.metadata {
-            Pairs::Static(s) => (*s, &[][..]),
-            Pairs::Owned(o) => (&[][..], o.as_slice()),
+        let (fixed, owned) = match &self.repr {
+            Repr::Embedded(index, at) => (
+                index::slice(index.metadata, index.skill(*at).metadata),
+                &[][..],
+            ),
+            Repr::Owned(o) => (&[][..], o.fields.metadata.as_slice()),
         };
         fixed
             .iter()
@@ -368,9 +309,11 @@ impl Skill {
 
     /// The `allowed-tools` field, in order.
     pub fn allowed_tools(&self) -> impl Iterator<Item = &str> {
-        let (fixed, owned) = match &self.allowed_tools {
-            Strs::Static(s) => (*s, &[][..]),
-            Strs::Owned(o) => (&[][..], o.as_slice()),
+        let (fixed, owned) = match &self.repr {
+            Repr::Embedded(index, at) => {
+                (index::slice(index.tools, index.skill(*at).tools), &[][..])
+            }
+            Repr::Owned(o) => (&[][..], o.fields.allowed_tools.as_slice()),
         };
         fixed
             .iter()
@@ -381,38 +324,48 @@ impl Skill {
     /// Frontmatter fields the specification does not define (kept by the lenient profile), as
     /// JSON object text.
     pub fn extra_json(&self) -> &str {
-        &self.extra
+        match &self.repr {
+            Repr::Embedded(index, at) => match index.str(index.skill(*at).extra) {
+                "" => "{}",
+                json => json,
+            },
+            Repr::Owned(o) => &o.fields.extra,
+        }
     }
 
     /// One field the specification does not define, as a JSON value.
     pub fn extra(&self, key: &str) -> Option<serde_json::Value> {
         let mut map: serde_json::Map<String, serde_json::Value> =
-            serde_json::from_str(&self.extra).ok()?;
+            serde_json::from_str(self.extra_json()).ok()?;
         map.remove(key)
     }
 
     /// The body of SKILL.md, without its frontmatter.
     pub fn body(&self) -> &str {
-        self.find(MANIFEST).and_then(File::text).unwrap_or("")
+        self.find(MANIFEST).and_then(|f| f.text()).unwrap_or("")
     }
 
     /// The `<chunk>` blocks of the body, in order.
     pub fn chunks(&self) -> &[Chunk] {
-        &self.chunks
+        match &self.repr {
+            Repr::Embedded(index, at) => index::slice(index.chunks, index.skill(*at).chunks),
+            Repr::Owned(o) => &o.chunks,
+        }
     }
 
     /// The text of one chunk. A miss lists the chunk ids.
     pub fn chunk(&self, id: &str) -> Result<&str, SkillError> {
         let body = self.body();
-        self.chunks
+        let chunks = self.chunks();
+        chunks
             .iter()
             .find(|c| c.id() == id)
             .and_then(|c| body.get(Chunk::range(c.content)))
             .ok_or_else(|| SkillError::ChunkNotFound {
                 skill: self.name().to_owned(),
                 requested: id.to_owned(),
-                available: self.chunks.iter().map(|c| c.id().to_owned()).collect(),
-                suggestion: closest(id, self.chunks.iter().map(Chunk::id)),
+                available: chunks.iter().map(|c| c.id().to_owned()).collect(),
+                suggestion: closest(id, chunks.iter().map(Chunk::id)),
             })
     }
 
@@ -420,7 +373,7 @@ impl Skill {
     pub fn core_body(&self) -> impl Iterator<Item = &str> + '_ {
         let body = self.body();
         let mut at = 0;
-        let mut chunks = self.chunks.iter();
+        let mut chunks = self.chunks().iter();
         std::iter::from_fn(move || {
             loop {
                 let (piece, next) = match chunks.next() {
@@ -437,57 +390,102 @@ impl Skill {
         })
     }
 
-    /// Every file, sorted by path, `SKILL.md` included.
-    pub fn files(&self) -> &[File] {
-        &self.files
+    fn file_count(&self) -> usize {
+        match &self.repr {
+            Repr::Embedded(index, at) => index.files(index.skill(*at)).len(),
+            Repr::Owned(o) => o.files.len(),
+        }
+    }
+
+    /// The `i`-th file in path order (`i` below [`Skill::file_count`]).
+    fn file_at(&self, i: usize) -> Option<Loaded<'_>> {
+        match &self.repr {
+            Repr::Embedded(index, at) => {
+                let entry = index.files(index.skill(*at)).get(i)?;
+                Some(Loaded::embedded(self, index, entry))
+            }
+            Repr::Owned(o) => o.files.get(i).map(|file| Loaded::owned(self, file)),
+        }
+    }
+
+    /// Every file, sorted by path, `SKILL.md` (the body) included.
+    pub fn files(&self) -> impl ExactSizeIterator<Item = Loaded<'_>> + '_ {
+        (0..self.file_count())
+            .map(move |i| self.file_at(i).unwrap_or_else(|| Loaded::missing(self)))
     }
 
     /// Every file but `SKILL.md`: what the body can point the model to.
-    pub fn resources(&self) -> impl Iterator<Item = &File> + '_ {
-        self.files.iter().filter(|f| f.path() != MANIFEST)
+    pub fn resources(&self) -> impl Iterator<Item = Loaded<'_>> + '_ {
+        self.files().filter(|f| !f.is_body())
     }
 
     /// Every path [`Skill::load`] accepts, sorted.
     pub fn paths(&self) -> impl ExactSizeIterator<Item = &str> + '_ {
-        self.files.iter().map(File::path)
+        self.files().map(|f| f.path())
     }
 
     /// The body (`"SKILL.md"`) or a resource, by a path relative to the skill's folder.
     ///
     /// A refused path or a miss is an error that lists every path this skill serves.
     pub fn load(&self, path: &str) -> Result<Loaded<'_>, SkillError> {
+        if let Some(hit) = path::fast_normal(path).and_then(|normal| self.find(normal)) {
+            return Ok(hit);
+        }
+        self.load_slow(path)
+    }
+
+    #[cold]
+    fn load_slow(&self, path: &str) -> Result<Loaded<'_>, SkillError> {
         let request = path::check(path).map_err(|problem| SkillError::InvalidPath {
             skill: self.name().to_owned(),
             requested: path.to_owned(),
             problem,
             available: self.paths().map(str::to_owned).collect(),
         })?;
-        match self
-            .files
-            .binary_search_by(|f| request.cmp_stored(f.path()))
-        {
-            Ok(i) => Ok(Loaded {
-                skill: self,
-                file: &self.files[i],
-            }),
-            Err(_) => {
-                let requested = request.to_string();
-                Err(SkillError::FileNotFound {
-                    skill: self.name().to_owned(),
-                    suggestion: closest(&requested, self.paths()),
-                    requested,
-                    available: self.paths().map(str::to_owned).collect(),
-                })
+        let found = match &self.repr {
+            Repr::Embedded(index, at) => {
+                let files = index.files(index.skill(*at));
+                files
+                    .binary_search_by(|f| request.cmp_stored(index.path(f)))
+                    .ok()
+                    .map(|i| Loaded::embedded(self, index, &files[i]))
             }
-        }
+            Repr::Owned(o) => o
+                .files
+                .binary_search_by(|f| request.cmp_stored(f.path()))
+                .ok()
+                .map(|i| Loaded::owned(self, &o.files[i])),
+        };
+        found.ok_or_else(|| {
+            let requested = request.to_string();
+            SkillError::FileNotFound {
+                skill: self.name().to_owned(),
+                suggestion: closest(&requested, self.paths()),
+                requested,
+                available: self.paths().map(str::to_owned).collect(),
+            }
+        })
     }
 
-    fn find(&self, normal_path: &str) -> Option<&File> {
-        let i = self
-            .files
-            .binary_search_by(|f| f.path().cmp(normal_path))
-            .ok()?;
-        Some(&self.files[i])
+    /// A file by its normal path.
+    #[inline]
+    fn find(&self, normal_path: &str) -> Option<Loaded<'_>> {
+        match &self.repr {
+            Repr::Embedded(index, at) => {
+                let files = index.files(index.skill(*at));
+                let i = files
+                    .binary_search_by(|f| index.path(f).cmp(normal_path))
+                    .ok()?;
+                Some(Loaded::embedded(self, index, files.get(i)?))
+            }
+            Repr::Owned(o) => {
+                let i = o
+                    .files
+                    .binary_search_by(|f| f.path().cmp(normal_path))
+                    .ok()?;
+                Some(Loaded::owned(self, o.files.get(i)?))
+            }
+        }
     }
 }
 
@@ -503,14 +501,66 @@ impl Chunk {
     }
 }
 
-/// A file served by [`Skill::load`]: the body or a resource.
+/// A file of a skill, as [`Skill::load`] and [`Skill::files`] give it: the body or a resource.
 #[derive(Debug, Clone, Copy)]
 pub struct Loaded<'a> {
     skill: &'a Skill,
-    file: &'a File,
+    path: &'a str,
+    bytes: &'a [u8],
+    text: Text<'a>,
+    executable: bool,
+    digest: Option<&'a [u8; 32]>,
+}
+
+#[derive(Debug, Clone, Copy)]
+enum Text<'a> {
+    /// Known text (a file read at run time).
+    Known(&'a str),
+    /// Text the macro found to be UTF-8; checked again when asked, since the table holds bytes.
+    Embedded,
+    Binary,
 }
 
 impl<'a> Loaded<'a> {
+    #[inline]
+    fn embedded(skill: &'a Skill, index: &'static Index, entry: &'static FileEntry) -> Self {
+        Loaded {
+            skill,
+            path: index.path(entry),
+            bytes: entry.bytes,
+            text: if entry.flags & index::TEXT != 0 {
+                Text::Embedded
+            } else {
+                Text::Binary
+            },
+            executable: entry.flags & index::EXEC != 0,
+            digest: None,
+        }
+    }
+
+    fn owned(skill: &'a Skill, file: &'a File) -> Self {
+        Loaded {
+            skill,
+            path: file.path(),
+            bytes: file.bytes(),
+            text: file.text().map_or(Text::Binary, Text::Known),
+            executable: file.is_executable(),
+            digest: Some(file.sha256()),
+        }
+    }
+
+    /// Stands in for a file a hand-made index points past (never made by `skills!`).
+    fn missing(skill: &'a Skill) -> Self {
+        Loaded {
+            skill,
+            path: "",
+            bytes: &[],
+            text: Text::Binary,
+            executable: false,
+            digest: None,
+        }
+    }
+
     /// The skill the file belongs to.
     pub fn skill(&self) -> &'a Skill {
         self.skill
@@ -518,48 +568,57 @@ impl<'a> Loaded<'a> {
 
     /// The file's path, normalised (`SKILL.md` for the body).
     pub fn path(&self) -> &'a str {
-        self.file.path()
+        self.path
     }
 
     /// The bytes, borrowed from the binary for embedded skills.
     pub fn bytes(&self) -> &'a [u8] {
-        self.file.bytes()
+        self.bytes
     }
 
     /// The text, or `None` for a binary file (describe it with [`Loaded::media_type`] and
-    /// [`Loaded::len`] instead of dumping it).
+    /// [`Loaded::len`] instead of dumping it). For embedded files this checks UTF-8 on each
+    /// call (the binary stores bytes only; ASCII runs are checked a word at a time).
     pub fn text(&self) -> Option<&'a str> {
-        self.file.text()
+        match self.text {
+            Text::Known(text) => Some(text),
+            Text::Embedded => std::str::from_utf8(self.bytes).ok(),
+            Text::Binary => None,
+        }
     }
 
     /// The size in bytes.
     pub fn len(&self) -> usize {
-        self.bytes().len()
+        self.bytes.len()
     }
 
     /// Whether the file is empty.
     pub fn is_empty(&self) -> bool {
-        self.bytes().is_empty()
+        self.bytes.is_empty()
     }
 
     /// Whether this is the body (`SKILL.md`).
     pub fn is_body(&self) -> bool {
-        self.path() == MANIFEST
+        self.path == MANIFEST
     }
 
     /// Whether the file had an executable bit in the source folder.
     pub fn is_executable(&self) -> bool {
-        self.file.is_executable()
+        self.executable
     }
 
-    /// The SHA-256 digest of [`Loaded::bytes`] (computed at compile time for embedded skills).
-    pub fn sha256(&self) -> &'a [u8; 32] {
-        self.file.sha256()
+    /// The SHA-256 digest of [`Loaded::bytes`]: kept for files read at run time, computed on
+    /// each call for embedded ones (the binary stores no digests).
+    pub fn sha256(&self) -> [u8; 32] {
+        match self.digest {
+            Some(digest) => *digest,
+            None => sha256(self.bytes),
+        }
     }
 
     /// A media type guessed from the extension, `text/plain` or `application/octet-stream`
     /// when the extension is unknown.
     pub fn media_type(&self) -> &'static str {
-        crate::media::media_type(self.path(), self.text().is_some())
+        crate::media::media_type(self.path, !matches!(self.text, Text::Binary))
     }
 }

@@ -155,7 +155,6 @@ fn list_shows_one_row_per_skill() {
     let pdf_bytes: usize = basic::SKILLS
         .skill(basic::SkillId::Pdf)
         .files()
-        .iter()
         .map(|f| f.bytes().len())
         .sum();
     assert!(
@@ -259,9 +258,9 @@ fn call_prints_what_the_model_receives() {
         "{out}"
     );
     assert!(out.contains(basic::SKILLS.skill(basic::SkillId::Pdf).body()));
-    // The same digest the macro computed at compile time.
+    // The same digest the embedded copy hashes to.
     let digest = skills::hex(
-        basic::SKILLS
+        &basic::SKILLS
             .load(basic::SkillId::Pdf, "SKILL.md")
             .unwrap()
             .sha256(),

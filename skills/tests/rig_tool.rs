@@ -54,7 +54,7 @@ async fn typed_tool_through_a_tool_set() {
         format!(
             "sha256:{}",
             skills::hex(
-                SKILLS
+                &SKILLS
                     .load(SkillId::CodeReview, "SKILL.md")
                     .unwrap()
                     .sha256()

@@ -127,7 +127,7 @@ fn assert_file_or_listed_miss(skill: &Skill, raw: &str) -> Result<(), TestCaseEr
         (Ok(request), Ok(file)) => {
             let normal = request.to_string();
             prop_assert_eq!(file.path(), normal.as_str());
-            let stored = skill.files().iter().find(|f| f.path() == normal).unwrap();
+            let stored = skill.files().find(|f| f.path() == normal).unwrap();
             prop_assert_eq!(file.bytes(), stored.bytes());
         }
         (

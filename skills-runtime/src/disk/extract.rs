@@ -178,8 +178,8 @@ pub enum ExtractError {
 /// The SHA-256 of every file's path, executable bit and content digest, in order: two skills
 /// with the same fingerprint write the same folder.
 ///
-/// It uses the digests the skill stores ([`File::sha256`](crate::File::sha256), computed when
-/// the crate compiled for embedded skills), so it reads no file contents.
+/// It uses [`Loaded::sha256`](crate::Loaded::sha256): the digests kept for files read at run
+/// time, hashed on the call for embedded ones.
 ///
 /// ```
 /// use skills_runtime::{File, OwnedFields, Skill};
@@ -250,7 +250,6 @@ pub fn extract(skill: &Skill, dest: &Path) -> Result<Extracted, ExtractError> {
     }
     let targets = skill
         .files()
-        .iter()
         .map(|file| Ok((plain_segments(skill, file.path())?, file)))
         .collect::<Result<Vec<_>, ExtractError>>()?;
 

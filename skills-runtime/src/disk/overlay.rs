@@ -337,11 +337,7 @@ fn content_key(skill: &Skill) -> (String, Vec<(&str, [u8; 32])>) {
     );
     (
         fields,
-        skill
-            .files()
-            .iter()
-            .map(|f| (f.path(), *f.sha256()))
-            .collect(),
+        skill.files().map(|f| (f.path(), f.sha256())).collect(),
     )
 }
 

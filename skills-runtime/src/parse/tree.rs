@@ -11,7 +11,7 @@ use unicode_normalization::UnicodeNormalization;
 use walkdir::WalkDir;
 
 use super::{Diagnostic, Manifest, Profile, Rule, parse_manifest};
-use crate::skill::{File, MANIFEST, OwnedFields, Skill, is_text, sha256};
+use crate::skill::{File, MANIFEST, OwnedFields, Skill, is_text};
 use crate::{SkillSet, SummaryFormat};
 
 /// What to scan and how strictly.
@@ -145,8 +145,6 @@ pub struct Resource {
     pub text: bool,
     /// Whether it has an executable bit.
     pub executable: bool,
-    /// The SHA-256 digest of its bytes.
-    pub sha256: [u8; 32],
 }
 
 impl SkillSource {
@@ -547,7 +545,6 @@ impl<'a> Walk<'a> {
                     len: bytes.len() as u64,
                     text: is_text(&bytes),
                     executable: is_executable(&meta),
-                    sha256: sha256(&bytes),
                     file: path,
                 }),
                 Err(e) => {

@@ -490,7 +490,7 @@ fn list(target: &Target, common: &Common) -> Outcome {
         "NAME", "DESCRIPTION", "FILES", "BYTES"
     );
     for skill in set.skills() {
-        let bytes: usize = skill.files().iter().map(|f| f.bytes().len()).sum();
+        let bytes: usize = skill.files().map(|f| f.bytes().len()).sum();
         let source = sources.get(skill.name()).map_or("", String::as_str);
         let _ = writeln!(
             out,

@@ -1,0 +1,238 @@
+//! The compact tables `skills!` generates for a set: one string table, one entry per file, one
+//! per skill, and a hash table of the names.
+//!
+//! The layout exists for the binary's sake. A file costs its 24-byte `FileEntry` and the one
+//! relocation of its `&'static [u8]`; its path is an offset into the string table, where each
+//! distinct path is stored once (`SKILL.md` and `scripts/run.sh` repeat across skills) and where
+//! the names and descriptions are found inside the rendered listing rather than stored twice.
+//! No digest is stored: [`Loaded::sha256`](crate::Loaded::sha256) hashes on demand.
+//!
+//! Not a public API: generated code builds these through `__private`.
+
+use crate::skill::Chunk;
+
+/// An `(offset, length)` pair into `Index::strings`.
+pub type Span = (u32, u32);
+
+/// The span of a field that is absent (`license`, `compatibility`).
+pub const NONE: Span = (u32::MAX, 0);
+
+/// `FileEntry::flags`: the file is UTF-8 text without NUL bytes.
+pub const TEXT: u16 = 1;
+/// `FileEntry::flags`: the file had an executable bit.
+pub const EXEC: u16 = 2;
+
+/// Every table of one embedded set.
+#[derive(Debug)]
+pub struct Index {
+    /// The listing first, then every name, description, path and other field not found in it.
+    pub strings: &'static str,
+    /// Skills sorted by name.
+    pub skills: &'static [SkillEntry],
+    /// Files, each skill's sorted by path.
+    pub files: &'static [FileEntry],
+    /// Every skill's `metadata` pairs, each skill's sorted by key.
+    pub metadata: &'static [(&'static str, &'static str)],
+    /// Every skill's `allowed-tools`, in order.
+    pub tools: &'static [&'static str],
+    /// Every skill's chunks, in body order.
+    pub chunks: &'static [Chunk],
+    /// Open addressing over `name_hash`, linear probing, a power of two long: a skill's
+    /// index + 1, or 0 for an empty slot. Empty: look names up by binary search.
+    pub names: &'static [u32],
+}
+
+/// One skill of an `Index`: spans into the string table and `(first, count)` ranges into
+/// the other tables.
+#[derive(Debug, Clone, Copy)]
+pub struct SkillEntry {
+    /// `name`.
+    pub name: Span,
+    /// `description`.
+    pub description: Span,
+    /// `license`, or `NONE`.
+    pub license: Span,
+    /// `compatibility`, or `NONE`.
+    pub compatibility: Span,
+    /// Unknown fields as JSON object text.
+    pub extra: Span,
+    /// Its files in `Index::files`.
+    pub files: (u32, u32),
+    /// Its pairs in `Index::metadata`.
+    pub metadata: (u32, u32),
+    /// Its tools in `Index::tools`.
+    pub tools: (u32, u32),
+    /// Its chunks in `Index::chunks`.
+    pub chunks: (u32, u32),
+}
+
+/// One file of an `Index`.
+#[derive(Debug, Clone, Copy)]
+pub struct FileEntry {
+    /// The bytes (for `SKILL.md`, the body without frontmatter).
+    pub bytes: &'static [u8],
+    /// Offset of the path in the string table.
+    pub path: u32,
+    /// Length of the path.
+    pub path_len: u16,
+    /// `TEXT` and `EXEC`.
+    pub flags: u16,
+}
+
+impl Index {
+    pub(crate) fn str(&'static self, (offset, len): Span) -> &'static str {
+        let start = offset as usize;
+        self.strings
+            .get(start..start.saturating_add(len as usize))
+            .unwrap_or("")
+    }
+
+    pub(crate) fn opt_str(&'static self, span: Span) -> Option<&'static str> {
+        (span != NONE).then(|| self.str(span))
+    }
+
+    pub(crate) fn skill(&'static self, at: u32) -> &'static SkillEntry {
+        const EMPTY: SkillEntry = SkillEntry {
+            name: (0, 0),
+            description: (0, 0),
+            license: NONE,
+            compatibility: NONE,
+            extra: (0, 0),
+            files: (0, 0),
+            metadata: (0, 0),
+            tools: (0, 0),
+            chunks: (0, 0),
+        };
+        self.skills.get(at as usize).unwrap_or(&EMPTY)
+    }
+
+    pub(crate) fn path(&'static self, file: &FileEntry) -> &'static str {
+        self.str((file.path, u32::from(file.path_len)))
+    }
+
+    /// The skill's files; empty if the range is out of bounds.
+    pub(crate) fn files(&'static self, skill: &SkillEntry) -> &'static [FileEntry] {
+        slice(self.files, skill.files)
+    }
+
+    /// The skill's index by name, through the hash table.
+    pub(crate) fn find_name(&'static self, name: &str) -> Option<usize> {
+        let mask = self.names.len().checked_sub(1)?;
+        let mut slot = name_hash(name.as_bytes()) as usize & mask;
+        // Every probe either finds the name, finds an empty slot, or moves on; the table is
+        // never full (the macro makes it at least twice the skills), and the bound keeps a
+        // hand-made full table from looping.
+        for _ in 0..self.names.len() {
+            let at = (*self.names.get(slot)? as usize).checked_sub(1)?;
+            let skill = self.skills.get(at)?;
+            if self.str(skill.name).as_bytes() == name.as_bytes() {
+                return Some(at);
+            }
+            slot = (slot + 1) & mask;
+        }
+        None
+    }
+}
+
+pub(crate) fn slice<T>(all: &'static [T], (first, count): (u32, u32)) -> &'static [T] {
+    let first = first as usize;
+    all.get(first..first.saturating_add(count as usize))
+        .unwrap_or(&[])
+}
+
+/// The hash of the name table: eight bytes at a time with FxHash's mixing step, the tail
+/// zero-padded and the length mixed in first. The macro computes the same when it builds the
+/// table.
+#[inline]
+pub fn name_hash(bytes: &[u8]) -> u32 {
+    const K: u64 = 0x51_7c_c1_b7_27_22_0a_95;
+    let mut h = bytes.len() as u64;
+    let mut words = bytes.chunks_exact(8);
+    for w in &mut words {
+        let mut word = [0u8; 8];
+        word.copy_from_slice(w);
+        h = (h.rotate_left(5) ^ u64::from_le_bytes(word)).wrapping_mul(K);
+    }
+    let rest = words.remainder();
+    if !rest.is_empty() {
+        let mut tail = [0u8; 8];
+        tail[..rest.len()].copy_from_slice(rest);
+        h = (h.rotate_left(5) ^ u64::from_le_bytes(tail)).wrapping_mul(K);
+    }
+    (h >> 32) as u32
+}
+
+/// The name table for `names` (in skill order): a power of two at least twice as long.
+pub fn name_table<'a>(names: impl ExactSizeIterator<Item = &'a str>) -> Vec<u32> {
+    let size = (names.len() * 2).next_power_of_two().max(2);
+    let mask = size - 1;
+    let mut table = vec![0u32; size];
+    for (at, name) in names.enumerate() {
+        let mut slot = name_hash(name.as_bytes()) as usize & mask;
+        while table[slot] != 0 {
+            slot = (slot + 1) & mask;
+        }
+        table[slot] = u32::try_from(at + 1).unwrap_or(u32::MAX);
+    }
+    table
+}
+
+#[cfg(test)]
+mod tests {
+    use super::*;
+
+    #[test]
+    fn the_name_table_finds_every_name_and_nothing_else() {
+        let names: Vec<String> = (0..300).map(|i| format!("skill-{i:03}")).collect();
+        let table: &'static [u32] = Vec::leak(name_table(names.iter().map(String::as_str)));
+        let mut strings = String::new();
+        let skills: Vec<SkillEntry> = names
+            .iter()
+            .map(|n| {
+                let at = strings.len() as u32;
+                strings.push_str(n);
+                SkillEntry {
+                    name: (at, n.len() as u32),
+                    description: (0, 0),
+                    license: NONE,
+                    compatibility: NONE,
+                    extra: (0, 0),
+                    files: (0, 0),
+                    metadata: (0, 0),
+                    tools: (0, 0),
+                    chunks: (0, 0),
+                }
+            })
+            .collect();
+        let index: &'static Index = Box::leak(Box::new(Index {
+            strings: String::leak(strings),
+            skills: Vec::leak(skills),
+            files: &[],
+            metadata: &[],
+            tools: &[],
+            chunks: &[],
+            names: table,
+        }));
+        assert_eq!(table.len(), 1024);
+        for (i, n) in names.iter().enumerate() {
+            assert_eq!(index.find_name(n), Some(i), "{n}");
+        }
+        for miss in ["", "skill-300", "skill-00", "skill-0000", "Skill-001"] {
+            assert_eq!(index.find_name(miss), None, "{miss}");
+        }
+    }
+
+    #[test]
+    fn a_full_hand_made_table_does_not_loop() {
+        let index: &'static Index = Box::leak(Box::new(Index {
+            strings: "a",
+            skills: &[],
+            files: &[],
+            metadata: &[],
+            tools: &[],
+            chunks: &[],
+            names: &[1, 1],
+        }));
+        assert_eq!(index.find_name("b"), None);
+    }
+}
