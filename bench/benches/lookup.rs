@@ -1,5 +1,6 @@
 //! Lookups on one tree, side by side: `skills` by id + path and by name + path, a miss, the
-//! prototype index layouts, `include_dir`'s `get_file` and `rust-embed`'s `get`.
+//! `include_dir`'s `get_file` and `rust-embed`'s `get` (the prototype layouts are checked to
+//! serve the same bytes, and their allocations counted).
 //!
 //! The tree is `bench/trees/lookup`, written by `build.rs`: 10 skills by default (what CI
 //! compiles), 1,000 skills (10,000 files) with `SKILLS_BENCH_SKILLS=1000`, as
@@ -184,12 +185,10 @@ fn report_allocations(queries: &[Query]) {
         ),
     ];
     println!(
-        "sizes: skills::File {} B, skills::Skill {} B, table file entry {} B, blob file entry {} B, skill entry {} B",
-        size_of::<skills::File>(),
+        "sizes: file entry {} B, skill entry {} B, skills::Skill {} B",
+        size_of::<skills::__private::FileEntry>(),
+        size_of::<skills::__private::SkillEntry>(),
         size_of::<skills::Skill>(),
-        size_of::<skills_bench::proto_rt::TableFile>(),
-        size_of::<skills_bench::proto_rt::BlobFile>(),
-        size_of::<skills_bench::proto_rt::SkillEntry>(),
     );
     println!(
         "allocations per call ({} skills, {} queries):",
@@ -239,57 +238,22 @@ fn lookups(c: &mut Criterion) {
     bench!("skills_miss", |q| SKILLS
         .load(black_box(q.id), black_box("references/missing.md"))
         .is_err());
-    bench!("table_id_path", |q| lookup_table::SET
-        .load(black_box(q.index), black_box(q.path))
-        .map(|h| h.bytes.len()));
-    bench!("table_name_path", |q| lookup_table::SET
-        .load_by_name(black_box(q.name), black_box(q.path))
-        .map(|h| h.bytes.len()));
-    bench!("blob_id_path", |q| lookup_blob::SET
-        .load(black_box(q.index), black_box(q.path))
-        .map(|h| h.bytes.len()));
-    bench!("blob_name_path", |q| lookup_blob::SET
-        .load_by_name(black_box(q.name), black_box(q.path))
-        .map(|h| h.bytes.len()));
-    bench!("blob_id_path_text", |q| lookup_blob::SET
-        .load(black_box(q.index), black_box(q.path))
-        .and_then(|h| h.text())
-        .map(str::len));
-    bench!("blob_miss", |q| lookup_blob::SET
-        .load(black_box(q.index), black_box("references/missing.md"))
-        .is_none());
-    bench!("blob_id_path_fast", |q| lookup_blob::SET
-        .load_fast(black_box(q.index), black_box(q.path))
-        .map(|h| h.bytes.len()));
-    bench!("blob_name_path_fast", |q| lookup_blob::SET
-        .load_by_name_fast(black_box(q.name), black_box(q.path))
-        .map(|h| h.bytes.len()));
-    bench!("table_name_path_fast", |q| lookup_table::SET
-        .load_by_name_fast(black_box(q.name), black_box(q.path))
-        .map(|h| h.bytes.len()));
     // Where the time goes.
     bench!("part_harness", |q| black_box(q.path).len());
     bench!("part_path_check", |q| skills::path::check(black_box(
         q.path
     ))
     .is_ok());
-    bench!("part_fast_normal", |q| skills_bench::proto_rt::fast_normal(
+    bench!("part_fast_normal", |q| skills::path::fast_normal(
         black_box(q.path)
     )
     .is_some());
-    bench!("part_fast_normal_swar", |q| {
-        skills_bench::proto_rt::fast_normal_swar(black_box(q.path)).is_some()
-    });
     bench!("part_skills_get_name", |q| SKILLS
         .get(black_box(q.name))
         .is_ok());
     bench!("part_parse_id", |q| black_box(q.name)
         .parse::<SkillId>()
         .is_ok());
-    bench!("part_blob_index_of", |q| lookup_blob::SET
-        .index_of(black_box(q.name)));
-    bench!("part_blob_index_hashed", |q| lookup_blob::SET
-        .index_hashed(black_box(q.name)));
     bench!("include_dir_get_file", |q| INCLUDE_DIR
         .get_file(black_box(&q.full))
         .map(|f| f.contents().len()));

@@ -1,6 +1,6 @@
 #!/usr/bin/env bash
 # Lookup speed, side by side, on the 10,000-file tree (1,000 skills x 10 files x ~1 KB):
-# skills by id + path and by name + path, a miss, the prototype layouts, include_dir's
+# skills by id + path and by name + path, a miss, include_dir's
 # get_file and rust-embed's get, in one criterion run. Prints a Markdown table of medians and
 # ratios, and the allocations per call.
 #
@@ -23,28 +23,16 @@ rows = [
     ("skills: hit by name + path", "skills_name_path"),
     ("skills: hit by id + path, then `text()`", "skills_id_path_text"),
     ("skills: miss (error lists the skill's paths)", "skills_miss"),
-    ("prototype table: hit by id + path", "table_id_path"),
-    ("prototype table: hit by name + path", "table_name_path"),
-    ("prototype blob: hit by id + path", "blob_id_path"),
-    ("prototype blob: hit by name + path", "blob_name_path"),
-    ("prototype blob: hit by id + path, then `text()` (UTF-8 check)", "blob_id_path_text"),
-    ("prototype blob: miss", "blob_miss"),
-    ("prototype blob + word-at-a-time path check: hit by id + path", "blob_id_path_fast"),
-    ("prototype blob + word-at-a-time check + hashed name: hit by name + path", "blob_name_path_fast"),
-    ("prototype table + word-at-a-time check + hashed name: hit by name + path", "table_name_path_fast"),
     ("include_dir: `get_file`", "include_dir_get_file"),
     ("rust-embed: `get`", "rust_embed_get"),
     ("rust-embed: miss", "rust_embed_miss"),
 ]
 parts = [
     ("harness alone (pick the query)", "part_harness"),
-    ("`skills::path::check`", "part_path_check"),
-    ("one-pass `fast_normal`, byte by byte (prototype)", "part_fast_normal"),
-    ("`fast_normal_swar`, eight bytes at a time (prototype)", "part_fast_normal_swar"),
-    ("`SKILLS.get(name)` (binary search over `Skill`s)", "part_skills_get_name"),
+    ("`skills::path::check` (the full check, three passes)", "part_path_check"),
+    ("`skills::path::fast_normal` (eight bytes at a time)", "part_fast_normal"),
+    ("`SKILLS.get(name)` (hashed names)", "part_skills_get_name"),
     ("`name.parse::<SkillId>()`", "part_parse_id"),
-    ("prototype: name by binary search in the string table", "part_blob_index_of"),
-    ("prototype: name by hash table (word-at-a-time hash)", "part_blob_index_hashed"),
 ]
 embed = median("rust_embed_get")
 incl = median("include_dir_get_file")

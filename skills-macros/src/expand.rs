@@ -80,7 +80,7 @@ pub(crate) fn expand(input: Input) -> TokenStream {
         input.options.summary,
     );
     let folder = input.path.value();
-    let enum_tokens = expand_enum(&input.options.enum_name, &folder, &kept);
+    let enum_tokens = expand_enum(&input.options, &folder, &kept);
     let static_tokens = expand_static(&input.options, &folder, &kept, &summary, &mut cx);
     let warning_tokens = expand_warnings(&warnings);
     let errors = cx.into_compile_errors();
@@ -112,7 +112,13 @@ fn scan_options(options: &Options) -> ScanOptions {
     }
 }
 
-fn expand_enum(name: &Ident, folder: &str, kept: &[(&SkillSource, &str, Ident)]) -> TokenStream {
+fn expand_enum(
+    options: &Options,
+    folder: &str,
+    kept: &[(&SkillSource, &str, Ident)],
+) -> TokenStream {
+    let name = &options.enum_name;
+    let static_name = &options.static_name;
     let variants = kept.iter().map(|(s, skill_name, variant)| {
         let doc = format!(
             "`{skill_name}`: {}",
@@ -163,7 +169,7 @@ fn expand_enum(name: &Ident, folder: &str, kept: &[(&SkillSource, &str, Ident)])
         impl ::core::str::FromStr for #name {
             type Err = ::skills::SkillError;
             fn from_str(name: &str) -> ::core::result::Result<Self, Self::Err> {
-                ::skills::__private::parse_id(name)
+                ::skills::__private::parse_id_in(&#static_name, name)
             }
         }
 
@@ -216,6 +222,7 @@ fn expand_static(
     let mut metadata = Vec::new();
     let mut tools = Vec::new();
     let mut chunks = Vec::new();
+    let mut ranges = Vec::new();
     for (s, name, _) in kept {
         let m = s.manifest.clone().unwrap_or_default();
         let name = strings.listed(name);
@@ -239,6 +246,7 @@ fn expand_static(
             quote!((#first, #count))
         };
         let files_range = range(first_file, files.len());
+        ranges.push(files_range.clone());
         let pairs_range = range(first_pair, metadata.len());
         let tools_range = range(first_tool, tools.len());
         let chunks_range = range(first_chunk, chunks.len());
@@ -264,9 +272,9 @@ fn expand_static(
     let (files_len, skills_len) = (files.len(), entries.len());
     let (pairs_len, tools_len, chunks_len) = (metadata.len(), tools.len(), chunks.len());
     let strings = strings.text;
-    let skills = (0..skills_len).map(|i| {
+    let skills = ranges.iter().enumerate().map(|(i, files)| {
         let i = lit(i);
-        quote!(::skills::Skill::embedded(&INDEX, #i))
+        quote!(::skills::Skill::embedded(&INDEX, #i, #files))
     });
     let doc = format!(
         "The skills embedded from `{folder}` by `skills!`: look them up by [`{enum_name}`] or by name, \
@@ -376,14 +384,14 @@ fn expand_files(source: &SkillSource, strings: &mut Strings, cx: &mut Ctxt) -> V
     let mut files: Vec<(&str, TokenStream, bool, bool)> =
         Vec::with_capacity(source.resources.len() + 1);
     if let Some(manifest) = abs_path(&source.manifest_path, cx) {
-        let (start, end) = (source.body_start(), source.body_end);
-        // Const slicing: a body that is not where the macro saw it fails to compile rather
-        // than serving the wrong bytes.
-        let bytes = if end == source.text.len() {
-            quote!(<[u8]>::split_at(::core::include_bytes!(#manifest), #start).1)
-        } else {
-            quote!(<[u8]>::split_at(<[u8]>::split_at(::core::include_bytes!(#manifest), #end).0, #start).1)
-        };
+        // The body as a literal, not a slice of `include_bytes!(SKILL.md)`: that would keep the
+        // frontmatter in the binary too, beside the listing that already holds the name and
+        // description. The unused constant makes SKILL.md a build dependency all the same.
+        let body = source.body();
+        let bytes = quote!({
+            const _: &[u8] = ::core::include_bytes!(#manifest);
+            #body.as_bytes()
+        });
         files.push((skills_runtime::MANIFEST, bytes, true, false));
     }
     for r in &source.resources {
@@ -409,7 +417,8 @@ fn expand_files(source: &SkillSource, strings: &mut Strings, cx: &mut Ctxt) -> V
                 return None;
             };
             let at = Literal::u32_unsuffixed(strings.intern_raw(path).0);
-            let flags = u16::from(text) | (u16::from(exec) << 1);
+            let tag = skills_runtime::__private::path_tag(path.as_bytes());
+            let flags = u16::from(text) | (u16::from(exec) << 1) | (u16::from(tag) << 8);
             Some(quote! {
                 ::skills::__private::FileEntry {
                     bytes: #bytes,

@@ -21,6 +21,12 @@ pub const NONE: Span = (u32::MAX, 0);
 pub const TEXT: u16 = 1;
 /// `FileEntry::flags`: the file had an executable bit.
 pub const EXEC: u16 = 2;
+/// `FileEntry::flags`: the high byte is the path's tag, `path_tag`.
+pub const TAG: u16 = 0xff00;
+
+/// Skills with at most this many files are searched by tag, one pass; larger ones by binary
+/// search on the path.
+const SCAN_MAX: usize = 16;
 
 /// Every table of one embedded set.
 #[derive(Debug)]
@@ -75,7 +81,7 @@ pub struct FileEntry {
     pub path: u32,
     /// Length of the path.
     pub path_len: u16,
-    /// `TEXT` and `EXEC`.
+    /// `TEXT` and `EXEC` in the low byte, the path's tag in the high byte.
     pub flags: u16,
 }
 
@@ -106,27 +112,71 @@ impl Index {
         self.skills.get(at as usize).unwrap_or(&EMPTY)
     }
 
+    /// The bytes of a span: no character-boundary checks, for comparisons.
+    #[inline]
+    fn bytes(&'static self, (offset, len): Span) -> &'static [u8] {
+        let start = offset as usize;
+        self.strings
+            .as_bytes()
+            .get(start..start.saturating_add(len as usize))
+            .unwrap_or(&[])
+    }
+
+    /// A file's path as bytes, for the binary search.
+    #[inline]
+    pub(crate) fn path_bytes(&'static self, file: &FileEntry) -> &'static [u8] {
+        self.bytes((file.path, u32::from(file.path_len)))
+    }
+
     pub(crate) fn path(&'static self, file: &FileEntry) -> &'static str {
         self.str((file.path, u32::from(file.path_len)))
     }
 
-    /// The skill's files; empty if the range is out of bounds.
-    pub(crate) fn files(&'static self, skill: &SkillEntry) -> &'static [FileEntry] {
-        slice(self.files, skill.files)
+    /// The file of `files` (one skill's) whose path is exactly `path`.
+    #[inline]
+    pub(crate) fn find_file(
+        &'static self,
+        files: &'static [FileEntry],
+        path: &[u8],
+    ) -> Option<&'static FileEntry> {
+        if files.len() <= SCAN_MAX {
+            // One pass over at most 16 entries, comparing a byte of hash and the length before
+            // any path: cheaper than the four string comparisons of a binary search.
+            let tag = u16::from(path_tag(path)) << 8;
+            files.iter().find(|f| {
+                f.flags & TAG == tag
+                    && usize::from(f.path_len) == path.len()
+                    && self.path_bytes(f) == path
+            })
+        } else {
+            let i = files
+                .binary_search_by(|f| self.path_bytes(f).cmp(path))
+                .ok()?;
+            files.get(i)
+        }
     }
 
     /// The skill's index by name, through the hash table.
     pub(crate) fn find_name(&'static self, name: &str) -> Option<usize> {
         let mask = self.names.len().checked_sub(1)?;
-        let mut slot = name_hash(name.as_bytes()) as usize & mask;
+        let hash = name_hash(name.as_bytes());
+        let tag = hash & SLOT_TAG;
+        let mut slot = hash as usize & mask;
         // Every probe either finds the name, finds an empty slot, or moves on; the table is
         // never full (the macro makes it at least twice the skills), and the bound keeps a
         // hand-made full table from looping.
         for _ in 0..self.names.len() {
-            let at = (*self.names.get(slot)? as usize).checked_sub(1)?;
-            let skill = self.skills.get(at)?;
-            if self.str(skill.name).as_bytes() == name.as_bytes() {
-                return Some(at);
+            let value = *self.names.get(slot)?;
+            if value == 0 {
+                return None;
+            }
+            // The tag spares reading a skill entry for most names that only share a slot.
+            if value & SLOT_TAG == tag {
+                let at = ((value & !SLOT_TAG) as usize).checked_sub(1)?;
+                let skill = self.skills.get(at)?;
+                if self.bytes(skill.name) == name.as_bytes() {
+                    return Some(at);
+                }
             }
             slot = (slot + 1) & mask;
         }
@@ -155,24 +205,48 @@ pub fn name_hash(bytes: &[u8]) -> u32 {
     }
     let rest = words.remainder();
     if !rest.is_empty() {
-        let mut tail = [0u8; 8];
-        tail[..rest.len()].copy_from_slice(rest);
-        h = (h.rotate_left(5) ^ u64::from_le_bytes(tail)).wrapping_mul(K);
+        // Byte by byte rather than a copy into a padded array, which calls `memcpy`.
+        let tail = rest
+            .iter()
+            .enumerate()
+            .fold(0u64, |t, (i, b)| t | u64::from(*b) << (8 * i));
+        h = (h.rotate_left(5) ^ tail).wrapping_mul(K);
     }
     (h >> 32) as u32
 }
 
-/// The name table for `names` (in skill order): a power of two at least twice as long.
+/// The high byte of a name table slot: the name hash's high byte. The low 24 bits hold the
+/// skill's index + 1.
+const SLOT_TAG: u32 = 0xff00_0000;
+
+/// A path's tag, kept in the high byte of `FileEntry::flags`: three of its bytes mixed, which
+/// with the length tells a skill's paths apart before any comparison (cheaper than a hash;
+/// a collision only costs one comparison).
+#[inline]
+pub fn path_tag(path: &[u8]) -> u8 {
+    let (Some(first), Some(last)) = (path.first(), path.last()) else {
+        return 0;
+    };
+    let middle = path.get(path.len() / 2).copied().unwrap_or(0);
+    first.rotate_left(3) ^ middle ^ last.rotate_left(5)
+}
+
+/// The name table for `names` (in skill order): a power of two at least twice as long. Empty
+/// (names are then found by binary search) past 2^24 - 1 skills, which slots cannot index.
 pub fn name_table<'a>(names: impl ExactSizeIterator<Item = &'a str>) -> Vec<u32> {
+    if names.len() >= (1 << 24) - 1 {
+        return Vec::new();
+    }
     let size = (names.len() * 2).next_power_of_two().max(2);
     let mask = size - 1;
     let mut table = vec![0u32; size];
     for (at, name) in names.enumerate() {
-        let mut slot = name_hash(name.as_bytes()) as usize & mask;
+        let hash = name_hash(name.as_bytes());
+        let mut slot = hash as usize & mask;
         while table[slot] != 0 {
             slot = (slot + 1) & mask;
         }
-        table[slot] = u32::try_from(at + 1).unwrap_or(u32::MAX);
+        table[slot] = (hash & SLOT_TAG) | (at as u32 + 1);
     }
     table
 }
@@ -232,6 +306,26 @@ mod tests {
             tools: &[],
             chunks: &[],
             names: &[1, 1],
+        }));
+        assert_eq!(index.find_name("b"), None);
+        let index: &'static Index = Box::leak(Box::new(Index {
+            strings: "a",
+            skills: &[SkillEntry {
+                name: (0, 1),
+                description: (0, 0),
+                license: NONE,
+                compatibility: NONE,
+                extra: (0, 0),
+                files: (0, 0),
+                metadata: (0, 0),
+                tools: (0, 0),
+                chunks: (0, 0),
+            }],
+            files: &[],
+            metadata: &[],
+            tools: &[],
+            chunks: &[],
+            names: &[1 | SLOT_TAG, 1 | SLOT_TAG],
         }));
         assert_eq!(index.find_name("b"), None);
     }

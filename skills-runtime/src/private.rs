@@ -5,11 +5,12 @@ pub use ::serde;
 pub use std::borrow::Cow;
 
 pub use crate::index::{
-    EXEC, FileEntry, Index, NONE, SkillEntry, Span, TEXT, name_hash, name_table,
+    EXEC, FileEntry, Index, NONE, SkillEntry, Span, TAG, TEXT, name_hash, name_table, path_tag,
 };
 
 use crate::error::{SkillError, closest};
 use crate::id::SkillIdentifier;
+use crate::set::SkillSet;
 
 /// `FromStr` for a generated enum: a binary search over the sorted names.
 pub fn parse_id<Id: SkillIdentifier>(name: &str) -> Result<Id, SkillError> {
@@ -24,6 +25,15 @@ pub fn parse_id<Id: SkillIdentifier>(name: &str) -> Result<Id, SkillError> {
                 suggestion: closest(name, names),
             }
         })
+}
+
+/// `FromStr` for a generated enum whose set is `set`: the set's hashed name table.
+#[inline]
+pub fn parse_id_in<Id: SkillIdentifier>(set: &SkillSet<Id>, name: &str) -> Result<Id, SkillError> {
+    match set.position(name).and_then(|i| Id::ALL.get(i)) {
+        Some(id) => Ok(*id),
+        None => parse_id(name),
+    }
 }
 
 /// `Serialize` for a generated enum: the skill's name.

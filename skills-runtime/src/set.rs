@@ -82,23 +82,37 @@ impl<Id> SkillSet<Id> {
 
     /// A skill by name, as a model sends it. A miss lists every name.
     pub fn get(&self, name: &str) -> Result<&Skill, SkillError> {
-        let found = match self.index {
+        match self.position(name).and_then(|i| self.skills.get(i)) {
+            Some(skill) => Ok(skill),
+            None => Err(self.unknown(name)),
+        }
+    }
+
+    #[cold]
+    fn unknown(&self, name: &str) -> SkillError {
+        SkillError::UnknownSkill {
+            requested: name.to_owned(),
+            available: self.names().map(str::to_owned).collect(),
+            suggestion: closest(name, self.names()),
+        }
+    }
+
+    /// A skill's position by name: hashed for embedded sets, a binary search otherwise.
+    #[inline]
+    pub(crate) fn position(&self, name: &str) -> Option<usize> {
+        match self.index {
             Some(index) if !index.names.is_empty() => index.find_name(name),
             _ => self.skills.binary_search_by(|s| s.name().cmp(name)).ok(),
-        };
-        match found.and_then(|i| self.skills.get(i)) {
-            Some(skill) => Ok(skill),
-            None => Err(SkillError::UnknownSkill {
-                requested: name.to_owned(),
-                available: self.names().map(str::to_owned).collect(),
-                suggestion: closest(name, self.names()),
-            }),
         }
     }
 
     /// The body or a resource of a skill named by a string. Both misses list what exists.
     pub fn load_by_name(&self, name: &str, path: &str) -> Result<Loaded<'_>, SkillError> {
-        self.get(name)?.load(path)
+        // Not `get(name)?`: that moves a whole `Result` with its error type through the hit.
+        match self.position(name).and_then(|i| self.skills.get(i)) {
+            Some(skill) => skill.load(path),
+            None => Err(self.unknown(name)),
+        }
     }
 
     /// The same skills as a set looked up by name only, as servers and run-time code take

@@ -40,7 +40,9 @@ pub struct Skill {
 
 #[derive(Clone)]
 enum Repr {
-    Embedded(&'static Index, u32),
+    /// The index, the skill's position in it, and its files' range (kept here so a lookup
+    /// reads no skill entry).
+    Embedded(&'static Index, u32, (u32, u32)),
     Owned(Arc<OwnedSkill>),
 }
 
@@ -220,11 +222,12 @@ pub fn is_text(bytes: &[u8]) -> bool {
 }
 
 impl Skill {
-    /// An embedded skill: the `at`-th skill of `index` (used by generated code).
+    /// An embedded skill: the `at`-th skill of `index`, whose files are `files` (first,
+    /// count) of the index (used by generated code).
     #[doc(hidden)]
-    pub const fn embedded(index: &'static Index, at: u32) -> Self {
+    pub const fn embedded(index: &'static Index, at: u32, files: (u32, u32)) -> Self {
         Skill {
-            repr: Repr::Embedded(index, at),
+            repr: Repr::Embedded(index, at, files),
         }
     }
 
@@ -263,7 +266,7 @@ impl Skill {
     /// The skill's name, as the model names it.
     pub fn name(&self) -> &str {
         match &self.repr {
-            Repr::Embedded(index, at) => index.str(index.skill(*at).name),
+            Repr::Embedded(index, at, _) => index.str(index.skill(*at).name),
             Repr::Owned(o) => &o.fields.name,
         }
     }
@@ -271,7 +274,7 @@ impl Skill {
     /// What the skill does and when to use it.
     pub fn description(&self) -> &str {
         match &self.repr {
-            Repr::Embedded(index, at) => index.str(index.skill(*at).description),
+            Repr::Embedded(index, at, _) => index.str(index.skill(*at).description),
             Repr::Owned(o) => &o.fields.description,
         }
     }
@@ -279,7 +282,7 @@ impl Skill {
     /// The `license` field.
     pub fn license(&self) -> Option<&str> {
         match &self.repr {
-            Repr::Embedded(index, at) => index.opt_str(index.skill(*at).license),
+            Repr::Embedded(index, at, _) => index.opt_str(index.skill(*at).license),
             Repr::Owned(o) => o.fields.license.as_deref(),
         }
     }
@@ -287,7 +290,7 @@ impl Skill {
     /// The `compatibility` field.
     pub fn compatibility(&self) -> Option<&str> {
         match &self.repr {
-            Repr::Embedded(index, at) => index.opt_str(index.skill(*at).compatibility),
+            Repr::Embedded(index, at, _) => index.opt_str(index.skill(*at).compatibility),
             Repr::Owned(o) => o.fields.compatibility.as_deref(),
         }
     }
@@ -295,7 +298,7 @@ impl Skill {
     /// The `metadata` field, sorted by key.
     pub fn metadata(&self) -> impl Iterator<Item = (&str, &str)> {
         let (fixed, owned) = match &self.repr {
-            Repr::Embedded(index, at) => (
+            Repr::Embedded(index, at, _) => (
                 index::slice(index.metadata, index.skill(*at).metadata),
                 &[][..],
             ),
@@ -310,7 +313,7 @@ impl Skill {
     /// The `allowed-tools` field, in order.
     pub fn allowed_tools(&self) -> impl Iterator<Item = &str> {
         let (fixed, owned) = match &self.repr {
-            Repr::Embedded(index, at) => {
+            Repr::Embedded(index, at, _) => {
                 (index::slice(index.tools, index.skill(*at).tools), &[][..])
             }
             Repr::Owned(o) => (&[][..], o.fields.allowed_tools.as_slice()),
@@ -325,7 +328,7 @@ impl Skill {
     /// JSON object text.
     pub fn extra_json(&self) -> &str {
         match &self.repr {
-            Repr::Embedded(index, at) => match index.str(index.skill(*at).extra) {
+            Repr::Embedded(index, at, _) => match index.str(index.skill(*at).extra) {
                 "" => "{}",
                 json => json,
             },
@@ -348,7 +351,7 @@ impl Skill {
     /// The `<chunk>` blocks of the body, in order.
     pub fn chunks(&self) -> &[Chunk] {
         match &self.repr {
-            Repr::Embedded(index, at) => index::slice(index.chunks, index.skill(*at).chunks),
+            Repr::Embedded(index, at, _) => index::slice(index.chunks, index.skill(*at).chunks),
             Repr::Owned(o) => &o.chunks,
         }
     }
@@ -392,7 +395,7 @@ impl Skill {
 
     fn file_count(&self) -> usize {
         match &self.repr {
-            Repr::Embedded(index, at) => index.files(index.skill(*at)).len(),
+            Repr::Embedded(index, _, files) => index::slice(index.files, *files).len(),
             Repr::Owned(o) => o.files.len(),
         }
     }
@@ -400,8 +403,8 @@ impl Skill {
     /// The `i`-th file in path order (`i` below [`Skill::file_count`]).
     fn file_at(&self, i: usize) -> Option<Loaded<'_>> {
         match &self.repr {
-            Repr::Embedded(index, at) => {
-                let entry = index.files(index.skill(*at)).get(i)?;
+            Repr::Embedded(index, _, files) => {
+                let entry = index::slice(index.files, *files).get(i)?;
                 Some(Loaded::embedded(self, index, entry))
             }
             Repr::Owned(o) => o.files.get(i).map(|file| Loaded::owned(self, file)),
@@ -428,7 +431,9 @@ impl Skill {
     ///
     /// A refused path or a miss is an error that lists every path this skill serves.
     pub fn load(&self, path: &str) -> Result<Loaded<'_>, SkillError> {
-        if let Some(hit) = path::fast_normal(path).and_then(|normal| self.find(normal)) {
+        // A path equal to a stored one names that file: stored paths are normal and inside the
+        // skill, so the checks run only when there is no such file.
+        if let Some(hit) = self.find(path) {
             return Ok(hit);
         }
         self.load_slow(path)
@@ -443,8 +448,8 @@ impl Skill {
             available: self.paths().map(str::to_owned).collect(),
         })?;
         let found = match &self.repr {
-            Repr::Embedded(index, at) => {
-                let files = index.files(index.skill(*at));
+            Repr::Embedded(index, _, files) => {
+                let files = index::slice(index.files, *files);
                 files
                     .binary_search_by(|f| request.cmp_stored(index.path(f)))
                     .ok()
@@ -471,12 +476,10 @@ impl Skill {
     #[inline]
     fn find(&self, normal_path: &str) -> Option<Loaded<'_>> {
         match &self.repr {
-            Repr::Embedded(index, at) => {
-                let files = index.files(index.skill(*at));
-                let i = files
-                    .binary_search_by(|f| index.path(f).cmp(normal_path))
-                    .ok()?;
-                Some(Loaded::embedded(self, index, files.get(i)?))
+            Repr::Embedded(index, _, files) => {
+                let files = index::slice(index.files, *files);
+                let file = index.find_file(files, normal_path.as_bytes())?;
+                Some(Loaded::embedded(self, index, file))
             }
             Repr::Owned(o) => {
                 let i = o
@@ -505,20 +508,16 @@ impl Chunk {
 #[derive(Debug, Clone, Copy)]
 pub struct Loaded<'a> {
     skill: &'a Skill,
-    path: &'a str,
-    bytes: &'a [u8],
-    text: Text<'a>,
-    executable: bool,
-    digest: Option<&'a [u8; 32]>,
+    file: Place<'a>,
 }
 
+/// Where a file's data is; read on each call, so a lookup stores two pointers and no more.
 #[derive(Debug, Clone, Copy)]
-enum Text<'a> {
-    /// Known text (a file read at run time).
-    Known(&'a str),
-    /// Text the macro found to be UTF-8; checked again when asked, since the table holds bytes.
-    Embedded,
-    Binary,
+enum Place<'a> {
+    Embedded(&'static Index, &'static FileEntry),
+    Owned(&'a File),
+    /// A file a hand-made index points past (never made by `skills!`).
+    Missing,
 }
 
 impl<'a> Loaded<'a> {
@@ -526,38 +525,21 @@ impl<'a> Loaded<'a> {
     fn embedded(skill: &'a Skill, index: &'static Index, entry: &'static FileEntry) -> Self {
         Loaded {
             skill,
-            path: index.path(entry),
-            bytes: entry.bytes,
-            text: if entry.flags & index::TEXT != 0 {
-                Text::Embedded
-            } else {
-                Text::Binary
-            },
-            executable: entry.flags & index::EXEC != 0,
-            digest: None,
+            file: Place::Embedded(index, entry),
         }
     }
 
     fn owned(skill: &'a Skill, file: &'a File) -> Self {
         Loaded {
             skill,
-            path: file.path(),
-            bytes: file.bytes(),
-            text: file.text().map_or(Text::Binary, Text::Known),
-            executable: file.is_executable(),
-            digest: Some(file.sha256()),
+            file: Place::Owned(file),
         }
     }
 
-    /// Stands in for a file a hand-made index points past (never made by `skills!`).
     fn missing(skill: &'a Skill) -> Self {
         Loaded {
             skill,
-            path: "",
-            bytes: &[],
-            text: Text::Binary,
-            executable: false,
-            digest: None,
+            file: Place::Missing,
         }
     }
 
@@ -568,57 +550,79 @@ impl<'a> Loaded<'a> {
 
     /// The file's path, normalised (`SKILL.md` for the body).
     pub fn path(&self) -> &'a str {
-        self.path
+        match self.file {
+            Place::Embedded(index, entry) => index.path(entry),
+            Place::Owned(file) => file.path(),
+            Place::Missing => "",
+        }
     }
 
     /// The bytes, borrowed from the binary for embedded skills.
     pub fn bytes(&self) -> &'a [u8] {
-        self.bytes
+        match self.file {
+            Place::Embedded(_, entry) => entry.bytes,
+            Place::Owned(file) => file.bytes(),
+            Place::Missing => &[],
+        }
     }
 
     /// The text, or `None` for a binary file (describe it with [`Loaded::media_type`] and
     /// [`Loaded::len`] instead of dumping it). For embedded files this checks UTF-8 on each
     /// call (the binary stores bytes only; ASCII runs are checked a word at a time).
     pub fn text(&self) -> Option<&'a str> {
-        match self.text {
-            Text::Known(text) => Some(text),
-            Text::Embedded => std::str::from_utf8(self.bytes).ok(),
-            Text::Binary => None,
+        match self.file {
+            Place::Embedded(_, entry) if entry.flags & index::TEXT != 0 => {
+                std::str::from_utf8(entry.bytes).ok()
+            }
+            Place::Owned(file) => file.text(),
+            Place::Embedded(..) | Place::Missing => None,
+        }
+    }
+
+    fn is_text(&self) -> bool {
+        match self.file {
+            Place::Embedded(_, entry) => entry.flags & index::TEXT != 0,
+            Place::Owned(file) => file.text().is_some(),
+            Place::Missing => false,
         }
     }
 
     /// The size in bytes.
     pub fn len(&self) -> usize {
-        self.bytes.len()
+        self.bytes().len()
     }
 
     /// Whether the file is empty.
     pub fn is_empty(&self) -> bool {
-        self.bytes.is_empty()
+        self.bytes().is_empty()
     }
 
     /// Whether this is the body (`SKILL.md`).
     pub fn is_body(&self) -> bool {
-        self.path == MANIFEST
+        self.path() == MANIFEST
     }
 
     /// Whether the file had an executable bit in the source folder.
     pub fn is_executable(&self) -> bool {
-        self.executable
+        match self.file {
+            Place::Embedded(_, entry) => entry.flags & index::EXEC != 0,
+            Place::Owned(file) => file.is_executable(),
+            Place::Missing => false,
+        }
     }
 
     /// The SHA-256 digest of [`Loaded::bytes`]: kept for files read at run time, computed on
     /// each call for embedded ones (the binary stores no digests).
     pub fn sha256(&self) -> [u8; 32] {
-        match self.digest {
-            Some(digest) => *digest,
-            None => sha256(self.bytes),
+        match self.file {
+            Place::Owned(file) => *file.sha256(),
+            Place::Embedded(..) | Place::Missing => sha256(self.bytes()),
         }
     }
 
     /// A media type guessed from the extension, `text/plain` or `application/octet-stream`
     /// when the extension is unknown.
     pub fn media_type(&self) -> &'static str {
-        crate::media::media_type(self.path, !matches!(self.text, Text::Binary))
+        crate::media::media_type(self.path(), self.is_text())
     }
 }
