@@ -11,7 +11,7 @@ use crate::ctxt::Ctxt;
 
 /// The options every key may set, for messages.
 const KEYS: &str = "profile, enum_name, static_name, include, exclude, dotfiles, summary, \
-                    body_limit, max_body_lines, max_body_chars, max_resource_bytes";
+                    body_limit, max_body_lines, max_body_chars, max_resource_bytes, compress";
 
 pub(crate) struct Input {
     pub(crate) path: LitStr,
@@ -27,6 +27,7 @@ pub(crate) struct Options {
     pub(crate) dotfiles: bool,
     pub(crate) summary: SummaryFormat,
     pub(crate) limits: Limits,
+    pub(crate) compress: bool,
 }
 
 impl Default for Options {
@@ -40,6 +41,7 @@ impl Default for Options {
             dotfiles: false,
             summary: SummaryFormat::Markdown,
             limits: Limits::default(),
+            compress: false,
         }
     }
 }
@@ -133,6 +135,13 @@ impl Options {
                     options.exclude = v.iter().map(LitStr::value).collect()
                 }
                 ("dotfiles", Value::Bool(v)) => options.dotfiles = v.value,
+                ("compress", Value::Bool(v)) if v.value && !cfg!(feature = "compress") => cx
+                    .error_spanned_by(
+                        &v,
+                        "`compress = true` needs the `compress` feature: \
+                         skills = { version = \"...\", features = [\"compress\"] }",
+                    ),
+                ("compress", Value::Bool(v)) => options.compress = v.value,
                 ("body_limit", Value::Ident(v)) => match LimitAction::from_name(&v.to_string()) {
                     Some(a) => options.limits.body = a,
                     None => cx.error_spanned_by(&v, "expected `warn`, `error` or `cut`"),
@@ -171,8 +180,8 @@ impl Options {
                     v.tokens(),
                     format!("`{name}` takes a list of globs, e.g. {name} = [\"**/*.md\"]"),
                 ),
-                ("dotfiles", v) => {
-                    cx.error_spanned_by(v.tokens(), "`dotfiles` takes `true` or `false`")
+                ("dotfiles" | "compress", v) => {
+                    cx.error_spanned_by(v.tokens(), format!("`{name}` takes `true` or `false`"))
                 }
                 _ => cx.error_spanned_by(
                     &key,

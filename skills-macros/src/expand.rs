@@ -223,6 +223,8 @@ fn expand_static(
     let mut tools = Vec::new();
     let mut chunks = Vec::new();
     let mut ranges = Vec::new();
+    let mut packed = Vec::new();
+    let mut blocks = Vec::new();
     for (s, name, _) in kept {
         let m = s.manifest.clone().unwrap_or_default();
         let name = strings.listed(name);
@@ -234,8 +236,13 @@ fn expand_static(
         // of its own on top of the diagnostics.
         let (first_file, first_chunk) = (files.len(), chunks.len());
         if s.valid {
-            files.extend(expand_files(s, &mut strings, cx));
+            let out = expand_files(s, &mut strings, options.compress, cx);
+            files.extend(out.entries);
+            packed.extend(out.packed);
+            blocks.push(out.block.unwrap_or_default());
             chunks.extend(expand_chunks(s));
+        } else {
+            blocks.push(Vec::new());
         }
         let first_pair = metadata.len();
         metadata.extend(m.metadata.iter().map(|(k, v)| quote!((#k, #v))));
@@ -272,6 +279,20 @@ fn expand_static(
     let (files_len, skills_len) = (files.len(), entries.len());
     let (pairs_len, tools_len, chunks_len) = (metadata.len(), tools.len(), chunks.len());
     let strings = strings.text;
+    // Without compression the two tables are empty, so they cost nothing.
+    if !options.compress {
+        packed.clear();
+        blocks.clear();
+    }
+    let (packed_len, blocks_len) = (packed.len(), blocks.len());
+    let packed = packed.iter().map(|(offset, len)| {
+        let (offset, len) = (lit(*offset as usize), lit(*len as usize));
+        quote!((#offset, #len))
+    });
+    let blocks = blocks.iter().map(|b| {
+        let b = Literal::byte_string(b);
+        quote!(::skills::__private::Block::new(#b))
+    });
     let skills = ranges.iter().enumerate().map(|(i, files)| {
         let i = lit(i);
         quote!(::skills::Skill::embedded(&INDEX, #i, #files))
@@ -291,6 +312,8 @@ fn expand_static(
             static TOOLS: [&str; #tools_len] = [#(#tools),*];
             static CHUNKS: [::skills::Chunk; #chunks_len] = [#(#chunks),*];
             static NAMES: [u32; #names_len] = [#(#names),*];
+            static BLOCKS: [::skills::__private::Block; #blocks_len] = [#(#blocks),*];
+            static PACKED: [(u32, u32); #packed_len] = [#(#packed),*];
             static INDEX: ::skills::__private::Index = ::skills::__private::Index {
                 strings: STRINGS,
                 skills: &SKILLS,
@@ -298,6 +321,8 @@ fn expand_static(
                 metadata: &METADATA,
                 tools: &TOOLS,
                 chunks: &CHUNKS,
+                blocks: &BLOCKS,
+                packed: &PACKED,
                 names: &NAMES,
             };
             static SET: [::skills::Skill; #skills_len] = [#(#skills),*];
@@ -379,56 +404,168 @@ fn span(start: usize, len: usize) -> TokenStream {
     quote!((#start, #len))
 }
 
-/// One `FileEntry` per file, sorted by path, `SKILL.md` among them holding the body only.
-fn expand_files(source: &SkillSource, strings: &mut Strings, cx: &mut Ctxt) -> Vec<TokenStream> {
-    let mut files: Vec<(&str, TokenStream, bool, bool)> =
-        Vec::with_capacity(source.resources.len() + 1);
-    if let Some(manifest) = abs_path(&source.manifest_path, cx) {
+/// One file as the table holds it.
+struct FileOut<'a> {
+    path: &'a str,
+    /// The file, for `include_bytes!`.
+    file: LitStr,
+    /// The body of SKILL.md, which is not embedded from the file.
+    body: Option<&'a str>,
+    text: bool,
+    exec: bool,
+}
+
+/// The files of one skill: entries sorted by path (`SKILL.md` among them holding the body
+/// only), and, when compressing, each packed file's range of the skill's block and the block.
+#[derive(Default)]
+struct SkillFiles {
+    entries: Vec<TokenStream>,
+    packed: Vec<(u32, u32)>,
+    block: Option<Vec<u8>>,
+}
+
+fn expand_files(
+    source: &SkillSource,
+    strings: &mut Strings,
+    compress: bool,
+    cx: &mut Ctxt,
+) -> SkillFiles {
+    let mut files: Vec<FileOut<'_>> = Vec::with_capacity(source.resources.len() + 1);
+    if let Some(file) = abs_path(&source.manifest_path, cx) {
         // The body as a literal, not a slice of `include_bytes!(SKILL.md)`: that would keep the
         // frontmatter in the binary too, beside the listing that already holds the name and
-        // description. The unused constant makes SKILL.md a build dependency all the same.
-        let body = source.body();
-        let bytes = quote!({
-            const _: &[u8] = ::core::include_bytes!(#manifest);
-            #body.as_bytes()
+        // description. An unused constant makes SKILL.md a build dependency all the same.
+        files.push(FileOut {
+            path: skills_runtime::MANIFEST,
+            file,
+            body: Some(source.body()),
+            text: true,
+            exec: false,
         });
-        files.push((skills_runtime::MANIFEST, bytes, true, false));
     }
     for r in &source.resources {
-        let Some(file) = abs_path(&r.file, cx) else {
+        if let Some(file) = abs_path(&r.file, cx) {
+            files.push(FileOut {
+                path: &r.path,
+                file,
+                body: None,
+                text: r.text,
+                exec: r.executable,
+            });
+        }
+    }
+    files.sort_by(|a, b| a.path.cmp(b.path));
+    let block = if compress {
+        pack(source, &files, cx)
+    } else {
+        None
+    };
+    let mut out = SkillFiles::default();
+    let mut offset = 0u32;
+    for f in &files {
+        let Ok(path_len) = u16::try_from(f.path.len()) else {
+            cx.error_at(
+                Span::call_site(),
+                format!("{}: the path is over 65,535 bytes long; shorten it", f.path),
+            );
             continue;
         };
-        files.push((
-            &r.path,
-            quote!(::core::include_bytes!(#file)),
-            r.text,
-            r.executable,
-        ));
+        let at = Literal::u32_unsuffixed(strings.intern_raw(f.path).0);
+        let tag = skills_runtime::__private::path_tag(f.path.as_bytes());
+        let packed = block.is_some() && f.text;
+        let mut flags = u16::from(f.text) | (u16::from(f.exec) << 1) | (u16::from(tag) << 8);
+        let file = &f.file;
+        let bytes = match (packed, f.body) {
+            (true, body) => {
+                flags |= skills_runtime::__private::PACKED;
+                let len = match body {
+                    Some(body) => body.len(),
+                    None => block
+                        .as_ref()
+                        .map_or(0, |b| b.lens.get(f.path).copied().unwrap_or(0)),
+                } as u32;
+                out.packed.push((offset, len));
+                offset += len;
+                quote!({
+                    const _: &[u8] = ::core::include_bytes!(#file);
+                    &[]
+                })
+            }
+            (false, Some(body)) => {
+                out.packed.push((0, 0));
+                quote!({
+                    const _: &[u8] = ::core::include_bytes!(#file);
+                    #body.as_bytes()
+                })
+            }
+            (false, None) => {
+                out.packed.push((0, 0));
+                quote!(::core::include_bytes!(#file))
+            }
+        };
+        out.entries.push(quote! {
+            ::skills::__private::FileEntry {
+                bytes: #bytes,
+                path: #at,
+                path_len: #path_len,
+                flags: #flags,
+            }
+        });
     }
-    files.sort_by(|a, b| a.0.cmp(b.0));
-    files
-        .into_iter()
-        .filter_map(|(path, bytes, text, exec)| {
-            let Ok(path_len) = u16::try_from(path.len()) else {
-                cx.error_at(
-                    Span::call_site(),
-                    format!("{path}: the path is over 65,535 bytes long; shorten it"),
-                );
-                return None;
-            };
-            let at = Literal::u32_unsuffixed(strings.intern_raw(path).0);
-            let tag = skills_runtime::__private::path_tag(path.as_bytes());
-            let flags = u16::from(text) | (u16::from(exec) << 1) | (u16::from(tag) << 8);
-            Some(quote! {
-                ::skills::__private::FileEntry {
-                    bytes: #bytes,
-                    path: #at,
-                    path_len: #path_len,
-                    flags: #flags,
+    out.block = block.map(|b| b.packed);
+    out
+}
+
+/// A skill's text files, in path order, compressed as one block.
+struct Packed {
+    packed: Vec<u8>,
+    /// Each resource's length in the block.
+    lens: std::collections::HashMap<String, usize>,
+}
+
+/// Compresses the skill's text files as one block, or `None` when that would not save at
+/// least 64 bytes (small skills stay stored as they are).
+#[cfg(feature = "compress")]
+fn pack(source: &SkillSource, files: &[FileOut<'_>], cx: &mut Ctxt) -> Option<Packed> {
+    let mut raw = Vec::new();
+    let mut lens = std::collections::HashMap::new();
+    for f in files.iter().filter(|f| f.text) {
+        match f.body {
+            Some(body) => raw.extend_from_slice(body.as_bytes()),
+            None => {
+                // The scanner checked this file; reading it again is the price of not keeping
+                // every file in memory when nothing is compressed.
+                let file = source
+                    .resources
+                    .iter()
+                    .find(|r| r.path == f.path)
+                    .map(|r| r.file.clone())?;
+                match std::fs::read(&file) {
+                    Ok(bytes) => {
+                        lens.insert(f.path.to_owned(), bytes.len());
+                        raw.extend_from_slice(&bytes);
+                    }
+                    Err(e) => {
+                        cx.error_at(
+                            Span::call_site(),
+                            format!(
+                                "{}: could not read it again to compress it: {e}",
+                                file.display()
+                            ),
+                        );
+                        return None;
+                    }
                 }
-            })
-        })
-        .collect()
+            }
+        }
+    }
+    let packed = skills_runtime::__private::pack(&raw);
+    (packed.len() + 64 <= raw.len()).then_some(Packed { packed, lens })
+}
+
+#[cfg(not(feature = "compress"))]
+fn pack(_: &SkillSource, _: &[FileOut<'_>], _: &mut Ctxt) -> Option<Packed> {
+    None
 }
 
 /// `Chunk::new(...)` per `<chunk>` block of the body.

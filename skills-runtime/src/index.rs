@@ -21,6 +21,8 @@ pub const NONE: Span = (u32::MAX, 0);
 pub const TEXT: u16 = 1;
 /// `FileEntry::flags`: the file had an executable bit.
 pub const EXEC: u16 = 2;
+/// `FileEntry::flags`: the bytes are in the skill's compressed block (`Index::packed`).
+pub const PACKED: u16 = 4;
 /// `FileEntry::flags`: the high byte is the path's tag, `path_tag`.
 pub const TAG: u16 = 0xff00;
 
@@ -43,9 +45,59 @@ pub struct Index {
     pub tools: &'static [&'static str],
     /// Every skill's chunks, in body order.
     pub chunks: &'static [Chunk],
+    /// One block per skill when the set is compressed (`skills!(..., compress = true)`), else
+    /// empty.
+    pub blocks: &'static [Block],
+    /// Per file, its `(offset, length)` in its skill's decompressed block (`PACKED` files), when
+    /// the set is compressed; else empty.
+    pub packed: &'static [(u32, u32)],
     /// Open addressing over `name_hash`, linear probing, a power of two long: a skill's
     /// index + 1, or 0 for an empty slot. Empty: look names up by binary search.
     pub names: &'static [u32],
+}
+
+/// A skill's text files, LZ4-compressed when the crate compiled (with the size prepended), and
+/// the decompressed bytes once something asked for them.
+#[derive(Debug)]
+pub struct Block {
+    /// The compressed bytes.
+    pub packed: &'static [u8],
+    /// Filled on the first access.
+    pub unpacked: std::sync::OnceLock<Box<[u8]>>,
+}
+
+impl Block {
+    /// A block (used by generated code).
+    pub const fn new(packed: &'static [u8]) -> Self {
+        Block {
+            packed,
+            unpacked: std::sync::OnceLock::new(),
+        }
+    }
+
+    fn unpacked(&'static self) -> &'static [u8] {
+        self.unpacked.get_or_init(|| unpack(self.packed))
+    }
+}
+
+/// Decompresses a block. A block that does not decompress (never one `skills!` wrote) serves
+/// empty files rather than panicking.
+#[cfg(feature = "compress")]
+fn unpack(packed: &[u8]) -> Box<[u8]> {
+    lz4_flex::decompress_size_prepended(packed)
+        .map(Vec::into_boxed_slice)
+        .unwrap_or_default()
+}
+
+#[cfg(not(feature = "compress"))]
+fn unpack(_: &[u8]) -> Box<[u8]> {
+    Box::default()
+}
+
+/// Compresses a block as `Block::packed` holds it (used by the macro).
+#[cfg(feature = "compress")]
+pub fn pack(bytes: &[u8]) -> Vec<u8> {
+    lz4_flex::compress_prepend_size(bytes)
 }
 
 /// One skill of an `Index`: spans into the string table and `(first, count)` ranges into
@@ -138,22 +190,37 @@ impl Index {
         &'static self,
         files: &'static [FileEntry],
         path: &[u8],
-    ) -> Option<&'static FileEntry> {
+    ) -> Option<usize> {
         if files.len() <= SCAN_MAX {
             // One pass over at most 16 entries, comparing a byte of hash and the length before
             // any path: cheaper than the four string comparisons of a binary search.
             let tag = u16::from(path_tag(path)) << 8;
-            files.iter().find(|f| {
+            files.iter().position(|f| {
                 f.flags & TAG == tag
                     && usize::from(f.path_len) == path.len()
                     && self.path_bytes(f) == path
             })
         } else {
-            let i = files
+            files
                 .binary_search_by(|f| self.path_bytes(f).cmp(path))
-                .ok()?;
-            files.get(i)
+                .ok()
         }
+    }
+
+    /// The bytes of a packed file: its range of its skill's block, decompressed on the first
+    /// access to any file of the skill.
+    pub(crate) fn unpacked(&'static self, skill: u32, file: u32) -> &'static [u8] {
+        let Some(block) = self.blocks.get(skill as usize) else {
+            return &[];
+        };
+        let Some(&(offset, len)) = self.packed.get(file as usize) else {
+            return &[];
+        };
+        let start = offset as usize;
+        block
+            .unpacked()
+            .get(start..start.saturating_add(len as usize))
+            .unwrap_or(&[])
     }
 
     /// The skill's index by name, through the hash table.
@@ -285,6 +352,8 @@ mod tests {
             metadata: &[],
             tools: &[],
             chunks: &[],
+            blocks: &[],
+            packed: &[],
             names: table,
         }));
         assert_eq!(table.len(), 1024);
@@ -305,6 +374,8 @@ mod tests {
             metadata: &[],
             tools: &[],
             chunks: &[],
+            blocks: &[],
+            packed: &[],
             names: &[1, 1],
         }));
         assert_eq!(index.find_name("b"), None);
@@ -325,6 +396,8 @@ mod tests {
             metadata: &[],
             tools: &[],
             chunks: &[],
+            blocks: &[],
+            packed: &[],
             names: &[1 | SLOT_TAG, 1 | SLOT_TAG],
         }));
         assert_eq!(index.find_name("b"), None);

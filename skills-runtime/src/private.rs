@@ -4,8 +4,12 @@ pub use ::schemars;
 pub use ::serde;
 pub use std::borrow::Cow;
 
+#[cfg(feature = "compress")]
+pub use crate::index::pack;
+
 pub use crate::index::{
-    EXEC, FileEntry, Index, NONE, SkillEntry, Span, TAG, TEXT, name_hash, name_table, path_tag,
+    Block, EXEC, FileEntry, Index, NONE, PACKED, SkillEntry, Span, TAG, TEXT, name_hash,
+    name_table, path_tag,
 };
 
 use crate::error::{SkillError, closest};

@@ -403,9 +403,9 @@ impl Skill {
     /// The `i`-th file in path order (`i` below [`Skill::file_count`]).
     fn file_at(&self, i: usize) -> Option<Loaded<'_>> {
         match &self.repr {
-            Repr::Embedded(index, _, files) => {
-                let entry = index::slice(index.files, *files).get(i)?;
-                Some(Loaded::embedded(self, index, entry))
+            Repr::Embedded(index, at, files) => {
+                let i = u32::try_from(i).ok().filter(|i| *i < files.1)?;
+                Loaded::embedded(self, index, *at, files.0 + i)
             }
             Repr::Owned(o) => o.files.get(i).map(|file| Loaded::owned(self, file)),
         }
@@ -448,12 +448,12 @@ impl Skill {
             available: self.paths().map(str::to_owned).collect(),
         })?;
         let found = match &self.repr {
-            Repr::Embedded(index, _, files) => {
-                let files = index::slice(index.files, *files);
+            Repr::Embedded(index, at, range) => {
+                let files = index::slice(index.files, *range);
                 files
                     .binary_search_by(|f| request.cmp_stored(index.path(f)))
                     .ok()
-                    .map(|i| Loaded::embedded(self, index, &files[i]))
+                    .and_then(|i| Loaded::embedded(self, index, *at, range.0 + i as u32))
             }
             Repr::Owned(o) => o
                 .files
@@ -476,10 +476,10 @@ impl Skill {
     #[inline]
     fn find(&self, normal_path: &str) -> Option<Loaded<'_>> {
         match &self.repr {
-            Repr::Embedded(index, _, files) => {
-                let files = index::slice(index.files, *files);
-                let file = index.find_file(files, normal_path.as_bytes())?;
-                Some(Loaded::embedded(self, index, file))
+            Repr::Embedded(index, at, range) => {
+                let files = index::slice(index.files, *range);
+                let i = index.find_file(files, normal_path.as_bytes())?;
+                Loaded::embedded(self, index, *at, range.0 + i as u32)
             }
             Repr::Owned(o) => {
                 let i = o
@@ -511,10 +511,11 @@ pub struct Loaded<'a> {
     file: Place<'a>,
 }
 
-/// Where a file's data is; read on each call, so a lookup stores two pointers and no more.
+/// Where a file's data is; read on each call, so a lookup stores a few words and no more.
 #[derive(Debug, Clone, Copy)]
 enum Place<'a> {
-    Embedded(&'static Index, &'static FileEntry),
+    /// The index, the file's entry, the skill's position and the file's position.
+    Embedded(&'static Index, &'static FileEntry, u32, u32),
     Owned(&'a File),
     /// A file a hand-made index points past (never made by `skills!`).
     Missing,
@@ -522,11 +523,12 @@ enum Place<'a> {
 
 impl<'a> Loaded<'a> {
     #[inline]
-    fn embedded(skill: &'a Skill, index: &'static Index, entry: &'static FileEntry) -> Self {
-        Loaded {
+    fn embedded(skill: &'a Skill, index: &'static Index, at: u32, file: u32) -> Option<Self> {
+        let entry = index.files.get(file as usize)?;
+        Some(Loaded {
             skill,
-            file: Place::Embedded(index, entry),
-        }
+            file: Place::Embedded(index, entry, at, file),
+        })
     }
 
     fn owned(skill: &'a Skill, file: &'a File) -> Self {
@@ -551,16 +553,21 @@ impl<'a> Loaded<'a> {
     /// The file's path, normalised (`SKILL.md` for the body).
     pub fn path(&self) -> &'a str {
         match self.file {
-            Place::Embedded(index, entry) => index.path(entry),
+            Place::Embedded(index, entry, ..) => index.path(entry),
             Place::Owned(file) => file.path(),
             Place::Missing => "",
         }
     }
 
-    /// The bytes, borrowed from the binary for embedded skills.
+    /// The bytes, borrowed from the binary for embedded skills. In a set embedded with
+    /// `compress = true`, the first access to any text file of a skill decompresses the
+    /// skill's text once (one allocation, kept for the life of the program).
     pub fn bytes(&self) -> &'a [u8] {
         match self.file {
-            Place::Embedded(_, entry) => entry.bytes,
+            Place::Embedded(index, entry, at, file) if entry.flags & index::PACKED != 0 => {
+                index.unpacked(at, file)
+            }
+            Place::Embedded(_, entry, ..) => entry.bytes,
             Place::Owned(file) => file.bytes(),
             Place::Missing => &[],
         }
@@ -571,8 +578,8 @@ impl<'a> Loaded<'a> {
     /// call (the binary stores bytes only; ASCII runs are checked a word at a time).
     pub fn text(&self) -> Option<&'a str> {
         match self.file {
-            Place::Embedded(_, entry) if entry.flags & index::TEXT != 0 => {
-                std::str::from_utf8(entry.bytes).ok()
+            Place::Embedded(_, entry, ..) if entry.flags & index::TEXT != 0 => {
+                std::str::from_utf8(self.bytes()).ok()
             }
             Place::Owned(file) => file.text(),
             Place::Embedded(..) | Place::Missing => None,
@@ -581,7 +588,7 @@ impl<'a> Loaded<'a> {
 
     fn is_text(&self) -> bool {
         match self.file {
-            Place::Embedded(_, entry) => entry.flags & index::TEXT != 0,
+            Place::Embedded(_, entry, ..) => entry.flags & index::TEXT != 0,
             Place::Owned(file) => file.text().is_some(),
             Place::Missing => false,
         }
@@ -589,12 +596,18 @@ impl<'a> Loaded<'a> {
 
     /// The size in bytes.
     pub fn len(&self) -> usize {
-        self.bytes().len()
+        match self.file {
+            // Known without decompressing.
+            Place::Embedded(index, entry, _, file) if entry.flags & index::PACKED != 0 => {
+                index.packed.get(file as usize).map_or(0, |p| p.1 as usize)
+            }
+            _ => self.bytes().len(),
+        }
     }
 
     /// Whether the file is empty.
     pub fn is_empty(&self) -> bool {
-        self.bytes().is_empty()
+        self.len() == 0
     }
 
     /// Whether this is the body (`SKILL.md`).
@@ -605,7 +618,7 @@ impl<'a> Loaded<'a> {
     /// Whether the file had an executable bit in the source folder.
     pub fn is_executable(&self) -> bool {
         match self.file {
-            Place::Embedded(_, entry) => entry.flags & index::EXEC != 0,
+            Place::Embedded(_, entry, ..) => entry.flags & index::EXEC != 0,
             Place::Owned(file) => file.is_executable(),
             Place::Missing => false,
         }

@@ -32,6 +32,8 @@
 //! - `watch`: a background thread that reloads an overlay when its folders change.
 //! - `mcp`: an MCP server for any skill set (`mcp`, on rmcp).
 //! - `rig`: the load tool as a rig `Tool` (`rig`, on rig-core 0.44; needs Rust 1.95).
+//! - `compress`: `skills!(..., compress = true)` stores each skill's text LZ4-compressed and
+//!   decompresses it once, on first access (lz4_flex, no unsafe code).
 //! - `cli`: the `skills` command-line tool (`validate`, `list`, `prompt`, `schema`, `call`,
 //!   `read`, `extract`, `serve`).
 #![cfg_attr(docsrs, feature(doc_cfg))]
@@ -61,8 +63,9 @@ pub use skills_runtime::*;
 /// - `pub enum SkillId`: one variant per skill, in the order of their names (`pdf-tools` →
 ///   `PdfTools`), with `ALL`, `name()`, `Display`, `FromStr` (the error lists the names),
 ///   serde as the name string, and a JSON Schema `{"type":"string","enum":[names...]}`.
-/// - `pub static SKILLS: skills::SkillSet<SkillId>`: every file embedded with `include_str!` or
-///   `include_bytes!` (editing one rebuilds the crate), and the L1 listing as a `&'static str`.
+/// - `pub static SKILLS: skills::SkillSet<SkillId>`: every file embedded (`include_bytes!` per
+///   resource, each body as a literal; editing any rebuilds the crate) in one compact index, and
+///   the L1 listing as a `&'static str`.
 ///
 /// # Options
 ///
@@ -77,6 +80,7 @@ pub use skills_runtime::*;
 /// | `exclude = ["glob", ...]` | none | resources to leave out |
 /// | `dotfiles = true \| false` | `false` | embed files and folders whose name starts with `.` |
 /// | `summary = markdown \| xml` | `markdown` | the format of `SKILLS.summary()` |
+/// | `compress = true \| false` | `false` | LZ4-compress each skill's text when the crate compiles (feature `compress`); decompressed once per skill on first access |
 ///
 /// ```
 /// mod docs {
