@@ -17,6 +17,10 @@ fn main() {
     println!("cargo::rerun-if-changed=src/treegen.rs");
     println!("cargo::rerun-if-changed=src/emit.rs");
     println!("cargo::rerun-if-env-changed=SKILLS_BENCH_SKILLS");
+    println!("cargo::rustc-check-cfg=cfg(has_corpus)");
+    if std::path::Path::new("../../shared/corpus/superpowers/skills").is_dir() {
+        println!("cargo::rustc-cfg=has_corpus");
+    }
     let skills = std::env::var("SKILLS_BENCH_SKILLS")
         .ok()
         .and_then(|v| v.parse().ok())

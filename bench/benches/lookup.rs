@@ -207,7 +207,7 @@ fn lookups(c: &mut Criterion) {
     let mask = queries.len() - 1;
     let mut group = c.benchmark_group("lookup");
     group.warm_up_time(Duration::from_millis(500));
-    group.measurement_time(Duration::from_secs(2));
+    group.measurement_time(Duration::from_secs(3));
 
     macro_rules! bench {
         ($name:expr, |$q:ident| $body:expr) => {{
@@ -244,10 +244,6 @@ fn lookups(c: &mut Criterion) {
         q.path
     ))
     .is_ok());
-    bench!("part_fast_normal", |q| skills::path::fast_normal(
-        black_box(q.path)
-    )
-    .is_some());
     bench!("part_skills_get_name", |q| SKILLS
         .get(black_box(q.name))
         .is_ok());

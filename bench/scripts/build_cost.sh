@@ -7,7 +7,8 @@
 #     PRESET  s1000 (default: 1,000 skills x 10 files x ~1 KB), 100mb, s100, s10
 #     ROUNDS  rounds of (clean build, rebuild after one SKILL.md edit) per crate, interleaved
 #             across crates (default 3); medians are reported
-#     LIBS    which crates (default "skills include_dir rust_embed table blob lz4")
+#     LIBS    which crates (default "skills skills_lz4 include_dir rust_embed"; the prototype
+#             layouts "table blob lz4" can be added)
 #   SKIP_ROUNDS=1 keeps the last timings and only measures sizes again.
 #
 # rustc's own wall time, CPU time and peak RSS come from /usr/bin/time around rustc
@@ -17,7 +18,7 @@ set -euo pipefail
 repo="$(cd "$(dirname "$0")/../.." && pwd)"
 preset="${1:-s1000}"
 rounds="${2:-3}"
-libs="${3:-skills include_dir rust_embed table blob lz4}"
+libs="${3:-skills skills_lz4 include_dir rust_embed}"
 work="$repo/target/bench-work/build-cost"
 ws="$work/ws-$preset"
 trees="$repo/target/bench-work/trees"
@@ -33,6 +34,7 @@ gen="$repo/target/release/gen_tree"
 lib_deps() {
   case "$1" in
     skills|table|blob) echo 'skills = { workspace = true }' ;;
+    skills_lz4) echo 'skills = { workspace = true, features = ["compress"] }' ;;
     lz4|deflate) printf 'skills = { workspace = true }\nlz4_flex = { workspace = true }\nminiz_oxide = { workspace = true }\n' ;;
     include_dir) echo 'include_dir = { workspace = true }' ;;
     rust_embed) echo 'rust-embed = { workspace = true }' ;;
@@ -45,8 +47,8 @@ lib_deps() {
 lib_main() {
   local lib="$1" tree="$2"
   case "$lib" in
-    skills) cat <<RS
-skills::skills!("$tree");
+    skills|skills_lz4) cat <<RS
+skills::skills!("$tree"$( [ "$lib" = skills_lz4 ] && echo ', compress = true'));
 fn main() {
     let a: Vec<String> = std::env::args().collect();
     let (name, path) = (a.get(1).map_or("", String::as_str), a.get(2).map_or("", String::as_str));

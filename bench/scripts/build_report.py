@@ -9,7 +9,8 @@ from pathlib import Path
 
 results, preset, libs = Path(sys.argv[1]), sys.argv[2], sys.argv[3].split()
 NAMES = {
-    "skills": "skills! (current)",
+    "skills": "skills!",
+    "skills_lz4": "skills!(..., compress = true)",
     "include_dir": "include_dir!",
     "rust_embed": "rust-embed (embedding on)",
     "table": "prototype table",

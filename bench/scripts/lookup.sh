@@ -29,8 +29,7 @@ rows = [
 ]
 parts = [
     ("harness alone (pick the query)", "part_harness"),
-    ("`skills::path::check` (the full check, three passes)", "part_path_check"),
-    ("`skills::path::fast_normal` (eight bytes at a time)", "part_fast_normal"),
+    ("`skills::path::check` (the full check; a hit on a stored path skips it)", "part_path_check"),
     ("`SKILLS.get(name)` (hashed names)", "part_skills_get_name"),
     ("`name.parse::<SkillId>()`", "part_parse_id"),
 ]

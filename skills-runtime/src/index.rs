@@ -207,13 +207,28 @@ impl Index {
         }
     }
 
+    /// A file entry's position in `files`, from its address: a lookup then carries one
+    /// pointer rather than a pointer and an index. An entry from elsewhere gives a position
+    /// past the end, which every table answers with nothing.
+    fn position(&'static self, file: &'static FileEntry) -> usize {
+        let offset = (file as *const FileEntry as usize).wrapping_sub(self.files.as_ptr() as usize);
+        offset / std::mem::size_of::<FileEntry>().max(1)
+    }
+
+    /// The length of a packed file, known without decompressing.
+    pub(crate) fn packed_len(&'static self, file: &'static FileEntry) -> usize {
+        self.packed
+            .get(self.position(file))
+            .map_or(0, |&(_, len)| len as usize)
+    }
+
     /// The bytes of a packed file: its range of its skill's block, decompressed on the first
     /// access to any file of the skill.
-    pub(crate) fn unpacked(&'static self, skill: u32, file: u32) -> &'static [u8] {
+    pub(crate) fn unpacked(&'static self, skill: u32, file: &'static FileEntry) -> &'static [u8] {
         let Some(block) = self.blocks.get(skill as usize) else {
             return &[];
         };
-        let Some(&(offset, len)) = self.packed.get(file as usize) else {
+        let Some(&(offset, len)) = self.packed.get(self.position(file)) else {
             return &[];
         };
         let start = offset as usize;

@@ -103,66 +103,6 @@ pub fn check(raw: &str) -> Result<RequestPath<'_>, PathProblem> {
     Ok(RequestPath { raw, normal })
 }
 
-const ONES: u64 = 0x0101_0101_0101_0101;
-const HIGHS: u64 = 0x8080_8080_8080_8080;
-
-/// The high bit set in every byte of `word` equal to `c` (and possibly in a byte above a real
-/// match, which only sends the path to the full check).
-#[inline]
-fn eq_bytes(word: u64, c: u8) -> u64 {
-    let v = word ^ (ONES * u64::from(c));
-    v.wrapping_sub(ONES) & !v & HIGHS
-}
-
-/// The common case of [`check`] in one pass, eight bytes at a time: `Some(raw)` when the path is
-/// already in normal form and plainly safe: no `.` or `/` first, no `/` last, no `/` or `.` right
-/// after a `/` (which covers `//`, `/./` and `/../`), no control byte, `\\`, `%` or `:`.
-/// `None` sends it to [`check`]; whatever this accepts, [`check`] accepts with the same normal
-/// form (a property test holds the two together).
-///
-/// ```
-/// use skills_runtime::path::fast_normal;
-/// assert_eq!(fast_normal("references/forms.md"), Some("references/forms.md"));
-/// assert_eq!(fast_normal("./references/forms.md"), None); // normalised by `check`
-/// assert_eq!(fast_normal("a/../b"), None); // refused by `check`
-/// ```
-#[inline]
-pub fn fast_normal(raw: &str) -> Option<&str> {
-    let bytes = raw.as_bytes();
-    match (bytes.first(), bytes.last()) {
-        (None | Some(b'.' | b'/'), _) | (_, Some(b'/')) => return None,
-        _ => {}
-    }
-    let mut bad = 0u64;
-    // The high bit of the last byte's slot when the previous word ended in `/`.
-    let mut prev_slash = 0u64;
-    let mut step = |w: u64| {
-        let slash = eq_bytes(w, b'/');
-        let dot_or_slash = slash | eq_bytes(w, b'.');
-        let control = w.wrapping_sub(ONES * 0x20) & !w & HIGHS;
-        bad |= control
-            | eq_bytes(w, 0x7f)
-            | eq_bytes(w, b'\\')
-            | eq_bytes(w, b'%')
-            | eq_bytes(w, b':')
-            | (((slash << 8) | prev_slash) & dot_or_slash);
-        prev_slash = (slash >> 56) & 0x80;
-    };
-    let mut words = bytes.chunks_exact(8);
-    for w in &mut words {
-        let mut word = [0u8; 8];
-        word.copy_from_slice(w);
-        step(u64::from_le_bytes(word));
-    }
-    let rest = words.remainder();
-    if !rest.is_empty() {
-        let mut tail = [b'a'; 8];
-        tail[..rest.len()].copy_from_slice(rest);
-        step(u64::from_le_bytes(tail));
-    }
-    (bad == 0).then_some(raw)
-}
-
 impl<'a> RequestPath<'a> {
     /// The segments, in order.
     pub fn segments(&self) -> impl Iterator<Item = &'a str> + 'a {
@@ -243,58 +183,6 @@ mod tests {
             ("a%2Fb", PathProblem::PercentEncoded),
         ] {
             assert_eq!(check(raw).unwrap_err(), problem, "{raw:?}");
-        }
-    }
-
-    #[test]
-    fn the_fast_check_only_accepts_what_the_full_check_accepts_as_normal() {
-        let samples = [
-            "SKILL.md",
-            "a/b",
-            "./a",
-            "a//b",
-            "a/",
-            "/a",
-            "..",
-            "a/../b",
-            "a/./b",
-            ".",
-            "",
-            "C:/x",
-            "./C:/x",
-            "c:",
-            "a\\b",
-            "a%2e",
-            "a%zz",
-            "a\u{1}b",
-            "a\u{7f}",
-            "é/ü.md",
-            "...",
-            "a/.../b",
-            ".hidden",
-            "a/.b",
-            "references/forms.md",
-            "abcdefg/",
-            "abcdefgh/",
-            "abcdefg/x",
-            "abcdefgh/.x",
-            "abcdefg//x",
-            "scripts/extract_text.py",
-            "assets/images/icon.png",
-        ];
-        for p in samples {
-            let full = check(p).ok().and_then(|r| r.as_normal_str());
-            if let Some(fast) = fast_normal(p) {
-                assert_eq!(Some(fast), full, "{p:?}");
-            }
-        }
-        for plain in [
-            "SKILL.md",
-            "references/forms.md",
-            "scripts/extract_text.py",
-            "é/ü.md",
-        ] {
-            assert_eq!(fast_normal(plain), Some(plain), "{plain:?}");
         }
     }
 

@@ -258,6 +258,14 @@ impl Skill {
         }
     }
 
+    /// The skill's position in its index (0 for skills read at run time).
+    fn position(&self) -> u32 {
+        match self.repr {
+            Repr::Embedded(_, at, _) => at,
+            Repr::Owned(_) => 0,
+        }
+    }
+
     /// Whether the skill's files are embedded in the binary (rather than read at run time).
     pub fn is_embedded(&self) -> bool {
         matches!(self.repr, Repr::Embedded(..))
@@ -403,9 +411,9 @@ impl Skill {
     /// The `i`-th file in path order (`i` below [`Skill::file_count`]).
     fn file_at(&self, i: usize) -> Option<Loaded<'_>> {
         match &self.repr {
-            Repr::Embedded(index, at, files) => {
+            Repr::Embedded(index, _, files) => {
                 let i = u32::try_from(i).ok().filter(|i| *i < files.1)?;
-                Loaded::embedded(self, index, *at, files.0 + i)
+                Loaded::embedded(self, index, files.0 + i)
             }
             Repr::Owned(o) => o.files.get(i).map(|file| Loaded::owned(self, file)),
         }
@@ -448,12 +456,12 @@ impl Skill {
             available: self.paths().map(str::to_owned).collect(),
         })?;
         let found = match &self.repr {
-            Repr::Embedded(index, at, range) => {
+            Repr::Embedded(index, _, range) => {
                 let files = index::slice(index.files, *range);
                 files
                     .binary_search_by(|f| request.cmp_stored(index.path(f)))
                     .ok()
-                    .and_then(|i| Loaded::embedded(self, index, *at, range.0 + i as u32))
+                    .and_then(|i| Loaded::embedded(self, index, range.0 + i as u32))
             }
             Repr::Owned(o) => o
                 .files
@@ -472,14 +480,17 @@ impl Skill {
         })
     }
 
-    /// A file by its normal path.
+    /// A file by its stored (normal) path.
     #[inline]
     fn find(&self, normal_path: &str) -> Option<Loaded<'_>> {
         match &self.repr {
-            Repr::Embedded(index, at, range) => {
+            Repr::Embedded(index, _, range) => {
                 let files = index::slice(index.files, *range);
                 let i = index.find_file(files, normal_path.as_bytes())?;
-                Loaded::embedded(self, index, *at, range.0 + i as u32)
+                Some(Loaded {
+                    skill: self,
+                    file: Place::Embedded(index, files.get(i)?),
+                })
             }
             Repr::Owned(o) => {
                 let i = o
@@ -514,8 +525,8 @@ pub struct Loaded<'a> {
 /// Where a file's data is; read on each call, so a lookup stores a few words and no more.
 #[derive(Debug, Clone, Copy)]
 enum Place<'a> {
-    /// The index, the file's entry, the skill's position and the file's position.
-    Embedded(&'static Index, &'static FileEntry, u32, u32),
+    /// The index and the file's entry.
+    Embedded(&'static Index, &'static FileEntry),
     Owned(&'a File),
     /// A file a hand-made index points past (never made by `skills!`).
     Missing,
@@ -523,11 +534,11 @@ enum Place<'a> {
 
 impl<'a> Loaded<'a> {
     #[inline]
-    fn embedded(skill: &'a Skill, index: &'static Index, at: u32, file: u32) -> Option<Self> {
+    fn embedded(skill: &'a Skill, index: &'static Index, file: u32) -> Option<Self> {
         let entry = index.files.get(file as usize)?;
         Some(Loaded {
             skill,
-            file: Place::Embedded(index, entry, at, file),
+            file: Place::Embedded(index, entry),
         })
     }
 
@@ -553,7 +564,7 @@ impl<'a> Loaded<'a> {
     /// The file's path, normalised (`SKILL.md` for the body).
     pub fn path(&self) -> &'a str {
         match self.file {
-            Place::Embedded(index, entry, ..) => index.path(entry),
+            Place::Embedded(index, entry) => index.path(entry),
             Place::Owned(file) => file.path(),
             Place::Missing => "",
         }
@@ -564,10 +575,10 @@ impl<'a> Loaded<'a> {
     /// skill's text once (one allocation, kept for the life of the program).
     pub fn bytes(&self) -> &'a [u8] {
         match self.file {
-            Place::Embedded(index, entry, at, file) if entry.flags & index::PACKED != 0 => {
-                index.unpacked(at, file)
+            Place::Embedded(index, entry) if entry.flags & index::PACKED != 0 => {
+                index.unpacked(self.skill.position(), entry)
             }
-            Place::Embedded(_, entry, ..) => entry.bytes,
+            Place::Embedded(_, entry) => entry.bytes,
             Place::Owned(file) => file.bytes(),
             Place::Missing => &[],
         }
@@ -578,7 +589,7 @@ impl<'a> Loaded<'a> {
     /// call (the binary stores bytes only; ASCII runs are checked a word at a time).
     pub fn text(&self) -> Option<&'a str> {
         match self.file {
-            Place::Embedded(_, entry, ..) if entry.flags & index::TEXT != 0 => {
+            Place::Embedded(_, entry) if entry.flags & index::TEXT != 0 => {
                 std::str::from_utf8(self.bytes()).ok()
             }
             Place::Owned(file) => file.text(),
@@ -588,7 +599,7 @@ impl<'a> Loaded<'a> {
 
     fn is_text(&self) -> bool {
         match self.file {
-            Place::Embedded(_, entry, ..) => entry.flags & index::TEXT != 0,
+            Place::Embedded(_, entry) => entry.flags & index::TEXT != 0,
             Place::Owned(file) => file.text().is_some(),
             Place::Missing => false,
         }
@@ -598,8 +609,8 @@ impl<'a> Loaded<'a> {
     pub fn len(&self) -> usize {
         match self.file {
             // Known without decompressing.
-            Place::Embedded(index, entry, _, file) if entry.flags & index::PACKED != 0 => {
-                index.packed.get(file as usize).map_or(0, |p| p.1 as usize)
+            Place::Embedded(index, entry) if entry.flags & index::PACKED != 0 => {
+                index.packed_len(entry)
             }
             _ => self.bytes().len(),
         }
@@ -618,7 +629,7 @@ impl<'a> Loaded<'a> {
     /// Whether the file had an executable bit in the source folder.
     pub fn is_executable(&self) -> bool {
         match self.file {
-            Place::Embedded(_, entry, ..) => entry.flags & index::EXEC != 0,
+            Place::Embedded(_, entry) => entry.flags & index::EXEC != 0,
             Place::Owned(file) => file.is_executable(),
             Place::Missing => false,
         }

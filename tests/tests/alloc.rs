@@ -62,3 +62,30 @@ fn hits_allocate_nothing_and_misses_do() {
     });
     assert!(misses > 0);
 }
+
+mod packed {
+    skills::skills!("../skills/examples/skills", compress = true);
+}
+
+#[test]
+fn a_compressed_skill_allocates_once_on_first_access_then_never() {
+    use packed::{SKILLS, SkillId};
+    let first = allocations_during(|| {
+        std::hint::black_box(SKILLS.load(SkillId::CodeReview, "SKILL.md").unwrap().text());
+    });
+    assert_eq!(
+        first, 1,
+        "the first access decompresses the skill's text into one buffer"
+    );
+    let later = allocations_during(|| {
+        for _ in 0..100 {
+            let body = SKILLS.load(SkillId::CodeReview, "SKILL.md").unwrap();
+            std::hint::black_box(body.text());
+            let file = SKILLS
+                .load_by_name("code-review", "references/checklist.md")
+                .unwrap();
+            std::hint::black_box(file.bytes());
+        }
+    });
+    assert_eq!(later, 0, "a later hit allocated");
+}
