@@ -128,7 +128,6 @@ fn expand_enum(
     });
     let idents: Vec<&Ident> = kept.iter().map(|(_, _, v)| v).collect();
     let skill_names = kept.iter().map(|(_, n, _)| *n);
-    let indices = (0..kept.len()).map(Literal::usize_unsuffixed);
     let enum_doc = format!(
         "One variant per skill embedded from `{folder}` by `skills!`, in the order of their names.\n\n\
          Its JSON Schema is `{{\"type\":\"string\",\"enum\":[...names...]}}`, so a model can only name a skill that exists."
@@ -156,7 +155,9 @@ fn expand_enum(
                 #name::name(self)
             }
             fn index(self) -> usize {
-                match self { #(#name::#idents => #indices,)* }
+                // The variants carry no data and no explicit discriminants: 0, 1, 2... in
+                // name order, which is the set's order.
+                self as usize
             }
         }
 

@@ -138,6 +138,7 @@ pub struct FileEntry {
 }
 
 impl Index {
+    #[inline]
     pub(crate) fn str(&'static self, (offset, len): Span) -> &'static str {
         let start = offset as usize;
         self.strings
@@ -180,6 +181,7 @@ impl Index {
         self.bytes((file.path, u32::from(file.path_len)))
     }
 
+    #[inline]
     pub(crate) fn path(&'static self, file: &FileEntry) -> &'static str {
         self.str((file.path, u32::from(file.path_len)))
     }
@@ -198,7 +200,7 @@ impl Index {
             files.iter().position(|f| {
                 f.flags & TAG == tag
                     && usize::from(f.path_len) == path.len()
-                    && self.path_bytes(f) == path
+                    && same(self.path_bytes(f), path)
             })
         } else {
             files
@@ -239,6 +241,7 @@ impl Index {
     }
 
     /// The skill's index by name, through the hash table.
+    #[inline]
     pub(crate) fn find_name(&'static self, name: &str) -> Option<usize> {
         let mask = self.names.len().checked_sub(1)?;
         let hash = name_hash(name.as_bytes());
@@ -256,7 +259,7 @@ impl Index {
             if value & SLOT_TAG == tag {
                 let at = ((value & !SLOT_TAG) as usize).checked_sub(1)?;
                 let skill = self.skills.get(at)?;
-                if self.bytes(skill.name) == name.as_bytes() {
+                if same(self.bytes(skill.name), name.as_bytes()) {
                     return Some(at);
                 }
             }
@@ -270,6 +273,25 @@ pub(crate) fn slice<T>(all: &'static [T], (first, count): (u32, u32)) -> &'stati
     let first = first as usize;
     all.get(first..first.saturating_add(count as usize))
         .unwrap_or(&[])
+}
+
+/// Whether two byte strings of the same length are equal: up to 16 bytes with two overlapping
+/// word loads (no call to `memcmp`, which costs more than the comparison for a path).
+#[inline]
+fn same(a: &[u8], b: &[u8]) -> bool {
+    let n = a.len();
+    if n != b.len() {
+        return false;
+    }
+    if !(8..=16).contains(&n) {
+        return a == b;
+    }
+    let word = |s: &[u8], at: usize| {
+        let mut w = [0u8; 8];
+        w.copy_from_slice(s.get(at..at + 8).unwrap_or(&[0; 8]));
+        u64::from_ne_bytes(w)
+    };
+    word(a, 0) == word(b, 0) && word(a, n - 8) == word(b, n - 8)
 }
 
 /// The hash of the name table: eight bytes at a time with FxHash's mixing step, the tail
@@ -377,6 +399,20 @@ mod tests {
         }
         for miss in ["", "skill-300", "skill-00", "skill-0000", "Skill-001"] {
             assert_eq!(index.find_name(miss), None, "{miss}");
+        }
+    }
+
+    #[test]
+    fn same_compares_every_byte() {
+        for n in 0..40 {
+            let a: Vec<u8> = (0..n).map(|i| i as u8).collect();
+            assert!(same(&a, &a.clone()));
+            for i in 0..n {
+                let mut b = a.clone();
+                b[i] ^= 1;
+                assert!(!same(&a, &b), "{n} {i}");
+            }
+            assert!(!same(&a, &a[..n.saturating_sub(1)]) || n == 0);
         }
     }
 

@@ -81,6 +81,7 @@ impl<Id> SkillSet<Id> {
     }
 
     /// A skill by name, as a model sends it. A miss lists every name.
+    #[inline]
     pub fn get(&self, name: &str) -> Result<&Skill, SkillError> {
         match self.position(name).and_then(|i| self.skills.get(i)) {
             Some(skill) => Ok(skill),
@@ -107,6 +108,7 @@ impl<Id> SkillSet<Id> {
     }
 
     /// The body or a resource of a skill named by a string. Both misses list what exists.
+    #[inline]
     pub fn load_by_name(&self, name: &str, path: &str) -> Result<Loaded<'_>, SkillError> {
         // Not `get(name)?`: that moves a whole `Result` with its error type through the hit.
         match self.position(name).and_then(|i| self.skills.get(i)) {
@@ -148,12 +150,14 @@ impl<Id> SkillSet<Id> {
 
 impl<Id: SkillIdentifier> SkillSet<Id> {
     /// A skill by its identifier: an index, no search.
+    #[inline]
     pub fn skill(&self, id: Id) -> &Skill {
         // In bounds: the enum and the array come from the same expansion.
         &self.skills[id.index()]
     }
 
     /// The body (`"SKILL.md"`) or a resource of a skill. A miss lists every path of the skill.
+    #[inline]
     pub fn load(&self, id: Id, path: &str) -> Result<Loaded<'_>, SkillError> {
         self.skill(id).load(path)
     }

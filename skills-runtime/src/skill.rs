@@ -438,6 +438,7 @@ impl Skill {
     /// The body (`"SKILL.md"`) or a resource, by a path relative to the skill's folder.
     ///
     /// A refused path or a miss is an error that lists every path this skill serves.
+    #[inline]
     pub fn load(&self, path: &str) -> Result<Loaded<'_>, SkillError> {
         // A path equal to a stored one names that file: stored paths are normal and inside the
         // skill, so the checks run only when there is no such file.
@@ -557,11 +558,13 @@ impl<'a> Loaded<'a> {
     }
 
     /// The skill the file belongs to.
+    #[inline]
     pub fn skill(&self) -> &'a Skill {
         self.skill
     }
 
     /// The file's path, normalised (`SKILL.md` for the body).
+    #[inline]
     pub fn path(&self) -> &'a str {
         match self.file {
             Place::Embedded(index, entry) => index.path(entry),
@@ -573,6 +576,7 @@ impl<'a> Loaded<'a> {
     /// The bytes, borrowed from the binary for embedded skills. In a set embedded with
     /// `compress = true`, the first access to any text file of a skill decompresses the
     /// skill's text once (one allocation, kept for the life of the program).
+    #[inline]
     pub fn bytes(&self) -> &'a [u8] {
         match self.file {
             Place::Embedded(index, entry) if entry.flags & index::PACKED != 0 => {
@@ -587,6 +591,7 @@ impl<'a> Loaded<'a> {
     /// The text, or `None` for a binary file (describe it with [`Loaded::media_type`] and
     /// [`Loaded::len`] instead of dumping it). For embedded files this checks UTF-8 on each
     /// call (the binary stores bytes only; ASCII runs are checked a word at a time).
+    #[inline]
     pub fn text(&self) -> Option<&'a str> {
         match self.file {
             Place::Embedded(_, entry) if entry.flags & index::TEXT != 0 => {
@@ -606,6 +611,7 @@ impl<'a> Loaded<'a> {
     }
 
     /// The size in bytes.
+    #[inline]
     pub fn len(&self) -> usize {
         match self.file {
             // Known without decompressing.
@@ -617,6 +623,7 @@ impl<'a> Loaded<'a> {
     }
 
     /// Whether the file is empty.
+    #[inline]
     pub fn is_empty(&self) -> bool {
         self.len() == 0
     }
@@ -627,6 +634,7 @@ impl<'a> Loaded<'a> {
     }
 
     /// Whether the file had an executable bit in the source folder.
+    #[inline]
     pub fn is_executable(&self) -> bool {
         match self.file {
             Place::Embedded(_, entry) => entry.flags & index::EXEC != 0,

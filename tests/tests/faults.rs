@@ -402,6 +402,9 @@ fn files_flipping_while_scans_run_never_hang_or_lose_the_other_skills() {
     // deterministic FIFO cases above cover a FIFO that is there when it is read.)
     let (_tmp, root) = three();
     let notes = root.join("a/references/notes.md");
+    // Written beside the root and renamed into place: `fs::write` truncates before it writes,
+    // and a scan in between would rightly read an empty file.
+    let staged = root.with_file_name("notes.staged");
     let stop = std::sync::Arc::new(std::sync::atomic::AtomicBool::new(false));
     let flipper = {
         let (notes, stop) = (notes.clone(), stop.clone());
@@ -410,7 +413,8 @@ fn files_flipping_while_scans_run_never_hang_or_lose_the_other_skills() {
             while !stop.load(std::sync::atomic::Ordering::Relaxed) {
                 let _ = fs::remove_file(&notes).or_else(|_| fs::remove_dir(&notes));
                 let _ = match i % 4 {
-                    0 => fs::write(&notes, "Notes of a.\n"),
+                    0 => fs::write(&staged, "Notes of a.\n")
+                        .and_then(|()| fs::rename(&staged, &notes)),
                     1 => fs::create_dir(&notes),
                     2 => std::os::unix::fs::symlink("nowhere", &notes),
                     _ => Ok(()),
