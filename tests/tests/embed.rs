@@ -333,3 +333,39 @@ fn a_long_body_can_be_cut_at_compile_time() {
     let loaded = cut::SKILLS.load(cut::SkillId::Demo, "SKILL.md").unwrap();
     assert_eq!(loaded.sha256(), skills::sha256(body.as_bytes()));
 }
+
+mod large {
+    skills::skills!("fixtures/large");
+}
+
+#[test]
+fn a_skill_with_many_files_is_searched_by_path_and_serves_every_file() {
+    use large::{SKILLS, SkillId};
+    let paths: Vec<&str> = SKILLS.paths(SkillId::Atlas).collect();
+    assert_eq!(paths.len(), 21, "{paths:?}");
+    let mut sorted = paths.clone();
+    sorted.sort_unstable();
+    assert_eq!(paths, sorted);
+    let root = concat!(env!("CARGO_MANIFEST_DIR"), "/fixtures/large/atlas/");
+    for path in paths.iter().filter(|p| **p != "SKILL.md") {
+        let file = SKILLS.load(SkillId::Atlas, path).unwrap();
+        assert_eq!(file.path(), *path);
+        assert_eq!(
+            file.bytes(),
+            std::fs::read(format!("{root}{path}")).unwrap()
+        );
+        // The same file by a path in another form, and by name.
+        let other = SKILLS.load_by_name("atlas", &format!("./{path}")).unwrap();
+        assert_eq!(other.bytes(), file.bytes());
+    }
+    assert!(
+        SKILLS
+            .load(SkillId::Atlas, "scripts/run.sh")
+            .unwrap()
+            .is_executable()
+    );
+    let miss = SKILLS
+        .load(SkillId::Atlas, "references/region-19.md")
+        .unwrap_err();
+    assert!(miss.to_string().contains("Did you mean"), "{miss}");
+}
