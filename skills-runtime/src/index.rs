@@ -7,6 +7,12 @@
 //! the names and descriptions are found inside the rendered listing rather than stored twice.
 //! No digest is stored: [`Loaded::sha256`](crate::Loaded::sha256) hashes on demand.
 //!
+//! A lookup compares the requested path with the skill's stored paths as they are: stored paths
+//! are normal and inside the skill, so an exact match needs no check, and only a miss runs
+//! [`path::check`](crate::path::check). A skill's few files are scanned once by length and a
+//! one-byte tag (measured 2.5x faster than a binary search over ten paths); a skill with more
+//! than 16 files is searched by binary search.
+//!
 //! Not a public API: generated code builds these through `__private`.
 
 use crate::skill::Chunk;
@@ -51,8 +57,9 @@ pub struct Index {
     /// Per file, its `(offset, length)` in its skill's decompressed block (`PACKED` files), when
     /// the set is compressed; else empty.
     pub packed: &'static [(u32, u32)],
-    /// Open addressing over `name_hash`, linear probing, a power of two long: a skill's
-    /// index + 1, or 0 for an empty slot. Empty: look names up by binary search.
+    /// Open addressing over `name_hash`, linear probing, a power of two long: in each slot a
+    /// skill's index + 1 (low 24 bits) under the high byte of its name's hash, or 0 for an
+    /// empty slot. Empty: look names up by binary search.
     pub names: &'static [u32],
 }
 
