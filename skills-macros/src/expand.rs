@@ -408,6 +408,9 @@ fn span(start: usize, len: usize) -> TokenStream {
 /// One file as the table holds it.
 struct FileOut<'a> {
     path: &'a str,
+    /// The file on disk, read again only to compress it.
+    #[cfg_attr(not(feature = "compress"), allow(dead_code))]
+    source: &'a Path,
     /// The file, for `include_bytes!`.
     file: LitStr,
     /// The body of SKILL.md, which is not embedded from the file.
@@ -438,6 +441,7 @@ fn expand_files(
         // description. An unused constant makes SKILL.md a build dependency all the same.
         files.push(FileOut {
             path: skills_runtime::MANIFEST,
+            source: &source.manifest_path,
             file,
             body: Some(source.body()),
             text: true,
@@ -448,6 +452,7 @@ fn expand_files(
         if let Some(file) = abs_path(&r.file, cx) {
             files.push(FileOut {
                 path: &r.path,
+                source: &r.file,
                 file,
                 body: None,
                 text: r.text,
@@ -456,11 +461,8 @@ fn expand_files(
         }
     }
     files.sort_by(|a, b| a.path.cmp(b.path));
-    let block = if compress {
-        pack(source, &files, cx)
-    } else {
-        None
-    };
+    let block = if compress { pack(&files, cx) } else { None };
+    let mut packed_lens = block.iter().flat_map(|b| b.lens.iter().copied());
     let mut out = SkillFiles::default();
     let mut offset = 0u32;
     for f in &files {
@@ -477,14 +479,9 @@ fn expand_files(
         let mut flags = u16::from(f.text) | (u16::from(f.exec) << 1) | (u16::from(tag) << 8);
         let file = &f.file;
         let bytes = match (packed, f.body) {
-            (true, body) => {
+            (true, _) => {
                 flags |= skills_runtime::__private::PACKED;
-                let len = match body {
-                    Some(body) => body.len(),
-                    None => block
-                        .as_ref()
-                        .map_or(0, |b| b.lens.get(f.path).copied().unwrap_or(0)),
-                } as u32;
+                let len = packed_lens.next().unwrap_or(0);
                 out.packed.push((offset, len));
                 offset += len;
                 quote!({
@@ -520,52 +517,44 @@ fn expand_files(
 /// A skill's text files, in path order, compressed as one block.
 struct Packed {
     packed: Vec<u8>,
-    /// Each resource's length in the block.
-    lens: std::collections::HashMap<String, usize>,
+    /// Each text file's length in the block, in path order.
+    lens: Vec<u32>,
 }
 
 /// Compresses the skill's text files as one block, or `None` when that would not save at
 /// least 64 bytes (small skills stay stored as they are).
 #[cfg(feature = "compress")]
-fn pack(source: &SkillSource, files: &[FileOut<'_>], cx: &mut Ctxt) -> Option<Packed> {
+fn pack(files: &[FileOut<'_>], cx: &mut Ctxt) -> Option<Packed> {
     let mut raw = Vec::new();
-    let mut lens = std::collections::HashMap::new();
+    let mut lens = Vec::new();
     for f in files.iter().filter(|f| f.text) {
+        let start = raw.len();
         match f.body {
             Some(body) => raw.extend_from_slice(body.as_bytes()),
-            None => {
-                // The scanner checked this file; reading it again is the price of not keeping
-                // every file in memory when nothing is compressed.
-                let file = source
-                    .resources
-                    .iter()
-                    .find(|r| r.path == f.path)
-                    .map(|r| r.file.clone())?;
-                match std::fs::read(&file) {
-                    Ok(bytes) => {
-                        lens.insert(f.path.to_owned(), bytes.len());
-                        raw.extend_from_slice(&bytes);
-                    }
-                    Err(e) => {
-                        cx.error_at(
-                            Span::call_site(),
-                            format!(
-                                "{}: could not read it again to compress it: {e}",
-                                file.display()
-                            ),
-                        );
-                        return None;
-                    }
+            // The scanner checked this file but kept no bytes: reading it again is the price
+            // of not holding every file in memory when nothing is compressed.
+            None => match std::fs::read(f.source) {
+                Ok(bytes) => raw.extend_from_slice(&bytes),
+                Err(e) => {
+                    cx.error_at(
+                        Span::call_site(),
+                        format!(
+                            "{}: could not read it again to compress it: {e}",
+                            f.source.display()
+                        ),
+                    );
+                    return None;
                 }
-            }
+            },
         }
+        lens.push(u32::try_from(raw.len() - start).ok()?);
     }
     let packed = skills_runtime::__private::pack(&raw);
     (packed.len() + 64 <= raw.len()).then_some(Packed { packed, lens })
 }
 
 #[cfg(not(feature = "compress"))]
-fn pack(_: &SkillSource, _: &[FileOut<'_>], _: &mut Ctxt) -> Option<Packed> {
+fn pack(_: &[FileOut<'_>], _: &mut Ctxt) -> Option<Packed> {
     None
 }
 

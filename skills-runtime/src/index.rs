@@ -131,6 +131,21 @@ pub struct SkillEntry {
     pub chunks: (u32, u32),
 }
 
+impl SkillEntry {
+    /// A skill with no fields and no files.
+    pub const EMPTY: SkillEntry = SkillEntry {
+        name: (0, 0),
+        description: (0, 0),
+        license: NONE,
+        compatibility: NONE,
+        extra: (0, 0),
+        files: (0, 0),
+        metadata: (0, 0),
+        tools: (0, 0),
+        chunks: (0, 0),
+    };
+}
+
 /// One file of an `Index`.
 #[derive(Debug, Clone, Copy)]
 pub struct FileEntry {
@@ -158,18 +173,7 @@ impl Index {
     }
 
     pub(crate) fn skill(&'static self, at: u32) -> &'static SkillEntry {
-        const EMPTY: SkillEntry = SkillEntry {
-            name: (0, 0),
-            description: (0, 0),
-            license: NONE,
-            compatibility: NONE,
-            extra: (0, 0),
-            files: (0, 0),
-            metadata: (0, 0),
-            tools: (0, 0),
-            chunks: (0, 0),
-        };
-        self.skills.get(at as usize).unwrap_or(&EMPTY)
+        self.skills.get(at as usize).unwrap_or(&SkillEntry::EMPTY)
     }
 
     /// The bytes of a span: no character-boundary checks, for comparisons.
@@ -378,14 +382,7 @@ mod tests {
                 strings.push_str(n);
                 SkillEntry {
                     name: (at, n.len() as u32),
-                    description: (0, 0),
-                    license: NONE,
-                    compatibility: NONE,
-                    extra: (0, 0),
-                    files: (0, 0),
-                    metadata: (0, 0),
-                    tools: (0, 0),
-                    chunks: (0, 0),
+                    ..SkillEntry::EMPTY
                 }
             })
             .collect();
@@ -441,14 +438,7 @@ mod tests {
             strings: "a",
             skills: &[SkillEntry {
                 name: (0, 1),
-                description: (0, 0),
-                license: NONE,
-                compatibility: NONE,
-                extra: (0, 0),
-                files: (0, 0),
-                metadata: (0, 0),
-                tools: (0, 0),
-                chunks: (0, 0),
+                ..SkillEntry::EMPTY
             }],
             files: &[],
             metadata: &[],

@@ -613,15 +613,22 @@ fn lock<T>(mutex: &Mutex<T>) -> MutexGuard<'_, T> {
         .unwrap_or_else(std::sync::PoisonError::into_inner)
 }
 
-/// What tells two sets apart for a client: names, fields and file digests.
+/// What tells two sets apart for a client: names, fields and file digests. It runs on every
+/// request to a live set, so embedded skills count by identity (their files cannot change)
+/// and files read at run time by the digests they keep: nothing is hashed again.
 fn signature(set: &SkillSet<Dynamic>) -> u64 {
     let mut hasher = DefaultHasher::new();
     for skill in set.skills() {
         skill.name().hash(&mut hasher);
         skill.description().hash(&mut hasher);
-        for file in skill.files() {
-            file.path().hash(&mut hasher);
-            file.bytes().hash(&mut hasher);
+        match skill.embedded_identity() {
+            Some(identity) => identity.hash(&mut hasher),
+            None => {
+                for file in skill.files() {
+                    file.path().hash(&mut hasher);
+                    file.sha256().hash(&mut hasher);
+                }
+            }
         }
     }
     hasher.finish()

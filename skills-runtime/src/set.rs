@@ -83,10 +83,12 @@ impl<Id> SkillSet<Id> {
     /// A skill by name, as a model sends it. A miss lists every name.
     #[inline]
     pub fn get(&self, name: &str) -> Result<&Skill, SkillError> {
-        match self.position(name).and_then(|i| self.skills.get(i)) {
-            Some(skill) => Ok(skill),
-            None => Err(self.unknown(name)),
-        }
+        self.find(name).ok_or_else(|| self.unknown(name))
+    }
+
+    #[inline]
+    fn find(&self, name: &str) -> Option<&Skill> {
+        self.position(name).and_then(|i| self.skills.get(i))
     }
 
     #[cold]
@@ -111,7 +113,7 @@ impl<Id> SkillSet<Id> {
     #[inline]
     pub fn load_by_name(&self, name: &str, path: &str) -> Result<Loaded<'_>, SkillError> {
         // Not `get(name)?`: that moves a whole `Result` with its error type through the hit.
-        match self.position(name).and_then(|i| self.skills.get(i)) {
+        match self.find(name) {
             Some(skill) => skill.load(path),
             None => Err(self.unknown(name)),
         }

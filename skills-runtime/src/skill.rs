@@ -258,6 +258,17 @@ impl Skill {
         }
     }
 
+    /// Identifies an embedded skill's content (its index and position): it cannot change while
+    /// the program runs, so two skills with the same identity hold the same files and nothing
+    /// needs hashing. `None` for skills read at run time.
+    #[cfg(any(feature = "fs", feature = "mcp"))]
+    pub(crate) fn embedded_identity(&self) -> Option<(usize, u32)> {
+        match self.repr {
+            Repr::Embedded(index, at, _) => Some((index as *const Index as usize, at)),
+            Repr::Owned(_) => None,
+        }
+    }
+
     /// The skill's position in its index (0 for skills read at run time).
     fn position(&self) -> u32 {
         match self.repr {

@@ -318,7 +318,11 @@ fn diff(old: &SkillSet<Dynamic>, new: &SkillSet<Dynamic>, report: &mut ReloadRep
     report.changed = old_names
         .intersection(&new_names)
         .filter(|name| match (old.get(name), new.get(name)) {
-            (Ok(a), Ok(b)) => content_key(a) != content_key(b),
+            // An embedded skill on both sides is unchanged without reading its files.
+            (Ok(a), Ok(b)) => match (a.embedded_identity(), b.embedded_identity()) {
+                (Some(x), Some(y)) if x == y => false,
+                _ => content_key(a) != content_key(b),
+            },
             _ => false,
         })
         .map(|s| s.to_string())
