@@ -20,7 +20,7 @@ use rust_embed::RustEmbed;
 use skills_bench::treegen::{TreeSpec, skill};
 use skills_bench::{lookup_blob, lookup_table};
 
-skills::skills!("trees/lookup");
+skills_embed::skills!("trees/lookup");
 
 static INCLUDE_DIR: Dir<'static> = include_dir!("$CARGO_MANIFEST_DIR/trees/lookup");
 
@@ -185,10 +185,10 @@ fn report_allocations(queries: &[Query]) {
         ),
     ];
     println!(
-        "sizes: file entry {} B, skill entry {} B, skills::Skill {} B",
-        size_of::<skills::__private::FileEntry>(),
-        size_of::<skills::__private::SkillEntry>(),
-        size_of::<skills::Skill>(),
+        "sizes: file entry {} B, skill entry {} B, skills_embed::Skill {} B",
+        size_of::<skills_embed::__private::FileEntry>(),
+        size_of::<skills_embed::__private::SkillEntry>(),
+        size_of::<skills_embed::Skill>(),
     );
     println!(
         "allocations per call ({} skills, {} queries):",
@@ -240,7 +240,7 @@ fn lookups(c: &mut Criterion) {
         .is_err());
     // Where the time goes.
     bench!("part_harness", |q| black_box(q.path).len());
-    bench!("part_path_check", |q| skills::path::check(black_box(
+    bench!("part_path_check", |q| skills_embed::path::check(black_box(
         q.path
     ))
     .is_ok());

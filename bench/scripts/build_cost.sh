@@ -33,9 +33,9 @@ gen="$repo/target/release/gen_tree"
 
 lib_deps() {
   case "$1" in
-    skills|table|blob) echo 'skills = { workspace = true }' ;;
-    skills_lz4) echo 'skills = { workspace = true, features = ["compress"] }' ;;
-    lz4|deflate) printf 'skills = { workspace = true }\nlz4_flex = { workspace = true }\nminiz_oxide = { workspace = true }\n' ;;
+    skills|table|blob) echo 'skills-embed = { workspace = true }' ;;
+    skills_lz4) echo 'skills-embed = { workspace = true, features = ["compress"] }' ;;
+    lz4|deflate) printf 'skills-embed = { workspace = true }\nlz4_flex = { workspace = true }\nminiz_oxide = { workspace = true }\n' ;;
     include_dir) echo 'include_dir = { workspace = true }' ;;
     rust_embed) echo 'rust-embed = { workspace = true }' ;;
     empty) ;;
@@ -48,7 +48,7 @@ lib_main() {
   local lib="$1" tree="$2"
   case "$lib" in
     skills|skills_lz4) cat <<RS
-skills::skills!("$tree"$( [ "$lib" = skills_lz4 ] && echo ', compress = true'));
+skills_embed::skills!("$tree"$( [ "$lib" = skills_lz4 ] && echo ', compress = true'));
 fn main() {
     let a: Vec<String> = std::env::args().collect();
     let (name, path) = (a.get(1).map_or("", String::as_str), a.get(2).map_or("", String::as_str));
@@ -144,7 +144,7 @@ resolver = "3"
 members = [$(IFS=,; echo "${members[*]}")]
 
 [workspace.dependencies]
-skills = { path = "$repo/skills" }
+skills-embed = { path = "$repo/skills" }
 include_dir = "0.7"
 rust-embed = { version = "8", features = ["debug-embed"] }
 lz4_flex = { version = "0.11", default-features = false, features = ["safe-encode", "safe-decode", "std"] }

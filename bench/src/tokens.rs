@@ -10,10 +10,10 @@
 //!   measured against; Eager (matched) is [`Disclosure::Eager`] with the default matcher (at
 //!   most 3 bodies), averaged over prompts made of sample skills' descriptions.
 
-use skills::listing::{Entry, ListingFormat, ListingOptions, render};
-use skills::mode::{Disclosure, MatchConfig};
-use skills::session::Session;
-use skills::{SkillSet, Tools};
+use skills_embed::listing::{Entry, ListingFormat, ListingOptions, render};
+use skills_embed::mode::{Disclosure, MatchConfig};
+use skills_embed::session::Session;
+use skills_embed::{SkillSet, Tools};
 use tiktoken_rs::CoreBPE;
 
 /// Token counts of one set.

@@ -14,15 +14,15 @@
 use std::path::Path;
 use std::sync::OnceLock;
 
-use skills_runtime::chunk::find_chunks;
-use skills_runtime::excerpt::{excerpt as cut, headings, section};
-use skills_runtime::parse::frontmatter::split;
-use skills_runtime::parse::{Profile, parse_manifest};
-use skills_runtime::path::check;
-use skills_runtime::permission::{Answer, Permissions};
-use skills_runtime::session::Session;
-use skills_runtime::tool::{OutputShape, ToolConfig, ToolStyle};
-use skills_runtime::{File, OwnedFields, Skill, SkillError, SkillSet, SummaryFormat, Tools};
+use skills_embed_runtime::chunk::find_chunks;
+use skills_embed_runtime::excerpt::{excerpt as cut, headings, section};
+use skills_embed_runtime::parse::frontmatter::split;
+use skills_embed_runtime::parse::{Profile, parse_manifest};
+use skills_embed_runtime::path::check;
+use skills_embed_runtime::permission::{Answer, Permissions};
+use skills_embed_runtime::session::Session;
+use skills_embed_runtime::tool::{OutputShape, ToolConfig, ToolStyle};
+use skills_embed_runtime::{File, OwnedFields, Skill, SkillError, SkillSet, SummaryFormat, Tools};
 
 /// Text that only a denied skill holds: no answer may contain it.
 pub const SECRET: &str = "SECRET-INTERNAL-CONTENT";
@@ -272,7 +272,7 @@ fn handler_set() -> &'static SkillSet {
     static SET: OnceLock<SkillSet> = OnceLock::new();
     SET.get_or_init(|| {
         let root = Path::new(env!("CARGO_MANIFEST_DIR")).join("../tests/fixtures/tools");
-        let tree = skills_runtime::parse::scan(&root, &Default::default());
+        let tree = skills_embed_runtime::parse::scan(&root, &Default::default());
         let (set, diagnostics) = tree.load_set(SummaryFormat::Markdown);
         assert!(diagnostics.is_empty() && set.len() == 4, "{diagnostics:?}");
         set

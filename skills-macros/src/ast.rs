@@ -1,17 +1,19 @@
 //! The macro's input: `skills!("path", key = value, ...)`.
 
-use proc_macro2::Span;
-use skills_runtime::SummaryFormat;
-use skills_runtime::parse::{LimitAction, Limits, Profile};
+use proc_macro2::{Span, TokenStream};
+use quote::ToTokens;
+use skills_embed_runtime::SummaryFormat;
+use skills_embed_runtime::parse::{LimitAction, Limits, Profile};
+use syn::ext::IdentExt;
 use syn::parse::{Parse, ParseStream};
 use syn::punctuated::Punctuated;
-use syn::{Ident, LitBool, LitInt, LitStr, Token, bracketed};
+use syn::{Ident, LitBool, LitInt, LitStr, Path, Token, bracketed};
 
 use crate::ctxt::Ctxt;
 
 /// The options every key may set, for messages.
 const KEYS: &str = "profile, enum_name, static_name, include, exclude, dotfiles, summary, \
-                    body_limit, max_body_lines, max_body_chars, max_resource_bytes, compress";
+                    body_limit, max_body_lines, max_body_chars, max_resource_bytes, compress, crate";
 
 pub(crate) struct Input {
     pub(crate) path: LitStr,
@@ -19,6 +21,9 @@ pub(crate) struct Input {
 }
 
 pub(crate) struct Options {
+    /// The path generated code reaches the runtime through: `$crate` of the `skills!` front
+    /// in the facade, or the `crate = path` option.
+    pub(crate) krate: TokenStream,
     pub(crate) profile: Profile,
     pub(crate) enum_name: Ident,
     pub(crate) static_name: Ident,
@@ -33,6 +38,7 @@ pub(crate) struct Options {
 impl Default for Options {
     fn default() -> Self {
         Options {
+            krate: quote::quote!(::skills_embed),
             profile: Profile::Strict,
             enum_name: Ident::new("SkillId", Span::call_site()),
             static_name: Ident::new("SKILLS", Span::call_site()),
@@ -58,13 +64,17 @@ enum Value {
     Bool(LitBool),
     Int(LitInt),
     List(Punctuated<LitStr, Token![,]>),
+    Path(Path),
 }
 
 impl Parse for Pair {
     fn parse(input: ParseStream) -> syn::Result<Self> {
-        let key: Ident = input.parse()?;
+        // `crate` is a keyword, so keys are read as any identifier.
+        let key = Ident::parse_any(input)?;
         input.parse::<Token![=]>()?;
-        let value = if input.peek(syn::token::Bracket) {
+        let value = if key == "crate" {
+            Value::Path(input.parse()?)
+        } else if input.peek(syn::token::Bracket) {
             let content;
             bracketed!(content in input);
             Value::List(content.parse_terminated(|p| p.parse::<LitStr>(), Token![,])?)
@@ -83,6 +93,14 @@ impl Parse for Pair {
 
 impl Parse for Input {
     fn parse(input: ParseStream) -> syn::Result<Self> {
+        // The facade's `skills!` front passes `[$crate]` before the user's tokens.
+        let krate = if input.peek(syn::token::Bracket) {
+            let content;
+            bracketed!(content in input);
+            Some(content.parse::<TokenStream>()?)
+        } else {
+            None
+        };
         let path: LitStr = input.parse().map_err(|e| {
             syn::Error::new(
                 e.span(),
@@ -98,7 +116,11 @@ impl Parse for Input {
             pairs.push(input.parse::<Pair>()?);
         }
         let mut cx = Ctxt::default();
-        let options = Options::from_pairs(pairs, &mut cx);
+        let mut options = Options::default();
+        if let Some(krate) = krate {
+            options.krate = krate;
+        }
+        let options = options.with_pairs(pairs, &mut cx);
         match cx.into_error() {
             Some(e) => Err(e),
             None => Ok(Input { path, options }),
@@ -107,8 +129,8 @@ impl Parse for Input {
 }
 
 impl Options {
-    fn from_pairs(pairs: Vec<Pair>, cx: &mut Ctxt) -> Options {
-        let mut options = Options::default();
+    fn with_pairs(mut self, pairs: Vec<Pair>, cx: &mut Ctxt) -> Options {
+        let options = &mut self;
         let mut seen: Vec<String> = Vec::new();
         for Pair { key, value } in pairs {
             let name = key.to_string();
@@ -135,11 +157,12 @@ impl Options {
                     options.exclude = v.iter().map(LitStr::value).collect()
                 }
                 ("dotfiles", Value::Bool(v)) => options.dotfiles = v.value,
+                ("crate", Value::Path(v)) => options.krate = v.into_token_stream(),
                 ("compress", Value::Bool(v)) if v.value && !cfg!(feature = "compress") => cx
                     .error_spanned_by(
                         &v,
                         "`compress = true` needs the `compress` feature: \
-                         skills = { version = \"...\", features = [\"compress\"] }",
+                         skills-embed = { version = \"...\", features = [\"compress\"] }",
                     ),
                 ("compress", Value::Bool(v)) => options.compress = v.value,
                 ("body_limit", Value::Ident(v)) => match LimitAction::from_name(&v.to_string()) {
@@ -189,7 +212,7 @@ impl Options {
                 ),
             }
         }
-        options
+        self
     }
 }
 
@@ -217,14 +240,14 @@ fn example(key: &str) -> &'static str {
 }
 
 impl Value {
-    fn tokens(&self) -> proc_macro2::TokenStream {
-        use quote::ToTokens;
+    fn tokens(&self) -> TokenStream {
         match self {
             Value::Ident(v) => v.to_token_stream(),
             Value::Str(v) => v.to_token_stream(),
             Value::Bool(v) => v.to_token_stream(),
             Value::Int(v) => v.to_token_stream(),
             Value::List(v) => v.to_token_stream(),
+            Value::Path(v) => v.to_token_stream(),
         }
     }
 }

@@ -9,8 +9,10 @@ use std::path::{Path, PathBuf};
 
 use proc_macro2::{Literal, Span, TokenStream};
 use quote::{format_ident, quote};
-use skills_runtime::parse::{self, Diagnostic, Rule, ScanOptions, Severity, SkillSource, Tree};
-use skills_runtime::summary::{self, Entry};
+use skills_embed_runtime::parse::{
+    self, Diagnostic, Rule, ScanOptions, Severity, SkillSource, Tree,
+};
+use skills_embed_runtime::summary::{self, Entry};
 use syn::{Ident, LitStr};
 
 use crate::ast::{Input, Options};
@@ -18,9 +20,9 @@ use crate::ctxt::Ctxt;
 use crate::valid;
 
 /// The environment variable that, when set, replaces `CARGO_MANIFEST_DIR` as the base of the
-/// path. Only this project's trybuild tests set it: trybuild compiles each case in its own
-/// crate under `target/`, far from the fixtures.
-const BASE_DIR_OVERRIDE: &str = "SKILLS_MACRO_TEST_BASE_DIR";
+/// path. trybuild compiles each case as a crate of its own under `target/tests/trybuild/`, far
+/// from the skills; a test that pins `skills!` errors sets it to its own crate's folder.
+const BASE_DIR_VAR: &str = "SKILLS_EMBED_BASE_DIR";
 
 pub(crate) fn expand(input: Input) -> TokenStream {
     let mut cx = Ctxt::default();
@@ -38,6 +40,13 @@ pub(crate) fn expand(input: Input) -> TokenStream {
     for d in &tree.diagnostics {
         let shown = d.relative_to(&base);
         match d.severity {
+            Severity::Error if d.rule == Rule::MissingPath => cx.error_at(
+                span,
+                format!(
+                    "{shown} (the path is relative to CARGO_MANIFEST_DIR, or to {BASE_DIR_VAR} \
+                     when that is set, as a trybuild test does)"
+                ),
+            ),
             Severity::Error => cx.error_at(span, &shown),
             Severity::Warning => warnings.push(shown.to_string()),
         }
@@ -51,11 +60,9 @@ pub(crate) fn expand(input: Input) -> TokenStream {
         variant,
     } in &collisions
     {
-        let d = Diagnostic::error(
+        let d = Diagnostic::path_error(
             Rule::VariantCollision,
             &root,
-            1,
-            1,
             format!(
                 "skills \"{kept}\" and \"{dropped}\" would both be the enum variant `{variant}`; rename one"
             ),
@@ -93,7 +100,7 @@ pub(crate) fn expand(input: Input) -> TokenStream {
 }
 
 fn base_dir() -> PathBuf {
-    std::env::var_os(BASE_DIR_OVERRIDE)
+    std::env::var_os(BASE_DIR_VAR)
         .or_else(|| std::env::var_os("CARGO_MANIFEST_DIR"))
         .map(PathBuf::from)
         .unwrap_or_default()
@@ -109,6 +116,7 @@ fn scan_options(options: &Options) -> ScanOptions {
         limits: options.limits,
         follow_symlinks: true,
         max_dirs: None,
+        ..ScanOptions::default()
     }
 }
 
@@ -117,6 +125,7 @@ fn expand_enum(
     folder: &str,
     kept: &[(&SkillSource, &str, Ident)],
 ) -> TokenStream {
+    let krate = &options.krate;
     let name = &options.enum_name;
     let static_name = &options.static_name;
     let variants = kept.iter().map(|(s, skill_name, variant)| {
@@ -149,7 +158,7 @@ fn expand_enum(
             }
         }
 
-        impl ::skills::SkillIdentifier for #name {
+        impl #krate::SkillIdentifier for #name {
             const ALL: &'static [#name] = #name::ALL;
             fn name(self) -> &'static str {
                 #name::name(self)
@@ -168,41 +177,41 @@ fn expand_enum(
         }
 
         impl ::core::str::FromStr for #name {
-            type Err = ::skills::SkillError;
+            type Err = #krate::SkillError;
             fn from_str(name: &str) -> ::core::result::Result<Self, Self::Err> {
-                ::skills::__private::parse_id_in(&#static_name, name)
+                #krate::__private::parse_id_in(&#static_name, name)
             }
         }
 
-        impl ::skills::__private::serde::Serialize for #name {
-            fn serialize<S: ::skills::__private::serde::Serializer>(
+        impl #krate::__private::serde::Serialize for #name {
+            fn serialize<S: #krate::__private::serde::Serializer>(
                 &self,
                 serializer: S,
             ) -> ::core::result::Result<S::Ok, S::Error> {
-                ::skills::__private::serialize_id(*self, serializer)
+                #krate::__private::serialize_id(*self, serializer)
             }
         }
 
-        impl<'de> ::skills::__private::serde::Deserialize<'de> for #name {
-            fn deserialize<D: ::skills::__private::serde::Deserializer<'de>>(
+        impl<'de> #krate::__private::serde::Deserialize<'de> for #name {
+            fn deserialize<D: #krate::__private::serde::Deserializer<'de>>(
                 deserializer: D,
             ) -> ::core::result::Result<Self, D::Error> {
-                ::skills::__private::deserialize_id(deserializer)
+                #krate::__private::deserialize_id(deserializer)
             }
         }
 
-        impl ::skills::__private::schemars::JsonSchema for #name {
+        impl #krate::__private::schemars::JsonSchema for #name {
             // Inline, not a `$ref`: several model APIs handle references badly.
             fn inline_schema() -> bool {
                 true
             }
-            fn schema_name() -> ::skills::__private::Cow<'static, str> {
-                ::skills::__private::Cow::Borrowed(::core::stringify!(#name))
+            fn schema_name() -> #krate::__private::Cow<'static, str> {
+                #krate::__private::Cow::Borrowed(::core::stringify!(#name))
             }
             fn json_schema(
-                _: &mut ::skills::__private::schemars::SchemaGenerator,
-            ) -> ::skills::__private::schemars::Schema {
-                ::skills::__private::id_schema::<#name>()
+                _: &mut #krate::__private::schemars::SchemaGenerator,
+            ) -> #krate::__private::schemars::Schema {
+                #krate::__private::id_schema::<#name>()
             }
         }
     }
@@ -215,9 +224,10 @@ fn expand_static(
     summary: &str,
     cx: &mut Ctxt,
 ) -> TokenStream {
+    let krate = &options.krate;
     let enum_name = &options.enum_name;
     let static_name = &options.static_name;
-    let mut strings = Strings::new(summary);
+    let mut strings = Strings::new(summary, krate);
     let mut files = Vec::new();
     let mut entries = Vec::new();
     let mut metadata = Vec::new();
@@ -237,11 +247,11 @@ fn expand_static(
         // of its own on top of the diagnostics.
         let (first_file, first_chunk) = (files.len(), chunks.len());
         if s.valid {
-            let out = expand_files(s, &mut strings, options.compress, cx);
+            let out = expand_files(s, &mut strings, options.compress, krate, cx);
             files.extend(out.entries);
             packed.extend(out.packed);
             blocks.push(out.block.unwrap_or_default());
-            chunks.extend(expand_chunks(s));
+            chunks.extend(expand_chunks(s, krate));
         } else {
             blocks.push(Vec::new());
         }
@@ -259,7 +269,7 @@ fn expand_static(
         let tools_range = range(first_tool, tools.len());
         let chunks_range = range(first_chunk, chunks.len());
         entries.push(quote! {
-            ::skills::__private::SkillEntry {
+            #krate::__private::SkillEntry {
                 name: #name,
                 description: #description,
                 license: #license,
@@ -272,7 +282,7 @@ fn expand_static(
             }
         });
     }
-    let names = skills_runtime::__private::name_table(kept.iter().map(|(_, n, _)| *n))
+    let names = skills_embed_runtime::__private::name_table(kept.iter().map(|(_, n, _)| *n))
         .into_iter()
         .map(Literal::u32_unsuffixed);
     let names_len = names.len();
@@ -292,30 +302,30 @@ fn expand_static(
     });
     let blocks = blocks.iter().map(|b| {
         let b = Literal::byte_string(b);
-        quote!(::skills::__private::Block::new(#b))
+        quote!(#krate::__private::Block::new(#b))
     });
     let skills = ranges.iter().enumerate().map(|(i, files)| {
         let i = lit(i);
-        quote!(::skills::Skill::embedded(&INDEX, #i, #files))
+        quote!(#krate::Skill::embedded(&INDEX, #i, #files))
     });
     let doc = format!(
         "The skills embedded from `{folder}` by `skills!`: look them up by [`{enum_name}`] or by name, \
-         and put [`summary()`](::skills::SkillSet::summary) in the prompt."
+         and put `summary()` in the prompt."
     );
     quote! {
         #[doc = #doc]
-        pub static #static_name: ::skills::SkillSet<#enum_name> = {
+        pub static #static_name: #krate::SkillSet<#enum_name> = {
             // The listing, then every name, description and path not found in it.
             const STRINGS: &str = #strings;
-            static FILES: [::skills::__private::FileEntry; #files_len] = [#(#files),*];
-            static SKILLS: [::skills::__private::SkillEntry; #skills_len] = [#(#entries),*];
+            static FILES: [#krate::__private::FileEntry; #files_len] = [#(#files),*];
+            static SKILLS: [#krate::__private::SkillEntry; #skills_len] = [#(#entries),*];
             static METADATA: [(&str, &str); #pairs_len] = [#(#metadata),*];
             static TOOLS: [&str; #tools_len] = [#(#tools),*];
-            static CHUNKS: [::skills::Chunk; #chunks_len] = [#(#chunks),*];
+            static CHUNKS: [#krate::Chunk; #chunks_len] = [#(#chunks),*];
             static NAMES: [u32; #names_len] = [#(#names),*];
-            static BLOCKS: [::skills::__private::Block; #blocks_len] = [#(#blocks),*];
+            static BLOCKS: [#krate::__private::Block; #blocks_len] = [#(#blocks),*];
             static PACKED: [(u32, u32); #packed_len] = [#(#packed),*];
-            static INDEX: ::skills::__private::Index = ::skills::__private::Index {
+            static INDEX: #krate::__private::Index = #krate::__private::Index {
                 strings: STRINGS,
                 skills: &SKILLS,
                 files: &FILES,
@@ -326,8 +336,8 @@ fn expand_static(
                 packed: &PACKED,
                 names: &NAMES,
             };
-            static SET: [::skills::Skill; #skills_len] = [#(#skills),*];
-            ::skills::SkillSet::from_index(&INDEX, &SET, <str>::split_at(STRINGS, #summary_len).0)
+            static SET: [#krate::Skill; #skills_len] = [#(#skills),*];
+            #krate::SkillSet::from_index(&INDEX, &SET, <str>::split_at(STRINGS, #summary_len).0)
         };
     }
 }
@@ -344,15 +354,18 @@ struct Strings {
     cursor: usize,
     summary_len: usize,
     seen: std::collections::HashMap<String, (u32, u32)>,
+    /// The runtime's path, for the `NONE` of a missing optional field.
+    krate: TokenStream,
 }
 
 impl Strings {
-    fn new(summary: &str) -> Self {
+    fn new(summary: &str, krate: &TokenStream) -> Self {
         Strings {
             text: summary.to_owned(),
             cursor: 0,
             summary_len: summary.len(),
             seen: std::collections::HashMap::new(),
+            krate: krate.clone(),
         }
     }
 
@@ -395,7 +408,10 @@ impl Strings {
     fn optional(&mut self, s: Option<&str>) -> TokenStream {
         match s {
             Some(s) => self.intern(s),
-            None => quote!(::skills::__private::NONE),
+            None => {
+                let krate = &self.krate;
+                quote!(#krate::__private::NONE)
+            }
         }
     }
 }
@@ -432,6 +448,7 @@ fn expand_files(
     source: &SkillSource,
     strings: &mut Strings,
     compress: bool,
+    krate: &TokenStream,
     cx: &mut Ctxt,
 ) -> SkillFiles {
     let mut files: Vec<FileOut<'_>> = Vec::with_capacity(source.resources.len() + 1);
@@ -440,7 +457,7 @@ fn expand_files(
         // frontmatter in the binary too, beside the listing that already holds the name and
         // description. An unused constant makes SKILL.md a build dependency all the same.
         files.push(FileOut {
-            path: skills_runtime::MANIFEST,
+            path: skills_embed_runtime::MANIFEST,
             source: &source.manifest_path,
             file,
             body: Some(source.body()),
@@ -474,13 +491,13 @@ fn expand_files(
             continue;
         };
         let at = Literal::u32_unsuffixed(strings.intern_raw(f.path).0);
-        let tag = skills_runtime::__private::path_tag(f.path.as_bytes());
+        let tag = skills_embed_runtime::__private::path_tag(f.path.as_bytes());
         let packed = block.is_some() && f.text;
         let mut flags = u16::from(f.text) | (u16::from(f.exec) << 1) | (u16::from(tag) << 8);
         let file = &f.file;
         let bytes = match (packed, f.body) {
             (true, _) => {
-                flags |= skills_runtime::__private::PACKED;
+                flags |= skills_embed_runtime::__private::PACKED;
                 let len = packed_lens.next().unwrap_or(0);
                 out.packed.push((offset, len));
                 offset += len;
@@ -502,7 +519,7 @@ fn expand_files(
             }
         };
         out.entries.push(quote! {
-            ::skills::__private::FileEntry {
+            #krate::__private::FileEntry {
                 bytes: #bytes,
                 path: #at,
                 path_len: #path_len,
@@ -549,7 +566,7 @@ fn pack(files: &[FileOut<'_>], cx: &mut Ctxt) -> Option<Packed> {
         }
         lens.push(u32::try_from(raw.len() - start).ok()?);
     }
-    let packed = skills_runtime::__private::pack(&raw);
+    let packed = skills_embed_runtime::__private::pack(&raw);
     (packed.len() + 64 <= raw.len()).then_some(Packed { packed, lens })
 }
 
@@ -559,7 +576,7 @@ fn pack(_: &[FileOut<'_>], _: &mut Ctxt) -> Option<Packed> {
 }
 
 /// `Chunk::new(...)` per `<chunk>` block of the body.
-fn expand_chunks(source: &SkillSource) -> Vec<TokenStream> {
+fn expand_chunks(source: &SkillSource, krate: &TokenStream) -> Vec<TokenStream> {
     source
         .chunks
         .iter()
@@ -569,7 +586,7 @@ fn expand_chunks(source: &SkillSource) -> Vec<TokenStream> {
             let (content_start, content_end) = (n(c.content_start)?, n(c.content_end)?);
             let (id, description) = (&c.id, &c.description);
             Some(quote! {
-                ::skills::Chunk::new(#id, #description, (#start, #end), (#content_start, #content_end))
+                #krate::Chunk::new(#id, #description, (#start, #end), (#content_start, #content_end))
             })
         })
         .collect()

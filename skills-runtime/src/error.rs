@@ -8,7 +8,7 @@ use crate::path::PathProblem;
 /// An error from looking up a skill or one of its files.
 ///
 /// ```
-/// use skills_runtime::{SkillError, SkillSet};
+/// use skills_embed_runtime::{SkillError, SkillSet};
 /// let set = SkillSet::empty();
 /// let err = set.get("pdf").unwrap_err();
 /// assert!(matches!(err, SkillError::UnknownSkill { .. }));

@@ -6,7 +6,7 @@
 //! continuation hint for the next call.
 //!
 //! ```
-//! use skills_runtime::excerpt::{excerpt, section};
+//! use skills_embed_runtime::excerpt::{excerpt, section};
 //!
 //! let text = "# Forms\nIntro.\n## Usage\nFill it.\n### Fields\nName.\n## Limits\nNone.\n";
 //! let usage = section(text, "## usage").unwrap();
@@ -43,7 +43,7 @@
 /// A `#` heading of a text.
 ///
 /// ```
-/// use skills_runtime::excerpt::{headings, Heading};
+/// use skills_embed_runtime::excerpt::{headings, Heading};
 /// let text = "Intro\n## Usage ##\n";
 /// assert_eq!(headings(text), [Heading { level: 2, title: "Usage", start: 6, line: 2 }]);
 /// ```
@@ -64,7 +64,7 @@ pub struct Heading<'a> {
 /// See the [module documentation](self) for what counts as a heading.
 ///
 /// ```
-/// use skills_runtime::excerpt::headings;
+/// use skills_embed_runtime::excerpt::headings;
 /// let text = "# Title\n```sh\n# not a heading\n```\n## Next #\nUnderlined\n===\n";
 /// let found: Vec<_> = headings(text).iter().map(|h| (h.level, h.title, h.line)).collect();
 /// assert_eq!(found, [(1, "Title", 1), (2, "Next", 5)]);
@@ -77,7 +77,7 @@ pub fn headings(text: &str) -> Vec<Heading<'_>> {
 /// A heading and the text it governs.
 ///
 /// ```
-/// use skills_runtime::excerpt::section;
+/// use skills_embed_runtime::excerpt::section;
 /// let text = "# A\none\n## B\ntwo\n# C\nthree\n";
 /// let a = section(text, "A").unwrap();
 /// assert_eq!((a.heading.title, a.text, a.start), ("A", "# A\none\n## B\ntwo\n", 0));
@@ -102,7 +102,7 @@ pub struct Section<'a> {
 /// Headings inside fenced code blocks are neither found nor end a section.
 ///
 /// ```
-/// use skills_runtime::excerpt::section;
+/// use skills_embed_runtime::excerpt::section;
 /// let text = "# Guide\n## Quick start\nRun it.\n```md\n# not a heading\n```\n## Options\n-v\n";
 ///
 /// let quick = section(text, "## quick START").unwrap();
@@ -130,7 +130,7 @@ pub fn section<'a>(text: &'a str, wanted: &str) -> Option<Section<'a>> {
 /// A piece of a text, at most a given number of characters long.
 ///
 /// ```
-/// use skills_runtime::excerpt::excerpt;
+/// use skills_embed_runtime::excerpt::excerpt;
 /// let piece = excerpt("one\ntwo\n", 0, 5);
 /// assert_eq!((piece.text, piece.start, piece.end, piece.total_bytes), ("one\n", 0, 4, 8));
 /// assert!(piece.truncated);
@@ -155,7 +155,7 @@ impl Excerpt<'_> {
     /// Where the next piece starts, when something comes after this one.
     ///
     /// ```
-    /// use skills_runtime::excerpt::excerpt;
+    /// use skills_embed_runtime::excerpt::excerpt;
     /// assert_eq!(excerpt("ab\ncd", 0, 3).next_offset(), Some(3));
     /// assert_eq!(excerpt("ab\ncd", 3, 3).next_offset(), None);
     /// ```
@@ -167,7 +167,7 @@ impl Excerpt<'_> {
     /// The number of characters in the piece (not bytes).
     ///
     /// ```
-    /// use skills_runtime::excerpt::excerpt;
+    /// use skills_embed_runtime::excerpt::excerpt;
     /// assert_eq!(excerpt("日本", 0, 10).chars(), 2);
     /// ```
     #[must_use]
@@ -189,7 +189,7 @@ impl Excerpt<'_> {
 /// of the text exactly once, in order.
 ///
 /// ```
-/// use skills_runtime::excerpt::excerpt;
+/// use skills_embed_runtime::excerpt::excerpt;
 /// let text = "short\na line that is far too long\nend\n";
 /// let mut pieces = Vec::new();
 /// let mut offset = Some(0);

@@ -134,7 +134,7 @@ impl Call {
 /// Tool definitions and the call handler over a skill set.
 ///
 /// ```
-/// use skills_runtime::{File, OwnedFields, Skill, SkillSet, SummaryFormat, Tools};
+/// use skills_embed_runtime::{File, OwnedFields, Skill, SkillSet, SummaryFormat, Tools};
 /// // `skills!` generates a static set; this one is built at run time.
 /// let demo = Skill::owned(
 ///     OwnedFields { name: "demo".into(), description: "A demo.".into(), ..OwnedFields::default() },

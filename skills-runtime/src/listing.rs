@@ -28,7 +28,7 @@ pub enum ListingFormat {
 /// Listing options.
 ///
 /// ```
-/// use skills_runtime::listing::{ListingFormat, ListingOptions};
+/// use skills_embed_runtime::listing::{ListingFormat, ListingOptions};
 /// let options = ListingOptions { budget_chars: Some(8_000), ..ListingOptions::default() };
 /// assert_eq!(options.format, ListingFormat::Markdown);
 /// ```
@@ -79,7 +79,7 @@ impl<'a> Entry<'a> {
 /// Renders the listing of `entries` in order.
 ///
 /// ```
-/// use skills_runtime::listing::{render, Entry, ListingFormat, ListingOptions};
+/// use skills_embed_runtime::listing::{render, Entry, ListingFormat, ListingOptions};
 /// let entries = [
 ///     Entry { name: "code-review", description: "Review a change for bugs, tests and style. Use before merging.", ..Entry::default() },
 ///     Entry { name: "pdf", description: "Read, fill and merge PDF files. Use when the user gives you a PDF.", ..Entry::default() },

@@ -34,12 +34,12 @@
 //! when the crate compiled (embedded skills) or when the file was read (skills from disk).
 //!
 //! ```no_run
-//! use skills_runtime::mcp::McpServer;
-//! use skills_runtime::permission::Permissions;
-//! # static SKILLS: skills_runtime::SkillSet = skills_runtime::SkillSet::empty();
+//! use skills_embed_runtime::mcp::McpServer;
+//! use skills_embed_runtime::permission::Permissions;
+//! # static SKILLS: skills_embed_runtime::SkillSet = skills_embed_runtime::SkillSet::empty();
 //!
 //! fn main() -> std::io::Result<()> {
-//!     // `SKILLS` is what `skills::skills!("skills")` generates.
+//!     // `SKILLS` is what `skills_embed::skills!("skills")` generates.
 //!     McpServer::new(&SKILLS)
 //!         .with_permissions(Permissions::new().deny("internal-*"))
 //!         .run_stdio()
@@ -50,9 +50,9 @@
 /// dependency that could drift to another version.
 ///
 /// ```
-/// use skills_runtime::mcp::rmcp::ServerHandler;
+/// use skills_embed_runtime::mcp::rmcp::ServerHandler;
 /// fn is_a_handler<H: ServerHandler>() {}
-/// is_a_handler::<skills_runtime::mcp::McpServer>();
+/// is_a_handler::<skills_embed_runtime::mcp::McpServer>();
 /// ```
 #[doc(no_inline)]
 pub use rmcp;
@@ -90,14 +90,14 @@ use crate::tool::ToolConfig;
 /// The URI scheme of skill files: `skill://<name>/<path>`.
 ///
 /// ```
-/// assert!(skills_runtime::mcp::file_uri("pdf", "SKILL.md").starts_with(skills_runtime::mcp::SCHEME));
+/// assert!(skills_embed_runtime::mcp::file_uri("pdf", "SKILL.md").starts_with(skills_embed_runtime::mcp::SCHEME));
 /// ```
 pub const SCHEME: &str = "skill://";
 
 /// The name of the prompt that holds the L1 listing (`prompts/get` with this name).
 ///
 /// ```
-/// assert_eq!(skills_runtime::mcp::LISTING_PROMPT, "skills");
+/// assert_eq!(skills_embed_runtime::mcp::LISTING_PROMPT, "skills");
 /// ```
 pub const LISTING_PROMPT: &str = "skills";
 
@@ -152,10 +152,10 @@ impl Settings {
 /// transport, or a factory per session for rmcp's streamable HTTP server).
 ///
 /// ```
-/// use skills_runtime::mcp::McpServer;
-/// use skills_runtime::permission::{Answer, Permissions};
-/// use skills_runtime::tool::ToolConfig;
-/// # static SKILLS: skills_runtime::SkillSet = skills_runtime::SkillSet::empty();
+/// use skills_embed_runtime::mcp::McpServer;
+/// use skills_embed_runtime::permission::{Answer, Permissions};
+/// use skills_embed_runtime::tool::ToolConfig;
+/// # static SKILLS: skills_embed_runtime::SkillSet = skills_embed_runtime::SkillSet::empty();
 ///
 /// let server = McpServer::new(&SKILLS)
 ///     .with_config(ToolConfig { name: "open_skill".into(), ..ToolConfig::default() })
@@ -198,8 +198,8 @@ impl McpServer {
     /// A server for a set that lives as long as the program: what `skills!` generates.
     ///
     /// ```
-    /// # static SKILLS: skills_runtime::SkillSet = skills_runtime::SkillSet::empty();
-    /// let server = skills_runtime::mcp::McpServer::new(&SKILLS);
+    /// # static SKILLS: skills_embed_runtime::SkillSet = skills_embed_runtime::SkillSet::empty();
+    /// let server = skills_embed_runtime::mcp::McpServer::new(&SKILLS);
     /// # drop(server);
     /// ```
     pub fn new<Id>(set: &'static SkillSet<Id>) -> Self {
@@ -211,7 +211,7 @@ impl McpServer {
     ///
     /// ```
     /// use std::sync::Arc;
-    /// use skills_runtime::{SkillSet, SummaryFormat, mcp::McpServer};
+    /// use skills_embed_runtime::{SkillSet, SummaryFormat, mcp::McpServer};
     /// let set = Arc::new(SkillSet::from_skills(Vec::new(), SummaryFormat::Markdown));
     /// let server = McpServer::from_shared(set);
     /// # drop(server);
@@ -227,7 +227,7 @@ impl McpServer {
     ///
     /// ```
     /// use std::sync::Arc;
-    /// use skills_runtime::{SkillSet, SummaryFormat, mcp::McpServer};
+    /// use skills_embed_runtime::{SkillSet, SummaryFormat, mcp::McpServer};
     /// let current = Arc::new(SkillSet::from_skills(Vec::new(), SummaryFormat::Markdown));
     /// let server = McpServer::live(move || Arc::clone(&current));
     /// # drop(server);
@@ -242,9 +242,9 @@ impl McpServer {
     ///
     /// ```no_run
     /// use std::sync::Arc;
-    /// use skills_runtime::disk::{Discovery, Overlay};
-    /// use skills_runtime::mcp::McpServer;
-    /// # static SKILLS: skills_runtime::SkillSet = skills_runtime::SkillSet::empty();
+    /// use skills_embed_runtime::disk::{Discovery, Overlay};
+    /// use skills_embed_runtime::mcp::McpServer;
+    /// # static SKILLS: skills_embed_runtime::SkillSet = skills_embed_runtime::SkillSet::empty();
     /// let overlay = Arc::new(Overlay::new(&SKILLS, Discovery::default()));
     /// McpServer::from_overlay(Arc::clone(&overlay)).run_stdio()?;
     /// # Ok::<(), std::io::Error>(())
@@ -277,9 +277,9 @@ impl McpServer {
     /// Sets the tool configuration: names, unified or split style, output shape, limits.
     ///
     /// ```
-    /// use skills_runtime::tool::{ToolConfig, ToolStyle};
-    /// # static SKILLS: skills_runtime::SkillSet = skills_runtime::SkillSet::empty();
-    /// let server = skills_runtime::mcp::McpServer::new(&SKILLS)
+    /// use skills_embed_runtime::tool::{ToolConfig, ToolStyle};
+    /// # static SKILLS: skills_embed_runtime::SkillSet = skills_embed_runtime::SkillSet::empty();
+    /// let server = skills_embed_runtime::mcp::McpServer::new(&SKILLS)
     ///     .with_config(ToolConfig { style: ToolStyle::Split, ..ToolConfig::default() });
     /// # drop(server);
     /// ```
@@ -291,12 +291,12 @@ impl McpServer {
     /// Sets the permission rules, applied to every MCP surface.
     ///
     /// ```
-    /// use skills_runtime::permission::Permissions;
-    /// # static SKILLS: skills_runtime::SkillSet = skills_runtime::SkillSet::empty();
+    /// use skills_embed_runtime::permission::Permissions;
+    /// # static SKILLS: skills_embed_runtime::SkillSet = skills_embed_runtime::SkillSet::empty();
     /// let rules = Permissions::parse("deny internal-*\nask deploy")?;
-    /// let server = skills_runtime::mcp::McpServer::new(&SKILLS).with_permissions(rules);
+    /// let server = skills_embed_runtime::mcp::McpServer::new(&SKILLS).with_permissions(rules);
     /// # drop(server);
-    /// # Ok::<(), skills_runtime::permission::PermissionParseError>(())
+    /// # Ok::<(), skills_embed_runtime::permission::PermissionParseError>(())
     /// ```
     pub fn with_permissions(mut self, permissions: Permissions) -> Self {
         self.settings.permissions = permissions;
@@ -307,9 +307,9 @@ impl McpServer {
     /// where (see [`Tools::with_workdir`]).
     ///
     /// ```
-    /// # static SKILLS: skills_runtime::SkillSet = skills_runtime::SkillSet::empty();
+    /// # static SKILLS: skills_embed_runtime::SkillSet = skills_embed_runtime::SkillSet::empty();
     /// let dir = std::env::temp_dir().join("my-agent-skills");
-    /// let server = skills_runtime::mcp::McpServer::new(&SKILLS).with_workdir(dir);
+    /// let server = skills_embed_runtime::mcp::McpServer::new(&SKILLS).with_workdir(dir);
     /// # drop(server);
     /// ```
     #[cfg(feature = "fs")]
@@ -324,8 +324,8 @@ impl McpServer {
     /// conversations, where "already loaded" would be wrong.
     ///
     /// ```
-    /// # static SKILLS: skills_runtime::SkillSet = skills_runtime::SkillSet::empty();
-    /// let server = skills_runtime::mcp::McpServer::new(&SKILLS).remember_loads(true);
+    /// # static SKILLS: skills_embed_runtime::SkillSet = skills_embed_runtime::SkillSet::empty();
+    /// let server = skills_embed_runtime::mcp::McpServer::new(&SKILLS).remember_loads(true);
     /// # drop(server);
     /// ```
     pub fn remember_loads(mut self, remember: bool) -> Self {
@@ -338,9 +338,9 @@ impl McpServer {
     /// to the connection's session. `Always` holds until the connection ends.
     ///
     /// ```
-    /// use skills_runtime::permission::{Answer, Permissions};
-    /// # static SKILLS: skills_runtime::SkillSet = skills_runtime::SkillSet::empty();
-    /// let server = skills_runtime::mcp::McpServer::new(&SKILLS)
+    /// use skills_embed_runtime::permission::{Answer, Permissions};
+    /// # static SKILLS: skills_embed_runtime::SkillSet = skills_embed_runtime::SkillSet::empty();
+    /// let server = skills_embed_runtime::mcp::McpServer::new(&SKILLS)
     ///     .with_permissions(Permissions::new().ask("deploy"))
     ///     // A desktop host would show a dialog here; this one allows once.
     ///     .with_approval(|_skill| async { Answer::Once });
@@ -359,8 +359,8 @@ impl McpServer {
     /// for logs.
     ///
     /// ```
-    /// # static SKILLS: skills_runtime::SkillSet = skills_runtime::SkillSet::empty();
-    /// let server = skills_runtime::mcp::McpServer::new(&SKILLS)
+    /// # static SKILLS: skills_embed_runtime::SkillSet = skills_embed_runtime::SkillSet::empty();
+    /// let server = skills_embed_runtime::mcp::McpServer::new(&SKILLS)
     ///     .on_event(|event| eprintln!("skills: {event}"));
     /// # drop(server);
     /// ```
@@ -373,8 +373,8 @@ impl McpServer {
     /// and this crate's version).
     ///
     /// ```
-    /// # static SKILLS: skills_runtime::SkillSet = skills_runtime::SkillSet::empty();
-    /// let server = skills_runtime::mcp::McpServer::new(&SKILLS)
+    /// # static SKILLS: skills_embed_runtime::SkillSet = skills_embed_runtime::SkillSet::empty();
+    /// let server = skills_embed_runtime::mcp::McpServer::new(&SKILLS)
     ///     .with_server_info("acme-skills", "2.1.0");
     /// # drop(server);
     /// ```
@@ -387,10 +387,10 @@ impl McpServer {
     /// ... anything rmcp can serve over) until it disconnects.
     ///
     /// ```no_run
-    /// # static SKILLS: skills_runtime::SkillSet = skills_runtime::SkillSet::empty();
+    /// # static SKILLS: skills_embed_runtime::SkillSet = skills_embed_runtime::SkillSet::empty();
     /// # async fn run() -> std::io::Result<()> {
     /// let (server_side, _client_side) = tokio::io::duplex(64 * 1024);
-    /// skills_runtime::mcp::McpServer::new(&SKILLS).serve(server_side).await
+    /// skills_embed_runtime::mcp::McpServer::new(&SKILLS).serve(server_side).await
     /// # }
     /// ```
     pub async fn serve<T, E, A>(self, transport: T) -> std::io::Result<()>
@@ -410,9 +410,9 @@ impl McpServer {
     /// [`McpServer::run_stdio`] for a blocking call that brings its own.
     ///
     /// ```no_run
-    /// # static SKILLS: skills_runtime::SkillSet = skills_runtime::SkillSet::empty();
+    /// # static SKILLS: skills_embed_runtime::SkillSet = skills_embed_runtime::SkillSet::empty();
     /// # async fn run() -> std::io::Result<()> {
-    /// skills_runtime::mcp::McpServer::new(&SKILLS).serve_stdio().await
+    /// skills_embed_runtime::mcp::McpServer::new(&SKILLS).serve_stdio().await
     /// # }
     /// ```
     pub async fn serve_stdio(self) -> std::io::Result<()> {
@@ -423,9 +423,9 @@ impl McpServer {
     /// Must not be called from inside an async runtime (use `serve_stdio` there).
     ///
     /// ```no_run
-    /// # static SKILLS: skills_runtime::SkillSet = skills_runtime::SkillSet::empty();
+    /// # static SKILLS: skills_embed_runtime::SkillSet = skills_embed_runtime::SkillSet::empty();
     /// fn main() -> std::io::Result<()> {
-    ///     skills_runtime::mcp::McpServer::new(&SKILLS).run_stdio()
+    ///     skills_embed_runtime::mcp::McpServer::new(&SKILLS).run_stdio()
     /// }
     /// ```
     pub fn run_stdio(self) -> std::io::Result<()> {
@@ -1230,10 +1230,10 @@ fn base64(bytes: &[u8]) -> String {
 /// extension writes it: `sha256:` and 64 hex digits.
 ///
 /// ```
-/// use skills_runtime::{OwnedFields, Skill};
+/// use skills_embed_runtime::{OwnedFields, Skill};
 /// let fields = OwnedFields { name: "demo".into(), description: "A demo.".into(), ..OwnedFields::default() };
 /// let skill = Skill::owned(fields, "Do it.\n".into(), vec![]);
-/// let digest = skills_runtime::mcp::manifest_digest(&skill);
+/// let digest = skills_embed_runtime::mcp::manifest_digest(&skill);
 /// assert!(digest.starts_with("sha256:") && digest.len() == 7 + 64);
 /// ```
 pub fn manifest_digest(skill: &Skill) -> String {
@@ -1244,11 +1244,11 @@ pub fn manifest_digest(skill: &Skill) -> String {
 /// fields) and its body.
 ///
 /// ```
-/// use skills_runtime::{OwnedFields, Skill};
+/// use skills_embed_runtime::{OwnedFields, Skill};
 /// let fields = OwnedFields { name: "demo".into(), description: "A demo: quoted.".into(), ..OwnedFields::default() };
 /// let skill = Skill::owned(fields, "Do it.\n".into(), vec![]);
 /// assert_eq!(
-///     skills_runtime::mcp::manifest_text(&skill),
+///     skills_embed_runtime::mcp::manifest_text(&skill),
 ///     "---\nname: \"demo\"\ndescription: \"A demo: quoted.\"\n---\nDo it.\n",
 /// );
 /// ```
@@ -1259,7 +1259,7 @@ pub fn manifest_text(skill: &Skill) -> String {
 /// The `skill://` URI of one file of a skill, percent-encoded.
 ///
 /// ```
-/// assert_eq!(skills_runtime::mcp::file_uri("pdf", "references/a b.md"), "skill://pdf/references/a%20b.md");
+/// assert_eq!(skills_embed_runtime::mcp::file_uri("pdf", "references/a b.md"), "skill://pdf/references/a%20b.md");
 /// ```
 pub fn file_uri(skill: &str, path: &str) -> String {
     uri(skill, path)

@@ -46,7 +46,7 @@
 //! select it, one word of its description alone is not.
 //!
 //! ```
-//! use skills_runtime::mode::{match_skills, MatchConfig};
+//! use skills_embed_runtime::mode::{match_skills, MatchConfig};
 //!
 //! let skills = [
 //!     ("pdf-forms", "Fill in and validate PDF forms. Use when the user asks to fill a form."),
@@ -73,7 +73,7 @@ use std::cmp::Ordering;
 /// How a host discloses skills to the model.
 ///
 /// ```
-/// use skills_runtime::mode::{Disclosure, MatchConfig};
+/// use skills_embed_runtime::mode::{Disclosure, MatchConfig};
 ///
 /// assert_eq!(Disclosure::default(), Disclosure::Progressive);
 /// let eager = Disclosure::Eager(MatchConfig { max_skills: 1, ..MatchConfig::default() });
@@ -99,7 +99,7 @@ pub enum Disclosure {
 /// How many skills [`match_skills`] returns, and how good a match must be.
 ///
 /// ```
-/// use skills_runtime::mode::MatchConfig;
+/// use skills_embed_runtime::mode::MatchConfig;
 /// assert_eq!(MatchConfig::default(), MatchConfig { max_skills: 3, min_score: 2 });
 /// ```
 #[derive(Debug, Clone, PartialEq, Eq)]
@@ -123,7 +123,7 @@ impl Default for MatchConfig {
 /// One skill selected by [`match_skills`].
 ///
 /// ```
-/// use skills_runtime::mode::{match_skills, MatchConfig};
+/// use skills_embed_runtime::mode::{match_skills, MatchConfig};
 /// let found = match_skills("Summarise these PDFs", [("pdf", "Read PDF files.")], &MatchConfig::default());
 /// assert_eq!(found[0].name, "pdf");
 /// assert_eq!(found[0].score, 3);
@@ -154,7 +154,7 @@ pub const DESCRIPTION_WEIGHT: u32 = 1;
 /// request. Sorted, so it can be searched by bisection.
 ///
 /// ```
-/// use skills_runtime::mode::STOP_WORDS;
+/// use skills_embed_runtime::mode::STOP_WORDS;
 /// assert!(STOP_WORDS.contains(&"skill"));
 /// assert!(!STOP_WORDS.contains(&"pdf"));
 /// ```
@@ -184,7 +184,7 @@ const MIN_WORD_CHARS: usize = 3;
 /// input's words, a few scratch buffers reused across skills, and the returned matches.
 ///
 /// ```
-/// use skills_runtime::mode::{match_skills, MatchConfig};
+/// use skills_embed_runtime::mode::{match_skills, MatchConfig};
 ///
 /// let skills = [
 ///     ("pdf-forms", "Fill in PDF forms."),
@@ -264,7 +264,7 @@ fn by_score_then_name(a: &Match, b: &Match) -> Ordering {
 /// Meant for skill authors asking why a skill did or did not match.
 ///
 /// ```
-/// use skills_runtime::mode::keywords;
+/// use skills_embed_runtime::mode::keywords;
 /// assert_eq!(
 ///     keywords("Use this skill when the user asks to fill PDF forms or merge files"),
 ///     ["fil", "fill", "form", "merg", "pdf"],

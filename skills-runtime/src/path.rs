@@ -56,7 +56,7 @@ pub struct RequestPath<'a> {
 /// Checks a path sent by a model.
 ///
 /// ```
-/// use skills_runtime::path::{check, PathProblem};
+/// use skills_embed_runtime::path::{check, PathProblem};
 /// assert_eq!(check("./references//forms.md").unwrap().to_string(), "references/forms.md");
 /// assert_eq!(check("../other/SKILL.md").unwrap_err(), PathProblem::ParentSegment);
 /// assert_eq!(check("%2e%2e/x").unwrap_err(), PathProblem::PercentEncoded);

@@ -6,7 +6,7 @@
 //! it:
 //!
 //! ```
-//! use skills_runtime::permission::{Access, Permissions};
+//! use skills_embed_runtime::permission::{Access, Permissions};
 //!
 //! let permissions = Permissions::parse(
 //!     "# Internal skills are off limits, except the handbook.
@@ -18,7 +18,7 @@
 //! assert_eq!(permissions.check("internal-handbook"), Access::Allow);
 //! assert_eq!(permissions.check("deploy-prod"), Access::Ask);
 //! assert_eq!(permissions.check("pdf"), Access::Allow);
-//! # Ok::<(), skills_runtime::permission::PermissionParseError>(())
+//! # Ok::<(), skills_embed_runtime::permission::PermissionParseError>(())
 //! ```
 //!
 //! # Patterns
@@ -51,7 +51,7 @@ use serde::{Deserialize, Serialize};
 /// Serialised in lowercase: `"allow"`, `"ask"`, `"deny"`.
 ///
 /// ```
-/// use skills_runtime::permission::Access;
+/// use skills_embed_runtime::permission::Access;
 /// assert_eq!(serde_json::to_string(&Access::Ask).unwrap(), r#""ask""#);
 /// assert_eq!(Access::default(), Access::Allow);
 /// ```
@@ -71,7 +71,7 @@ impl Access {
     /// The keyword used in rule files and JSON: `allow`, `ask` or `deny`.
     ///
     /// ```
-    /// use skills_runtime::permission::Access;
+    /// use skills_embed_runtime::permission::Access;
     /// assert_eq!(Access::Deny.as_str(), "deny");
     /// ```
     pub fn as_str(self) -> &'static str {
@@ -85,7 +85,7 @@ impl Access {
     /// Parses `allow`, `ask` or `deny` (lowercase only, like rule files).
     ///
     /// ```
-    /// use skills_runtime::permission::Access;
+    /// use skills_embed_runtime::permission::Access;
     /// assert_eq!(Access::from_name("ask"), Some(Access::Ask));
     /// assert_eq!(Access::from_name("Ask"), None);
     /// ```
@@ -112,7 +112,7 @@ impl fmt::Display for Access {
 /// can never match does not pass silently.
 ///
 /// ```
-/// use skills_runtime::permission::{Access, Rule};
+/// use skills_embed_runtime::permission::{Access, Rule};
 /// let rule: Rule = serde_json::from_str(r#"{"pattern": "internal-*", "access": "deny"}"#).unwrap();
 /// assert_eq!(rule, Rule { pattern: "internal-*".into(), access: Access::Deny });
 /// assert!(rule.matches("internal-billing"));
@@ -132,7 +132,7 @@ impl Rule {
     /// Whether `skill` matches this rule's pattern. Never allocates.
     ///
     /// ```
-    /// use skills_runtime::permission::{Access, Rule};
+    /// use skills_embed_runtime::permission::{Access, Rule};
     /// let rule = Rule { pattern: "*-review".into(), access: Access::Ask };
     /// assert!(rule.matches("code-review"));
     /// assert!(!rule.matches("code-reviewer"));
@@ -156,7 +156,7 @@ fn checked_pattern<'de, D: serde::Deserializer<'de>>(deserializer: D) -> Result<
 /// deserialised from JSON, where both fields are optional:
 ///
 /// ```
-/// use skills_runtime::permission::{Access, Permissions};
+/// use skills_embed_runtime::permission::{Access, Permissions};
 ///
 /// let built = Permissions::new().deny("internal-*").allow("internal-handbook");
 /// let parsed: Permissions = "deny internal-*\nallow internal-handbook".parse()?;
@@ -182,7 +182,7 @@ impl Permissions {
     /// No rules and the default [`Access::Allow`]: everything is allowed.
     ///
     /// ```
-    /// use skills_runtime::permission::{Access, Permissions};
+    /// use skills_embed_runtime::permission::{Access, Permissions};
     /// assert_eq!(Permissions::new().check("anything"), Access::Allow);
     /// ```
     pub fn new() -> Self {
@@ -195,7 +195,7 @@ impl Permissions {
     /// deserialisation check them.
     ///
     /// ```
-    /// use skills_runtime::permission::{Access, Permissions};
+    /// use skills_embed_runtime::permission::{Access, Permissions};
     /// let p = Permissions::new().with_default(Access::Deny).allow("pdf-*");
     /// assert_eq!(p.check("pdf-forms"), Access::Allow);
     /// assert_eq!(p.check("docx"), Access::Deny);
@@ -207,7 +207,7 @@ impl Permissions {
     /// Appends a rule asking before skills that match `pattern` are loaded.
     ///
     /// ```
-    /// use skills_runtime::permission::{Access, Permissions};
+    /// use skills_embed_runtime::permission::{Access, Permissions};
     /// assert_eq!(Permissions::new().ask("deploy").check("deploy"), Access::Ask);
     /// ```
     pub fn ask(self, pattern: impl Into<String>) -> Self {
@@ -217,7 +217,7 @@ impl Permissions {
     /// Appends a rule denying skills that match `pattern`.
     ///
     /// ```
-    /// use skills_runtime::permission::{Access, Permissions};
+    /// use skills_embed_runtime::permission::{Access, Permissions};
     /// assert_eq!(Permissions::new().deny("internal-*").check("internal-x"), Access::Deny);
     /// ```
     pub fn deny(self, pattern: impl Into<String>) -> Self {
@@ -228,7 +228,7 @@ impl Permissions {
     /// [`ask`](Self::ask) and [`deny`](Self::deny) are shorthands for it.
     ///
     /// ```
-    /// use skills_runtime::permission::{Access, Permissions};
+    /// use skills_embed_runtime::permission::{Access, Permissions};
     /// assert_eq!(Permissions::new().rule("x", Access::Ask), Permissions::new().ask("x"));
     /// ```
     pub fn rule(mut self, pattern: impl Into<String>, access: Access) -> Self {
@@ -242,7 +242,7 @@ impl Permissions {
     /// Sets what skills matched by no rule get.
     ///
     /// ```
-    /// use skills_runtime::permission::{Access, Permissions};
+    /// use skills_embed_runtime::permission::{Access, Permissions};
     /// assert_eq!(Permissions::new().with_default(Access::Ask).check("pdf"), Access::Ask);
     /// ```
     pub fn with_default(mut self, access: Access) -> Self {
@@ -253,7 +253,7 @@ impl Permissions {
     /// What skills matched by no rule get.
     ///
     /// ```
-    /// use skills_runtime::permission::{Access, Permissions};
+    /// use skills_embed_runtime::permission::{Access, Permissions};
     /// assert_eq!(Permissions::new().default_access(), Access::Allow);
     /// ```
     pub fn default_access(&self) -> Access {
@@ -263,7 +263,7 @@ impl Permissions {
     /// The rules, in the order they were added or written.
     ///
     /// ```
-    /// use skills_runtime::permission::{Access, Permissions};
+    /// use skills_embed_runtime::permission::{Access, Permissions};
     /// let p = Permissions::new().deny("a-*").allow("a-b");
     /// assert_eq!(p.rules()[1].access, Access::Allow);
     /// ```
@@ -276,7 +276,7 @@ impl Permissions {
     /// Never allocates, so it can run for every skill each time a listing is rendered.
     ///
     /// ```
-    /// use skills_runtime::permission::{Access, Permissions};
+    /// use skills_embed_runtime::permission::{Access, Permissions};
     /// let p = Permissions::new().deny("*").allow("pdf").deny("pdf");
     /// assert_eq!(p.check("pdf"), Access::Deny);
     /// assert_eq!(p.check("docx"), Access::Deny);
@@ -306,7 +306,7 @@ impl Permissions {
     /// expected there.
     ///
     /// ```
-    /// use skills_runtime::permission::{Access, Permissions};
+    /// use skills_embed_runtime::permission::{Access, Permissions};
     ///
     /// let p = Permissions::parse("default deny\nallow pdf-*   # documents only\n")?;
     /// assert_eq!(p.check("pdf-forms"), Access::Allow);
@@ -319,7 +319,7 @@ impl Permissions {
     ///     "permissions line 2: unknown keyword \"alow\" (did you mean `allow`?); \
     ///      expected `allow PATTERN`, `ask PATTERN`, `deny PATTERN` or `default allow|ask|deny`",
     /// );
-    /// # Ok::<(), skills_runtime::permission::PermissionParseError>(())
+    /// # Ok::<(), skills_embed_runtime::permission::PermissionParseError>(())
     /// ```
     pub fn parse(text: &str) -> Result<Self, PermissionParseError> {
         let text = text.strip_prefix('\u{feff}').unwrap_or(text);
@@ -389,7 +389,7 @@ impl FromStr for Permissions {
 /// Its `Display` is one line naming the line number and what was expected:
 ///
 /// ```
-/// use skills_runtime::permission::{ParseProblem, Permissions};
+/// use skills_embed_runtime::permission::{ParseProblem, Permissions};
 /// let error = Permissions::parse("\n\ndeny").unwrap_err();
 /// assert_eq!(error.line(), 3);
 /// assert!(matches!(error.problem(), ParseProblem::MissingPattern { .. }));
@@ -409,7 +409,7 @@ impl PermissionParseError {
     /// The 1-based number of the offending line.
     ///
     /// ```
-    /// use skills_runtime::permission::Permissions;
+    /// use skills_embed_runtime::permission::Permissions;
     /// assert_eq!(Permissions::parse("allow a\nallow a b").unwrap_err().line(), 2);
     /// ```
     pub fn line(&self) -> usize {
@@ -419,7 +419,7 @@ impl PermissionParseError {
     /// What is wrong with it.
     ///
     /// ```
-    /// use skills_runtime::permission::{ParseProblem, Permissions};
+    /// use skills_embed_runtime::permission::{ParseProblem, Permissions};
     /// let error = Permissions::parse("default maybe").unwrap_err();
     /// assert_eq!(error.problem(), &ParseProblem::UnknownAccess { found: "maybe".into() });
     /// ```
@@ -431,7 +431,7 @@ impl PermissionParseError {
 /// What is wrong with a line of a rules file; see [`PermissionParseError`].
 ///
 /// ```
-/// use skills_runtime::permission::{Access, ParseProblem};
+/// use skills_embed_runtime::permission::{Access, ParseProblem};
 /// let problem = ParseProblem::MissingPattern { keyword: Access::Allow };
 /// assert_eq!(problem.to_string(), "`allow` needs a skill-name pattern, e.g. `allow pdf-*`");
 /// ```
@@ -624,7 +624,7 @@ fn wildcard_match(pattern: &str, text: &str) -> bool {
 /// reading one agent's rules tells the whole story for that agent.
 ///
 /// ```
-/// use skills_runtime::permission::{Access, AgentPermissions, Permissions};
+/// use skills_embed_runtime::permission::{Access, AgentPermissions, Permissions};
 ///
 /// let all = AgentPermissions::new(Permissions::new().deny("deploy-*"))
 ///     .with_agent("release-bot", Permissions::new().ask("deploy-*"));
@@ -635,7 +635,7 @@ fn wildcard_match(pattern: &str, text: &str) -> bool {
 /// In JSON, both fields are optional:
 ///
 /// ```
-/// use skills_runtime::permission::{Access, AgentPermissions};
+/// use skills_embed_runtime::permission::{Access, AgentPermissions};
 /// let all: AgentPermissions = serde_json::from_str(r#"{
 ///     "default": {"rules": [{"pattern": "deploy-*", "access": "deny"}]},
 ///     "agents": {"release-bot": {"default": "ask"}}
@@ -657,7 +657,7 @@ impl AgentPermissions {
     /// [`with_agent`](Self::with_agent).
     ///
     /// ```
-    /// use skills_runtime::permission::{Access, AgentPermissions, Permissions};
+    /// use skills_embed_runtime::permission::{Access, AgentPermissions, Permissions};
     /// let all = AgentPermissions::new(Permissions::new().with_default(Access::Deny));
     /// assert_eq!(all.for_agent("any").check("pdf"), Access::Deny);
     /// ```
@@ -671,7 +671,7 @@ impl AgentPermissions {
     /// Gives `agent` its own permissions, replacing any it had.
     ///
     /// ```
-    /// use skills_runtime::permission::{Access, AgentPermissions, Permissions};
+    /// use skills_embed_runtime::permission::{Access, AgentPermissions, Permissions};
     /// let all = AgentPermissions::new(Permissions::new())
     ///     .with_agent("a", Permissions::new().deny("*"))
     ///     .with_agent("a", Permissions::new().ask("*"));
@@ -685,7 +685,7 @@ impl AgentPermissions {
     /// The permissions of `agent`: its own if it has some, the default ones otherwise.
     ///
     /// ```
-    /// use skills_runtime::permission::{AgentPermissions, Permissions};
+    /// use skills_embed_runtime::permission::{AgentPermissions, Permissions};
     /// let all = AgentPermissions::new(Permissions::new().deny("x"));
     /// assert_eq!(all.for_agent("unknown"), &Permissions::new().deny("x"));
     /// ```
@@ -699,7 +699,7 @@ impl AgentPermissions {
 /// Serialised in lowercase: `"once"`, `"always"`, `"reject"`.
 ///
 /// ```
-/// use skills_runtime::permission::Answer;
+/// use skills_embed_runtime::permission::Answer;
 /// assert_eq!(serde_json::from_str::<Answer>(r#""always""#).unwrap(), Answer::Always);
 /// ```
 #[derive(Debug, Clone, Copy, PartialEq, Eq, Hash, Serialize, Deserialize)]
@@ -721,7 +721,7 @@ pub enum Answer {
 /// even for skills granted earlier.
 ///
 /// ```
-/// use skills_runtime::permission::{Access, Answer, Grants, Permissions};
+/// use skills_embed_runtime::permission::{Access, Answer, Grants, Permissions};
 ///
 /// let permissions = Permissions::new().ask("deploy-*");
 /// let mut grants = Grants::default();
@@ -742,7 +742,7 @@ impl Grants {
     /// What `skill` gets under `permissions`, once earlier "always" answers are counted.
     ///
     /// ```
-    /// use skills_runtime::permission::{Access, Answer, Grants, Permissions};
+    /// use skills_embed_runtime::permission::{Access, Answer, Grants, Permissions};
     /// let mut grants = Grants::default();
     /// grants.answer("shell", Answer::Always);
     /// assert_eq!(grants.access(&Permissions::new().ask("shell"), "shell"), Access::Allow);
@@ -761,7 +761,7 @@ impl Grants {
     /// skill: when a person refuses, the safe reading is that they changed their mind.
     ///
     /// ```
-    /// use skills_runtime::permission::{Answer, Grants};
+    /// use skills_embed_runtime::permission::{Answer, Grants};
     /// let mut grants = Grants::default();
     /// assert!(grants.answer("shell", Answer::Once));
     /// assert!(!grants.is_granted("shell"));
@@ -789,7 +789,7 @@ impl Grants {
     /// Whether "always" was answered for `skill`.
     ///
     /// ```
-    /// use skills_runtime::permission::Grants;
+    /// use skills_embed_runtime::permission::Grants;
     /// assert!(!Grants::default().is_granted("pdf"));
     /// ```
     pub fn is_granted(&self, skill: &str) -> bool {
@@ -799,7 +799,7 @@ impl Grants {
     /// Forgets an "always" answer for `skill`; returns whether there was one.
     ///
     /// ```
-    /// use skills_runtime::permission::{Answer, Grants};
+    /// use skills_embed_runtime::permission::{Answer, Grants};
     /// let mut grants = Grants::default();
     /// grants.answer("pdf", Answer::Always);
     /// assert!(grants.revoke("pdf"));

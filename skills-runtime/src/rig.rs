@@ -17,8 +17,8 @@
 //!
 //! ```
 //! use rig_core::tool::{ErasedTool, ToolContext};
-//! use skills_runtime::rig::{SkillLoad, SkillTool};
-//! use skills_runtime::{OwnedFields, Skill, SkillSet, SummaryFormat};
+//! use skills_embed_runtime::rig::{SkillLoad, SkillTool};
+//! use skills_embed_runtime::{OwnedFields, Skill, SkillSet, SummaryFormat};
 //!
 //! // `skills!` generates a static set; this one is built once at run time.
 //! static SKILLS: std::sync::LazyLock<SkillSet> = std::sync::LazyLock::new(|| {
@@ -51,8 +51,8 @@
 /// dependency that could drift to another version.
 ///
 /// ```
-/// use skills_runtime::rig::rig_core::tool::Tool;
-/// assert_eq!(<skills_runtime::rig::SkillTool as Tool>::NAME, "load_skill");
+/// use skills_embed_runtime::rig::rig_core::tool::Tool;
+/// assert_eq!(<skills_embed_runtime::rig::SkillTool as Tool>::NAME, "load_skill");
 /// ```
 #[doc(no_inline)]
 pub use rig_core;
@@ -84,7 +84,7 @@ use crate::live::Source;
 ///
 /// ```
 /// use rig_core::tool::ContextValue;
-/// assert_eq!(<skills_runtime::rig::SkillLoad as ContextValue>::KEY, "skills.load");
+/// assert_eq!(<skills_embed_runtime::rig::SkillLoad as ContextValue>::KEY, "skills.load");
 /// ```
 #[derive(Debug, Clone, PartialEq, Eq, Serialize, Deserialize)]
 pub struct SkillLoad {
@@ -109,7 +109,7 @@ impl ContextValue for SkillLoad {
 /// The error of a failed call: the text is written for the model (what was wrong, what exists).
 ///
 /// ```
-/// let error = skills_runtime::rig::SkillToolError::new(
+/// let error = skills_embed_runtime::rig::SkillToolError::new(
 ///     rig_core::tool::ToolErrorKind::NotFound,
 ///     "Skill \"pfd\" not found. Available skills: pdf.",
 /// );
@@ -145,7 +145,7 @@ impl SkillToolError {
     ///
     /// ```
     /// use rig_core::tool::ToolErrorKind;
-    /// let error = skills_runtime::rig::SkillToolError::new(ToolErrorKind::InvalidArgs, "Missing \"skill\".");
+    /// let error = skills_embed_runtime::rig::SkillToolError::new(ToolErrorKind::InvalidArgs, "Missing \"skill\".");
     /// assert_eq!(error.kind(), ToolErrorKind::InvalidArgs);
     /// ```
     pub fn kind(&self) -> ToolErrorKind {
@@ -156,7 +156,7 @@ impl SkillToolError {
     ///
     /// ```
     /// use rig_core::tool::ToolErrorKind;
-    /// let error = skills_runtime::rig::SkillToolError::new(ToolErrorKind::NotFound, "No such file.");
+    /// let error = skills_embed_runtime::rig::SkillToolError::new(ToolErrorKind::NotFound, "No such file.");
     /// assert!(!error.is_refusal());
     /// ```
     pub fn is_refusal(&self) -> bool {
@@ -320,9 +320,9 @@ where
 ///
 /// ```
 /// use rig_core::tool::Tool;
-/// use skills_runtime::permission::{Answer, Permissions};
-/// use skills_runtime::rig::SkillTool;
-/// # static SKILLS: skills_runtime::SkillSet = skills_runtime::SkillSet::empty();
+/// use skills_embed_runtime::permission::{Answer, Permissions};
+/// use skills_embed_runtime::rig::SkillTool;
+/// # static SKILLS: skills_embed_runtime::SkillSet = skills_embed_runtime::SkillSet::empty();
 ///
 /// let tool = SkillTool::new(&SKILLS)
 ///     .with_permissions(Permissions::new().ask("deploy-*").deny("internal-*"))
@@ -349,8 +349,8 @@ impl<Id> SkillTool<Id> {
     /// The tool over `set`, with no permission rules.
     ///
     /// ```
-    /// # static SKILLS: skills_runtime::SkillSet = skills_runtime::SkillSet::empty();
-    /// let tool = skills_runtime::rig::SkillTool::new(&SKILLS);
+    /// # static SKILLS: skills_embed_runtime::SkillSet = skills_embed_runtime::SkillSet::empty();
+    /// let tool = skills_embed_runtime::rig::SkillTool::new(&SKILLS);
     /// # drop(tool);
     /// ```
     pub fn new(set: &'static SkillSet<Id>) -> Self {
@@ -364,9 +364,9 @@ impl<Id> SkillTool<Id> {
     /// `load_skill`: for another name or the split tools, use [`DynamicSkillTools`].
     ///
     /// ```
-    /// use skills_runtime::tool::{OutputShape, ToolConfig};
-    /// # static SKILLS: skills_runtime::SkillSet = skills_runtime::SkillSet::empty();
-    /// let tool = skills_runtime::rig::SkillTool::new(&SKILLS)
+    /// use skills_embed_runtime::tool::{OutputShape, ToolConfig};
+    /// # static SKILLS: skills_embed_runtime::SkillSet = skills_embed_runtime::SkillSet::empty();
+    /// let tool = skills_embed_runtime::rig::SkillTool::new(&SKILLS)
     ///     .with_config(ToolConfig { shape: OutputShape::Xml, max_chars: 4_000, ..ToolConfig::default() });
     /// assert_eq!(tool.tools().config().name, "load_skill");
     /// ```
@@ -383,9 +383,9 @@ impl<Id> SkillTool<Id> {
     /// unknown ones.
     ///
     /// ```
-    /// use skills_runtime::permission::Permissions;
-    /// # static SKILLS: skills_runtime::SkillSet = skills_runtime::SkillSet::empty();
-    /// let tool = skills_runtime::rig::SkillTool::new(&SKILLS)
+    /// use skills_embed_runtime::permission::Permissions;
+    /// # static SKILLS: skills_embed_runtime::SkillSet = skills_embed_runtime::SkillSet::empty();
+    /// let tool = skills_embed_runtime::rig::SkillTool::new(&SKILLS)
     ///     .with_permissions(Permissions::new().deny("internal-*"));
     /// # drop(tool);
     /// ```
@@ -398,9 +398,9 @@ impl<Id> SkillTool<Id> {
     /// `Always` holds for this tool value and its clones.
     ///
     /// ```
-    /// use skills_runtime::permission::{Answer, Permissions};
-    /// # static SKILLS: skills_runtime::SkillSet = skills_runtime::SkillSet::empty();
-    /// let tool = skills_runtime::rig::SkillTool::new(&SKILLS)
+    /// use skills_embed_runtime::permission::{Answer, Permissions};
+    /// # static SKILLS: skills_embed_runtime::SkillSet = skills_embed_runtime::SkillSet::empty();
+    /// let tool = skills_embed_runtime::rig::SkillTool::new(&SKILLS)
     ///     .with_permissions(Permissions::new().ask("deploy"))
     ///     .with_approval(|_skill| async { Answer::Once });
     /// # drop(tool);
@@ -417,8 +417,8 @@ impl<Id> SkillTool<Id> {
     /// Writes skills with scripts under `dir` when loaded (see [`Tools::with_workdir`]).
     ///
     /// ```
-    /// # static SKILLS: skills_runtime::SkillSet = skills_runtime::SkillSet::empty();
-    /// let tool = skills_runtime::rig::SkillTool::new(&SKILLS)
+    /// # static SKILLS: skills_embed_runtime::SkillSet = skills_embed_runtime::SkillSet::empty();
+    /// let tool = skills_embed_runtime::rig::SkillTool::new(&SKILLS)
     ///     .with_workdir(std::env::temp_dir().join("agent-skills"));
     /// # drop(tool);
     /// ```
@@ -432,8 +432,8 @@ impl<Id> SkillTool<Id> {
     /// The [`Tools`] this tool answers with (for the listing in the preamble, say).
     ///
     /// ```
-    /// # static SKILLS: skills_runtime::SkillSet = skills_runtime::SkillSet::empty();
-    /// let tool = skills_runtime::rig::SkillTool::new(&SKILLS);
+    /// # static SKILLS: skills_embed_runtime::SkillSet = skills_embed_runtime::SkillSet::empty();
+    /// let tool = skills_embed_runtime::rig::SkillTool::new(&SKILLS);
     /// let preamble = format!("Load a skill before a task it covers:\n{}", tool.tools().listing(&Default::default()));
     /// # drop(preamble);
     /// ```
@@ -488,9 +488,9 @@ impl<Id: 'static> rig_core::tool::Tool for SkillTool<Id> {
 ///
 /// ```
 /// use rig_core::tool::ToolContext;
-/// use skills_runtime::rig::DynamicSkillTools;
-/// use skills_runtime::tool::{ToolConfig, ToolStyle};
-/// # static SKILLS: skills_runtime::SkillSet = skills_runtime::SkillSet::empty();
+/// use skills_embed_runtime::rig::DynamicSkillTools;
+/// use skills_embed_runtime::tool::{ToolConfig, ToolStyle};
+/// # static SKILLS: skills_embed_runtime::SkillSet = skills_embed_runtime::SkillSet::empty();
 ///
 /// let tools = DynamicSkillTools::new(&SKILLS)
 ///     .with_config(ToolConfig { style: ToolStyle::Split, ..ToolConfig::default() })
@@ -526,8 +526,8 @@ impl DynamicSkillTools {
     /// Tools over a set that lives as long as the program.
     ///
     /// ```
-    /// # static SKILLS: skills_runtime::SkillSet = skills_runtime::SkillSet::empty();
-    /// let tools = skills_runtime::rig::DynamicSkillTools::new(&SKILLS).tools();
+    /// # static SKILLS: skills_embed_runtime::SkillSet = skills_embed_runtime::SkillSet::empty();
+    /// let tools = skills_embed_runtime::rig::DynamicSkillTools::new(&SKILLS).tools();
     /// assert_eq!(tools.len(), 1);
     /// ```
     pub fn new<Id>(set: &'static SkillSet<Id>) -> Self {
@@ -538,7 +538,7 @@ impl DynamicSkillTools {
     ///
     /// ```
     /// use std::sync::Arc;
-    /// use skills_runtime::{SkillSet, SummaryFormat, rig::DynamicSkillTools};
+    /// use skills_embed_runtime::{SkillSet, SummaryFormat, rig::DynamicSkillTools};
     /// let set = Arc::new(SkillSet::from_skills(Vec::new(), SummaryFormat::Markdown));
     /// assert_eq!(DynamicSkillTools::from_shared(set).tools().len(), 1);
     /// ```
@@ -550,7 +550,7 @@ impl DynamicSkillTools {
     ///
     /// ```
     /// use std::sync::Arc;
-    /// use skills_runtime::{SkillSet, SummaryFormat, rig::DynamicSkillTools};
+    /// use skills_embed_runtime::{SkillSet, SummaryFormat, rig::DynamicSkillTools};
     /// let set = Arc::new(SkillSet::from_skills(Vec::new(), SummaryFormat::Markdown));
     /// let tools = DynamicSkillTools::live(move || Arc::clone(&set)).tools();
     /// assert_eq!(tools[0].name().to_string(), "load_skill");
@@ -563,9 +563,9 @@ impl DynamicSkillTools {
     ///
     /// ```no_run
     /// use std::sync::Arc;
-    /// use skills_runtime::disk::{Discovery, Overlay};
-    /// use skills_runtime::rig::DynamicSkillTools;
-    /// # static SKILLS: skills_runtime::SkillSet = skills_runtime::SkillSet::empty();
+    /// use skills_embed_runtime::disk::{Discovery, Overlay};
+    /// use skills_embed_runtime::rig::DynamicSkillTools;
+    /// # static SKILLS: skills_embed_runtime::SkillSet = skills_embed_runtime::SkillSet::empty();
     /// let overlay = Arc::new(Overlay::new(&SKILLS, Discovery::default()));
     /// let tools = DynamicSkillTools::from_overlay(Arc::clone(&overlay)).tools();
     /// ```
@@ -585,9 +585,9 @@ impl DynamicSkillTools {
     /// Sets the configuration: the tool name, unified or split, limits, output shape.
     ///
     /// ```
-    /// use skills_runtime::tool::ToolConfig;
-    /// # static SKILLS: skills_runtime::SkillSet = skills_runtime::SkillSet::empty();
-    /// let tools = skills_runtime::rig::DynamicSkillTools::new(&SKILLS)
+    /// use skills_embed_runtime::tool::ToolConfig;
+    /// # static SKILLS: skills_embed_runtime::SkillSet = skills_embed_runtime::SkillSet::empty();
+    /// let tools = skills_embed_runtime::rig::DynamicSkillTools::new(&SKILLS)
     ///     .with_config(ToolConfig { name: "open_skill".into(), ..ToolConfig::default() })
     ///     .tools();
     /// assert_eq!(tools[0].name().to_string(), "open_skill");
@@ -600,9 +600,9 @@ impl DynamicSkillTools {
     /// Sets the permission rules.
     ///
     /// ```
-    /// use skills_runtime::permission::Permissions;
-    /// # static SKILLS: skills_runtime::SkillSet = skills_runtime::SkillSet::empty();
-    /// let tools = skills_runtime::rig::DynamicSkillTools::new(&SKILLS)
+    /// use skills_embed_runtime::permission::Permissions;
+    /// # static SKILLS: skills_embed_runtime::SkillSet = skills_embed_runtime::SkillSet::empty();
+    /// let tools = skills_embed_runtime::rig::DynamicSkillTools::new(&SKILLS)
     ///     .with_permissions(Permissions::new().deny("internal-*"));
     /// # drop(tools);
     /// ```
@@ -615,9 +615,9 @@ impl DynamicSkillTools {
     /// `Always` holds for every tool built from this value.
     ///
     /// ```
-    /// use skills_runtime::permission::Answer;
-    /// # static SKILLS: skills_runtime::SkillSet = skills_runtime::SkillSet::empty();
-    /// let tools = skills_runtime::rig::DynamicSkillTools::new(&SKILLS)
+    /// use skills_embed_runtime::permission::Answer;
+    /// # static SKILLS: skills_embed_runtime::SkillSet = skills_embed_runtime::SkillSet::empty();
+    /// let tools = skills_embed_runtime::rig::DynamicSkillTools::new(&SKILLS)
     ///     .with_approval(|skill| async move { if skill.starts_with("docs-") { Answer::Always } else { Answer::Reject } });
     /// # drop(tools);
     /// ```
@@ -633,8 +633,8 @@ impl DynamicSkillTools {
     /// Writes skills with scripts under `dir` when loaded (see [`Tools::with_workdir`]).
     ///
     /// ```
-    /// # static SKILLS: skills_runtime::SkillSet = skills_runtime::SkillSet::empty();
-    /// let tools = skills_runtime::rig::DynamicSkillTools::new(&SKILLS)
+    /// # static SKILLS: skills_embed_runtime::SkillSet = skills_embed_runtime::SkillSet::empty();
+    /// let tools = skills_embed_runtime::rig::DynamicSkillTools::new(&SKILLS)
     ///     .with_workdir(std::env::temp_dir().join("agent-skills"));
     /// # drop(tools);
     /// ```
@@ -648,9 +648,9 @@ impl DynamicSkillTools {
     /// The tools, with the schema of the set as it is now.
     ///
     /// ```
-    /// use skills_runtime::tool::{ToolConfig, ToolStyle};
-    /// # static SKILLS: skills_runtime::SkillSet = skills_runtime::SkillSet::empty();
-    /// let split = skills_runtime::rig::DynamicSkillTools::new(&SKILLS)
+    /// use skills_embed_runtime::tool::{ToolConfig, ToolStyle};
+    /// # static SKILLS: skills_embed_runtime::SkillSet = skills_embed_runtime::SkillSet::empty();
+    /// let split = skills_embed_runtime::rig::DynamicSkillTools::new(&SKILLS)
     ///     .with_config(ToolConfig { style: ToolStyle::Split, ..ToolConfig::default() })
     ///     .tools();
     /// assert_eq!(split.len(), 3);

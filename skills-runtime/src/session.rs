@@ -87,7 +87,7 @@ struct Active {
 /// What a model has loaded in one conversation.
 ///
 /// ```
-/// use skills_runtime::{OwnedFields, Skill, SkillSet, SummaryFormat, Tools, session::{Event, Session}};
+/// use skills_embed_runtime::{OwnedFields, Skill, SkillSet, SummaryFormat, Tools, session::{Event, Session}};
 /// let fields = OwnedFields {
 ///     name: "demo".into(),
 ///     description: "A demo.".into(),

@@ -17,7 +17,7 @@ use crate::summary::{self, Entry, SummaryFormat};
 /// use [`Dynamic`] and are looked up by name.
 ///
 /// ```
-/// use skills_runtime::{OwnedFields, Skill, SkillSet, SummaryFormat};
+/// use skills_embed_runtime::{OwnedFields, Skill, SkillSet, SummaryFormat};
 /// // `skills!` generates a static set; this one is built at run time.
 /// let pdf = Skill::owned(
 ///     OwnedFields { name: "pdf".into(), description: "Work with PDF files.".into(), ..OwnedFields::default() },
@@ -123,7 +123,7 @@ impl<Id> SkillSet<Id> {
     /// them; nothing is copied.
     ///
     /// ```
-    /// use skills_runtime::{SkillSet, Dynamic};
+    /// use skills_embed_runtime::{SkillSet, Dynamic};
     /// static EMPTY: SkillSet = SkillSet::empty();
     /// let by_name: SkillSet<Dynamic> = EMPTY.by_name();
     /// assert!(by_name.is_empty());

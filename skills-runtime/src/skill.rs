@@ -23,7 +23,7 @@ pub const MANIFEST: &str = "SKILL.md";
 /// methods.
 ///
 /// ```
-/// use skills_runtime::{File, OwnedFields, Skill};
+/// use skills_embed_runtime::{File, OwnedFields, Skill};
 /// let skill = Skill::owned(
 ///     OwnedFields { name: "pdf".into(), description: "Work with PDF files.".into(), ..OwnedFields::default() },
 ///     "# PDF\nUse pdftotext.\n".into(),
@@ -146,7 +146,7 @@ impl File {
     /// A file read at run time: text when it is UTF-8 without NUL bytes, binary otherwise.
     ///
     /// ```
-    /// use skills_runtime::File;
+    /// use skills_embed_runtime::File;
     /// let file = File::owned("scripts/run.sh".into(), b"#!/bin/sh\n".to_vec(), true);
     /// assert_eq!((file.path(), file.text(), file.is_executable()), ("scripts/run.sh", Some("#!/bin/sh\n"), true));
     /// assert_eq!(File::owned("a.bin".into(), vec![0, 159], false).text(), None);

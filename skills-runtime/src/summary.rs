@@ -49,7 +49,7 @@ impl From<SummaryFormat> for ListingFormat {
 /// Renders the listing of `entries`, in the order given, with no budget and no hints.
 ///
 /// ```
-/// use skills_runtime::summary::{render, Entry, SummaryFormat};
+/// use skills_embed_runtime::summary::{render, Entry, SummaryFormat};
 /// let entries = [Entry { name: "pdf", description: "Read\nPDFs.", ..Entry::default() }];
 /// assert_eq!(render(entries.clone(), SummaryFormat::Markdown), "- pdf: Read PDFs.\n");
 /// assert_eq!(

@@ -64,7 +64,7 @@ pub enum OutputShape {
 /// How tools are named, described and answered.
 ///
 /// ```
-/// use skills_runtime::tool::{ToolConfig, ToolStyle};
+/// use skills_embed_runtime::tool::{ToolConfig, ToolStyle};
 /// let config = ToolConfig { style: ToolStyle::Split, ..ToolConfig::default() };
 /// assert_eq!(config.name, "load_skill");
 /// assert_eq!(config.max_chars, 12_000);

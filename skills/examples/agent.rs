@@ -2,7 +2,7 @@
 //!
 //! `skills!` embeds the five sample skills of `examples/skills/` into this binary, checked when
 //! it compiles. The host then serves them by progressive disclosure with the crate's own
-//! runtime, [`skills::Tools`] inside a [`skills::session::Session`], under two permission rules:
+//! runtime, [`skills_embed::Tools`] inside a [`skills_embed::session::Session`], under two permission rules:
 //! `brand-guidelines` (internal to its company) is denied, and `release-notes` (it runs git and
 //! writes files) needs the user's approval. A scripted "model" sends the tool calls a real one
 //! would, and the example prints what comes back:
@@ -18,7 +18,7 @@
 //!    like one that does not exist;
 //! 7. after each turn, what the host sees (events, the tools that loaded skills allow), and at
 //!    the end idle skills unloading and their tools deactivating;
-//! 8. with the `fs` feature, skills on disk beside the embedded ones: a [`skills::disk::Overlay`]
+//! 8. with the `fs` feature, skills on disk beside the embedded ones: a [`skills_embed::disk::Overlay`]
 //!    over a temporary folder the example writes, one disk skill shadowing an embedded one, and
 //!    a reload after the folder changes (an edit, a new skill, a broken one).
 //!
@@ -30,15 +30,15 @@
 //!
 //! Without `--features fs` it runs every scene but the last.
 
-use skills::ToolOutput;
-use skills::Tools;
-use skills::mode::Disclosure;
-use skills::permission::{Access, Answer, Permissions};
-use skills::session::{Event, Session, UnloadReason};
+use skills_embed::ToolOutput;
+use skills_embed::Tools;
+use skills_embed::mode::Disclosure;
+use skills_embed::permission::{Access, Answer, Permissions};
+use skills_embed::session::{Event, Session, UnloadReason};
 
 // Generates `pub enum SkillId` and `pub static SKILLS` from the folder next to this file.
 // The path is relative to the crate's `Cargo.toml`.
-skills::skills!("examples/skills");
+skills_embed::skills!("examples/skills");
 
 /// The user's request that starts the session.
 const USER: &str = "Fill in onboarding.pdf with my details from profile.json, draft the release \
@@ -358,8 +358,8 @@ mod on_disk {
     use std::io;
     use std::path::{MAIN_SEPARATOR, Path, PathBuf};
 
-    use skills::Tools;
-    use skills::disk::{Discovery, Overlay, SourceKind};
+    use skills_embed::Tools;
+    use skills_embed::disk::{Discovery, Overlay, SourceKind};
 
     use super::{SKILLS, SkillId, TOOL, heading, host_permissions, list_or_none, print_output};
 

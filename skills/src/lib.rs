@@ -7,7 +7,7 @@
 //! that serves bodies and resources by path and answers a miss with the list of what exists.
 //!
 //! ```
-//! skills::skills!("examples/skills");
+//! skills_embed::skills!("examples/skills");
 //!
 //! // L1: the listing for the system prompt, rendered at compile time.
 //! assert!(SKILLS.summary().starts_with("- brand-guidelines: "));
@@ -38,15 +38,23 @@
 //!   `read`, `extract`, `serve`).
 #![cfg_attr(docsrs, feature(doc_cfg))]
 
-// Lets `::skills::...` paths in generated code resolve inside this crate's own doctests.
-extern crate self as skills;
+// Lets `::skills_embed::...` paths in generated code resolve inside this crate's own doctests.
+extern crate self as skills_embed;
 
-pub use skills_runtime::*;
+pub use skills_embed_runtime::*;
+
+// The command-line tool's code, in the library so that the workspace's tests can build the same
+// tool as a binary of their own (a test can only run its own package's binaries).
+#[cfg(feature = "cli")]
+mod cli;
+#[cfg(feature = "cli")]
+#[doc(hidden)]
+pub use cli::main as __cli_main;
 
 /// Embeds a folder of Agent Skills, validated when the crate compiles.
 ///
 /// ```
-/// skills::skills!("examples/skills");
+/// skills_embed::skills!("examples/skills");
 ///
 /// assert_eq!(SkillId::ALL.len(), 5);
 /// assert_eq!(SkillId::PdfForms.name(), "pdf-forms");
@@ -63,7 +71,7 @@ pub use skills_runtime::*;
 /// - `pub enum SkillId`: one variant per skill, in the order of their names (`pdf-tools` →
 ///   `PdfTools`), with `ALL`, `name()`, `Display`, `FromStr` (the error lists the names),
 ///   serde as the name string, and a JSON Schema `{"type":"string","enum":[names...]}`.
-/// - `pub static SKILLS: skills::SkillSet<SkillId>`: every file embedded (`include_bytes!` per
+/// - `pub static SKILLS: skills_embed::SkillSet<SkillId>`: every file embedded (`include_bytes!` per
 ///   resource, each body as a literal; editing any rebuilds the crate) in one compact index, and
 ///   the L1 listing as a `&'static str`.
 ///
@@ -81,10 +89,11 @@ pub use skills_runtime::*;
 /// | `dotfiles = true \| false` | `false` | embed files and folders whose name starts with `.` |
 /// | `summary = markdown \| xml` | `markdown` | the format of `SKILLS.summary()` |
 /// | `compress = true \| false` | `false` | LZ4-compress each skill's text when the crate compiles (feature `compress`); decompressed once per skill on first access |
+/// | `crate = path` | this crate, whatever your Cargo.toml calls it | where generated code finds this crate; for a crate that re-exports it, e.g. `crate = ::agent_kit::skills_embed` |
 ///
 /// ```
 /// mod docs {
-///     skills::skills!(
+///     skills_embed::skills!(
 ///         "examples/skills",
 ///         enum_name = DocSkill,
 ///         static_name = DOCS,
@@ -104,10 +113,13 @@ pub use skills_runtime::*;
 /// the enum and the static are still generated for every skill whose name could be read, so the
 /// rest of your code does not fail with them.
 ///
+/// A skill whose `SKILL.md` says `name: Demo` fails with
+/// `skills/Demo/SKILL.md:2:1: error[name-case]: name "Demo" must be lowercase: use "demo"`;
+/// a folder that is not there names the folder it looked in:
+///
 /// ```compile_fail
-/// // tests/fixtures/fail/name-case/Demo/SKILL.md has `name: Demo`:
-/// // error: fixtures/fail/name-case/Demo/SKILL.md:2:1: error[name-case]: name "Demo" must be lowercase: use "demo"
-/// skills::skills!("../tests/fixtures/fail/name-case");
+/// // error: error[missing-path]: no such file or folder: /abs/path/of/your/crate/no-such-folder
+/// skills_embed::skills!("no-such-folder");
 /// ```
 ///
 /// # Files added later
@@ -121,4 +133,14 @@ pub use skills_runtime::*;
 ///     println!("cargo::rerun-if-changed=skills");
 /// }
 /// ```
-pub use skills_macros::skills;
+#[macro_export]
+macro_rules! skills {
+    ($($input:tt)*) => {
+        // `$crate` is this crate under whatever name the caller's Cargo.toml gives it, so the
+        // generated code needs no knowledge of the dependency key.
+        $crate::__skills_impl! { [$crate] $($input)* }
+    };
+}
+
+#[doc(hidden)]
+pub use skills_embed_macros::skills as __skills_impl;

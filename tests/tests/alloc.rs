@@ -28,7 +28,7 @@ unsafe impl GlobalAlloc for Counting {
 #[global_allocator]
 static GLOBAL: Counting = Counting;
 
-skills::skills!("fixtures/basic");
+skills_embed::skills!("fixtures/basic");
 
 fn allocations_during(f: impl FnOnce()) -> usize {
     let before = ALLOCATIONS.with(Cell::get);
@@ -64,7 +64,7 @@ fn hits_allocate_nothing_and_misses_do() {
 }
 
 mod packed {
-    skills::skills!("../skills/examples/skills", compress = true);
+    skills_embed::skills!("../skills/examples/skills", compress = true);
 }
 
 #[test]

@@ -11,13 +11,13 @@ use std::sync::{Arc, Mutex};
 use std::thread;
 
 use serde_json::json;
-use skills::disk::discover::Discovery;
-use skills::disk::overlay::Overlay;
-use skills::permission::{Answer, Permissions};
-use skills::session::{Event, Session};
-use skills::{SkillSet, Tools};
+use skills_embed::disk::discover::Discovery;
+use skills_embed::disk::overlay::Overlay;
+use skills_embed::permission::{Answer, Permissions};
+use skills_embed::session::{Event, Session};
+use skills_embed::{SkillSet, Tools};
 
-skills::skills!("fixtures/tools");
+skills_embed::skills!("fixtures/tools");
 
 const SECRET: &str = "SECRET-INTERNAL-CONTENT";
 

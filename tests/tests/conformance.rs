@@ -33,7 +33,7 @@
 
 use std::path::Path;
 
-use skills_runtime::parse::{
+use skills_embed_runtime::parse::{
     Diagnostic, Manifest, Profile, Rule, ScanOptions, Severity, parse_manifest, scan,
 };
 
@@ -122,6 +122,9 @@ fn missing_skill_md() {
     let tree = scan(&dir, &ScanOptions::default());
     assert_eq!(ids(&tree.diagnostics), [("missing-skill-md", E)]);
     assert!(tree.skills.is_empty());
+    // A problem with the folder as a whole has no line or column (it printed a made-up `:1:1`).
+    assert_eq!(tree.diagnostics[0].position(), None);
+    assert_eq!(tree.diagnostics[0].location(), dir.display().to_string());
 }
 
 #[test]
@@ -373,4 +376,39 @@ fn single_capability() {
     // DIFFERENCE: `capabilities` is an unknown field (see `valid_capabilities`).
     assert_eq!(strict("my-skill", text), [("unknown-field", E)]);
     assert_eq!(lenient("my-skill", text), [("unknown-field", W)]);
+}
+
+// --- Beyond the ported cases ------------------------------------------------------------------
+
+/// Issue 12: block scalars are measured as the reference measures them. `skills-ref` hands YAML
+/// the frontmatter up to the closing fence, line break included, so a `|` or `>` value keeps its
+/// final newline (YAML's default "clip" chomping) whether it is the last field or not: 1024
+/// characters plus that newline are 1025, over the limit in both places. Ours used to lose the
+/// newline of a last field only.
+#[test]
+fn block_scalars_count_their_final_newline_wherever_they_are() {
+    for indicator in ["|", ">"] {
+        let description = format!("description: {indicator}\n  {}\n", "x".repeat(1024));
+        let last = format!("---\nname: my-skill\n{description}---\nBody\n");
+        let first = format!("---\n{description}name: my-skill\n---\nBody\n");
+        for text in [last, first] {
+            assert_eq!(strict("my-skill", &text), [("description-too-long", E)]);
+            let message = &messages("my-skill", &text, Rule::DescriptionTooLong)[0];
+            assert!(message.contains("1025"), "{message}");
+        }
+        let compatibility = format!("compatibility: {indicator}\n  {}\n", "x".repeat(500));
+        let last = format!("---\nname: my-skill\ndescription: d\n{compatibility}---\n");
+        let first = format!("---\n{compatibility}name: my-skill\ndescription: d\n---\n");
+        for text in [last, first] {
+            assert_eq!(strict("my-skill", &text), [("compatibility-length", E)]);
+        }
+    }
+    // `|-` strips the newline: 1024 characters, within the limit, in both places too.
+    let description = format!("description: |-\n  {}\n", "x".repeat(1024));
+    for text in [
+        format!("---\nname: my-skill\n{description}---\n"),
+        format!("---\n{description}name: my-skill\n---\n"),
+    ] {
+        assert_eq!(strict("my-skill", &text), []);
+    }
 }

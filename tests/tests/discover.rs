@@ -9,9 +9,11 @@ use std::path::{Path, PathBuf};
 use std::sync::mpsc;
 use std::time::Duration;
 
-use skills::disk::discover::{Discovered, Discovery, Found, Root, SourceKind, resolve, scan_root};
-use skills::parse::{Profile, Rule, Severity};
-use skills::{OwnedFields, Skill};
+use skills_embed::disk::discover::{
+    Discovered, Discovery, Found, Root, SourceKind, resolve, scan_root,
+};
+use skills_embed::parse::{Profile, Rule, Severity};
+use skills_embed::{OwnedFields, Skill};
 
 /// A temporary folder, and its canonical path (what discovery reports paths under).
 fn temp() -> (tempfile::TempDir, PathBuf) {
@@ -299,6 +301,9 @@ fn dot_folders_are_skipped() {
     let found = only_root(&root).scan();
     assert_eq!(names(&found), ["visible"]);
     assert!(found.diagnostics.is_empty(), "{:?}", found.diagnostics);
+    // Discovery's rule stays its own: `skills validate` searches dot folders
+    // (`ScanOptions::for_repositories`), the default discovery does not.
+    assert!(!Discovery::default().scan.dot_folders);
 }
 
 #[cfg(unix)]
@@ -473,25 +478,37 @@ fn the_profile_is_the_callers_choice_and_lenient_by_default() {
     assert!(strict.has_errors());
 }
 
+/// Issue 12: a file over the cap used to leave its whole skill out; now only the file is.
 #[test]
-fn a_file_over_the_read_cap_leaves_its_skill_out() {
+fn a_file_over_the_read_cap_is_left_out_and_its_skill_loads() {
     let (_tmp, root) = temp();
     write_skill(&root.join("big"), "big", "Has a large file.");
     fs::write(root.join("big/data.txt"), "x".repeat(3000)).unwrap();
+    fs::write(root.join("big/notes.md"), "Notes.\n").unwrap();
     write_skill(&root.join("small"), "small", "Small.");
     let mut discovery = only_root(&root);
     discovery.max_file_bytes = Some(1000);
     let found = discovery.scan();
-    assert_eq!(names(&found), ["small"]);
+    assert_eq!(names(&found), ["big", "small"]);
+    let big = &found.get("big").unwrap().skill;
+    assert_eq!(big.paths().collect::<Vec<_>>(), ["SKILL.md", "notes.md"]);
     assert_eq!(
         problems(&found),
-        [(Rule::ReadError, Severity::Error, root.join("big"))]
+        [(
+            Rule::ResourceTooLarge,
+            Severity::Warning,
+            root.join("big/data.txt")
+        )]
     );
-    assert!(
-        found.diagnostics[0]
-            .message
-            .contains("the cap is 1000 bytes")
-    );
+    let d = &found.diagnostics[0];
+    assert!(d.message.contains("the cap is 1000 bytes"), "{d}");
+    assert_eq!(d.position(), None, "a whole file has no line: {d}");
+    assert!(!found.has_errors());
+
+    // The same cap in the scan options does the same.
+    let mut discovery = only_root(&root);
+    discovery.scan.limits.max_resource_bytes = Some(1000);
+    assert_eq!(names(&discovery.scan()), ["big", "small"]);
 }
 
 /// One skill of each kind of root, so that switching a kind off shows in the result.
@@ -788,7 +805,7 @@ fn resolve_merges_disk_skills_with_embedded_ones() {
     assert_eq!(
         warnings[0].to_string(),
         format!(
-            "embedded:pdf:1:1: warning[duplicate-name]: skill \"pdf\" here is shadowed by {} (project beats embedded)",
+            "embedded:pdf: warning[duplicate-name]: skill \"pdf\" here is shadowed by {} (project beats embedded)",
             repo.join("skills/pdf/SKILL.md").display()
         )
     );

@@ -2,26 +2,26 @@
 
 use std::collections::HashSet;
 
-use skills::{PathProblem, SkillError, SkillIdentifier};
+use skills_embed::{PathProblem, SkillError, SkillIdentifier};
 
-skills::skills!("fixtures/basic");
+skills_embed::skills!("fixtures/basic");
 
 mod nested {
-    skills::skills!("fixtures/nested");
+    skills_embed::skills!("fixtures/nested");
 }
 
 mod nested_with_dotfiles {
-    skills::skills!("fixtures/nested", dotfiles = true);
+    skills_embed::skills!("fixtures/nested", dotfiles = true);
 }
 
 // Warnings from the lenient profile are `deprecated` lints; this is how a user silences them.
 #[allow(deprecated)]
 mod lenient {
-    skills::skills!("fixtures/fail/lenient-warning", profile = lenient);
+    skills_embed::skills!("fixtures/fail/lenient-warning", profile = lenient);
 }
 
 mod custom {
-    skills::skills!(
+    skills_embed::skills!(
         "fixtures/basic",
         enum_name = Tool,
         static_name = TOOLS,
@@ -221,7 +221,7 @@ fn serde_and_schema_use_the_name() {
         .to_string();
     assert!(err.contains("Available skills: code-review, pdf"), "{err}");
     // Inline and exact: no `$ref`, no title.
-    let schema = skills::schemars::SchemaGenerator::default().subschema_for::<SkillId>();
+    let schema = skills_embed::schemars::SchemaGenerator::default().subschema_for::<SkillId>();
     assert_eq!(
         serde_json::to_value(schema).unwrap(),
         serde_json::json!({"type": "string", "enum": ["code-review", "pdf"]})
@@ -318,7 +318,7 @@ fn embedded_files_are_build_dependencies() {
 // `body_limit = cut` keeps the lines that fit (and warns).
 #[allow(deprecated)]
 mod cut {
-    skills::skills!(
+    skills_embed::skills!(
         "fixtures/fail/body-too-long",
         max_body_lines = 10,
         body_limit = cut
@@ -331,11 +331,11 @@ fn a_long_body_can_be_cut_at_compile_time() {
     assert_eq!(body.lines().count(), 10);
     assert!(body.ends_with("Step 10: do the next thing.\n"));
     let loaded = cut::SKILLS.load(cut::SkillId::Demo, "SKILL.md").unwrap();
-    assert_eq!(loaded.sha256(), skills::sha256(body.as_bytes()));
+    assert_eq!(loaded.sha256(), skills_embed::sha256(body.as_bytes()));
 }
 
 mod large {
-    skills::skills!("fixtures/large");
+    skills_embed::skills!("fixtures/large");
 }
 
 #[test]

@@ -1,14 +1,14 @@
-//! Embedded skills written out to disk so their scripts can run (`skills::disk::extract`).
+//! Embedded skills written out to disk so their scripts can run (`skills_embed::disk::extract`).
 
 use std::fs;
 use std::path::{Path, PathBuf};
 
-use skills::Skill;
-use skills::disk::extract::{
+use skills_embed::Skill;
+use skills_embed::disk::extract::{
     ExtractError, Extracted, MARKER, extract, extract_to_temp, fingerprint,
 };
 
-skills::skills!("fixtures/basic");
+skills_embed::skills!("fixtures/basic");
 
 fn pdf() -> &'static Skill {
     SKILLS.skill(SkillId::Pdf)
@@ -95,7 +95,10 @@ fn marker_holds_the_fingerprint() {
     let work = work();
     let out = extract(pdf(), work.path()).unwrap();
     let marker = fs::read_to_string(out.dir.join(MARKER)).unwrap();
-    assert_eq!(marker, format!("{}\n", skills::hex(&fingerprint(pdf()))));
+    assert_eq!(
+        marker,
+        format!("{}\n", skills_embed::hex(&fingerprint(pdf())))
+    );
     assert_eq!(fingerprint(pdf()), fingerprint(pdf()));
     assert_ne!(
         fingerprint(pdf()),
@@ -377,7 +380,7 @@ mod unix {
 #[test]
 fn tools_with_a_workdir_give_the_model_absolute_paths() {
     let work = tempfile::tempdir().unwrap();
-    let tools = skills::Tools::new(&SKILLS).with_workdir(work.path());
+    let tools = skills_embed::Tools::new(&SKILLS).with_workdir(work.path());
     let out = tools.handle("load_skill", r#"{"skill":"pdf"}"#);
     let dir = work.path().join("pdf");
     let script = dir.join("scripts/extract.sh");
@@ -405,8 +408,8 @@ fn tools_with_a_workdir_give_the_model_absolute_paths() {
     let out = tools.handle("load_skill", r#"{"skill":"code-review"}"#);
     assert!(!out.text.contains("on disk"));
     assert!(!work.path().join("code-review").exists());
-    let xml = tools.listing(&skills::listing::ListingOptions {
-        format: skills::listing::ListingFormat::Xml,
+    let xml = tools.listing(&skills_embed::listing::ListingOptions {
+        format: skills_embed::listing::ListingFormat::Xml,
         ..Default::default()
     });
     assert!(

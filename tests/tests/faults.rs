@@ -13,12 +13,12 @@ use std::sync::mpsc;
 use std::thread;
 use std::time::Duration;
 
-use skills::disk::discover::Discovery;
-use skills::disk::overlay::Overlay;
-use skills::parse::{Diagnostic, Rule, ScanOptions, Tree};
-use skills::{SkillSet, SummaryFormat};
+use skills_embed::disk::discover::Discovery;
+use skills_embed::disk::overlay::Overlay;
+use skills_embed::parse::{Diagnostic, Rule, ScanOptions, Tree};
+use skills_embed::{SkillSet, SummaryFormat};
 
-skills::skills!("fixtures/basic");
+skills_embed::skills!("fixtures/basic");
 
 fn write_skill(root: &Path, name: &str) -> PathBuf {
     let dir = root.join(name);
@@ -54,7 +54,7 @@ fn within<T: Send + 'static>(what: &str, f: impl FnOnce() -> T + Send + 'static)
 }
 
 fn scan(root: &Path) -> Tree {
-    skills::parse::scan(root, &ScanOptions::default())
+    skills_embed::parse::scan(root, &ScanOptions::default())
 }
 
 /// Loads a scanned tree on another thread.
@@ -189,7 +189,7 @@ fn a_resource_changed_between_scan_and_read_is_served_as_read_with_its_own_diges
     assert!(diagnostics.is_empty(), "{diagnostics:?}");
     let notes = set.load_by_name("a", "references/notes.md").unwrap();
     assert_eq!(notes.text(), Some("Rewritten.\n"));
-    assert_eq!(notes.sha256(), skills::sha256(b"Rewritten.\n"));
+    assert_eq!(notes.sha256(), skills_embed::sha256(b"Rewritten.\n"));
 
     // Grown past the cap between scan and read: refused for that skill only.
     let tree = scan(&root);
@@ -271,7 +271,7 @@ fn unreadable_files_at_scan_time_are_reported_and_the_rest_served() {
                 follow_symlinks,
                 ..ScanOptions::default()
             };
-            let tree = skills::parse::scan(&root2, &options);
+            let tree = skills_embed::parse::scan(&root2, &options);
             let (set, more) = tree.load_set(SummaryFormat::Markdown);
             (
                 set,
@@ -432,7 +432,7 @@ fn files_flipping_while_scans_run_never_hang_or_lose_the_other_skills() {
                     follow_symlinks,
                     ..ScanOptions::default()
                 };
-                let tree = skills::parse::scan(&root2, &options);
+                let tree = skills_embed::parse::scan(&root2, &options);
                 let (set, _) = tree.load_set(SummaryFormat::Markdown);
                 for name in ["b", "c"] {
                     assert!(set.get(name).is_ok(), "{name} lost");

@@ -2,11 +2,11 @@
 
 use proptest::prelude::*;
 use serde_json::{Value, json};
-use skills::Tools;
-use skills::permission::Permissions;
-use skills::session::Session;
+use skills_embed::Tools;
+use skills_embed::permission::Permissions;
+use skills_embed::session::Session;
 
-skills::skills!("fixtures/tools");
+skills_embed::skills!("fixtures/tools");
 
 const TOOL_NAMES: &[&str] = &[
     "load_skill",

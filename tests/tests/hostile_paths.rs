@@ -20,14 +20,14 @@ use std::fs;
 use std::path::{Path, PathBuf};
 
 use serde_json::json;
-use skills::disk::discover::Discovery;
-use skills::disk::overlay::Overlay;
-use skills::parse::frontmatter::split;
-use skills::parse::{Profile, ScanOptions};
-use skills::path::check;
-use skills::{SkillError, SkillSet, SummaryFormat, Tools};
+use skills_embed::disk::discover::Discovery;
+use skills_embed::disk::overlay::Overlay;
+use skills_embed::parse::frontmatter::split;
+use skills_embed::parse::{Profile, ScanOptions};
+use skills_embed::path::check;
+use skills_embed::{SkillError, SkillSet, SummaryFormat, Tools};
 
-skills::skills!("fixtures/hostile");
+skills_embed::skills!("fixtures/hostile");
 
 const SELF: &str = "SENTINEL-SELF";
 const OTHER: &str = "SENTINEL-OTHER";
@@ -318,7 +318,7 @@ fn scan_set(root: &Path, follow_symlinks: bool) -> SkillSet {
         follow_symlinks,
         ..ScanOptions::default()
     };
-    skills::parse::scan(root, &options)
+    skills_embed::parse::scan(root, &options)
         .load_set(SummaryFormat::Markdown)
         .0
 }
@@ -348,7 +348,8 @@ fn the_table_has_over_200_distinct_entries() {
 
 #[test]
 fn embedded_set() {
-    let set = skills::SkillSet::from_skills(SKILLS.skills().to_vec(), SummaryFormat::Markdown);
+    let set =
+        skills_embed::SkillSet::from_skills(SKILLS.skills().to_vec(), SummaryFormat::Markdown);
     let tally = probe("embedded", &set, &fixtures().join("target"), &[]);
     // Only entries that normalise to a real file of `target` are hits; everything else is
     // refused or missed.
@@ -475,7 +476,8 @@ fn symlinked_disk_trees() {
 /// error echoed the whole path back.)
 #[test]
 fn huge_requests_get_short_answers_quickly() {
-    let set = skills::SkillSet::from_skills(SKILLS.skills().to_vec(), SummaryFormat::Markdown);
+    let set =
+        skills_embed::SkillSet::from_skills(SKILLS.skills().to_vec(), SummaryFormat::Markdown);
     let tools = Tools::new(&set);
     // 2 MB: the old suggestion table for this path against a 19-character one was 300 MB.
     let huge = "x".repeat(2_000_000);

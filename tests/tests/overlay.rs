@@ -3,12 +3,12 @@
 use std::fs;
 use std::path::{Path, PathBuf};
 
-use skills::Tools;
-use skills::disk::discover::{Discovery, SourceKind};
-use skills::disk::overlay::Overlay;
-use skills::parse::Rule;
+use skills_embed::Tools;
+use skills_embed::disk::discover::{Discovery, SourceKind};
+use skills_embed::disk::overlay::Overlay;
+use skills_embed::parse::Rule;
 
-skills::skills!("fixtures/basic");
+skills_embed::skills!("fixtures/basic");
 
 fn write_skill(root: &Path, name: &str, description: &str, body: &str) -> PathBuf {
     let dir = root.join(name);
@@ -265,7 +265,7 @@ fn a_watcher_reloads_when_a_folder_changes() {
     write_skill(tmp.path(), "notes", "Take notes. Use when asked.", "One.\n");
     let overlay = Arc::new(Overlay::new(&SKILLS, only(tmp.path())));
     let (tx, rx) = mpsc::channel();
-    let watcher = skills::disk::watch::watch(
+    let watcher = skills_embed::disk::watch::watch(
         Arc::clone(&overlay),
         Duration::from_millis(20),
         move |report| {
@@ -284,4 +284,73 @@ fn a_watcher_reloads_when_a_folder_changes() {
     assert_eq!(report.added, ["todo"]);
     assert!(overlay.snapshot().get("todo").is_ok());
     watcher.stop();
+}
+
+fn copy_tree(from: &Path, to: &Path) {
+    fs::create_dir_all(to).unwrap();
+    for entry in fs::read_dir(from).unwrap() {
+        let entry = entry.unwrap();
+        let target = to.join(entry.file_name());
+        if entry.file_type().unwrap().is_dir() {
+            copy_tree(&entry.path(), &target);
+        } else {
+            fs::copy(entry.path(), &target).unwrap();
+        }
+    }
+}
+
+fn duplicate_warnings(overlay: &Overlay<SkillId>) -> Vec<String> {
+    overlay
+        .diagnostics()
+        .iter()
+        .filter(|d| d.rule == Rule::DuplicateName)
+        .map(ToString::to_string)
+        .collect()
+}
+
+/// The README's setup: `skills!("skills")` and `Overlay::new(&SKILLS, Discovery::default())`,
+/// run from the crate's folder, where discovery finds the embedded folder again as the
+/// project root `skills/`. That is one skill in two places, not a shadowed one.
+#[test]
+fn the_embedded_folder_found_again_on_disk_is_not_reported_as_shadowing() {
+    let tmp = tempfile::tempdir().unwrap();
+    let app = tmp.path().join("app");
+    fs::create_dir_all(app.join(".git")).unwrap();
+    copy_tree(
+        &Path::new(env!("CARGO_MANIFEST_DIR")).join("fixtures/basic"),
+        &app.join("skills"),
+    );
+    let discovery = Discovery {
+        start: app.clone(),
+        home: None,
+        env_var: None,
+        ..Discovery::default()
+    };
+    let overlay = Overlay::new(&SKILLS, discovery);
+    assert_eq!(duplicate_warnings(&overlay), Vec::<String>::new());
+    assert_eq!(
+        overlay.snapshot().names().collect::<Vec<_>>(),
+        ["code-review", "pdf"]
+    );
+
+    // Edited on disk, it is another version of the skill: the disk one wins, and says so.
+    fs::write(
+        app.join("skills/pdf/references/forms.md"),
+        "# Forms, edited\n",
+    )
+    .unwrap();
+    overlay.reload();
+    let warnings = duplicate_warnings(&overlay);
+    assert_eq!(warnings.len(), 1, "{warnings:?}");
+    assert!(
+        warnings[0].starts_with(
+            "embedded:pdf: warning[duplicate-name]: skill \"pdf\" here is shadowed by"
+        ),
+        "{warnings:?}"
+    );
+    assert_eq!(overlay.source("pdf").unwrap().kind, SourceKind::Project);
+    assert_eq!(
+        overlay.source("code-review").unwrap().kind,
+        SourceKind::Project
+    );
 }

@@ -15,18 +15,18 @@ use std::sync::OnceLock;
 use proptest::prelude::*;
 use proptest::strategy::ValueTree;
 use serde_json::json;
-use skills::excerpt::{excerpt, headings, section};
-use skills::parse::frontmatter::split;
-use skills::parse::{Profile, ScanOptions, parse_manifest};
-use skills::path::check;
-use skills::tool::ToolConfig;
-use skills::{File, OwnedFields, Skill, SkillError, SkillSet, SummaryFormat, Tools};
+use skills_embed::excerpt::{excerpt, headings, section};
+use skills_embed::parse::frontmatter::split;
+use skills_embed::parse::{Profile, ScanOptions, parse_manifest};
+use skills_embed::path::check;
+use skills_embed::tool::ToolConfig;
+use skills_embed::{File, OwnedFields, Skill, SkillError, SkillSet, SummaryFormat, Tools};
 
 #[allow(dead_code)]
 #[path = "../../fuzz/src/lib.rs"]
 mod oracle;
 
-skills::skills!("fixtures/tools");
+skills_embed::skills!("fixtures/tools");
 
 // ---- Generators ----
 
@@ -113,8 +113,8 @@ fn disk_set() -> &'static SkillSet {
     static SET: OnceLock<SkillSet> = OnceLock::new();
     SET.get_or_init(|| {
         let root = Path::new(env!("CARGO_MANIFEST_DIR")).join("fixtures/tools");
-        let (set, diagnostics) =
-            skills::parse::scan(&root, &ScanOptions::default()).load_set(SummaryFormat::Markdown);
+        let (set, diagnostics) = skills_embed::parse::scan(&root, &ScanOptions::default())
+            .load_set(SummaryFormat::Markdown);
         assert!(diagnostics.is_empty(), "{diagnostics:?}");
         set
     })
@@ -175,7 +175,7 @@ proptest! {
             prop_assert_eq!(&text[parts.body_start..], parts.body);
             prop_assert!(parts.yaml_offset <= parts.body_start);
             prop_assert!(!parts.yaml.trim().is_empty());
-            prop_assert!(parts.yaml.len() <= skills::parse::frontmatter::MAX_FRONTMATTER_BYTES);
+            prop_assert!(parts.yaml.len() <= skills_embed::parse::frontmatter::MAX_FRONTMATTER_BYTES);
         }
     }
 

@@ -2,14 +2,14 @@
 //! chunks, limits and excerpts, the listing, sessions, modes and permissions.
 
 use serde_json::json;
-use skills::listing::{ListingFormat, ListingOptions};
-use skills::mode::{Disclosure, MatchConfig};
-use skills::permission::{Answer, Permissions};
-use skills::session::{Event, Session};
-use skills::tool::{OutputShape, ToolConfig, ToolStyle};
-use skills::{SkillIdentifier, Tools, hex, sha256};
+use skills_embed::listing::{ListingFormat, ListingOptions};
+use skills_embed::mode::{Disclosure, MatchConfig};
+use skills_embed::permission::{Answer, Permissions};
+use skills_embed::session::{Event, Session};
+use skills_embed::tool::{OutputShape, ToolConfig, ToolStyle};
+use skills_embed::{SkillIdentifier, Tools, hex, sha256};
 
-skills::skills!("fixtures/tools");
+skills_embed::skills!("fixtures/tools");
 
 const GUIDE: &str = include_str!("../fixtures/tools/pdf-forms/references/guide.md");
 
@@ -536,7 +536,7 @@ fn ask_waits_for_an_answer_and_always_is_remembered() {
 
 #[test]
 fn rule_sets_per_agent() {
-    use skills::permission::AgentPermissions;
+    use skills_embed::permission::AgentPermissions;
     let agents = AgentPermissions::new(Permissions::new())
         .with_agent("support", Permissions::new().deny("*").allow("pdf-*"));
     let support = tools().with_permissions(agents.for_agent("support").clone());

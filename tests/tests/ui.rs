@@ -1,7 +1,7 @@
 //! Compile-time behaviour of `skills!`, pinned by trybuild `.stderr` snapshots.
 //!
 //! trybuild compiles each case as its own crate under `target/tests/`, so the macro would look
-//! for fixtures there. `SKILLS_MACRO_TEST_BASE_DIR` points it back at this crate; the messages
+//! for fixtures there. `SKILLS_EMBED_BASE_DIR` points it back at this crate; the messages
 //! show paths relative to it, so the snapshots hold no machine paths.
 //!
 //! Fixtures git cannot hold portably or should not hold at all (non-UTF-8 file and folder names,
@@ -12,6 +12,7 @@
 //! link (`fixtures/fail/broken-symlink`): CI runs as root, which reads a `chmod 000` file anyway.
 
 use std::fs;
+use std::io::Write;
 use std::path::Path;
 
 const VALID: &str = "---\nname: demo\ndescription: Does a thing. Use when asked.\n---\nBody.\n";
@@ -101,10 +102,19 @@ fn ui() {
     // SAFETY: set before trybuild starts any thread or child process; this binary has no other test.
     #[allow(unsafe_code)]
     unsafe {
-        std::env::set_var("SKILLS_MACRO_TEST_BASE_DIR", base);
+        std::env::set_var("SKILLS_EMBED_BASE_DIR", base);
     }
     #[cfg(unix)]
     generate(base);
+    // trybuild first checks this crate's dependencies again in a target folder of its own,
+    // which takes minutes on a cold machine with nothing printed. Written to stderr directly,
+    // not through `eprintln!`, so the test harness does not hold it back.
+    let cases = fs::read_dir(base.join("ui/fail")).map_or(0, |d| d.count()) / 2;
+    let _ = writeln!(
+        std::io::stderr(),
+        "ui: trybuild builds {cases} compile-fail cases and the pass cases under \
+         target/tests/trybuild (dependencies first: minutes when cold)"
+    );
     let t = trybuild::TestCases::new();
     t.compile_fail("ui/fail/*.rs");
     t.pass("ui/pass/*.rs");

@@ -8,14 +8,14 @@
 use std::hint::black_box;
 use std::time::{Duration, Instant};
 
-use skills::{Skill, SkillSet};
+use skills_embed::{Skill, SkillSet};
 
 mod lookup {
     pub mod stored {
-        skills::skills!("trees/lookup");
+        skills_embed::skills!("trees/lookup");
     }
     pub mod packed {
-        skills::skills!("trees/lookup", compress = true);
+        skills_embed::skills!("trees/lookup", compress = true);
     }
 }
 
@@ -23,10 +23,10 @@ mod lookup {
 #[allow(deprecated)] // writing-skills is over the body-length guideline: a warning
 mod corpus {
     pub mod stored {
-        skills::skills!("../../shared/corpus/superpowers/skills");
+        skills_embed::skills!("../../shared/corpus/superpowers/skills");
     }
     pub mod packed {
-        skills::skills!("../../shared/corpus/superpowers/skills", compress = true);
+        skills_embed::skills!("../../shared/corpus/superpowers/skills", compress = true);
     }
 }
 

@@ -2,9 +2,9 @@
 
 use std::path::Path;
 
-use skills::SummaryFormat;
-use skills::parse::{ScanOptions, scan};
 use skills_bench::tokens::measure;
+use skills_embed::SummaryFormat;
+use skills_embed::parse::{ScanOptions, scan};
 
 fn main() {
     let bpe = tiktoken_rs::o200k_base().expect("the o200k vocabulary ships with tiktoken-rs");

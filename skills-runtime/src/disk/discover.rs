@@ -19,7 +19,7 @@
 //!
 //! ```
 //! use std::fs;
-//! use skills_runtime::disk::discover::{Discovery, SourceKind};
+//! use skills_embed_runtime::disk::discover::{Discovery, SourceKind};
 //!
 //! let repo = tempfile::tempdir()?;
 //! let home = tempfile::tempdir()?;
@@ -56,7 +56,9 @@ use std::path::{Path, PathBuf};
 use unicode_normalization::UnicodeNormalization;
 
 use crate::Skill;
-use crate::parse::{Diagnostic, Profile, Rule, ScanOptions, Severity, scan};
+use crate::parse::{
+    Diagnostic, Limits, Profile, ResourceAction, Rule, ScanOptions, Severity, scan,
+};
 
 /// The environment variable read for extra roots unless [`Discovery::env_var`] says otherwise.
 const DEFAULT_ENV_VAR: &str = "SKILLS_PATH";
@@ -73,7 +75,7 @@ const USER_DIRS: [&[&str]; 2] = [&[".agents", "skills"], &[".claude", "skills"]]
 /// derived `Ord` follows it.
 ///
 /// ```
-/// use skills_runtime::disk::discover::SourceKind;
+/// use skills_embed_runtime::disk::discover::SourceKind;
 /// assert_eq!(SourceKind::Project.to_string(), "project");
 /// assert!(SourceKind::Project < SourceKind::User);
 /// ```
@@ -96,7 +98,7 @@ impl SourceKind {
     /// Every kind, in the default priority order (highest first).
     ///
     /// ```
-    /// use skills_runtime::disk::discover::{Discovery, SourceKind};
+    /// use skills_embed_runtime::disk::discover::{Discovery, SourceKind};
     /// assert_eq!(Discovery::default().precedence, SourceKind::ALL);
     /// ```
     pub const ALL: [SourceKind; 5] = [
@@ -110,7 +112,7 @@ impl SourceKind {
     /// `code`, `project`, `env`, `user` or `embedded`.
     ///
     /// ```
-    /// use skills_runtime::disk::discover::SourceKind;
+    /// use skills_embed_runtime::disk::discover::SourceKind;
     /// assert_eq!(SourceKind::Embedded.as_str(), "embedded");
     /// ```
     pub fn as_str(self) -> &'static str {
@@ -140,7 +142,7 @@ impl fmt::Display for SourceKind {
 ///
 /// ```
 /// use std::path::PathBuf;
-/// use skills_runtime::disk::discover::{Root, SourceKind};
+/// use skills_embed_runtime::disk::discover::{Root, SourceKind};
 /// let root = Root { path: PathBuf::from("/srv/skills"), kind: SourceKind::Code };
 /// assert_eq!(root.to_string(), "/srv/skills (code)");
 /// ```
@@ -166,7 +168,7 @@ impl fmt::Display for Root {
 ///
 /// ```
 /// use std::path::PathBuf;
-/// use skills_runtime::disk::discover::{Discovery, SourceKind};
+/// use skills_embed_runtime::disk::discover::{Discovery, SourceKind};
 ///
 /// // Only the roots this program names, with user skills beating project ones.
 /// let discovery = Discovery {
@@ -204,9 +206,12 @@ pub struct Discovery {
     /// (code, project, env, user, embedded).
     pub precedence: Vec<SourceKind>,
     /// How each root is walked and checked. Default: [`Profile::Lenient`], skill folders down to
-    /// depth 6, at most 2,000 folders per root, symbolic links not followed, dot-folders skipped.
+    /// depth 6, at most 2,000 folders per root, symbolic links not followed, dot-folders skipped,
+    /// a resource over 2,000,000 bytes left out with a warning ([`ResourceAction::Skip`]).
     pub scan: ScanOptions,
-    /// The most bytes read from any one file; `None` for no cap. Default: 2,000,000.
+    /// The most bytes read from any one file; `None` for no cap. Default: 2,000,000. A resource
+    /// over it is left out of its skill with a `resource-too-large` warning (the skill loads
+    /// without it); a SKILL.md over it leaves its skill out.
     pub max_file_bytes: Option<u64>,
 }
 
@@ -214,14 +219,15 @@ impl Default for Discovery {
     /// The defaults listed on each field.
     ///
     /// ```
-    /// use skills_runtime::disk::discover::Discovery;
-    /// use skills_runtime::parse::Profile;
+    /// use skills_embed_runtime::disk::discover::Discovery;
+    /// use skills_embed_runtime::parse::{Profile, ResourceAction};
     /// let d = Discovery::default();
     /// assert!(d.project && d.user);
     /// assert_eq!(d.env_var.as_deref(), Some("SKILLS_PATH"));
     /// assert_eq!(d.scan.profile, Profile::Lenient);
     /// assert_eq!((d.scan.max_depth, d.scan.max_dirs), (Some(6), Some(2000)));
-    /// assert!(!d.scan.follow_symlinks);
+    /// assert!(!d.scan.follow_symlinks && !d.scan.dot_folders);
+    /// assert_eq!(d.scan.limits.resource, ResourceAction::Skip);
     /// assert_eq!(d.max_file_bytes, Some(2_000_000));
     /// ```
     fn default() -> Self {
@@ -240,6 +246,10 @@ impl Default for Discovery {
                 max_depth: Some(6),
                 max_dirs: Some(2000),
                 follow_symlinks: false,
+                limits: Limits {
+                    resource: ResourceAction::Skip,
+                    ..Limits::default()
+                },
                 ..ScanOptions::default()
             },
             max_file_bytes: Some(2_000_000),
@@ -262,7 +272,7 @@ impl Discovery {
     ///
     /// ```
     /// use std::fs;
-    /// use skills_runtime::disk::discover::{Discovery, SourceKind};
+    /// use skills_embed_runtime::disk::discover::{Discovery, SourceKind};
     ///
     /// let repo = tempfile::tempdir()?;
     /// fs::create_dir(repo.path().join(".git"))?;
@@ -293,8 +303,8 @@ impl Discovery {
     ///
     /// ```
     /// use std::fs;
-    /// use skills_runtime::disk::discover::Discovery;
-    /// use skills_runtime::parse::Rule;
+    /// use skills_embed_runtime::disk::discover::Discovery;
+    /// use skills_embed_runtime::parse::Rule;
     ///
     /// let root = tempfile::tempdir()?;
     /// for (name, front) in [("good", "description: Works."), ("bad", "description: [oops")] {
@@ -418,7 +428,7 @@ impl Discovery {
 /// What [`Discovery::scan`] found.
 ///
 /// ```
-/// use skills_runtime::disk::discover::Discovered;
+/// use skills_embed_runtime::disk::discover::Discovered;
 /// let found = Discovered::default();
 /// assert!(found.get("pdf").is_none() && !found.has_errors());
 /// ```
@@ -438,7 +448,7 @@ impl Discovered {
     ///
     /// ```
     /// use std::fs;
-    /// use skills_runtime::disk::discover::{Discovery, SourceKind};
+    /// use skills_embed_runtime::disk::discover::{Discovery, SourceKind};
     ///
     /// let root = tempfile::tempdir()?;
     /// fs::create_dir(root.path().join("pdf"))?;
@@ -462,10 +472,10 @@ impl Discovered {
     ///
     /// ```
     /// use std::path::Path;
-    /// use skills_runtime::disk::discover::Discovered;
-    /// use skills_runtime::parse::{Diagnostic, Rule};
+    /// use skills_embed_runtime::disk::discover::Discovered;
+    /// use skills_embed_runtime::parse::{Diagnostic, Rule};
     /// let mut found = Discovered::default();
-    /// found.diagnostics.push(Diagnostic::warning(Rule::ScanLimit, Path::new("/s"), 1, 1, "x".into()));
+    /// found.diagnostics.push(Diagnostic::path_warning(Rule::ScanLimit, Path::new("/s"), "x".into()));
     /// assert!(!found.has_errors());
     /// ```
     pub fn has_errors(&self) -> bool {
@@ -477,8 +487,8 @@ impl Discovered {
 ///
 /// ```
 /// use std::path::PathBuf;
-/// use skills_runtime::disk::discover::{Found, Root, SourceKind};
-/// use skills_runtime::{OwnedFields, Skill};
+/// use skills_embed_runtime::disk::discover::{Found, Root, SourceKind};
+/// use skills_embed_runtime::{OwnedFields, Skill};
 ///
 /// // How an embedded skill takes part in `resolve`.
 /// let fields = OwnedFields { name: "pdf".into(), description: "PDFs.".into(), ..Default::default() };
@@ -505,12 +515,14 @@ pub struct Found {
 /// diagnostic: an error for code and environment roots, which someone named on purpose, a
 /// warning for the conventional project and user folders. A root holding no skill gives a
 /// `missing-skill-md` warning, again only for code and environment roots. Skills with errors
-/// are reported and left out, as is a skill one of whose files cannot be read within
-/// `max_file_bytes`. Paths in the results lie under the root's canonical path.
+/// are reported and left out. `max_file_bytes` lowers the scan's size cap: a resource over it
+/// gets what `options.limits.resource` says (by default a warning, and the skill loads without
+/// it), a SKILL.md over it leaves its skill out, and so does a file that cannot be read (or that
+/// grew past the cap since the scan). Paths in the results lie under the root's canonical path.
 ///
 /// ```
 /// use std::fs;
-/// use skills_runtime::disk::discover::{Discovery, Root, SourceKind, scan_root};
+/// use skills_embed_runtime::disk::discover::{Discovery, Root, SourceKind, scan_root};
 ///
 /// let dir = tempfile::tempdir()?;
 /// let pdf = dir.path().join("documents/pdf");
@@ -541,6 +553,16 @@ pub fn scan_root(
     // into a dotfiles repository is common) is then a plain folder to the walker, not a link
     // to skip, and the containment check for links inside it has one fixed base.
     let path = fs::canonicalize(&root.path).unwrap_or_else(|_| root.path.clone());
+    let capped;
+    let options = match (max_file_bytes, options.limits.max_resource_bytes) {
+        (Some(cap), current) if current.is_none_or(|c| c > cap) => {
+            let mut lowered = options.clone();
+            lowered.limits.max_resource_bytes = Some(cap);
+            capped = lowered;
+            &capped
+        }
+        _ => options,
+    };
     let mut tree = scan(&path, options);
     let (loaded, unreadable) = tree.load_skills(max_file_bytes);
     let found = loaded
@@ -576,15 +598,17 @@ pub fn scan_root(
 /// after, in [`SourceKind::ALL`] order), then by its place in `found`, so list roots of one
 /// kind in priority order. Names are compared after NFKC normalisation, as the scanner does.
 /// Each loser gets a [`Rule::DuplicateName`] warning at its manifest naming the winner and why
-/// it wins. The winners come back sorted by name.
+/// it wins, except where one of the two is embedded and the other is the very same skill
+/// (fields, body and files equal): the folder the binary was built from, found again on disk.
+/// The winners come back sorted by name.
 ///
 /// Not tied to the disk: embedded skills take part as [`Found`]s of kind
 /// [`SourceKind::Embedded`] with a `manifest` such as `embedded:pdf`.
 ///
 /// ```
 /// use std::path::PathBuf;
-/// use skills_runtime::disk::discover::{Found, Root, SourceKind, resolve};
-/// use skills_runtime::{OwnedFields, Skill};
+/// use skills_embed_runtime::disk::discover::{Found, Root, SourceKind, resolve};
+/// use skills_embed_runtime::{OwnedFields, Skill};
 ///
 /// let found = |kind, manifest: &str, description: &str| Found {
 ///     skill: Skill::owned(
@@ -605,7 +629,7 @@ pub fn scan_root(
 /// assert_eq!(winners[0].skill.description(), "mine");
 /// assert_eq!(
 ///     warnings[0].to_string(),
-///     "embedded:pdf:1:1: warning[duplicate-name]: skill \"pdf\" here is shadowed by \
+///     "embedded:pdf: warning[duplicate-name]: skill \"pdf\" here is shadowed by \
 ///      /home/me/.agents/skills/pdf/SKILL.md (user beats embedded)"
 /// );
 /// ```
@@ -617,6 +641,9 @@ pub fn resolve(mut found: Vec<Found>, precedence: &[SourceKind]) -> (Vec<Found>,
     for f in found {
         let key: String = f.skill.name().nfkc().collect();
         match by_name.get(&key).and_then(|&i| winners.get(i)) {
+            // The folder the binary embedded, found again on disk (an agent run from its own
+            // crate's folder): one skill, not two, so nothing to warn about.
+            Some(winner) if is_embedded_copy(&f, winner) => {}
             Some(winner) => diagnostics.push(shadowed(&f, winner)),
             None => {
                 by_name.insert(key, winners.len());
@@ -626,6 +653,28 @@ pub fn resolve(mut found: Vec<Found>, precedence: &[SourceKind]) -> (Vec<Found>,
     }
     winners.sort_by(|a, b| a.skill.name().cmp(b.skill.name()));
     (winners, diagnostics)
+}
+
+/// Whether one of the two is embedded and the other holds exactly the same skill: the same
+/// fields, body and files, byte for byte.
+fn is_embedded_copy(a: &Found, b: &Found) -> bool {
+    let embedded = |f: &Found| f.root.kind == SourceKind::Embedded;
+    embedded(a) != embedded(b) && same_content(&a.skill, &b.skill)
+}
+
+fn same_content(a: &Skill, b: &Skill) -> bool {
+    a.name() == b.name()
+        && a.description() == b.description()
+        && a.license() == b.license()
+        && a.compatibility() == b.compatibility()
+        && a.metadata().eq(b.metadata())
+        && a.allowed_tools().eq(b.allowed_tools())
+        && a.extra_json() == b.extra_json()
+        && a.body() == b.body()
+        && a.files().len() == b.files().len()
+        && a.files()
+            .zip(b.files())
+            .all(|(x, y)| x.path() == y.path() && x.bytes() == y.bytes())
 }
 
 /// The warning at `loser`'s manifest.
@@ -640,11 +689,9 @@ fn shadowed(loser: &Found, winner: &Found) -> Diagnostic {
     } else {
         format!("{} beats {}", winner.root.kind, loser.root.kind)
     };
-    Diagnostic::warning(
+    Diagnostic::path_warning(
         Rule::DuplicateName,
         &loser.manifest,
-        1,
-        1,
         format!(
             "skill \"{}\" here is shadowed by {} ({why})",
             loser.skill.name(),
@@ -699,18 +746,16 @@ fn not_a_folder(root: &Root) -> Diagnostic {
         root.kind
     );
     if root.kind.is_explicit() {
-        Diagnostic::error(Rule::ReadError, &root.path, 1, 1, message)
+        Diagnostic::path_error(Rule::ReadError, &root.path, message)
     } else {
-        Diagnostic::warning(Rule::ReadError, &root.path, 1, 1, message)
+        Diagnostic::path_warning(Rule::ReadError, &root.path, message)
     }
 }
 
 fn cannot_read(root: &Root, e: &io::Error) -> Diagnostic {
-    Diagnostic::error(
+    Diagnostic::path_error(
         Rule::ReadError,
         &root.path,
-        1,
-        1,
         format!(
             "cannot read this {} root: {e}; its skills are left out",
             root.kind

@@ -21,8 +21,8 @@
 //!   someone else) are left in place: deleting what we did not write is riskier than leaving it.
 //!
 //! ```
-//! use skills_runtime::{File, OwnedFields, Skill};
-//! use skills_runtime::disk::extract::extract;
+//! use skills_embed_runtime::{File, OwnedFields, Skill};
+//! use skills_embed_runtime::disk::extract::extract;
 //!
 //! let skill = Skill::owned(
 //!     OwnedFields { name: "pdf".into(), description: "Work with PDF files.".into(), ..Default::default() },
@@ -51,8 +51,8 @@ use crate::skill::{Skill, hex};
 /// the skill the folder holds, and a newline. A skill file with this path is refused.
 ///
 /// ```
-/// use skills_runtime::{OwnedFields, Skill, hex};
-/// use skills_runtime::disk::extract::{extract, fingerprint, MARKER};
+/// use skills_embed_runtime::{OwnedFields, Skill, hex};
+/// use skills_embed_runtime::disk::extract::{extract, fingerprint, MARKER};
 ///
 /// let skill = Skill::owned(
 ///     OwnedFields { name: "notes".into(), description: "Take notes.".into(), ..Default::default() },
@@ -70,8 +70,8 @@ pub const MARKER: &str = ".skills-fingerprint";
 /// Where a skill was written.
 ///
 /// ```
-/// use skills_runtime::{OwnedFields, Skill};
-/// use skills_runtime::disk::extract::extract;
+/// use skills_embed_runtime::{OwnedFields, Skill};
+/// use skills_embed_runtime::disk::extract::extract;
 ///
 /// let skill = Skill::owned(
 ///     OwnedFields { name: "notes".into(), description: "Take notes.".into(), ..Default::default() },
@@ -99,8 +99,8 @@ pub struct Extracted {
 /// Why a skill could not be written. Each message says what was in the way and what to do.
 ///
 /// ```
-/// use skills_runtime::{OwnedFields, Skill};
-/// use skills_runtime::disk::extract::{extract, ExtractError};
+/// use skills_embed_runtime::{OwnedFields, Skill};
+/// use skills_embed_runtime::disk::extract::{extract, ExtractError};
 ///
 /// let skill = Skill::owned(
 ///     OwnedFields { name: "notes".into(), description: "Take notes.".into(), ..Default::default() },
@@ -182,8 +182,8 @@ pub enum ExtractError {
 /// time, hashed on the call for embedded ones.
 ///
 /// ```
-/// use skills_runtime::{File, OwnedFields, Skill};
-/// use skills_runtime::disk::extract::fingerprint;
+/// use skills_embed_runtime::{File, OwnedFields, Skill};
+/// use skills_embed_runtime::disk::extract::fingerprint;
 ///
 /// let fields = OwnedFields { name: "s".into(), description: "d".into(), ..Default::default() };
 /// let script = |exec| File::owned("run.sh".into(), b"#!/bin/sh\n".to_vec(), exec);
@@ -214,8 +214,8 @@ pub fn fingerprint(skill: &Skill) -> [u8; 32] {
 /// docs](self) for what is written and how.
 ///
 /// ```
-/// use skills_runtime::{File, OwnedFields, Skill};
-/// use skills_runtime::disk::extract::extract;
+/// use skills_embed_runtime::{File, OwnedFields, Skill};
+/// use skills_embed_runtime::disk::extract::extract;
 ///
 /// let skill = Skill::owned(
 ///     OwnedFields { name: "pdf".into(), description: "Work with PDF files.".into(), ..Default::default() },
@@ -301,8 +301,8 @@ pub fn extract(skill: &Skill, dest: &Path) -> Result<Extracted, ExtractError> {
 /// `extracted.dir.parent()` when done, or leave it to the system's temp cleaning.
 ///
 /// ```
-/// use skills_runtime::{OwnedFields, Skill};
-/// use skills_runtime::disk::extract::extract_to_temp;
+/// use skills_embed_runtime::{OwnedFields, Skill};
+/// use skills_embed_runtime::disk::extract::extract_to_temp;
 ///
 /// let skill = Skill::owned(
 ///     OwnedFields { name: "notes".into(), description: "Take notes.".into(), ..Default::default() },

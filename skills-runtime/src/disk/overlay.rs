@@ -74,11 +74,11 @@ struct State {
 /// [`Discovery::precedence`] wins, and a warning names both.
 ///
 /// ```no_run
-/// use skills_runtime::disk::{Discovery, Overlay};
-/// # static SKILLS: skills_runtime::SkillSet = skills_runtime::SkillSet::empty();
+/// use skills_embed_runtime::disk::{Discovery, Overlay};
+/// # static SKILLS: skills_embed_runtime::SkillSet = skills_embed_runtime::SkillSet::empty();
 /// let overlay = Overlay::new(&SKILLS, Discovery::default());
 /// let set = overlay.snapshot();
-/// let tools = skills_runtime::Tools::new(&*set);
+/// let tools = skills_embed_runtime::Tools::new(&*set);
 /// // ... later, when files may have changed:
 /// let report = overlay.reload();
 /// println!("added {:?}, removed {:?}, changed {:?}", report.added, report.removed, report.changed);
@@ -348,16 +348,17 @@ fn content_key(skill: &Skill) -> (String, Vec<(&str, [u8; 32])>) {
 /// A cheap summary of a root: every path with its size and modification time, no reading.
 ///
 /// It walks without the scan's depth limit, because the files of a skill found within the limit
-/// may lie deeper; dot-folders are skipped like the scan skips them.
+/// may lie deeper; dot-folders are skipped when the scan skips them (walking more than the scan
+/// reads only costs a rescan now and then).
 fn fingerprint(root: &Root, discovery: &Discovery) -> u64 {
     let mut hasher = DefaultHasher::new();
-    let dotfiles = discovery.scan.dotfiles;
+    let dots = discovery.scan.dotfiles || discovery.scan.dot_folders;
     let walker = walkdir::WalkDir::new(&root.path)
         .follow_links(discovery.scan.follow_symlinks)
         .sort_by_file_name()
         .into_iter()
         .filter_entry(|e| {
-            e.depth() == 0 || dotfiles || !e.file_name().as_encoded_bytes().starts_with(b".")
+            e.depth() == 0 || dots || !e.file_name().as_encoded_bytes().starts_with(b".")
         });
     for entry in walker.flatten() {
         entry.path().hash(&mut hasher);

@@ -44,8 +44,8 @@ impl Drop for Watcher {
 /// ```no_run
 /// use std::sync::Arc;
 /// use std::time::Duration;
-/// use skills_runtime::disk::{Discovery, Overlay, watch};
-/// # static SKILLS: skills_runtime::SkillSet = skills_runtime::SkillSet::empty();
+/// use skills_embed_runtime::disk::{Discovery, Overlay, watch};
+/// # static SKILLS: skills_embed_runtime::SkillSet = skills_embed_runtime::SkillSet::empty();
 /// let overlay = Arc::new(Overlay::new(&SKILLS, Discovery::default()));
 /// let watcher = watch::watch(Arc::clone(&overlay), Duration::from_secs(2), |report| {
 ///     eprintln!("skills changed: +{:?} -{:?} ~{:?}", report.added, report.removed, report.changed);

@@ -160,7 +160,9 @@ rules! {
     ChunkId = "chunk-id",
     /// Two chunks of one body have the same id.
     ChunkDuplicate = "chunk-duplicate",
-    /// A resource or SKILL.md is over the size cap (2,000,000 bytes by default).
+    /// A resource or SKILL.md is over the size cap (2,000,000 bytes by default): an error in
+    /// `skills!` and for SKILL.md; for a resource read from disk a warning, and the file is left
+    /// out.
     ResourceTooLarge = "resource-too-large",
     /// Two skills have the same name.
     DuplicateName = "duplicate-name",
@@ -178,7 +180,21 @@ impl fmt::Display for Rule {
 
 /// One problem found in a skill, with its place.
 ///
-/// `Display` gives `FILE:LINE:COL: error[RULE]: message`, like rustc and gcc.
+/// `Display` gives `FILE:LINE:COL: error[RULE]: message`, like rustc and gcc, for a problem at a
+/// place in a file's text, and `PATH: error[RULE]: message` for a problem with a whole file or
+/// folder (a folder with no SKILL.md, a file over the size cap, a link that leaves the root),
+/// which has no line to point at.
+///
+/// ```
+/// use std::path::Path;
+/// use skills_embed_runtime::parse::{Diagnostic, Rule};
+///
+/// let at = Diagnostic::error(Rule::NameCase, Path::new("a/SKILL.md"), 2, 1, "lowercase".into());
+/// assert_eq!(at.to_string(), "a/SKILL.md:2:1: error[name-case]: lowercase");
+/// let whole = Diagnostic::path_error(Rule::MissingSkillMd, Path::new("a"), "no SKILL.md".into());
+/// assert_eq!(whole.to_string(), "a: error[missing-skill-md]: no SKILL.md");
+/// assert_eq!((whole.position(), whole.line), (None, 0));
+/// ```
 #[derive(Debug, Clone, PartialEq, Eq)]
 pub struct Diagnostic {
     /// Error or warning.
@@ -187,9 +203,10 @@ pub struct Diagnostic {
     pub rule: Rule,
     /// The file (or folder) concerned.
     pub file: PathBuf,
-    /// 1-based line; 1 when the problem concerns the whole file.
+    /// 1-based line; 0 when the problem concerns the whole file or folder (see
+    /// [`Diagnostic::position`]).
     pub line: usize,
-    /// 1-based column, counted in characters (as the YAML parser counts them).
+    /// 1-based column, counted in characters (as the YAML parser counts them); 0 with `line`.
     pub column: usize,
     /// What is wrong and what is allowed.
     pub message: String,
@@ -216,6 +233,22 @@ impl Diagnostic {
         }
     }
 
+    /// An error about the whole file or folder `path`, with no line or column.
+    pub fn path_error(rule: Rule, path: &Path, message: String) -> Self {
+        Self::error(rule, path, 0, 0, message)
+    }
+
+    /// A warning about the whole file or folder `path`, with no line or column.
+    pub fn path_warning(rule: Rule, path: &Path, message: String) -> Self {
+        Self::warning(rule, path, 0, 0, message)
+    }
+
+    /// The 1-based line and column, or `None` when the problem concerns the whole file or
+    /// folder (`line` is 0).
+    pub fn position(&self) -> Option<(usize, usize)> {
+        (self.line > 0).then_some((self.line, self.column))
+    }
+
     /// Whether this is an error.
     pub fn is_error(&self) -> bool {
         self.severity == Severity::Error
@@ -234,9 +267,12 @@ impl Diagnostic {
         }
     }
 
-    /// `FILE:LINE:COL`.
+    /// `FILE:LINE:COL`, or `PATH` alone for a problem with a whole file or folder.
     pub fn location(&self) -> String {
-        format!("{}:{}:{}", self.file.display(), self.line, self.column)
+        match self.position() {
+            Some((line, column)) => format!("{}:{line}:{column}", self.file.display()),
+            None => self.file.display().to_string(),
+        }
     }
 }
 
@@ -244,10 +280,8 @@ impl fmt::Display for Diagnostic {
     fn fmt(&self, f: &mut fmt::Formatter<'_>) -> fmt::Result {
         write!(
             f,
-            "{}:{}:{}: {}[{}]: {}",
-            self.file.display(),
-            self.line,
-            self.column,
+            "{}: {}[{}]: {}",
+            self.location(),
             self.severity.as_str(),
             self.rule.id(),
             self.message

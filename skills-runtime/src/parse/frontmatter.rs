@@ -5,7 +5,7 @@
 //! after the closing fence, including further `---` lines, is body.
 //!
 //! ```
-//! use skills_runtime::parse::frontmatter::split;
+//! use skills_embed_runtime::parse::frontmatter::split;
 //!
 //! let text = "---\nname: pdf\ndescription: Fill PDF forms.\n---\n\n# PDF\n";
 //! let parts = split(text).unwrap();
@@ -36,7 +36,7 @@ const BOM: char = '\u{FEFF}';
 /// Every offset refers to the original text given to [`split`], byte order mark included.
 ///
 /// ```
-/// use skills_runtime::parse::frontmatter::split;
+/// use skills_embed_runtime::parse::frontmatter::split;
 ///
 /// // A BOM, CRLF line endings and a `---` line in the body.
 /// let text = "\u{FEFF}---\r\nname: pdf\r\n---  \r\n\r\nBody\r\n---\r\nMore body\r\n";
@@ -65,8 +65,8 @@ pub struct Split<'a> {
 /// Why a SKILL.md could not be split. Each case maps to one [`Rule`].
 ///
 /// ```
-/// use skills_runtime::parse::Rule;
-/// use skills_runtime::parse::frontmatter::{split, SplitError};
+/// use skills_embed_runtime::parse::Rule;
+/// use skills_embed_runtime::parse::frontmatter::{split, SplitError};
 ///
 /// assert_eq!(split("# No frontmatter\n"), Err(SplitError::Missing));
 /// assert_eq!(split("---\nname: pdf\n").unwrap_err().rule(), Rule::FrontmatterUnclosed);
@@ -133,7 +133,7 @@ impl std::error::Error for SplitError {}
 /// A leading byte order mark is skipped; CRLF line endings are accepted.
 ///
 /// ```
-/// use skills_runtime::parse::frontmatter::{split, SplitError};
+/// use skills_embed_runtime::parse::frontmatter::{split, SplitError};
 ///
 /// let parts = split("---\nname: a\n---\n").unwrap();
 /// assert_eq!((parts.yaml, parts.body), ("name: a\n", ""));

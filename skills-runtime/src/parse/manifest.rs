@@ -8,7 +8,7 @@
 //!
 //! ```
 //! use std::path::Path;
-//! use skills_runtime::parse::{parse_manifest, Profile, Rule};
+//! use skills_embed_runtime::parse::{parse_manifest, Profile, Rule};
 //!
 //! let text = "---\nname: PDF-Tools\ndescription: Fill PDF forms.\n---\n# PDF\n";
 //! let (manifest, diagnostics) =
@@ -285,7 +285,11 @@ impl Checker<'_> {
     fn load_repairing_colons(&mut self) -> (Option<Loaded>, Vec<ColonFix>) {
         let mut fixes: Vec<ColonFix> = Vec::new();
         loop {
-            let error = match load(&self.lines.join("\n"), self.other_breaks) {
+            // The text ends with its line break, as the frontmatter does, so a block scalar
+            // written last keeps its final newline (YAML's clip) as it does anywhere else.
+            let mut yaml = self.lines.join("\n");
+            yaml.push('\n');
+            let error = match load(&yaml, self.other_breaks) {
                 Ok(loaded) => return (Some(loaded), fixes),
                 Err(error) => error,
             };
@@ -2030,6 +2034,53 @@ mod tests {
         assert_eq!(manifest.unwrap().description.len(), 1100);
         let limit = format!("---\nname: a\ndescription: {}\n---\n", "ü".repeat(1024));
         assert!(strict(&limit).1.is_empty());
+    }
+
+    /// Issue 12: a block scalar's value (and so its length) did not depend on YAML alone but on
+    /// whether another field followed it, because the text given to YAML lost its last line
+    /// break. YAML's default chomping (clip) keeps one final newline in both places, as the
+    /// reference validator, which parses the frontmatter up to the closing fence, counts it.
+    #[test]
+    fn a_block_scalar_has_the_same_value_first_or_last() {
+        let long = "a".repeat(MAX_DESCRIPTION_CHARS);
+        for indicator in ["|", ">"] {
+            let block = format!("description: {indicator}\n  {long}\n");
+            let last = format!("---\nname: a\n{block}---\n");
+            let first = format!("---\n{block}name: a\n---\n");
+            for text in [&last, &first] {
+                let diagnostics = strict(text).1;
+                let d = single(&diagnostics);
+                assert_eq!(d.rule, Rule::DescriptionTooLong, "{text:?}");
+                assert_eq!(
+                    d.message,
+                    "description is 1025 characters; the limit is 1024"
+                );
+            }
+            // Trimmed when read, as before: the newline only counts towards the limit.
+            let (manifest, _) = lenient(&last);
+            assert_eq!(manifest.unwrap().description, long);
+        }
+        let compatibility = format!("compatibility: |\n  {}\n", "c".repeat(500));
+        for text in [
+            format!("---\nname: a\ndescription: d\n{compatibility}---\n"),
+            format!("---\n{compatibility}name: a\ndescription: d\n---\n"),
+        ] {
+            let diagnostics = strict(&text).1;
+            assert_eq!(
+                single(&diagnostics).message,
+                "compatibility is 501 characters; the limit is 500"
+            );
+        }
+        // Strip (`|-`) drops the newline, keep (`|+`) keeps every trailing one, last or not.
+        let fits = format!("---\nname: a\ndescription: |-\n  {long}\n---\n");
+        assert!(strict(&fits).1.is_empty());
+        let kept = "---\nname: a\ndescription: |+\n  text\n\n---\n";
+        assert_eq!(strict(kept).0.unwrap().description, "text");
+        let (manifest, _) = strict("---\nname: a\nmetadata:\n  note: |+\n    x\n\n---\n");
+        assert_eq!(
+            manifest.unwrap().metadata,
+            [("note".into(), "x\n\n".into())]
+        );
     }
 
     // --- optional fields ----------------------------------------------------------------------

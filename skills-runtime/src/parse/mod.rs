@@ -17,4 +17,7 @@ pub mod tree;
 
 pub use diagnostic::{Diagnostic, Profile, Rule, Severity};
 pub use manifest::{Manifest, parse_manifest};
-pub use tree::{LimitAction, Limits, Resource, ScanOptions, SkillSource, Tree, scan};
+pub use tree::{
+    LimitAction, Limits, Resource, ResourceAction, SKIPPED_FOLDERS, ScanOptions, SkillSource, Tree,
+    scan,
+};

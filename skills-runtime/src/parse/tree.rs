@@ -14,12 +14,31 @@ use super::{Diagnostic, Manifest, Profile, Rule, parse_manifest};
 use crate::skill::{File, MANIFEST, OwnedFields, Skill, is_text};
 use crate::{SkillSet, SummaryFormat};
 
+/// Folder names [`ScanOptions::for_repositories`] never searches for skills: version control,
+/// dependencies and caches. A folder of one of these names that holds a SKILL.md itself is
+/// still a skill.
+pub const SKIPPED_FOLDERS: &[&str] = &[
+    ".git",
+    ".hg",
+    ".svn",
+    ".jj",
+    "node_modules",
+    "target",
+    ".venv",
+    "__pycache__",
+    ".tox",
+];
+
 /// What to scan and how strictly.
 ///
+/// The default is what `skills!` reads: dot folders are not searched and no folder name is
+/// skipped. [`ScanOptions::for_repositories`] is what `skills validate` reads.
+///
 /// ```
-/// use skills_runtime::parse::{Profile, ScanOptions};
+/// use skills_embed_runtime::parse::{Profile, ScanOptions};
 /// let options = ScanOptions { profile: Profile::Lenient, ..ScanOptions::default() };
-/// assert!(!options.dotfiles);
+/// assert!(!options.dotfiles && !options.dot_folders);
+/// assert!(options.skip_folders.is_empty());
 /// ```
 #[derive(Debug, Clone, Default)]
 pub struct ScanOptions {
@@ -29,8 +48,18 @@ pub struct ScanOptions {
     pub include: Vec<String>,
     /// Globs (relative to each skill's folder) that drop a resource.
     pub exclude: Vec<String>,
-    /// Keep files and folders whose name starts with `.`.
+    /// Keep files and folders whose name starts with `.` as resources of a skill (dot folders
+    /// are then searched for skills too).
     pub dotfiles: bool,
+    /// Search folders whose name starts with `.` for skills (`skills/.curated/`,
+    /// `.claude/skills/`), except those named in `skip_folders`. A file whose path inside its
+    /// skill has such a folder (or is itself a dot-file) is still a resource only with
+    /// `dotfiles`.
+    pub dot_folders: bool,
+    /// Folder names never searched for skills (see [`SKIPPED_FOLDERS`]). They apply outside
+    /// skills and to dot folders inside one; the other folders of a skill hold its resources
+    /// whatever their name. A folder so named that holds a SKILL.md is still a skill.
+    pub skip_folders: Vec<String>,
     /// How deep below the root to look; `None` for no limit.
     pub max_depth: Option<usize>,
     /// Size limits for bodies and resources.
@@ -45,11 +74,12 @@ pub struct ScanOptions {
 /// Size limits checked when skills are read.
 ///
 /// ```
-/// use skills_runtime::parse::{LimitAction, Limits};
+/// use skills_embed_runtime::parse::{LimitAction, Limits, ResourceAction};
 /// let limits = Limits::default();
 /// assert_eq!((limits.max_body_lines, limits.max_body_chars), (500, 40_000));
 /// assert_eq!(limits.body, LimitAction::Warn);
 /// assert_eq!(limits.max_resource_bytes, Some(2_000_000));
+/// assert_eq!(limits.resource, ResourceAction::Error);
 /// ```
 #[derive(Debug, Clone, Copy, PartialEq, Eq)]
 pub struct Limits {
@@ -59,8 +89,37 @@ pub struct Limits {
     pub max_body_chars: usize,
     /// What a body over either limit gets.
     pub body: LimitAction,
-    /// Bytes a resource may have; `None` for no cap. A larger resource is an error.
+    /// Bytes a resource (or SKILL.md) may have; `None` for no cap. A larger SKILL.md is always
+    /// an error; a larger resource gets what `resource` says.
     pub max_resource_bytes: Option<u64>,
+    /// What a resource over `max_resource_bytes` gets.
+    pub resource: ResourceAction,
+}
+
+impl ScanOptions {
+    /// What `skills validate` reads: every SKILL.md below the root, dot folders included, except
+    /// in version-control, dependency and cache folders ([`SKIPPED_FOLDERS`]); symbolic links
+    /// followed (inside the root); a resource over the size cap gets a warning and is left out.
+    ///
+    /// ```
+    /// use skills_embed_runtime::parse::{ResourceAction, ScanOptions, SKIPPED_FOLDERS};
+    /// let options = ScanOptions::for_repositories();
+    /// assert!(options.dot_folders && !options.dotfiles && options.follow_symlinks);
+    /// assert_eq!(options.skip_folders, SKIPPED_FOLDERS);
+    /// assert_eq!(options.limits.resource, ResourceAction::Skip);
+    /// ```
+    pub fn for_repositories() -> Self {
+        ScanOptions {
+            dot_folders: true,
+            skip_folders: SKIPPED_FOLDERS.iter().map(|&s| s.to_owned()).collect(),
+            follow_symlinks: true,
+            limits: Limits {
+                resource: ResourceAction::Skip,
+                ..Limits::default()
+            },
+            ..ScanOptions::default()
+        }
+    }
 }
 
 impl Default for Limits {
@@ -70,8 +129,25 @@ impl Default for Limits {
             max_body_chars: 40_000,
             body: LimitAction::Warn,
             max_resource_bytes: Some(2_000_000),
+            resource: ResourceAction::Error,
         }
     }
+}
+
+/// What a resource over [`Limits::max_resource_bytes`] gets.
+///
+/// The cap is no rule of the Agent Skills specification: it keeps a binary (or a model's
+/// context) from swallowing a huge file by mistake.
+#[derive(Debug, Clone, Copy, PartialEq, Eq, Default)]
+#[non_exhaustive]
+pub enum ResourceAction {
+    /// A `resource-too-large` error: the skill is invalid. What `skills!` does, so a huge file
+    /// does not end up in the binary unnoticed.
+    #[default]
+    Error,
+    /// A `resource-too-large` warning, and the file is left out of the skill's resources; the
+    /// skill itself loads. What the command-line tool and discovery do.
+    Skip,
 }
 
 /// What a body over the limits gets.
@@ -235,11 +311,9 @@ impl Tree {
             };
             match source.load_with(read) {
                 Ok(skill) => skills.push((skill, i)),
-                Err(e) => diagnostics.push(Diagnostic::error(
+                Err(e) => diagnostics.push(Diagnostic::path_error(
                     Rule::ReadError,
                     &source.dir,
-                    1,
-                    1,
                     format!("cannot read the skill's files: {e}"),
                 )),
             }
@@ -259,13 +333,16 @@ pub fn scan(root: &Path, options: &ScanOptions) -> Tree {
     };
     let walk_root = match fs::metadata(root) {
         Err(e) if e.kind() == io::ErrorKind::NotFound => {
-            tree.diagnostics.push(Diagnostic::error(
+            tree.diagnostics.push(Diagnostic::path_error(
                 Rule::MissingPath,
                 root,
-                1,
-                1,
-                "no such file or folder: give a folder of skills, a skill folder or a SKILL.md"
-                    .into(),
+                format!(
+                    "no such file or folder: {}: give a folder of skills, a skill folder or a \
+                     SKILL.md",
+                    std::path::absolute(root)
+                        .unwrap_or_else(|_| root.to_owned())
+                        .display()
+                ),
             ));
             return tree;
         }
@@ -278,11 +355,9 @@ pub fn scan(root: &Path, options: &ScanOptions) -> Tree {
             root.parent().map(Path::to_owned).unwrap_or_default()
         }
         Ok(_) => {
-            tree.diagnostics.push(Diagnostic::error(
+            tree.diagnostics.push(Diagnostic::path_error(
                 Rule::MissingSkillMd,
                 root,
-                1,
-                1,
                 "is a file, not a skill folder or a SKILL.md".into(),
             ));
             return tree;
@@ -298,11 +373,9 @@ pub fn scan(root: &Path, options: &ScanOptions) -> Tree {
     let mut walk = Walk::new(&walk_root, options);
     walk.run(&mut tree.diagnostics);
     if walk.skill_dirs.is_empty() {
-        tree.diagnostics.push(Diagnostic::error(
+        tree.diagnostics.push(Diagnostic::path_error(
             Rule::MissingSkillMd,
             root,
-            1,
-            1,
             "holds no SKILL.md: a skill is a folder with a SKILL.md file".into(),
         ));
     }
@@ -344,10 +417,7 @@ impl<'a> Walk<'a> {
         let max_depth = self.options.max_depth;
         // The skill folders enclosing the current entry (the walk is depth-first).
         let mut open: Vec<PathBuf> = Vec::new();
-        let dotfiles = self.options.dotfiles;
-        let mut it = walker
-            .into_iter()
-            .filter_entry(|e| e.depth() == 0 || dotfiles || !is_dot(e.file_name()));
+        let mut it = walker.into_iter();
         let mut dirs = 0usize;
         while let Some(entry) = it.next() {
             let entry = match entry {
@@ -362,26 +432,31 @@ impl<'a> Walk<'a> {
                         (None, Some(io)) => format!("cannot read: {io}"),
                         (None, None) => format!("cannot read: {e}"),
                     };
-                    diagnostics.push(Diagnostic::error(Rule::ReadError, &path, 1, 1, message));
+                    diagnostics.push(Diagnostic::path_error(Rule::ReadError, &path, message));
                     continue;
                 }
             };
+            while open.last().is_some_and(|d| !entry.path().starts_with(d)) {
+                open.pop();
+            }
+            if entry.depth() > 0 && !self.enters(&entry, !open.is_empty()) {
+                if entry.file_type().is_dir() {
+                    it.skip_current_dir();
+                }
+                continue;
+            }
             if !follow && entry.path_is_symlink() {
-                diagnostics.push(Diagnostic::warning(
+                diagnostics.push(Diagnostic::path_warning(
                     Rule::SymlinkSkipped,
                     entry.path(),
-                    1,
-                    1,
                     "symbolic link not followed (following links is off)".into(),
                 ));
                 continue;
             }
             if entry.path_is_symlink() && !self.inside_root(entry.path()) {
-                diagnostics.push(Diagnostic::error(
+                diagnostics.push(Diagnostic::path_error(
                     Rule::SymlinkEscape,
                     entry.path(),
-                    1,
-                    1,
                     "symbolic link points outside the skills folder; only links that stay inside it are followed".into(),
                 ));
                 if entry.file_type().is_dir() {
@@ -393,20 +468,15 @@ impl<'a> Walk<'a> {
             if file_type.is_dir() {
                 dirs += 1;
                 if self.options.max_dirs.is_some_and(|max| dirs > max) {
-                    diagnostics.push(Diagnostic::warning(
+                    diagnostics.push(Diagnostic::path_warning(
                         Rule::ScanLimit,
                         self.root,
-                        1,
-                        1,
                         format!(
                             "holds more than {} folders; the rest were not scanned (raise the limit to see them)",
                             dirs - 1
                         ),
                     ));
                     break;
-                }
-                while open.last().is_some_and(|d| !entry.path().starts_with(d)) {
-                    open.pop();
                 }
                 if self.is_manifest(&entry.path().join(MANIFEST), diagnostics) {
                     self.skill_dirs.push(entry.path().to_owned());
@@ -417,23 +487,45 @@ impl<'a> Walk<'a> {
             } else if file_type.is_file() {
                 match entry.metadata() {
                     Ok(meta) => self.files.push((entry.into_path(), meta)),
-                    Err(e) => diagnostics.push(Diagnostic::error(
+                    Err(e) => diagnostics.push(Diagnostic::path_error(
                         Rule::ReadError,
                         entry.path(),
-                        1,
-                        1,
                         format!("cannot read: {e}"),
                     )),
                 }
             } else {
-                diagnostics.push(Diagnostic::warning(
+                diagnostics.push(Diagnostic::path_warning(
                     Rule::SpecialFile,
                     entry.path(),
-                    1,
-                    1,
                     "is not a regular file (a FIFO, socket or device); skipped".into(),
                 ));
             }
+        }
+    }
+
+    /// Whether the walk goes into `entry` (below the root): a folder to search or read, a file
+    /// that may be a resource. `in_skill` says whether a skill folder encloses it.
+    ///
+    /// A dot-file is never a resource without `dotfiles`, so it is passed over before anything
+    /// reports on it (a link, a FIFO). Inside a skill, a folder is read for resources, except a
+    /// dot folder without `dotfiles`, which is only searched for nested skills with
+    /// `dot_folders`. Outside skills, a folder is searched unless `skip_folders` names it or it
+    /// is a dot folder and neither `dotfiles` nor `dot_folders` is on.
+    fn enters(&self, entry: &walkdir::DirEntry, in_skill: bool) -> bool {
+        let options = self.options;
+        let name = entry.file_name();
+        let dot = is_dot(name);
+        if !entry.file_type().is_dir() {
+            return !dot || options.dotfiles;
+        }
+        let skipped = || {
+            options.skip_folders.iter().any(|s| name == s.as_str())
+                && !entry.path().join(MANIFEST).is_file()
+        };
+        if in_skill {
+            !dot || options.dotfiles || (options.dot_folders && !skipped())
+        } else {
+            (!dot || options.dotfiles || options.dot_folders) && !skipped()
         }
     }
 
@@ -450,11 +542,9 @@ impl<'a> Walk<'a> {
             return false;
         };
         if meta.is_dir() {
-            diagnostics.push(Diagnostic::error(
+            diagnostics.push(Diagnostic::path_error(
                 Rule::ReadError,
                 manifest,
-                1,
-                1,
                 "is a folder, not a file: the folder holding it is not read as a skill".into(),
             ));
             return false;
@@ -497,13 +587,15 @@ impl<'a> Walk<'a> {
             if relative == Path::new(MANIFEST) {
                 continue;
             }
+            // Reached through a dot folder searched for nested skills: not a resource.
+            if !self.options.dotfiles && relative.iter().any(is_dot) {
+                continue;
+            }
             let skill = skills.get_mut(&dir).expect("owner found above");
             let Some(rel) = slash_path(relative) else {
-                let d = Diagnostic::error(
+                let d = Diagnostic::path_error(
                     Rule::ReadError,
                     &path,
-                    1,
-                    1,
                     "file name is not valid UTF-8; rename it (paths are served as text)".into(),
                 );
                 if profile == Profile::Lenient {
@@ -520,23 +612,12 @@ impl<'a> Walk<'a> {
             if !filter.keeps(&rel) {
                 continue;
             }
-            if let Some(cap) = self
-                .options
-                .limits
-                .max_resource_bytes
-                .filter(|&c| meta.len() > c)
-            {
-                skill.valid = false;
-                diagnostics.push(Diagnostic::error(
-                    Rule::ResourceTooLarge,
-                    &path,
-                    1,
-                    1,
-                    format!(
-                        "is {} bytes; the cap is {cap} bytes: exclude it or raise the cap",
-                        meta.len()
-                    ),
-                ));
+            let limits = &self.options.limits;
+            if let Some(cap) = limits.max_resource_bytes.filter(|&c| meta.len() > c) {
+                diagnostics.push(oversized(&path, meta.len(), cap, limits.resource));
+                if limits.resource == ResourceAction::Error {
+                    skill.valid = false;
+                }
                 continue;
             }
             match read_regular(&path, None) {
@@ -581,11 +662,9 @@ fn read_skill(
     let bytes = match read_regular(&source.manifest_path, options.limits.max_resource_bytes) {
         Ok(bytes) => bytes,
         Err(e) if e.kind() == io::ErrorKind::FileTooLarge => {
-            diagnostics.push(Diagnostic::error(
+            diagnostics.push(Diagnostic::path_error(
                 Rule::ResourceTooLarge,
                 &source.manifest_path,
-                1,
-                1,
                 format!(
                     "{e}, like every file of a skill: move detail into files under references/"
                 ),
@@ -767,22 +846,18 @@ fn glob_set(patterns: &[String]) -> Result<GlobSet, Diagnostic> {
     let mut builder = GlobSetBuilder::new();
     for pattern in patterns {
         let glob = Glob::new(pattern).map_err(|e| {
-            Diagnostic::error(
+            Diagnostic::path_error(
                 Rule::InvalidGlob,
                 Path::new(""),
-                1,
-                1,
                 format!("invalid glob {pattern:?}: {e}"),
             )
         })?;
         builder.add(glob);
     }
     builder.build().map_err(|e| {
-        Diagnostic::error(
+        Diagnostic::path_error(
             Rule::InvalidGlob,
             Path::new(""),
-            1,
-            1,
             format!("invalid globs: {e}"),
         )
     })
@@ -806,7 +881,30 @@ fn read_regular(path: &Path, cap: Option<u64>) -> io::Result<Vec<u8>> {
 }
 
 fn read_error(path: &Path, e: &io::Error) -> Diagnostic {
-    Diagnostic::error(Rule::ReadError, path, 1, 1, format!("cannot read: {e}"))
+    Diagnostic::path_error(Rule::ReadError, path, format!("cannot read: {e}"))
+}
+
+/// The `resource-too-large` diagnostic for a resource of `len` bytes over `cap`.
+fn oversized(path: &Path, len: u64, cap: u64, action: ResourceAction) -> Diagnostic {
+    match action {
+        ResourceAction::Error => Diagnostic::path_error(
+            Rule::ResourceTooLarge,
+            path,
+            format!(
+                "is {len} bytes; the cap is {cap} bytes: exclude the file, or raise the cap \
+                 (`max_resource_bytes` in `skills!`, `--max-resource-bytes` in `skills`)"
+            ),
+        ),
+        ResourceAction::Skip => Diagnostic::path_warning(
+            Rule::ResourceTooLarge,
+            path,
+            format!(
+                "is {len} bytes; the cap is {cap} bytes: loading from disk leaves this file out \
+                 (the skill still loads), and `skills!` refuses it unless you exclude the file \
+                 or raise its `max_resource_bytes`"
+            ),
+        ),
+    }
 }
 
 fn is_dot(name: &std::ffi::OsStr) -> bool {
@@ -841,4 +939,154 @@ fn is_executable(meta: &fs::Metadata) -> bool {
 #[cfg(not(unix))]
 fn is_executable(_: &fs::Metadata) -> bool {
     false
+}
+
+#[cfg(test)]
+mod tests {
+    use super::super::Severity;
+    use super::*;
+
+    fn write_skill(dir: &Path, name: &str) {
+        fs::create_dir_all(dir).unwrap();
+        let text = format!("---\nname: {name}\ndescription: The {name} skill.\n---\nBody\n");
+        fs::write(dir.join(MANIFEST), text).unwrap();
+    }
+
+    fn names(tree: &Tree) -> Vec<String> {
+        tree.skills.iter().map(SkillSource::name).collect()
+    }
+
+    fn paths(source: &SkillSource) -> Vec<&str> {
+        source.resources.iter().map(|r| r.path.as_str()).collect()
+    }
+
+    /// Issue 12: `skills validate` said "checked 0 skills" on checkouts keeping skills under
+    /// `skills/.curated/` and the like, and never looked in `.agents/skills/`.
+    #[test]
+    fn dot_folders_are_searched_only_when_asked_and_tool_folders_never() {
+        let root = tempfile::tempdir().unwrap();
+        let root = root.path();
+        write_skill(&root.join("skills/plain"), "plain");
+        write_skill(&root.join("skills/.curated/curated"), "curated");
+        write_skill(&root.join(".agents/skills/agents"), "agents");
+        write_skill(&root.join(".git/hooks/in-git"), "in-git");
+        write_skill(&root.join("node_modules/pkg/in-deps"), "in-deps");
+        write_skill(&root.join("build/target"), "target");
+
+        let skills_macro = scan(root, &ScanOptions::default());
+        assert_eq!(
+            names(&skills_macro),
+            ["in-deps", "plain", "target"],
+            "`skills!` reads as before"
+        );
+        let validate = scan(root, &ScanOptions::for_repositories());
+        assert_eq!(
+            names(&validate),
+            ["agents", "curated", "plain", "target"],
+            "a folder named like a tool folder that is a skill stays one"
+        );
+        assert!(
+            validate.diagnostics.is_empty(),
+            "{:?}",
+            validate.diagnostics
+        );
+        let no_dots = ScanOptions {
+            dot_folders: false,
+            ..ScanOptions::for_repositories()
+        };
+        assert_eq!(names(&scan(root, &no_dots)), ["plain", "target"]);
+    }
+
+    #[test]
+    fn dot_paths_inside_a_skill_are_no_resources_but_may_hold_nested_skills() {
+        let root = tempfile::tempdir().unwrap();
+        let outer = root.path().join("outer");
+        write_skill(&outer, "outer");
+        fs::write(outer.join(".notes.md"), "private").unwrap();
+        fs::write(outer.join("guide.md"), "guide").unwrap();
+        fs::create_dir_all(outer.join(".cache")).unwrap();
+        fs::write(outer.join(".cache/data"), "cached").unwrap();
+        write_skill(&outer.join(".experimental/inner"), "inner");
+        fs::create_dir_all(outer.join(".git")).unwrap();
+        write_skill(&outer.join(".git/in-git"), "in-git");
+
+        let tree = scan(root.path(), &ScanOptions::for_repositories());
+        assert_eq!(names(&tree), ["inner", "outer"]);
+        assert_eq!(paths(&tree.skills[1]), ["guide.md"]);
+        let tree = scan(root.path(), &ScanOptions::default());
+        assert_eq!(names(&tree), ["outer"]);
+        assert_eq!(paths(&tree.skills[0]), ["guide.md"]);
+        let all = ScanOptions {
+            dotfiles: true,
+            ..ScanOptions::default()
+        };
+        let tree = scan(root.path(), &all);
+        assert_eq!(names(&tree), ["in-git", "inner", "outer"]);
+        assert_eq!(
+            paths(&tree.skills[2]),
+            [".cache/data", ".notes.md", "guide.md"],
+            "with dotfiles, what belongs to no nested skill is a resource, as `skills!` embeds it"
+        );
+    }
+
+    /// Issue 12: a file over the size cap failed its whole skill everywhere, though the cap is
+    /// no rule of the specification.
+    #[test]
+    fn a_resource_over_the_cap_fails_its_skill_or_is_left_out() {
+        let root = tempfile::tempdir().unwrap();
+        let dir = root.path().join("big");
+        write_skill(&dir, "big");
+        fs::write(dir.join("data.txt"), "x".repeat(3_000)).unwrap();
+        fs::write(dir.join("notes.md"), "notes").unwrap();
+        let mut options = ScanOptions::default();
+        options.limits.max_resource_bytes = Some(1_000);
+
+        let tree = scan(root.path(), &options);
+        assert!(!tree.skills[0].valid);
+        let d = &tree.diagnostics[0];
+        assert_eq!(
+            (d.rule, d.severity),
+            (Rule::ResourceTooLarge, Severity::Error)
+        );
+        assert!(d.message.contains("the cap is 1000 bytes"), "{d}");
+
+        options.limits.resource = ResourceAction::Skip;
+        let tree = scan(root.path(), &options);
+        assert!(tree.skills[0].valid);
+        assert_eq!(paths(&tree.skills[0]), ["notes.md"]);
+        let d = &tree.diagnostics[0];
+        assert_eq!(
+            (d.rule, d.severity),
+            (Rule::ResourceTooLarge, Severity::Warning)
+        );
+        assert!(d.message.contains("leaves this file out"), "{d}");
+        let (set, problems) = tree.load_set(crate::SummaryFormat::Markdown);
+        assert!(problems.is_empty(), "{problems:?}");
+        assert_eq!(set.len(), 1);
+
+        // SKILL.md itself cannot be left out: over the cap, its skill fails.
+        options.limits.max_resource_bytes = Some(10);
+        let tree = scan(root.path(), &options);
+        assert!(!tree.skills[0].valid);
+        assert!(tree.has_errors());
+    }
+
+    /// Issue 12: a problem with a folder printed a made-up `:1:1`.
+    #[test]
+    fn problems_with_a_whole_folder_or_file_have_no_line() {
+        let root = tempfile::tempdir().unwrap();
+        let tree = scan(root.path(), &ScanOptions::default());
+        let d = &tree.diagnostics[0];
+        assert_eq!((d.rule, d.position()), (Rule::MissingSkillMd, None));
+        assert_eq!(
+            d.to_string(),
+            format!(
+                "{}: error[missing-skill-md]: holds no SKILL.md: a skill is a folder with a \
+                 SKILL.md file",
+                root.path().display()
+            )
+        );
+        let tree = scan(&root.path().join("nope"), &ScanOptions::default());
+        assert_eq!(tree.diagnostics[0].position(), None);
+    }
 }

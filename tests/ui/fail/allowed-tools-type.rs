@@ -1,3 +1,3 @@
-skills::skills!("fixtures/fail/allowed-tools-type");
+skills_embed::skills!("fixtures/fail/allowed-tools-type");
 
 fn main() {}

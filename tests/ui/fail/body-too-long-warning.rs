@@ -1,6 +1,6 @@
 // The default for a long body is a warning (a real one: `deny` pins its text here).
 #![deny(deprecated)]
 
-skills::skills!("fixtures/fail/body-too-long", max_body_lines = 10);
+skills_embed::skills!("fixtures/fail/body-too-long", max_body_lines = 10);
 
 fn main() {}

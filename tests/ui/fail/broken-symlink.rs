@@ -1,3 +1,3 @@
-skills::skills!("fixtures/fail/broken-symlink");
+skills_embed::skills!("fixtures/fail/broken-symlink");
 
 fn main() {}

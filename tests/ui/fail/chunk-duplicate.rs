@@ -1,3 +1,3 @@
-skills::skills!("fixtures/fail/chunk-duplicate");
+skills_embed::skills!("fixtures/fail/chunk-duplicate");
 
 fn main() {}

@@ -1,3 +1,3 @@
-skills::skills!("fixtures/fail/chunk-id");
+skills_embed::skills!("fixtures/fail/chunk-id");
 
 fn main() {}

@@ -1,3 +1,3 @@
-skills::skills!("fixtures/fail/chunk-syntax");
+skills_embed::skills!("fixtures/fail/chunk-syntax");
 
 fn main() {}

@@ -1,3 +1,3 @@
-skills::skills!("fixtures/fail/compatibility-length");
+skills_embed::skills!("fixtures/fail/compatibility-length");
 
 fn main() {}

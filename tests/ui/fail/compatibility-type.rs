@@ -1,3 +1,3 @@
-skills::skills!("fixtures/fail/compatibility-type");
+skills_embed::skills!("fixtures/fail/compatibility-type");
 
 fn main() {}

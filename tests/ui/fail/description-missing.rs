@@ -1,3 +1,3 @@
-skills::skills!("fixtures/fail/description-missing");
+skills_embed::skills!("fixtures/fail/description-missing");
 
 fn main() {}

@@ -1,3 +1,3 @@
-skills::skills!("fixtures/fail/description-too-long");
+skills_embed::skills!("fixtures/fail/description-too-long");
 
 fn main() {}

@@ -1,3 +1,3 @@
-skills::skills!("fixtures/fail/description-type");
+skills_embed::skills!("fixtures/fail/description-type");
 
 fn main() {}

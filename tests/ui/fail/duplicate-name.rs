@@ -1,3 +1,3 @@
-skills::skills!("fixtures/fail/duplicate-name");
+skills_embed::skills!("fixtures/fail/duplicate-name");
 
 fn main() {}

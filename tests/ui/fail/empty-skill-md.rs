@@ -1,3 +1,3 @@
-skills::skills!("fixtures/fail/empty-skill-md");
+skills_embed::skills!("fixtures/fail/empty-skill-md");
 
 fn main() {}

@@ -1,3 +1,3 @@
-skills::skills!("fixtures/fail/frontmatter-empty");
+skills_embed::skills!("fixtures/fail/frontmatter-empty");
 
 fn main() {}

@@ -1,3 +1,3 @@
-skills::skills!("fixtures/fail/frontmatter-missing");
+skills_embed::skills!("fixtures/fail/frontmatter-missing");
 
 fn main() {}

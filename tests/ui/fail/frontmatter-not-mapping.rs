@@ -1,3 +1,3 @@
-skills::skills!("fixtures/fail/frontmatter-not-mapping");
+skills_embed::skills!("fixtures/fail/frontmatter-not-mapping");
 
 fn main() {}

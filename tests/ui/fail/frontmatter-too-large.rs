@@ -1,3 +1,3 @@
-skills::skills!("fixtures/fail/frontmatter-too-large");
+skills_embed::skills!("fixtures/fail/frontmatter-too-large");
 
 fn main() {}

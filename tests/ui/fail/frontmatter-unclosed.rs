@@ -1,3 +1,3 @@
-skills::skills!("fixtures/fail/frontmatter-unclosed");
+skills_embed::skills!("fixtures/fail/frontmatter-unclosed");
 
 fn main() {}

@@ -1,5 +1,5 @@
 // Fixtures made by tests/ui.rs: a frontmatter whose YAML aliases would expand to 387 million
 // values is refused quickly with a clear message, not expanded.
-skills::skills!("generated/alias-bomb");
+skills_embed::skills!("generated/alias-bomb");
 
 fn main() {}

@@ -1,6 +1,6 @@
 // Fixtures made by tests/ui.rs: 64 nested folders. A skill at the bottom is found (its error is
 // reported with its full path) and a resource 64 folders down in a good skill is embedded.
-skills::skills!("generated/deep");
+skills_embed::skills!("generated/deep");
 
 fn main() {
     let _ = SKILLS.load(SkillId::Demo, "r/r/r/r/r/r/r/r/r/r/r/r/r/r/r/r/r/r/r/r/r/r/r/r/r/r/r/r/r/r/r/r/r/r/r/r/r/r/r/r/r/r/r/r/r/r/r/r/r/r/r/r/r/r/r/r/r/r/r/r/r/r/r/r/bottom.md");

@@ -2,7 +2,7 @@
 // would hang the build); `deny` turns the warning into an error so the snapshot pins it.
 #![deny(deprecated)]
 
-skills::skills!("generated/fifo");
+skills_embed::skills!("generated/fifo");
 
 fn main() {
     let _ = SKILLS.load(SkillId::Demo, "SKILL.md");

@@ -1,7 +1,7 @@
 // Fixtures made by tests/ui.rs: a folder named SKILL.md where the file should be (how an
 // unreadable SKILL.md is simulated when the tests run as root). It is reported, not skipped in
 // silence; the good skill beside it still gets its variant.
-skills::skills!("generated/manifest-is-folder");
+skills_embed::skills!("generated/manifest-is-folder");
 
 fn main() {
     let _ = SKILLS.load(SkillId::Demo, "SKILL.md");

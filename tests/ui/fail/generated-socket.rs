@@ -3,7 +3,7 @@
 // snapshot pins it.
 #![deny(deprecated)]
 
-skills::skills!("generated/socket");
+skills_embed::skills!("generated/socket");
 
 fn main() {
     let _ = SKILLS.load(SkillId::Demo, "SKILL.md");

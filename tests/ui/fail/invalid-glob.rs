@@ -1,3 +1,3 @@
-skills::skills!("fixtures/basic", include = ["[unclosed"]);
+skills_embed::skills!("fixtures/basic", include = ["[unclosed"]);
 
 fn main() {}

@@ -2,7 +2,7 @@
 // warnings; `deny` turns them into errors so the snapshot pins their text.
 #![deny(deprecated)]
 
-skills::skills!("fixtures/fail/lenient-warning", profile = lenient);
+skills_embed::skills!("fixtures/fail/lenient-warning", profile = lenient);
 
 fn main() {
     let _ = SKILLS.load(SkillId::Other, "SKILL.md");

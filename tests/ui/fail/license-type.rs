@@ -1,3 +1,3 @@
-skills::skills!("fixtures/fail/license-type");
+skills_embed::skills!("fixtures/fail/license-type");
 
 fn main() {}

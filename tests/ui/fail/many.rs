@@ -1,3 +1,3 @@
-skills::skills!("fixtures/fail/many");
+skills_embed::skills!("fixtures/fail/many");
 
 fn main() {}

@@ -1,3 +1,3 @@
-skills::skills!("fixtures/fail/metadata-type");
+skills_embed::skills!("fixtures/fail/metadata-type");
 
 fn main() {}

@@ -1,3 +1,3 @@
-skills::skills!("fixtures/fail/does-not-exist");
+skills_embed::skills!("fixtures/fail/does-not-exist");
 
 fn main() {}

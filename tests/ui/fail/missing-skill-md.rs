@@ -1,3 +1,3 @@
-skills::skills!("fixtures/fail/missing-skill-md");
+skills_embed::skills!("fixtures/fail/missing-skill-md");
 
 fn main() {}

@@ -1,3 +1,3 @@
-skills::skills!("fixtures/fail/name-case");
+skills_embed::skills!("fixtures/fail/name-case");
 
 fn main() {}

@@ -1,3 +1,3 @@
-skills::skills!("fixtures/fail/name-chars");
+skills_embed::skills!("fixtures/fail/name-chars");
 
 fn main() {}

@@ -1,3 +1,3 @@
-skills::skills!("fixtures/fail/name-dir-mismatch");
+skills_embed::skills!("fixtures/fail/name-dir-mismatch");
 
 fn main() {}

@@ -1,3 +1,3 @@
-skills::skills!("fixtures/fail/name-double-hyphen");
+skills_embed::skills!("fixtures/fail/name-double-hyphen");
 
 fn main() {}

@@ -1,3 +1,3 @@
-skills::skills!("fixtures/fail/name-hyphen-edge");
+skills_embed::skills!("fixtures/fail/name-hyphen-edge");
 
 fn main() {}

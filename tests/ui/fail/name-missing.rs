@@ -1,3 +1,3 @@
-skills::skills!("fixtures/fail/name-missing");
+skills_embed::skills!("fixtures/fail/name-missing");
 
 fn main() {}

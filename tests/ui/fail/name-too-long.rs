@@ -1,3 +1,3 @@
-skills::skills!("fixtures/fail/name-too-long");
+skills_embed::skills!("fixtures/fail/name-too-long");
 
 fn main() {}

@@ -1,3 +1,3 @@
-skills::skills!("fixtures/fail/name-type");
+skills_embed::skills!("fixtures/fail/name-type");
 
 fn main() {}

@@ -1,5 +1,5 @@
 // One broken skill is one error: the enum still has both variants, so code naming them compiles.
-skills::skills!("fixtures/fail/no-cascade");
+skills_embed::skills!("fixtures/fail/no-cascade");
 
 fn main() {
     let _ = SKILLS.load(SkillId::Good, "SKILL.md");

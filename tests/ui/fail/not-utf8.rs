@@ -1,3 +1,3 @@
-skills::skills!("fixtures/fail/not-utf8");
+skills_embed::skills!("fixtures/fail/not-utf8");
 
 fn main() {}

@@ -1,3 +1,3 @@
-skills::skills!("fixtures/fail/symlink-escape");
+skills_embed::skills!("fixtures/fail/symlink-escape");
 
 fn main() {}

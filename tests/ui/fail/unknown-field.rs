@@ -1,3 +1,3 @@
-skills::skills!("fixtures/fail/unknown-field");
+skills_embed::skills!("fixtures/fail/unknown-field");
 
 fn main() {}

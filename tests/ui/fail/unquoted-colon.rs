@@ -1,3 +1,3 @@
-skills::skills!("fixtures/fail/unquoted-colon");
+skills_embed::skills!("fixtures/fail/unquoted-colon");
 
 fn main() {}

@@ -1,3 +1,3 @@
-skills::skills!("fixtures/fail/variant-collision");
+skills_embed::skills!("fixtures/fail/variant-collision");
 
 fn main() {}

@@ -1,3 +1,3 @@
-skills::skills!("fixtures/fail/yaml-duplicate-key");
+skills_embed::skills!("fixtures/fail/yaml-duplicate-key");
 
 fn main() {}

@@ -1,3 +1,3 @@
-skills::skills!("fixtures/fail/yaml-syntax");
+skills_embed::skills!("fixtures/fail/yaml-syntax");
 
 fn main() {}

@@ -1,11 +1,11 @@
 //! The generated items are documented and lint-clean in a crate that denies both.
 #![deny(missing_docs, warnings)]
 
-skills::skills!("fixtures/basic");
+skills_embed::skills!("fixtures/basic");
 
 /// Options rename the generated items.
 pub mod renamed {
-    skills::skills!("fixtures/basic", enum_name = Tool, static_name = TOOLS, profile = strict, summary = markdown, include = ["**/*.md"], exclude = [], dotfiles = false,);
+    skills_embed::skills!("fixtures/basic", enum_name = Tool, static_name = TOOLS, profile = strict, summary = markdown, include = ["**/*.md"], exclude = [], dotfiles = false,);
 }
 
 fn main() {

@@ -1,5 +1,5 @@
 //! A rig agent with the skill tool: the five sample skills of `examples/skills/`, embedded by
-//! `skills!`, offered to the model as `load_skill` (a [`skills::rig::SkillTool`]), with the L1
+//! `skills!`, offered to the model as `load_skill` (a [`skills_embed::rig::SkillTool`]), with the L1
 //! listing in the preamble.
 //!
 //! It always runs one **scripted, offline turn**: a scripted model (rig's `MockCompletionModel`)
@@ -12,19 +12,19 @@
 //! the model, `gpt-5.4-mini` by default).
 //!
 //! ```text
-//! cargo run --example rig_agent --features rig
-//! OPENAI_API_KEY=sk-... cargo run --example rig_agent --features rig
+//! cargo run -p skills-examples --example rig_agent
+//! OPENAI_API_KEY=sk-... cargo run -p skills-examples --example rig_agent
 //! ```
 
 use rig_agent::AgentBuilder;
 use rig_core::completion::message::{AssistantContent, Message, ToolResultContent, UserContent};
 use rig_core::test_utils::{MockCompletionModel, MockTurn};
 use serde_json::json;
-use skills::permission::Permissions;
-use skills::rig::SkillTool;
+use skills_embed::permission::Permissions;
+use skills_embed::rig::SkillTool;
 
 // `pub enum SkillId` and `pub static SKILLS`, checked and embedded when this example compiles.
-skills::skills!("examples/skills");
+skills_embed::skills!("../skills/examples/skills");
 
 const QUESTION: &str = "Can you review my change before I merge it? It adds a login endpoint.";
 

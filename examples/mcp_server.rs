@@ -1,7 +1,7 @@
 //! An MCP server binary with its skills inside: point any MCP host at it and the five sample
 //! skills of `examples/skills/` are served from the binary, with no files at run time.
 //!
-//! What a client gets (see `skills::mcp`): the `load_skill` tool with the skill names as its
+//! What a client gets (see `skills_embed::mcp`): the `load_skill` tool with the skill names as its
 //! `enum`, every file as a `skill://<name>/<path>` resource (with one resource template per
 //! skill), the MCP skills extension (`skills/list`, `skills/get` with `sha256:` digests computed
 //! when this binary compiled), and the listing as the `skills` prompt and in the server's
@@ -21,15 +21,15 @@
 //! Or try it by hand: it reads JSON-RPC lines on stdin and answers on stdout.
 //!
 //! ```text
-//! cargo run --example mcp_server --features mcp
+//! cargo run -p skills-examples --example mcp_server
 //! {"jsonrpc":"2.0","id":1,"method":"initialize","params":{"protocolVersion":"2025-11-25","capabilities":{},"clientInfo":{"name":"me","version":"1"}}}
 //! ```
 
-use skills::mcp::McpServer;
-use skills::permission::Permissions;
+use skills_embed::mcp::McpServer;
+use skills_embed::permission::Permissions;
 
 // `pub enum SkillId` and `pub static SKILLS`, checked and embedded when this example compiles.
-skills::skills!("examples/skills");
+skills_embed::skills!("../skills/examples/skills");
 
 fn main() -> std::io::Result<()> {
     // stdout carries the protocol: anything for a person goes to stderr.

@@ -102,7 +102,7 @@ impl<T: AsyncWrite + Unpin> AsyncWrite for Tee<T> {
 }
 
 fn skills_dir() -> PathBuf {
-    Path::new(env!("CARGO_MANIFEST_DIR")).join("examples/skills")
+    Path::new(env!("CARGO_MANIFEST_DIR")).join("../../skills/examples/skills")
 }
 
 fn text_of(result: &CallToolResult) -> String {
@@ -159,7 +159,7 @@ fn base64(bytes: &[u8]) -> String {
 
 #[tokio::test(flavor = "current_thread")]
 async fn skills_serve_over_stdio_with_rmcp_client() {
-    let mut child = tokio::process::Command::new(env!("CARGO_BIN_EXE_skills"))
+    let mut child = tokio::process::Command::new(env!("CARGO_BIN_EXE_skills-cli"))
         .arg("serve")
         .arg(skills_dir())
         .args(["--deny", DENIED])
@@ -432,7 +432,7 @@ async fn skills_serve_takes_a_permissions_file() {
     let dir = tempfile::tempdir().unwrap();
     let rules = dir.path().join("permissions");
     std::fs::write(&rules, "deny sql-*\nask release-notes   # runs git\n").unwrap();
-    let mut child = tokio::process::Command::new(env!("CARGO_BIN_EXE_skills"))
+    let mut child = tokio::process::Command::new(env!("CARGO_BIN_EXE_skills-cli"))
         .arg("serve")
         .arg(skills_dir())
         .arg("--permissions")
@@ -469,7 +469,7 @@ async fn skills_serve_takes_a_permissions_file() {
 
     // A rules file with a mistake is a usage error naming the line.
     std::fs::write(&rules, "deny sql-*\nalow pdf-*\n").unwrap();
-    let bad = std::process::Command::new(env!("CARGO_BIN_EXE_skills"))
+    let bad = std::process::Command::new(env!("CARGO_BIN_EXE_skills-cli"))
         .arg("serve")
         .arg(skills_dir())
         .arg("--permissions")

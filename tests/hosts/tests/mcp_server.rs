@@ -14,13 +14,13 @@ use rmcp::model::{
 use rmcp::service::{NotificationContext, RoleClient, RunningService, ServiceError};
 use rmcp::{ClientHandler, ServiceExt};
 use serde_json::{Value, json};
-use skills::disk::{Discovery, Overlay};
-use skills::mcp::McpServer;
-use skills::permission::{Answer, Permissions};
-use skills::session::Event;
-use skills::tool::{ToolConfig, ToolStyle};
+use skills_embed::disk::{Discovery, Overlay};
+use skills_embed::mcp::McpServer;
+use skills_embed::permission::{Answer, Permissions};
+use skills_embed::session::Event;
+use skills_embed::tool::{ToolConfig, ToolStyle};
 
-skills::skills!("examples/skills");
+skills_embed::skills!("../../skills/examples/skills");
 
 const DENIED: &str = "brand-guidelines";
 const ASK: &str = "release-notes";
@@ -250,21 +250,24 @@ async fn embedded_digests_and_the_served_skill_md() {
         };
         assert_eq!(files.len(), skill.files().len());
         for (served, file) in files.iter().zip(skill.files()) {
-            assert_eq!(served.uri, skills::mcp::file_uri(skill.name(), file.path()));
+            assert_eq!(
+                served.uri,
+                skills_embed::mcp::file_uri(skill.name(), file.path())
+            );
             if file.path() == "SKILL.md" {
-                assert_eq!(served.digest, skills::mcp::manifest_digest(skill));
+                assert_eq!(served.digest, skills_embed::mcp::manifest_digest(skill));
             } else {
                 // Computed when this test compiled, and equal to the bytes on disk.
                 let disk = std::fs::read(
                     std::path::Path::new(env!("CARGO_MANIFEST_DIR"))
-                        .join("examples/skills")
+                        .join("../../skills/examples/skills")
                         .join(skill.name())
                         .join(file.path()),
                 )
                 .unwrap();
                 assert_eq!(
                     served.digest,
-                    format!("sha256:{}", skills::hex(&skills::sha256(&disk)))
+                    format!("sha256:{}", skills_embed::hex(&skills_embed::sha256(&disk)))
                 );
                 assert_eq!(served.size, disk.len() as u64);
             }
@@ -275,11 +278,11 @@ async fn embedded_digests_and_the_served_skill_md() {
             .await
             .unwrap();
         let text = resource_text(&read.contents[0]);
-        let (manifest, diagnostics) = skills::parse::parse_manifest(
+        let (manifest, diagnostics) = skills_embed::parse::parse_manifest(
             text,
             std::path::Path::new("SKILL.md"),
             Some(skill.name()),
-            skills::parse::Profile::Strict,
+            skills_embed::parse::Profile::Strict,
         );
         assert!(diagnostics.is_empty(), "{diagnostics:?}");
         let manifest = manifest.unwrap();
@@ -429,7 +432,7 @@ async fn an_overlay_reload_reaches_the_client() {
 
 #[tokio::test(flavor = "current_thread")]
 async fn a_run_time_set_with_a_non_ascii_name() {
-    use skills::{OwnedFields, Skill, SkillSet, SummaryFormat};
+    use skills_embed::{OwnedFields, Skill, SkillSet, SummaryFormat};
 
     let skill = Skill::owned(
         OwnedFields {
@@ -438,7 +441,7 @@ async fn a_run_time_set_with_a_non_ascii_name() {
             ..OwnedFields::default()
         },
         "Say hello.\n".into(),
-        vec![skills::File::owned(
+        vec![skills_embed::File::owned(
             "notes/a b.md".into(),
             b"# A B\n".to_vec(),
             false,
@@ -469,11 +472,11 @@ async fn a_run_time_set_with_a_non_ascii_name() {
         .unwrap();
     let text = resource_text(&manifest.contents[0]);
     assert!(text.contains("\\u2028"), "{text}");
-    let (parsed, _) = skills::parse::parse_manifest(
+    let (parsed, _) = skills_embed::parse::parse_manifest(
         text,
         std::path::Path::new("SKILL.md"),
         None,
-        skills::parse::Profile::Lenient,
+        skills_embed::parse::Profile::Lenient,
     );
     assert_eq!(
         parsed.unwrap().description,

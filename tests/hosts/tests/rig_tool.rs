@@ -8,10 +8,10 @@ use rig_agent::tool::ToolSet;
 use rig_core::test_utils::{MockCompletionModel, MockTurn};
 use rig_core::tool::{ToolContext, ToolErrorKind};
 use serde_json::{Value, json};
-use skills::permission::{Answer, Permissions};
-use skills::rig::{DynamicSkillTools, SkillLoad, SkillTool};
+use skills_embed::permission::{Answer, Permissions};
+use skills_embed::rig::{DynamicSkillTools, SkillLoad, SkillTool};
 
-skills::skills!("examples/skills");
+skills_embed::skills!("../../skills/examples/skills");
 
 const DENIED: &str = "brand-guidelines";
 
@@ -53,7 +53,7 @@ async fn typed_tool_through_a_tool_set() {
         load.sha256,
         format!(
             "sha256:{}",
-            skills::hex(
+            skills_embed::hex(
                 &SKILLS
                     .load(SkillId::CodeReview, "SKILL.md")
                     .unwrap()
@@ -201,7 +201,7 @@ async fn approval_through_the_hook() {
 
 #[tokio::test(flavor = "current_thread")]
 async fn dynamic_tools_over_an_overlay() {
-    use skills::disk::{Discovery, Overlay};
+    use skills_embed::disk::{Discovery, Overlay};
 
     let dir = tempfile::tempdir().unwrap();
     let discovery = Discovery {
@@ -257,9 +257,9 @@ async fn dynamic_tools_over_an_overlay() {
 
     // Any name and the split style.
     let split = DynamicSkillTools::new(&SKILLS)
-        .with_config(skills::tool::ToolConfig {
-            style: skills::tool::ToolStyle::Split,
-            ..skills::tool::ToolConfig::default()
+        .with_config(skills_embed::tool::ToolConfig {
+            style: skills_embed::tool::ToolStyle::Split,
+            ..skills_embed::tool::ToolConfig::default()
         })
         .tools();
     let chunk = split

@@ -5,21 +5,23 @@ use std::process::{Command, Output};
 
 // The same folders, embedded by the macro, to compare with what the tool prints.
 mod basic {
-    skills::skills!("../tests/fixtures/basic");
+    skills_embed::skills!("../fixtures/basic");
 }
 mod basic_xml {
-    skills::skills!("../tests/fixtures/basic", summary = xml);
+    skills_embed::skills!("../fixtures/basic", summary = xml);
 }
 mod example {
-    skills::skills!("examples/skills");
+    skills_embed::skills!("../../skills/examples/skills");
 }
 
 fn fixture(path: &str) -> PathBuf {
-    Path::new(env!("CARGO_MANIFEST_DIR")).join("..").join(path)
+    Path::new(env!("CARGO_MANIFEST_DIR"))
+        .join("../..")
+        .join(path)
 }
 
 fn run(args: &[&str]) -> Output {
-    Command::new(env!("CARGO_BIN_EXE_skills"))
+    Command::new(env!("CARGO_BIN_EXE_skills-cli"))
         .args(args)
         .output()
         .expect("the skills binary runs")
@@ -67,7 +69,7 @@ fn validate_prints_one_rustc_style_line_per_problem_and_exits_1() {
         assert!(parts.next().unwrap().parse::<usize>().is_ok(), "{line}");
         assert!(parts.next().unwrap().ends_with("SKILL.md"), "{line}");
         let rule = rest.split(']').next().unwrap();
-        assert!(skills::parse::Rule::from_id(rule).is_some(), "{line}");
+        assert!(skills_embed::parse::Rule::from_id(rule).is_some(), "{line}");
     }
     assert!(lines[0].ends_with("many/alpha/SKILL.md:2:1: error[name-case]: name \"Alpha\" must be lowercase: use \"alpha\""), "{}", lines[0]);
 }
@@ -259,7 +261,7 @@ fn call_prints_what_the_model_receives() {
     );
     assert!(out.contains(basic::SKILLS.skill(basic::SkillId::Pdf).body()));
     // The same digest the embedded copy hashes to.
-    let digest = skills::hex(
+    let digest = skills_embed::hex(
         &basic::SKILLS
             .load(basic::SkillId::Pdf, "SKILL.md")
             .unwrap()
@@ -292,7 +294,7 @@ fn call_prints_what_the_model_receives() {
 
 /// Runs the tool inside `dir` with `home` as $HOME and no $SKILLS_PATH.
 fn run_in(dir: &Path, home: &Path, args: &[&str]) -> Output {
-    Command::new(env!("CARGO_BIN_EXE_skills"))
+    Command::new(env!("CARGO_BIN_EXE_skills-cli"))
         .args(args)
         .current_dir(dir)
         .env("HOME", home)
@@ -419,4 +421,256 @@ fn extract_writes_the_whole_skill_with_exec_bits() {
     ]);
     assert_eq!(miss.status.code(), Some(1));
     assert!(stderr(&miss).contains(r#"Did you mean "pdf"?"#));
+}
+
+// --- Issue 12: the validator on real repositories -------------------------------------------
+
+/// The fixtures of issue 12, under `tests/fixtures/validator/`.
+fn validator(p: &str) -> String {
+    path(&format!("tests/fixtures/validator/{p}"))
+}
+
+/// A `|` or `>` value keeps its final newline whether another field follows it or not, so its
+/// length does not depend on field order.
+#[test]
+fn validate_measures_a_block_scalar_the_same_first_or_last() {
+    let o = run(&["validate", &validator("block-scalar")]);
+    assert_eq!(o.status.code(), Some(1));
+    let out = stdout(&o);
+    let found: Vec<(&str, &str)> = out
+        .lines()
+        .map(|l| {
+            let (location, message) = l.split_once(": error[").unwrap();
+            let skill = location.split('/').rev().nth(1).unwrap();
+            (skill, message)
+        })
+        .collect();
+    assert_eq!(
+        found,
+        [
+            (
+                "compatibility-first",
+                "compatibility-length]: compatibility is 501 characters; the limit is 500"
+            ),
+            (
+                "compatibility-last",
+                "compatibility-length]: compatibility is 501 characters; the limit is 500"
+            ),
+            (
+                "description-first",
+                "description-too-long]: description is 1025 characters; the limit is 1024"
+            ),
+            (
+                "description-last",
+                "description-too-long]: description is 1025 characters; the limit is 1024"
+            ),
+        ],
+        "{out}"
+    );
+}
+
+/// `validate` checks every SKILL.md below a folder, dot folders included, except tool folders;
+/// `--no-dot-folders` turns dot folders off; `list` reads the folder as `skills!` does.
+#[test]
+fn validate_searches_dot_folders_but_not_tool_folders() {
+    let folder = validator("dot-folders");
+    let o = run(&["validate", &folder]);
+    assert_eq!(o.status.code(), Some(0), "{}{}", stdout(&o), stderr(&o));
+    assert_eq!(stdout(&o), "", "node_modules/ and .venv/ are not searched");
+    assert!(
+        stderr(&o).contains("checked 6 skills: 0 errors, 0 warnings"),
+        "{}",
+        stderr(&o)
+    );
+    let o = run(&["validate", "--no-dot-folders", &folder]);
+    assert!(
+        stderr(&o).contains("checked 1 skill: 0 errors"),
+        "{}",
+        stderr(&o)
+    );
+    let o = run(&["validate", &validator("dot-folders/skills")]);
+    assert!(stderr(&o).contains("checked 4 skills"), "{}", stderr(&o));
+    let listed = stdout(&run(&["list", &folder]));
+    let names: Vec<&str> = listed
+        .lines()
+        .skip(1)
+        .filter_map(|l| l.split(' ').next())
+        .collect();
+    assert_eq!(names, ["visible"], "{listed}");
+
+    // A dot-file stays out of its skill's resources.
+    let o = run(&["list", &validator("dot-folders/.agents/skills")]);
+    let row = stdout(&o);
+    let row = row.lines().nth(1).unwrap();
+    assert!(
+        row.starts_with("agents ") && row.contains("    1  "),
+        "{row}"
+    );
+
+    // Nothing in `.git` is checked, even a broken SKILL.md.
+    let repo = tempfile::tempdir().unwrap();
+    write_skill(&repo.path().join(".claude/skills"), "claude", "Claude.\n");
+    let in_git = repo.path().join(".git/modules/x");
+    std::fs::create_dir_all(&in_git).unwrap();
+    std::fs::write(in_git.join("SKILL.md"), "no frontmatter").unwrap();
+    let o = run(&["validate", repo.path().to_str().unwrap()]);
+    assert_eq!(o.status.code(), Some(0), "{}", stdout(&o));
+    assert!(
+        stderr(&o).contains("checked 1 skill: 0 errors"),
+        "{}",
+        stderr(&o)
+    );
+}
+
+/// A resource over the size cap is a warning in `validate` (an error only with an explicit
+/// `--max-resource-bytes`), and the loading commands leave the one file out, not the skill.
+#[test]
+fn a_resource_over_the_cap_is_a_warning_and_only_that_file_is_left_out() {
+    let folder = validator("resource-cap");
+    let o = run(&["validate", &folder]);
+    assert_eq!((o.status.code(), stdout(&o).as_str()), (Some(0), ""));
+    let o = run(&["validate", "--max-resource-bytes", "1000", &folder]);
+    assert_eq!(o.status.code(), Some(1));
+    assert!(
+        stdout(&o).ends_with(
+            "big-data/data.txt: error[resource-too-large]: is 3000 bytes; the cap is 1000 bytes: \
+             exclude the file, or raise the cap (`max_resource_bytes` in `skills!`, \
+             `--max-resource-bytes` in `skills`)\n"
+        ),
+        "{}",
+        stdout(&o)
+    );
+    let o = run(&["list", "--max-resource-bytes", "1_000", &folder]);
+    assert_eq!(o.status.code(), Some(0), "{}", stderr(&o));
+    assert!(
+        stderr(&o).contains("data.txt: warning[resource-too-large]: is 3000 bytes"),
+        "{}",
+        stderr(&o)
+    );
+    let row = stdout(&o);
+    let row = row.lines().nth(1).unwrap();
+    assert!(
+        row.starts_with("big-data ") && row.contains("    2  "),
+        "{row}"
+    );
+    let o = run(&[
+        "read",
+        "--max-resource-bytes",
+        "1000",
+        &folder,
+        "big-data",
+        "notes.md",
+    ]);
+    assert_eq!(stdout(&o), "Small notes.\n");
+    assert_eq!(
+        run(&["validate", "--max-resource-bytes", "lots", &folder])
+            .status
+            .code(),
+        Some(2)
+    );
+
+    // The default cap, 2,000,000 bytes: a warning, even without --lenient, and the skill loads.
+    let root = tempfile::tempdir().unwrap();
+    write_skill(root.path(), "big-script", "Run scripts/big.py.\n");
+    let scripts = root.path().join("big-script/scripts");
+    std::fs::create_dir_all(&scripts).unwrap();
+    std::fs::write(scripts.join("big.py"), "#".repeat(2_100_000)).unwrap();
+    let root = root.path().to_str().unwrap();
+    let o = run(&["validate", root]);
+    assert_eq!(o.status.code(), Some(0));
+    assert!(
+        stdout(&o).contains(
+            "big.py: warning[resource-too-large]: is 2100000 bytes; the cap is 2000000 bytes"
+        ),
+        "{}",
+        stdout(&o)
+    );
+    let o = run(&["prompt", root]);
+    assert_eq!(o.status.code(), Some(0));
+    assert_eq!(
+        stdout(&o),
+        "- big-script: The big-script skill. Use when testing.\n"
+    );
+}
+
+/// A problem with a whole folder prints the folder alone (no made-up `:1:1`), and JSON gives
+/// it no line or column.
+#[test]
+fn a_problem_with_a_folder_has_no_line_or_column() {
+    let folder = validator("no-skill");
+    let o = run(&["validate", &folder]);
+    assert_eq!(o.status.code(), Some(1));
+    assert_eq!(
+        stdout(&o),
+        format!(
+            "{folder}: error[missing-skill-md]: holds no SKILL.md: a skill is a folder with a \
+             SKILL.md file\n"
+        )
+    );
+    let o = run(&["validate", "--format", "json", &folder]);
+    let v: serde_json::Value = serde_json::from_str(&stdout(&o)).unwrap();
+    assert_eq!(v[0]["rule"], "missing-skill-md");
+    assert_eq!(v[0]["file"], folder.as_str());
+    assert!(v[0]["line"].is_null() && v[0]["column"].is_null(), "{v}");
+}
+
+/// `validate SKILL_FOLDER` (or its SKILL.md) checks and reports the skills nested in it too.
+#[test]
+fn validate_reports_skills_nested_in_the_skill_given() {
+    for given in ["nested/outer", "nested/outer/SKILL.md"] {
+        let o = run(&["validate", &validator(given)]);
+        assert_eq!(o.status.code(), Some(1), "{given}");
+        let out = stdout(&o);
+        assert!(
+            out.lines()
+                .all(|l| l.contains("nested/outer/inner/SKILL.md:2:1: error[")),
+            "{out}"
+        );
+        assert!(
+            stderr(&o).contains("checked 2 skills: 2 errors"),
+            "{}",
+            stderr(&o)
+        );
+    }
+}
+
+// --- Issue 11, item 8: what the help says -----------------------------------------------------
+
+#[test]
+fn help_shows_what_is_required_and_the_exit_codes() {
+    let o = run(&["serve", "--help"]);
+    assert_eq!(o.status.code(), Some(0));
+    let help = stdout(&o);
+    assert!(
+        help.contains("Usage: skills serve [OPTIONS] <PATH | --discover>"),
+        "{help}"
+    );
+    assert!(
+        help.contains("required unless --discover is given"),
+        "{help}"
+    );
+    let o = run(&["serve"]);
+    assert_eq!(o.status.code(), Some(2));
+    assert!(stderr(&o).contains("<PATH | --discover>"), "{}", stderr(&o));
+
+    for flag in ["-h", "--help"] {
+        let help = stdout(&run(&["validate", flag]));
+        assert!(
+            help.contains(
+                "Exit status: 0 all valid (warnings allowed), 1 any error, 2 usage or I/O error"
+            ),
+            "{help}"
+        );
+    }
+    let help = stdout(&run(&["validate", "--help"]));
+    for folder in skills_embed::parse::SKIPPED_FOLDERS {
+        assert!(help.contains(folder), "{folder} is not in the help: {help}");
+    }
+    for words in [
+        "--no-dot-folders",
+        "--max-resource-bytes",
+        "nested below it",
+    ] {
+        assert!(help.contains(words), "{words}: {help}");
+    }
 }

@@ -1,0 +1,822 @@
+//! The `skills` command-line tool: validate, list, render, read, call and extract folders of
+//! Agent Skills with the same rules as the `skills!` macro.
+//!
+//! Exit codes: 0 success, 1 a skill failed validation (or a lookup missed), 2 usage or I/O error.
+
+use std::collections::BTreeMap;
+use std::io::Write;
+use std::path::{Path, PathBuf};
+use std::process::ExitCode;
+
+use crate::disk::discover::Discovery;
+use crate::parse::{Diagnostic, Profile, ResourceAction, Rule, ScanOptions, scan};
+use crate::tool::{OutputShape, ToolConfig, ToolStyle};
+use crate::{SkillSet, SummaryFormat, Tools};
+use clap::{Parser, Subcommand, ValueEnum};
+
+/// Validate, list, render, read and serve folders of Agent Skills.
+#[derive(Parser)]
+#[command(name = "skills", version, about, long_about = None)]
+struct Cli {
+    #[command(subcommand)]
+    command: Command,
+}
+
+#[derive(Subcommand)]
+enum Command {
+    /// Check skills; prints `FILE:LINE:COL: error[RULE]: message` per problem.
+    ///
+    /// Each PATH is searched for every SKILL.md below it, dot folders included (`.curated/`,
+    /// `.claude/skills/`), except version-control, dependency and cache folders (.git, .hg,
+    /// .svn, .jj, node_modules, target, .venv, __pycache__, .tox). A skill folder or a SKILL.md
+    /// is checked together with every skill nested below it, and those are reported too. A
+    /// problem with a whole file or folder prints as `PATH: error[RULE]: message`.
+    #[command(
+        after_help = "Exit status: 0 all valid (warnings allowed), 1 any error, \
+                            2 usage or I/O error (e.g. a PATH that does not exist)."
+    )]
+    Validate {
+        /// Skill folders, SKILL.md files, or folders holding skills (searched recursively).
+        #[arg(required = true)]
+        paths: Vec<PathBuf>,
+        #[command(flatten)]
+        common: Common,
+        /// Do not search folders whose name starts with `.` (as `skills!` and discovery do).
+        #[arg(long)]
+        no_dot_folders: bool,
+        /// Output format.
+        #[arg(long, value_enum, default_value_t = ReportFormat::Text)]
+        format: ReportFormat,
+    },
+    /// One row per skill: name, description, files, bytes, source.
+    #[command(override_usage = "skills list [OPTIONS] <PATH | --discover>")]
+    List {
+        #[command(flatten)]
+        target: TargetArgs,
+        #[command(flatten)]
+        common: Common,
+    },
+    /// The L1 listing, byte-identical to what `skills!` embeds for the same folder.
+    #[command(override_usage = "skills prompt [OPTIONS] <PATH | --discover>")]
+    Prompt {
+        #[command(flatten)]
+        target: TargetArgs,
+        #[command(flatten)]
+        common: Common,
+        /// Listing format.
+        #[arg(long, value_enum, default_value_t = ListingFormat::Markdown)]
+        format: ListingFormat,
+    },
+    /// The tool definition(s) as JSON, with the skills as the `skill` enum.
+    #[command(override_usage = "skills schema [OPTIONS] <PATH | --discover>")]
+    Schema {
+        #[command(flatten)]
+        target: TargetArgs,
+        #[command(flatten)]
+        common: Common,
+        /// Which flavour of tool JSON.
+        #[arg(long, value_enum, default_value_t = SchemaFormat::JsonSchema)]
+        format: SchemaFormat,
+        /// One unified tool, or read_skill / read_skill_resource / load_skill_chunk.
+        #[arg(long, value_enum, default_value_t = Style::Unified)]
+        style: Style,
+    },
+    /// Print exactly what the model receives for a tool call; exit 1 when it is a tool error.
+    ///
+    /// Arguments: PATH TOOL ARGS_JSON, or TOOL ARGS_JSON with --discover. TOOL is any tool
+    /// name of either style (load_skill, read_skill, read_skill_resource, load_skill_chunk);
+    /// ARGS_JSON is e.g. '{"skill":"pdf","path":"SKILL.md"}'.
+    Call {
+        /// Use the skills discovery finds from the current folder instead of PATH.
+        #[arg(long)]
+        discover: bool,
+        /// [PATH] TOOL ARGS_JSON
+        #[arg(required = true, num_args = 2..=3, value_name = "ARGS")]
+        args: Vec<String>,
+        #[command(flatten)]
+        common: Common,
+        /// The frame around loaded content.
+        #[arg(long, value_enum, default_value_t = Shape::Brackets)]
+        shape: Shape,
+        /// Characters of a resource per answer.
+        #[arg(long, default_value_t = 12_000)]
+        max_chars: usize,
+    },
+    /// Print a skill's body, or one of its files.
+    ///
+    /// Arguments: PATH SKILL [FILE], or SKILL [FILE] with --discover.
+    Read {
+        /// Use the skills discovery finds from the current folder instead of PATH.
+        #[arg(long)]
+        discover: bool,
+        /// [PATH] SKILL [FILE]
+        #[arg(required = true, num_args = 1..=3, value_name = "ARGS")]
+        args: Vec<String>,
+        #[command(flatten)]
+        common: Common,
+    },
+    /// Serve skills to an MCP client over stdio: the load tool, skill:// resources, the MCP
+    /// skills extension and the listing as a prompt.
+    ///
+    /// Changed files are read again (at most once a second, when a request comes), so edits
+    /// show up without a restart. Diagnostics go to stderr; stdout carries the protocol.
+    #[command(override_usage = "skills serve [OPTIONS] <PATH | --discover>")]
+    Serve {
+        #[command(flatten)]
+        target: TargetArgs,
+        #[command(flatten)]
+        common: Common,
+        /// Permission rules, one a line: `allow|ask|deny PATTERN` or `default allow|ask|deny`
+        /// (`ask` skills are refused: stdio has no way to ask the user).
+        #[arg(long, value_name = "FILE")]
+        permissions: Option<PathBuf>,
+        /// Serve only skills whose name matches PATTERN (`*` is a wildcard); repeatable.
+        #[arg(long, value_name = "PATTERN")]
+        only: Vec<String>,
+        /// Hide skills whose name matches PATTERN from every MCP surface; repeatable, and wins
+        /// over --only.
+        #[arg(long, value_name = "PATTERN")]
+        deny: Vec<String>,
+        /// One unified tool, or read_skill / read_skill_resource / load_skill_chunk.
+        #[arg(long, value_enum, default_value_t = Style::Unified)]
+        style: Style,
+        /// The frame around loaded content.
+        #[arg(long, value_enum, default_value_t = Shape::Brackets)]
+        shape: Shape,
+        /// The name of the unified tool.
+        #[arg(long, default_value = "load_skill")]
+        tool_name: String,
+    },
+    /// Write a skill's files (scripts with their executable bits) under DEST/<skill>/.
+    Extract {
+        /// A folder of skills, a skill folder or a SKILL.md.
+        path: PathBuf,
+        /// The skill's name.
+        skill: String,
+        /// The folder to write into.
+        dest: PathBuf,
+        #[command(flatten)]
+        common: Common,
+    },
+}
+
+#[derive(clap::Args)]
+struct TargetArgs {
+    /// A folder of skills, a skill folder or a SKILL.md; required unless --discover is given.
+    /// Read as `skills!` reads it: folders whose name starts with `.` are not searched.
+    #[arg(required_unless_present = "discover", conflicts_with = "discover")]
+    path: Option<PathBuf>,
+    /// Use the skills discovery finds from the current folder (project, user and
+    /// $SKILLS_PATH roots) instead of PATH.
+    #[arg(long)]
+    discover: bool,
+}
+
+impl TargetArgs {
+    fn target(&self) -> Target {
+        match &self.path {
+            Some(path) if !self.discover => Target::Path(path.clone()),
+            _ => Target::Discover,
+        }
+    }
+}
+
+#[derive(clap::Args)]
+struct Common {
+    /// Apply the lenient profile: warn on name/folder mismatch, long fields, unknown fields.
+    /// (Discovery always reads leniently: those files are not yours.)
+    #[arg(long)]
+    lenient: bool,
+    /// The size cap of a resource, in bytes, or `none` [default: 2000000]. Over the default
+    /// cap a resource gets a warning and is left out of its skill (which still loads); with
+    /// this option, `validate` reports it as an error.
+    #[arg(long, value_name = "BYTES", value_parser = parse_cap)]
+    max_resource_bytes: Option<Cap>,
+}
+
+/// A size cap given on the command line: a number of bytes, or no cap.
+#[derive(Clone, Copy)]
+struct Cap(Option<u64>);
+
+fn parse_cap(text: &str) -> Result<Cap, String> {
+    if text == "none" {
+        return Ok(Cap(None));
+    }
+    text.replace('_', "")
+        .parse::<u64>()
+        .map(|n| Cap(Some(n)))
+        .map_err(|_| format!("expected a number of bytes such as 5000000, or `none`, not {text:?}"))
+}
+
+impl Common {
+    fn profile(&self) -> Profile {
+        if self.lenient {
+            Profile::Lenient
+        } else {
+            Profile::Strict
+        }
+    }
+
+    /// How the commands that load skills read PATH: as `skills!` does (no dot folders, links
+    /// followed inside the root), except that a resource over the cap is left out with a
+    /// warning instead of failing its skill.
+    fn options(&self) -> ScanOptions {
+        let mut options = ScanOptions {
+            profile: self.profile(),
+            follow_symlinks: true,
+            ..ScanOptions::default()
+        };
+        options.limits.resource = ResourceAction::Skip;
+        if let Some(Cap(cap)) = self.max_resource_bytes {
+            options.limits.max_resource_bytes = cap;
+        }
+        options
+    }
+
+    /// How `validate` reads PATH: every SKILL.md below it (see
+    /// [`ScanOptions::for_repositories`]); a resource over a cap given on the command line is
+    /// an error.
+    fn validate_options(&self, dot_folders: bool) -> ScanOptions {
+        let mut options = ScanOptions {
+            profile: self.profile(),
+            dot_folders,
+            ..ScanOptions::for_repositories()
+        };
+        if let Some(Cap(cap)) = self.max_resource_bytes {
+            options.limits.max_resource_bytes = cap;
+            options.limits.resource = ResourceAction::Error;
+        }
+        options
+    }
+
+    /// Discovery from the current folder, with the size cap given on the command line.
+    fn discovery(&self) -> Discovery {
+        let mut discovery = Discovery::default();
+        if let Some(Cap(cap)) = self.max_resource_bytes {
+            discovery.scan.limits.max_resource_bytes = cap;
+            discovery.max_file_bytes = cap;
+        }
+        discovery
+    }
+}
+
+/// Where skills come from: a folder given on the command line, or discovery.
+enum Target {
+    Path(PathBuf),
+    Discover,
+}
+
+/// Splits the positional arguments of `read` and `call`: with `--discover` there is no PATH.
+fn split_target(
+    discover: bool,
+    mut args: Vec<String>,
+    needed: usize,
+) -> Option<(Target, Vec<String>)> {
+    if discover {
+        return (args.len() >= needed).then_some((Target::Discover, args));
+    }
+    if args.len() < needed + 1 {
+        return None;
+    }
+    let path = PathBuf::from(args.remove(0));
+    Some((Target::Path(path), args))
+}
+
+#[derive(Clone, Copy, ValueEnum)]
+enum ReportFormat {
+    Text,
+    Json,
+}
+
+#[derive(Clone, Copy, ValueEnum)]
+enum SchemaFormat {
+    JsonSchema,
+    Openai,
+    Anthropic,
+    Mcp,
+}
+
+#[derive(Clone, Copy, ValueEnum)]
+enum Style {
+    Unified,
+    Split,
+}
+
+#[derive(Clone, Copy, ValueEnum)]
+enum Shape {
+    Brackets,
+    Xml,
+}
+
+#[derive(Clone, Copy, ValueEnum)]
+enum ListingFormat {
+    Markdown,
+    Xml,
+}
+
+impl From<ListingFormat> for SummaryFormat {
+    fn from(f: ListingFormat) -> Self {
+        match f {
+            ListingFormat::Markdown => SummaryFormat::Markdown,
+            ListingFormat::Xml => SummaryFormat::Xml,
+        }
+    }
+}
+
+/// How a command ended.
+#[derive(Clone, Copy, PartialEq, Eq, PartialOrd, Ord)]
+enum Outcome {
+    Ok = 0,
+    Invalid = 1,
+    Usage = 2,
+}
+
+/// Runs the command line in `std::env::args` and returns its exit code.
+pub fn main() -> ExitCode {
+    let cli = Cli::parse();
+    let outcome = match cli.command {
+        Command::Validate {
+            paths,
+            common,
+            no_dot_folders,
+            format,
+        } => validate(&paths, &common, !no_dot_folders, format),
+        Command::List { target, common } => list(&target.target(), &common),
+        Command::Prompt {
+            target,
+            common,
+            format,
+        } => prompt(&target.target(), &common, format.into()),
+        Command::Schema {
+            target,
+            common,
+            format,
+            style,
+        } => schema(&target.target(), &common, format, style),
+        Command::Call {
+            discover,
+            args,
+            common,
+            shape,
+            max_chars,
+        } => {
+            let shape = match shape {
+                Shape::Brackets => OutputShape::Brackets,
+                Shape::Xml => OutputShape::Xml,
+            };
+            let config = ToolConfig {
+                shape,
+                max_chars,
+                ..ToolConfig::default()
+            };
+            match split_target(discover, args, 2) {
+                Some((target, rest)) => call(&target, &rest[0], &rest[1], &common, config),
+                None => usage("call needs PATH TOOL ARGS_JSON (or TOOL ARGS_JSON with --discover)"),
+            }
+        }
+        Command::Read {
+            discover,
+            args,
+            common,
+        } => match split_target(discover, args, 1) {
+            Some((target, rest)) => {
+                read(&target, &rest[0], rest.get(1).map(String::as_str), &common)
+            }
+            None => usage("read needs PATH SKILL [FILE] (or SKILL [FILE] with --discover)"),
+        },
+        Command::Extract {
+            path,
+            skill,
+            dest,
+            common,
+        } => extract(&path, &skill, &dest, &common),
+        Command::Serve {
+            target,
+            common,
+            permissions,
+            only,
+            deny,
+            style,
+            shape,
+            tool_name,
+        } => {
+            let config = ToolConfig {
+                name: tool_name,
+                style: match style {
+                    Style::Unified => ToolStyle::Unified,
+                    Style::Split => ToolStyle::Split,
+                },
+                shape: match shape {
+                    Shape::Brackets => OutputShape::Brackets,
+                    Shape::Xml => OutputShape::Xml,
+                },
+                ..ToolConfig::default()
+            };
+            let rules = match permissions.as_deref().map(read_permissions) {
+                None => Ok(crate::permission::Permissions::new()),
+                Some(read) => read,
+            };
+            match rules {
+                Ok(rules) => serve(&target.target(), &common, rules, &only, &deny, config),
+                Err(message) => usage(&message),
+            }
+        }
+    };
+    ExitCode::from(outcome as u8)
+}
+
+fn usage(message: &str) -> Outcome {
+    eprintln!("error: {message}");
+    Outcome::Usage
+}
+
+/// The outcome a set of diagnostics calls for: a path that cannot be read is an I/O error.
+fn outcome_of(diagnostics: &[Diagnostic]) -> Outcome {
+    let io = |d: &Diagnostic| matches!(d.rule, Rule::MissingPath) && d.is_error();
+    if diagnostics.iter().any(io) {
+        Outcome::Usage
+    } else if diagnostics.iter().any(Diagnostic::is_error) {
+        Outcome::Invalid
+    } else {
+        Outcome::Ok
+    }
+}
+
+fn validate(
+    paths: &[PathBuf],
+    common: &Common,
+    dot_folders: bool,
+    format: ReportFormat,
+) -> Outcome {
+    let options = common.validate_options(dot_folders);
+    let mut all = Vec::new();
+    let mut skills = 0;
+    for path in paths {
+        let tree = scan(path, &options);
+        skills += tree.skills.len();
+        all.extend(tree.diagnostics);
+    }
+    let mut out = std::io::stdout().lock();
+    match format {
+        ReportFormat::Text => {
+            for d in &all {
+                let _ = writeln!(out, "{d}");
+            }
+        }
+        ReportFormat::Json => {
+            let items: Vec<serde_json::Value> = all.iter().map(diagnostic_json).collect();
+            let _ = writeln!(out, "{}", serde_json::Value::Array(items));
+        }
+    }
+    let errors = all.iter().filter(|d| d.is_error()).count();
+    let warnings = all.len() - errors;
+    eprintln!(
+        "checked {skills} skill{}: {errors} error{}, {warnings} warning{}",
+        plural(skills),
+        plural(errors),
+        plural(warnings)
+    );
+    outcome_of(&all)
+}
+
+/// One diagnostic as JSON; `line` and `column` are null for a problem with a whole file or
+/// folder.
+fn diagnostic_json(d: &Diagnostic) -> serde_json::Value {
+    let (line, column) = d.position().unzip();
+    serde_json::json!({
+        "file": d.file.display().to_string(),
+        "line": line,
+        "column": column,
+        "severity": d.severity.as_str(),
+        "rule": d.rule.id(),
+        "message": d.message,
+    })
+}
+
+fn plural(n: usize) -> &'static str {
+    if n == 1 { "" } else { "s" }
+}
+
+/// The skills of a target as a set, with where each came from. Problems go to stderr.
+struct Loaded {
+    set: SkillSet,
+    sources: BTreeMap<String, String>,
+    outcome: Outcome,
+}
+
+fn load(target: &Target, common: &Common, format: SummaryFormat) -> Loaded {
+    let (skills, sources, diagnostics, skipped) = match target {
+        Target::Path(path) => {
+            let tree = scan(path, &common.options());
+            let (loaded, mut diagnostics) = tree.load_skills(None);
+            diagnostics.splice(0..0, tree.diagnostics.iter().cloned());
+            let skipped = tree.skills.len() - loaded.len();
+            let sources = loaded
+                .iter()
+                .map(|(skill, i)| {
+                    (
+                        skill.name().to_owned(),
+                        tree.skills[*i].dir.display().to_string(),
+                    )
+                })
+                .collect();
+            (
+                loaded.into_iter().map(|(skill, _)| skill).collect(),
+                sources,
+                diagnostics,
+                skipped,
+            )
+        }
+        Target::Discover => {
+            let found = common.discovery().scan();
+            let sources = found
+                .skills
+                .iter()
+                .map(|f| {
+                    (
+                        f.skill.name().to_owned(),
+                        format!("{}: {}", f.root.kind.as_str(), f.manifest.display()),
+                    )
+                })
+                .collect();
+            let skills = found.skills.into_iter().map(|f| f.skill).collect();
+            (skills, sources, found.diagnostics, 0)
+        }
+    };
+    for d in &diagnostics {
+        eprintln!("{d}");
+    }
+    if skipped > 0 {
+        eprintln!("skipped {skipped} invalid skill{}", plural(skipped));
+    }
+    let set = SkillSet::from_skills(skills, format);
+    Loaded {
+        set,
+        sources,
+        outcome: outcome_of(&diagnostics),
+    }
+}
+
+fn list(target: &Target, common: &Common) -> Outcome {
+    let Loaded {
+        set,
+        sources,
+        outcome,
+    } = load(target, common, SummaryFormat::Markdown);
+    if outcome == Outcome::Usage {
+        return outcome;
+    }
+    let width = set.names().map(str::len).max().unwrap_or(4).max(4);
+    let mut out = std::io::stdout().lock();
+    let _ = writeln!(
+        out,
+        "{:width$}  {:60}  {:>5}  {:>9}  SOURCE",
+        "NAME", "DESCRIPTION", "FILES", "BYTES"
+    );
+    for skill in set.skills() {
+        let bytes: usize = skill.files().map(|f| f.bytes().len()).sum();
+        let source = sources.get(skill.name()).map_or("", String::as_str);
+        let _ = writeln!(
+            out,
+            "{:width$}  {:60}  {:>5}  {:>9}  {source}",
+            skill.name(),
+            cut(skill.description(), 60),
+            skill.files().len(),
+            bytes
+        );
+    }
+    outcome
+}
+
+/// The text on one line, cut to `max` chars with an ellipsis.
+fn cut(text: &str, max: usize) -> String {
+    let one_line = text.split_whitespace().collect::<Vec<_>>().join(" ");
+    if one_line.chars().count() <= max {
+        return one_line;
+    }
+    let mut s: String = one_line.chars().take(max - 1).collect();
+    s.push('…');
+    s
+}
+
+fn prompt(target: &Target, common: &Common, format: SummaryFormat) -> Outcome {
+    let loaded = load(target, common, format);
+    if loaded.outcome != Outcome::Usage {
+        print!("{}", loaded.set.summary());
+    }
+    loaded.outcome
+}
+
+fn read(target: &Target, skill: &str, file: Option<&str>, common: &Common) -> Outcome {
+    let Loaded { set, outcome, .. } = load(target, common, SummaryFormat::Markdown);
+    if outcome == Outcome::Usage {
+        return outcome;
+    }
+    match set.load_by_name(skill, file.unwrap_or(crate::MANIFEST)) {
+        Ok(loaded) => {
+            let _ = std::io::stdout().lock().write_all(loaded.bytes());
+            outcome
+        }
+        Err(e) => {
+            eprintln!("{e}");
+            Outcome::Invalid
+        }
+    }
+}
+
+fn schema(target: &Target, common: &Common, format: SchemaFormat, style: Style) -> Outcome {
+    let Loaded { set, outcome, .. } = load(target, common, SummaryFormat::Markdown);
+    if outcome == Outcome::Usage {
+        return outcome;
+    }
+    let style = match style {
+        Style::Unified => ToolStyle::Unified,
+        Style::Split => ToolStyle::Split,
+    };
+    let tools = Tools::new(&set).with_config(ToolConfig {
+        style,
+        ..ToolConfig::default()
+    });
+    let defs: Vec<serde_json::Value> = tools
+        .definitions()
+        .iter()
+        .map(|d| match format {
+            SchemaFormat::JsonSchema => serde_json::json!({
+                "name": d.name,
+                "description": d.description,
+                "parameters": d.json_schema(),
+            }),
+            SchemaFormat::Openai => d.to_openai(),
+            SchemaFormat::Anthropic => d.to_anthropic(),
+            SchemaFormat::Mcp => d.to_mcp(),
+        })
+        .collect();
+    let pretty = serde_json::to_string_pretty(&defs).unwrap_or_default();
+    println!("{pretty}");
+    outcome
+}
+
+fn call(
+    target: &Target,
+    tool: &str,
+    arguments: &str,
+    common: &Common,
+    config: ToolConfig,
+) -> Outcome {
+    let Loaded { set, outcome, .. } = load(target, common, SummaryFormat::Markdown);
+    if outcome == Outcome::Usage {
+        return outcome;
+    }
+    let out = Tools::new(&set).with_config(config).handle(tool, arguments);
+    let mut stdout = std::io::stdout().lock();
+    let _ = stdout.write_all(out.text.as_bytes());
+    if !out.text.ends_with('\n') {
+        let _ = stdout.write_all(b"\n");
+    }
+    if out.is_error {
+        Outcome::Invalid
+    } else {
+        outcome
+    }
+}
+
+fn extract(path: &Path, skill: &str, dest: &Path, common: &Common) -> Outcome {
+    let Loaded { set, outcome, .. } = load(
+        &Target::Path(path.to_owned()),
+        common,
+        SummaryFormat::Markdown,
+    );
+    if outcome == Outcome::Usage {
+        return outcome;
+    }
+    let skill = match set.get(skill) {
+        Ok(skill) => skill,
+        Err(e) => {
+            eprintln!("{e}");
+            return Outcome::Invalid;
+        }
+    };
+    match crate::disk::extract::extract(skill, dest) {
+        Ok(done) => {
+            let verb = if done.written { "wrote" } else { "unchanged:" };
+            println!("{verb} {}", done.dir.display());
+            for file in &done.files {
+                println!("{}", file.display());
+            }
+            outcome
+        }
+        Err(e) => {
+            eprintln!("error: {e}");
+            Outcome::Usage
+        }
+    }
+}
+
+/// Reads a permission rules file (`Permissions::parse` format).
+fn read_permissions(path: &Path) -> Result<crate::permission::Permissions, String> {
+    let text = std::fs::read_to_string(path).map_err(|e| format!("{}: {e}", path.display()))?;
+    crate::permission::Permissions::parse(&text).map_err(|e| format!("{}: {e}", path.display()))
+}
+
+/// `skills serve`: an overlay of the target's folder (or of what discovery finds) over no
+/// embedded skills, served over stdio and reloaded when its files change.
+fn serve(
+    target: &Target,
+    common: &Common,
+    rules: crate::permission::Permissions,
+    only: &[String],
+    deny: &[String],
+    config: ToolConfig,
+) -> Outcome {
+    use std::sync::{Arc, Mutex};
+    use std::time::{Duration, Instant};
+
+    use crate::disk::Overlay;
+    use crate::mcp::McpServer;
+    use crate::permission::Access;
+
+    static NONE: SkillSet = SkillSet::empty();
+    let discovery = match target {
+        Target::Path(path) => {
+            if !path.exists() {
+                return usage(&format!("{}: no such file or folder", path.display()));
+            }
+            // A SKILL.md names its skill's folder.
+            let root = if path.is_file() {
+                path.parent()
+                    .map_or_else(|| PathBuf::from("."), Path::to_path_buf)
+            } else {
+                path.clone()
+            };
+            let defaults = common.discovery();
+            Discovery {
+                project: false,
+                user: false,
+                env_var: None,
+                code_roots: vec![root],
+                scan: common.options(),
+                ..defaults
+            }
+        }
+        Target::Discover => common.discovery(),
+    };
+    let overlay = Arc::new(Overlay::new(&NONE, discovery));
+    let diagnostics = overlay.diagnostics();
+    for d in &diagnostics {
+        eprintln!("{d}");
+    }
+    let outcome = outcome_of(&diagnostics).min(Outcome::Invalid);
+    let set = overlay.snapshot();
+    eprintln!(
+        "skills serve: {} skill{} over stdio",
+        set.len(),
+        plural(set.len())
+    );
+
+    // The last matching rule wins: the file's rules, then --only, then --deny.
+    let mut permissions = if only.is_empty() {
+        rules
+    } else {
+        only.iter()
+            .fold(rules.with_default(Access::Deny), |p, pattern| {
+                p.allow(pattern.as_str())
+            })
+    };
+    for pattern in deny {
+        permissions = permissions.deny(pattern.as_str());
+    }
+
+    // Reload at most once a second, and only when a request asks for the set.
+    let state = Mutex::new((Instant::now(), set));
+    let live = move || {
+        let mut state = state
+            .lock()
+            .unwrap_or_else(std::sync::PoisonError::into_inner);
+        if state.0.elapsed() >= Duration::from_secs(1) {
+            let report = overlay.reload();
+            if !report.is_empty() || !report.kept.is_empty() {
+                for d in &report.diagnostics {
+                    eprintln!("{d}");
+                }
+                eprintln!(
+                    "skills serve: reloaded (added {:?}, removed {:?}, changed {:?})",
+                    report.added, report.removed, report.changed
+                );
+                state.1 = overlay.snapshot();
+            }
+            state.0 = Instant::now();
+        }
+        Arc::clone(&state.1)
+    };
+    let server = McpServer::live(live)
+        .with_config(config)
+        .with_permissions(permissions)
+        .with_server_info("skills", env!("CARGO_PKG_VERSION"));
+    match server.run_stdio() {
+        Ok(()) => outcome,
+        Err(e) => {
+            eprintln!("error: {e}");
+            Outcome::Usage
+        }
+    }
+}

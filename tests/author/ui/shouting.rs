@@ -1,0 +1,3 @@
+agent_kit::skills!("ui/skills");
+
+fn main() {}
