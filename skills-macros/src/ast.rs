@@ -3,7 +3,7 @@
 use proc_macro2::{Span, TokenStream};
 use quote::ToTokens;
 use skills_embed_runtime::SummaryFormat;
-use skills_embed_runtime::parse::{LimitAction, Limits, Profile};
+use skills_embed_runtime::parse::{LimitAction, Limits, Profile, WalkLimits};
 use syn::ext::IdentExt;
 use syn::parse::{Parse, ParseStream};
 use syn::punctuated::Punctuated;
@@ -13,7 +13,8 @@ use crate::ctxt::Ctxt;
 
 /// The options every key may set, for messages.
 const KEYS: &str = "profile, enum_name, static_name, include, exclude, dotfiles, summary, \
-                    body_limit, max_body_lines, max_body_chars, max_resource_bytes, compress, crate";
+                    body_limit, max_body_lines, max_body_chars, max_resource_bytes, max_depth, \
+                    max_entries, max_skill_entries, compress, crate";
 
 pub(crate) struct Input {
     pub(crate) path: LitStr,
@@ -32,6 +33,8 @@ pub(crate) struct Options {
     pub(crate) dotfiles: bool,
     pub(crate) summary: SummaryFormat,
     pub(crate) limits: Limits,
+    /// The caps of the walk: on by default, as everywhere.
+    pub(crate) walk: WalkLimits,
     pub(crate) compress: bool,
 }
 
@@ -47,6 +50,7 @@ impl Default for Options {
             dotfiles: false,
             summary: SummaryFormat::Markdown,
             limits: Limits::default(),
+            walk: WalkLimits::default(),
             compress: false,
         }
     }
@@ -187,6 +191,20 @@ impl Options {
                 ("max_resource_bytes", Value::Ident(v)) if v == "none" => {
                     options.limits.max_resource_bytes = None;
                 }
+                ("max_depth" | "max_entries" | "max_skill_entries", Value::Int(v)) => {
+                    if let Some(n) = int(&v, cx) {
+                        *walk_cap(&mut options.walk, &name) = Some(n);
+                    }
+                }
+                ("max_depth" | "max_entries" | "max_skill_entries", Value::Ident(v))
+                    if v == "none" =>
+                {
+                    *walk_cap(&mut options.walk, &name) = None;
+                }
+                ("max_depth" | "max_entries" | "max_skill_entries", v) => cx.error_spanned_by(
+                    v.tokens(),
+                    format!("`{name}` takes a number or `none`, e.g. {name} = 20_000"),
+                ),
                 ("body_limit", v) => cx.error_spanned_by(v.tokens(), "`body_limit` takes `warn`, `error` or `cut`"),
                 ("max_body_lines" | "max_body_chars", v) => {
                     cx.error_spanned_by(v.tokens(), format!("`{name}` takes a number, e.g. {name} = 800"))
@@ -213,6 +231,15 @@ impl Options {
             }
         }
         self
+    }
+}
+
+/// The walk cap an option names (`max_depth`, `max_entries` or `max_skill_entries`).
+fn walk_cap<'a>(walk: &'a mut WalkLimits, name: &str) -> &'a mut Option<usize> {
+    match name {
+        "max_depth" => &mut walk.max_depth,
+        "max_entries" => &mut walk.max_entries,
+        _ => &mut walk.max_skill_entries,
     }
 }
 

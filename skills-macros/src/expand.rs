@@ -89,7 +89,7 @@ pub(crate) fn expand(input: Input) -> TokenStream {
     let folder = input.path.value();
     let enum_tokens = expand_enum(&input.options, &folder, &kept);
     let static_tokens = expand_static(&input.options, &folder, &kept, &summary, &mut cx);
-    let warning_tokens = expand_warnings(&warnings);
+    let warning_tokens = expand_warnings(&warnings, span);
     let errors = cx.into_compile_errors();
     quote! {
         #enum_tokens
@@ -116,6 +116,8 @@ fn scan_options(options: &Options) -> ScanOptions {
         limits: options.limits,
         follow_symlinks: true,
         max_dirs: None,
+        // The walk caps are on, as in the CLI and discovery; the options may change them.
+        walk: options.walk,
         ..ScanOptions::default()
     }
 }
@@ -611,9 +613,12 @@ fn serde_json_object(map: &serde_json::Map<String, serde_json::Value>) -> String
 
 /// Real compiler warnings on stable Rust: a use of a `#[deprecated]` constant whose note is the
 /// diagnostic.
-fn expand_warnings(warnings: &[String]) -> TokenStream {
+///
+/// The use is spanned at the folder's literal, a token of the caller's, so the warning points
+/// there and not into the `skills!` front.
+fn expand_warnings(warnings: &[String], at: Span) -> TokenStream {
     let uses = warnings.iter().enumerate().map(|(i, w)| {
-        let name = format_ident!("skills_warning_{}", i);
+        let name = format_ident!("skills_warning_{}", i, span = at);
         quote! {
             #[deprecated(note = #w)]
             #[allow(non_upper_case_globals)]

@@ -9,7 +9,7 @@ use std::path::{Path, PathBuf};
 use std::process::ExitCode;
 
 use crate::disk::discover::Discovery;
-use crate::parse::{Diagnostic, Profile, ResourceAction, Rule, ScanOptions, scan};
+use crate::parse::{Diagnostic, Profile, ResourceAction, Rule, ScanOptions, WalkLimits, scan};
 use crate::tool::{OutputShape, ToolConfig, ToolStyle};
 use crate::{SkillSet, SummaryFormat, Tools};
 use clap::{Parser, Subcommand, ValueEnum};
@@ -118,8 +118,9 @@ enum Command {
     /// Serve skills to an MCP client over stdio: the load tool, skill:// resources, the MCP
     /// skills extension and the listing as a prompt.
     ///
-    /// Changed files are read again (at most once a second, when a request comes), so edits
-    /// show up without a restart. Diagnostics go to stderr; stdout carries the protocol.
+    /// Changed files are read again in the background (checked once a second), so edits show
+    /// up without a restart; requests are answered from the last complete set meanwhile, and a
+    /// reload never delays them. Diagnostics go to stderr; stdout carries the protocol.
     #[command(override_usage = "skills serve [OPTIONS] <PATH | --discover>")]
     Serve {
         #[command(flatten)]
@@ -192,6 +193,18 @@ struct Common {
     /// this option, `validate` reports it as an error.
     #[arg(long, value_name = "BYTES", value_parser = parse_cap)]
     max_resource_bytes: Option<Cap>,
+    /// How many levels below PATH any file is read, or `none` [default: 128]. A folder at the
+    /// cap that holds more gets a `scan-limit` warning.
+    #[arg(long, value_name = "N", value_parser = parse_count)]
+    max_depth: Option<Count>,
+    /// Files and folders read in all, or `none` [default: 100000]; the walk stops at the cap
+    /// with a `scan-limit` warning.
+    #[arg(long, value_name = "N", value_parser = parse_count)]
+    max_entries: Option<Count>,
+    /// Files and folders read per skill, or `none` [default: 10000]; the rest of a skill over
+    /// it are left out with a `scan-limit` warning.
+    #[arg(long, value_name = "N", value_parser = parse_count)]
+    max_skill_entries: Option<Count>,
 }
 
 /// A size cap given on the command line: a number of bytes, or no cap.
@@ -206,6 +219,22 @@ fn parse_cap(text: &str) -> Result<Cap, String> {
         .parse::<u64>()
         .map(|n| Cap(Some(n)))
         .map_err(|_| format!("expected a number of bytes such as 5000000, or `none`, not {text:?}"))
+}
+
+/// A count cap given on the command line: a number, or no cap.
+#[derive(Clone, Copy)]
+struct Count(Option<usize>);
+
+fn parse_count(text: &str) -> Result<Count, String> {
+    if text == "none" {
+        return Ok(Count(None));
+    }
+    text.replace('_', "")
+        .parse::<usize>()
+        .ok()
+        .filter(|&n| n > 0)
+        .map(|n| Count(Some(n)))
+        .ok_or_else(|| format!("expected a number above 0 such as 20000, or `none`, not {text:?}"))
 }
 
 impl Common {
@@ -224,6 +253,7 @@ impl Common {
         let mut options = ScanOptions {
             profile: self.profile(),
             follow_symlinks: true,
+            walk: self.walk(WalkLimits::default()),
             ..ScanOptions::default()
         };
         options.limits.resource = ResourceAction::Skip;
@@ -233,6 +263,20 @@ impl Common {
         options
     }
 
+    /// `walk` with the caps given on the command line.
+    fn walk(&self, mut walk: WalkLimits) -> WalkLimits {
+        if let Some(Count(cap)) = self.max_depth {
+            walk.max_depth = cap;
+        }
+        if let Some(Count(cap)) = self.max_entries {
+            walk.max_entries = cap;
+        }
+        if let Some(Count(cap)) = self.max_skill_entries {
+            walk.max_skill_entries = cap;
+        }
+        walk
+    }
+
     /// How `validate` reads PATH: every SKILL.md below it (see
     /// [`ScanOptions::for_repositories`]); a resource over a cap given on the command line is
     /// an error.
@@ -240,6 +284,7 @@ impl Common {
         let mut options = ScanOptions {
             profile: self.profile(),
             dot_folders,
+            walk: self.walk(WalkLimits::default()),
             ..ScanOptions::for_repositories()
         };
         if let Some(Cap(cap)) = self.max_resource_bytes {
@@ -252,6 +297,7 @@ impl Common {
     /// Discovery from the current folder, with the size cap given on the command line.
     fn discovery(&self) -> Discovery {
         let mut discovery = Discovery::default();
+        discovery.scan.walk = self.walk(discovery.scan.walk);
         if let Some(Cap(cap)) = self.max_resource_bytes {
             discovery.scan.limits.max_resource_bytes = cap;
             discovery.max_file_bytes = cap;
@@ -728,8 +774,8 @@ fn serve(
     deny: &[String],
     config: ToolConfig,
 ) -> Outcome {
-    use std::sync::{Arc, Mutex};
-    use std::time::{Duration, Instant};
+    use std::sync::Arc;
+    use std::time::Duration;
 
     use crate::disk::Overlay;
     use crate::mcp::McpServer;
@@ -749,12 +795,15 @@ fn serve(
                 path.clone()
             };
             let defaults = common.discovery();
+            let mut scan = common.options();
+            // A reload is bounded in time as discovery's are, so no tree can hold one for ever.
+            scan.walk.max_time = defaults.scan.walk.max_time;
             Discovery {
                 project: false,
                 user: false,
                 env_var: None,
                 code_roots: vec![root],
-                scan: common.options(),
+                scan,
                 ..defaults
             }
         }
@@ -786,29 +835,33 @@ fn serve(
         permissions = permissions.deny(pattern.as_str());
     }
 
-    // Reload at most once a second, and only when a request asks for the set.
-    let state = Mutex::new((Instant::now(), set));
-    let live = move || {
-        let mut state = state
-            .lock()
-            .unwrap_or_else(std::sync::PoisonError::into_inner);
-        if state.0.elapsed() >= Duration::from_secs(1) {
-            let report = overlay.reload();
-            if !report.is_empty() || !report.kept.is_empty() {
-                for d in &report.diagnostics {
-                    eprintln!("{d}");
+    // Reloads run on a thread of their own, once a second after the last one ended; requests
+    // take the overlay's last complete snapshot, which a reload swaps in whole when it is done,
+    // so a slow reload never delays an answer (issue 13: a reload on the request path, walking a
+    // link to `/`, left the server answering nothing, not even `ping`).
+    drop(set);
+    let reloading = Arc::clone(&overlay);
+    let reloader = std::thread::Builder::new()
+        .name("skills-reload".into())
+        .spawn(move || {
+            loop {
+                std::thread::sleep(Duration::from_secs(1));
+                let report = reloading.reload();
+                if !report.is_empty() || !report.kept.is_empty() {
+                    for d in &report.diagnostics {
+                        eprintln!("{d}");
+                    }
+                    eprintln!(
+                        "skills serve: reloaded (added {:?}, removed {:?}, changed {:?})",
+                        report.added, report.removed, report.changed
+                    );
                 }
-                eprintln!(
-                    "skills serve: reloaded (added {:?}, removed {:?}, changed {:?})",
-                    report.added, report.removed, report.changed
-                );
-                state.1 = overlay.snapshot();
             }
-            state.0 = Instant::now();
-        }
-        Arc::clone(&state.1)
-    };
-    let server = McpServer::live(live)
+        });
+    if let Err(e) = reloader {
+        eprintln!("skills serve: cannot start the reload thread ({e}); serving without reloads");
+    }
+    let server = McpServer::live(move || overlay.snapshot())
         .with_config(config)
         .with_permissions(permissions)
         .with_server_info("skills", env!("CARGO_PKG_VERSION"));

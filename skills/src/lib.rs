@@ -88,6 +88,9 @@ pub use cli::main as __cli_main;
 /// | `exclude = ["glob", ...]` | none | resources to leave out |
 /// | `dotfiles = true \| false` | `false` | embed files and folders whose name starts with `.` |
 /// | `summary = markdown \| xml` | `markdown` | the format of `SKILLS.summary()` |
+/// | `max_depth = N \| none` | `128` | how many levels below the folder any file is read; a folder there that holds more gets a `scan-limit` warning |
+/// | `max_entries = N \| none` | `100_000` | files and folders read in all; the walk stops at the cap with a `scan-limit` warning |
+/// | `max_skill_entries = N \| none` | `10_000` | files and folders read per skill; the rest of a skill over it are left out with a `scan-limit` warning |
 /// | `compress = true \| false` | `false` | LZ4-compress each skill's text when the crate compiles (feature `compress`); decompressed once per skill on first access |
 /// | `crate = path` | this crate, whatever your Cargo.toml calls it | where generated code finds this crate; for a crate that re-exports it, e.g. `crate = ::agent_kit::skills_embed` |
 ///

@@ -396,10 +396,15 @@ fn a_fifo_and_a_broken_symlink_are_reported_without_hanging() {
     // A FIFO where a SKILL.md should be: opening it would block until a writer comes.
     fs::create_dir(root.join("b")).unwrap();
     mkfifo(&root.join("b/SKILL.md"));
+    // A folder where a SKILL.md should be.
+    fs::create_dir_all(root.join("c/SKILL.md")).unwrap();
     symlink(root.join("nowhere"), root.join("a/dangling")).unwrap();
 
     let found = scan_or_hang(only_root(&root));
     assert_eq!(names(&found), ["a"]);
+    // Issue 13: a FIFO named SKILL.md was only a `special-file` warning, while a folder so named
+    // was an error. Both are the same fault (the skill beside it is lost), and both are a
+    // `read-error` error now.
     assert_eq!(
         problems(&found),
         [
@@ -409,13 +414,22 @@ fn a_fifo_and_a_broken_symlink_are_reported_without_hanging() {
                 root.join("a/dangling")
             ),
             (Rule::SpecialFile, Severity::Warning, root.join("a/pipe")),
-            (
-                Rule::SpecialFile,
-                Severity::Warning,
-                root.join("b/SKILL.md")
-            ),
+            (Rule::ReadError, Severity::Error, root.join("b/SKILL.md")),
+            (Rule::ReadError, Severity::Error, root.join("c/SKILL.md")),
         ]
     );
+    for manifest in ["b/SKILL.md", "c/SKILL.md"] {
+        let d = found
+            .diagnostics
+            .iter()
+            .find(|d| d.file == root.join(manifest))
+            .unwrap();
+        assert!(
+            d.message
+                .contains("the folder holding it is not read as a skill"),
+            "{d}"
+        );
+    }
 
     let mut follow = only_root(&root);
     follow.scan.follow_symlinks = true;

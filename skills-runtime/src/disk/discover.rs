@@ -11,8 +11,9 @@
 //! | [`User`](SourceKind::User) | `~/.agents/skills`, `~/.claude/skills` |
 //!
 //! Each root is walked for skill folders (any folder with a `SKILL.md`, nested category folders
-//! included) down to a depth limit, with a cap on the folders walked; dot-folders are skipped
-//! and symbolic links are followed only on request, never out of the root. A broken skill is
+//! included) down to a depth limit, with a cap on the folders walked and the caps every walk
+//! shares ([`crate::parse::walk`]: entries, depth, time, each real folder once); dot-folders are
+//! skipped and symbolic links are followed only on request, never out of the root. A broken skill is
 //! reported (path, line, rule) and skipped; it never stops the others. When two roots hold a
 //! skill of one name, the root earlier in [`Discovery::precedence`] wins and the loser gets a
 //! `duplicate-name` warning naming both places.
@@ -57,7 +58,8 @@ use unicode_normalization::UnicodeNormalization;
 
 use crate::Skill;
 use crate::parse::{
-    Diagnostic, Limits, Profile, ResourceAction, Rule, ScanOptions, Severity, scan,
+    Diagnostic, Limits, Profile, ResourceAction, Rule, ScanOptions, Severity, WalkLimits,
+    WalkSummary, scan,
 };
 
 /// The environment variable read for extra roots unless [`Discovery::env_var`] says otherwise.
@@ -207,7 +209,9 @@ pub struct Discovery {
     pub precedence: Vec<SourceKind>,
     /// How each root is walked and checked. Default: [`Profile::Lenient`], skill folders down to
     /// depth 6, at most 2,000 folders per root, symbolic links not followed, dot-folders skipped,
-    /// a resource over 2,000,000 bytes left out with a warning ([`ResourceAction::Skip`]).
+    /// a resource over 2,000,000 bytes left out with a warning ([`ResourceAction::Skip`]), and
+    /// the [walk caps](crate::parse::walk) of [`WalkLimits::default`] with a time limit of 10
+    /// seconds per walk (a reload cut by it keeps the root's previous skills).
     pub scan: ScanOptions,
     /// The most bytes read from any one file; `None` for no cap. Default: 2,000,000. A resource
     /// over it is left out of its skill with a `resource-too-large` warning (the skill loads
@@ -229,6 +233,8 @@ impl Default for Discovery {
     /// assert!(!d.scan.follow_symlinks && !d.scan.dot_folders);
     /// assert_eq!(d.scan.limits.resource, ResourceAction::Skip);
     /// assert_eq!(d.max_file_bytes, Some(2_000_000));
+    /// assert_eq!(d.scan.walk.max_time, Some(std::time::Duration::from_secs(10)));
+    /// assert_eq!(d.scan.walk.max_entries, Some(100_000));
     /// ```
     fn default() -> Self {
         Discovery {
@@ -249,6 +255,10 @@ impl Default for Discovery {
                 limits: Limits {
                     resource: ResourceAction::Skip,
                     ..Limits::default()
+                },
+                walk: WalkLimits {
+                    max_time: Some(std::time::Duration::from_secs(10)),
+                    ..WalkLimits::default()
                 },
                 ..ScanOptions::default()
             },
@@ -543,16 +553,32 @@ pub fn scan_root(
     options: &ScanOptions,
     max_file_bytes: Option<u64>,
 ) -> (Vec<Found>, Vec<Diagnostic>) {
+    let (found, diagnostics, _) = scan_root_walk(root, options, max_file_bytes);
+    (found, diagnostics)
+}
+
+/// The path a root is walked at: resolved, so that a root reached through a link
+/// (`~/.claude/skills` pointing into a dotfiles repository is common) is a plain folder to the
+/// walker, not a link to skip, and the containment check for links inside it has one fixed base.
+pub(crate) fn walk_path(root: &Root) -> PathBuf {
+    fs::canonicalize(&root.path).unwrap_or_else(|_| root.path.clone())
+}
+
+/// [`scan_root`], and what its walk met (the fingerprint an overlay compares, and whether a cap
+/// or the time limit cut it).
+pub(crate) fn scan_root_walk(
+    root: &Root,
+    options: &ScanOptions,
+    max_file_bytes: Option<u64>,
+) -> (Vec<Found>, Vec<Diagnostic>, WalkSummary) {
+    let none = WalkSummary::default();
     match fs::metadata(&root.path) {
         Ok(meta) if meta.is_dir() => {}
-        Ok(_) => return (Vec::new(), vec![not_a_folder(root)]),
-        Err(e) if is_missing(&e) => return (Vec::new(), Vec::new()),
-        Err(e) => return (Vec::new(), vec![cannot_read(root, &e)]),
+        Ok(_) => return (Vec::new(), vec![not_a_folder(root)], none),
+        Err(e) if is_missing(&e) => return (Vec::new(), Vec::new(), none),
+        Err(e) => return (Vec::new(), vec![cannot_read(root, &e)], none),
     }
-    // The resolved path is walked: a root reached through a link (`~/.claude/skills` pointing
-    // into a dotfiles repository is common) is then a plain folder to the walker, not a link
-    // to skip, and the containment check for links inside it has one fixed base.
-    let path = fs::canonicalize(&root.path).unwrap_or_else(|_| root.path.clone());
+    let path = walk_path(root);
     let capped;
     let options = match (max_file_bytes, options.limits.max_resource_bytes) {
         (Some(cap), current) if current.is_none_or(|c| c > cap) => {
@@ -588,7 +614,7 @@ pub fn scan_root(
         explicit
     });
     diagnostics.extend(unreadable);
-    (found, diagnostics)
+    (found, diagnostics, tree.walk)
 }
 
 /// Keeps, for each skill name, the [`Found`] from the highest-priority source, and warns about

@@ -6,13 +6,13 @@
 
 use std::collections::{BTreeMap, BTreeSet};
 use std::fs;
-use std::hash::{DefaultHasher, Hash, Hasher};
 use std::path::PathBuf;
 use std::sync::{Arc, Mutex, RwLock};
 
-use super::discover::{Discovery, Found, Root, SourceKind, resolve, scan_root};
+use super::discover::{Discovery, Found, Root, SourceKind, resolve, scan_root_walk, walk_path};
 use crate::id::{Dynamic, SkillIdentifier};
-use crate::parse::{Diagnostic, Rule};
+use crate::parse::tree::survey;
+use crate::parse::{Diagnostic, Rule, WalkSummary};
 use crate::set::SkillSet;
 use crate::skill::Skill;
 use crate::summary::SummaryFormat;
@@ -54,6 +54,8 @@ impl ReloadReport {
 struct RootState {
     root: Root,
     fingerprint: u64,
+    /// Whether the scan stopped at the walk's time limit (the next reload scans again).
+    timed_out: bool,
     found: Vec<Found>,
     diagnostics: Vec<Diagnostic>,
 }
@@ -153,6 +155,15 @@ impl<Id> Overlay<Id> {
     /// The fingerprint is every path's size and modification time, so nothing is read when
     /// nothing changed. An edit that keeps a file's size within the file system's timestamp
     /// resolution (a second on some) is seen by the next reload after the clock moves on.
+    ///
+    /// The fingerprint and the scan walk under [the one walk policy](crate::parse::walk): no
+    /// link out of the root, each real folder once per skill, capped depth and entries, and the
+    /// time limit of [`Discovery::scan`] (`walk.max_time`). A root whose walk runs out of time
+    /// keeps its previous skills, with a `scan-limit` warning.
+    ///
+    /// Readers never wait for a reload: [`snapshot`](Overlay::snapshot) returns the last
+    /// complete set at once while a reload runs on another thread (call `reload` from a thread
+    /// of its own, or use `disk::watch`, rather than on a request path).
     pub fn reload(&self) -> ReloadReport {
         // A poisoned lock only means another reload panicked; the state it guards is whole.
         let _one_at_a_time = self
@@ -165,19 +176,27 @@ impl<Id> Overlay<Id> {
         let roots: Vec<RootState> = roots
             .into_iter()
             .map(|root| {
-                let old = previous.roots.iter().find(|s| s.root == root);
-                let fingerprint = fingerprint(&root, &self.discovery);
-                match old {
-                    Some(old) if old.fingerprint == fingerprint => old.clone(),
-                    _ => {
-                        report.rescanned.push(root.path.clone());
-                        let mut fresh = scan(&self.discovery, root);
-                        if let Some(old) = old {
-                            keep_broken(old, &mut fresh, &mut report.kept, &mut kept_diagnostics);
-                        }
-                        fresh
-                    }
+                let Some(old) = previous.roots.iter().find(|s| s.root == root) else {
+                    report.rescanned.push(root.path.clone());
+                    return scan(&self.discovery, root);
+                };
+                let walked = fingerprint(&root, &self.discovery);
+                if walked.timed_out {
+                    kept_diagnostics.push(cut_by_time(&root, &self.discovery));
+                    return old.clone();
                 }
+                if walked.fingerprint == old.fingerprint && !old.timed_out {
+                    return old.clone();
+                }
+                report.rescanned.push(root.path.clone());
+                let mut fresh = scan(&self.discovery, root);
+                if fresh.timed_out {
+                    // Half a root is no news: its skills are not deleted, only not reached.
+                    kept_diagnostics.push(cut_by_time(&fresh.root, &self.discovery));
+                    return old.clone();
+                }
+                keep_broken(old, &mut fresh, &mut report.kept, &mut kept_diagnostics);
+                fresh
             })
             .collect();
         let next = merge(self.embedded, &self.discovery, roots, kept_diagnostics);
@@ -200,14 +219,30 @@ impl<Id: SkillIdentifier> Overlay<Id> {
 }
 
 fn scan(discovery: &Discovery, root: Root) -> RootState {
-    let fingerprint = fingerprint(&root, discovery);
-    let (found, diagnostics) = scan_root(&root, &discovery.scan, discovery.max_file_bytes);
+    let (found, diagnostics, walked) =
+        scan_root_walk(&root, &discovery.scan, discovery.max_file_bytes);
     RootState {
         root,
-        fingerprint,
+        fingerprint: walked.fingerprint,
+        timed_out: walked.timed_out,
         found,
         diagnostics,
     }
+}
+
+/// The warning for a reload of `root` that the walk's time limit cut.
+fn cut_by_time(root: &Root, discovery: &Discovery) -> Diagnostic {
+    Diagnostic::path_warning(
+        Rule::ScanLimit,
+        &root.path,
+        format!(
+            "reloading this {} root took longer than the walk's time limit ({:?}); its previous \
+             skills stay until a reload finishes in time: keep fewer files under it, or raise \
+             `Discovery::scan.walk.max_time`",
+            root.kind,
+            discovery.scan.walk.max_time.unwrap_or_default()
+        ),
+    )
 }
 
 /// A skill that was good and is now present but broken keeps its previous version.
@@ -345,30 +380,13 @@ fn content_key(skill: &Skill) -> (String, Vec<(&str, [u8; 32])>) {
     )
 }
 
-/// A cheap summary of a root: every path with its size and modification time, no reading.
+/// A cheap summary of a root: every path the scan would walk with its size and modification
+/// time, and every problem the walk meets, no file read.
 ///
-/// It walks without the scan's depth limit, because the files of a skill found within the limit
-/// may lie deeper; dot-folders are skipped when the scan skips them (walking more than the scan
-/// reads only costs a rescan now and then).
-fn fingerprint(root: &Root, discovery: &Discovery) -> u64 {
-    let mut hasher = DefaultHasher::new();
-    let dots = discovery.scan.dotfiles || discovery.scan.dot_folders;
-    let walker = walkdir::WalkDir::new(&root.path)
-        .follow_links(discovery.scan.follow_symlinks)
-        .sort_by_file_name()
-        .into_iter()
-        .filter_entry(|e| {
-            e.depth() == 0 || dots || !e.file_name().as_encoded_bytes().starts_with(b".")
-        });
-    for entry in walker.flatten() {
-        entry.path().hash(&mut hasher);
-        if let Ok(meta) = entry.metadata() {
-            meta.len().hash(&mut hasher);
-            meta.is_dir().hash(&mut hasher);
-            if let Ok(modified) = meta.modified() {
-                modified.hash(&mut hasher);
-            }
-        }
-    }
-    hasher.finish()
+/// It is the scan's own walk ([`crate::parse::walk`]): the same links followed (never out of
+/// the root), each real folder once per skill, the same caps on depth, entries and time, so it
+/// costs at most what a scan costs, and equals the fingerprint the last scan recorded when
+/// nothing changed.
+fn fingerprint(root: &Root, discovery: &Discovery) -> WalkSummary {
+    survey(&walk_path(root), &discovery.scan).0
 }

@@ -3,6 +3,12 @@
 //! A thread polls the roots' fingerprints (paths, sizes, modification times: no file is read
 //! unless something changed) and reloads. Polling needs no platform notification API and sees
 //! changes on network and container file systems where notifications are unreliable.
+//!
+//! Each poll walks under the one walk policy ([`crate::parse::walk`]): no link out of the root,
+//! each real folder once per skill, capped depth and entries, and the time limit of the
+//! overlay's [`Discovery::scan`](super::Discovery::scan), so no tree can hold the thread for
+//! ever. Readers are never held either: [`Overlay::snapshot`] returns the last complete set at
+//! once while a reload runs here.
 
 use std::sync::Arc;
 use std::sync::mpsc::{self, RecvTimeoutError, Sender};

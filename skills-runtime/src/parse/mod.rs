@@ -5,6 +5,8 @@
 //! - [`manifest`] reads the fields and checks every rule of the Agent Skills specification.
 //! - [`tree`] walks a folder, finds every skill and its resources, and checks the folder as a
 //!   whole (duplicate names, symlinks leaving the root).
+//! - [`walk`] is the policy every walk of a folder follows: links never leave the root, each
+//!   real folder is read once per skill, and depth, entries and time are capped.
 //!
 //! Every problem is a [`Diagnostic`] with a [`Rule`], a place and a message; all of them are
 //! collected, never only the first.
@@ -14,6 +16,7 @@ pub mod frontmatter;
 pub mod manifest;
 mod read;
 pub mod tree;
+pub mod walk;
 
 pub use diagnostic::{Diagnostic, Profile, Rule, Severity};
 pub use manifest::{Manifest, parse_manifest};
@@ -21,3 +24,4 @@ pub use tree::{
     LimitAction, Limits, Resource, ResourceAction, SKIPPED_FOLDERS, ScanOptions, SkillSource, Tree,
     scan,
 };
+pub use walk::{WalkLimits, WalkSummary};

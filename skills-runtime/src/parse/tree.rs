@@ -10,6 +10,7 @@ use globset::{Glob, GlobSet, GlobSetBuilder};
 use unicode_normalization::UnicodeNormalization;
 use walkdir::WalkDir;
 
+use super::walk::{Budget, WalkLimits, WalkSummary};
 use super::{Diagnostic, Manifest, Profile, Rule, parse_manifest};
 use crate::skill::{File, MANIFEST, OwnedFields, Skill, is_text};
 use crate::{SkillSet, SummaryFormat};
@@ -69,6 +70,9 @@ pub struct ScanOptions {
     pub follow_symlinks: bool,
     /// Stop after this many folders (a `scan-limit` warning says so); `None` for no limit.
     pub max_dirs: Option<usize>,
+    /// The caps every walk stops at (depth, entries in all and per skill, time); on by default.
+    /// See [`WalkLimits`] and the [walk policy](super::walk).
+    pub walk: WalkLimits,
 }
 
 /// Size limits checked when skills are read.
@@ -184,6 +188,8 @@ pub struct Tree {
     pub skills: Vec<SkillSource>,
     /// Every problem, in every skill and in the folder itself, in path order.
     pub diagnostics: Vec<Diagnostic>,
+    /// What the walk met, whether a cap cut it, and its fingerprint.
+    pub walk: WalkSummary,
 }
 
 /// A skill folder found by [`scan`].
@@ -371,7 +377,7 @@ pub fn scan(root: &Path, options: &ScanOptions) -> Tree {
         }
     };
     let mut walk = Walk::new(&walk_root, options);
-    walk.run(&mut tree.diagnostics);
+    tree.walk = walk.run(&mut tree.diagnostics);
     if walk.skill_dirs.is_empty() {
         tree.diagnostics.push(Diagnostic::path_error(
             Rule::MissingSkillMd,
@@ -386,6 +392,17 @@ pub fn scan(root: &Path, options: &ScanOptions) -> Tree {
     tree
 }
 
+/// Walks `root` as [`scan`] does, without reading any file: what the walk met and its
+/// fingerprint (equal to the one [`scan`] puts in [`Tree::walk`] for an unchanged tree), and the
+/// problems the walk itself found. An overlay compares it to decide whether to scan again.
+#[cfg(feature = "fs")]
+pub(crate) fn survey(root: &Path, options: &ScanOptions) -> (WalkSummary, Vec<Diagnostic>) {
+    let mut diagnostics = Vec::new();
+    let mut walk = Walk::new(root, options);
+    let summary = walk.run(&mut diagnostics);
+    (summary, diagnostics)
+}
+
 /// What a walk found: skill folders and candidate resource files.
 struct Walk<'a> {
     root: &'a Path,
@@ -394,6 +411,23 @@ struct Walk<'a> {
     skill_dirs: Vec<PathBuf>,
     files: Vec<(PathBuf, fs::Metadata)>,
 }
+
+/// A skill folder enclosing the walk's current entry.
+struct OpenSkill {
+    dir: PathBuf,
+    /// Its place in [`Walk::skill_dirs`], which tells the skills apart for the folder check.
+    index: usize,
+    /// Entries met below it so far.
+    entries: usize,
+    /// Whether [`WalkLimits::max_skill_entries`] cut it (reported once).
+    cut: bool,
+}
+
+/// Kinds of entries, for the fingerprint.
+const KIND_DIR: u8 = 1;
+const KIND_FILE: u8 = 2;
+const KIND_OTHER: u8 = 3;
+const KIND_LINK_NOT_FOLLOWED: u8 = 4;
 
 impl<'a> Walk<'a> {
     fn new(root: &'a Path, options: &'a ScanOptions) -> Self {
@@ -407,19 +441,30 @@ impl<'a> Walk<'a> {
         }
     }
 
-    fn run(&mut self, diagnostics: &mut Vec<Diagnostic>) {
+    /// The one walker behind every walk of a folder (see [the policy](super::walk)).
+    fn run(&mut self, diagnostics: &mut Vec<Diagnostic>) -> WalkSummary {
+        let from = diagnostics.len();
         let follow = self.options.follow_symlinks;
-        let walker = WalkDir::new(self.root)
+        let limits = self.options.walk;
+        let mut walker = WalkDir::new(self.root)
             .follow_links(follow)
             .sort_by_file_name();
+        if let Some(max) = limits.max_depth {
+            walker = walker.max_depth(max);
+        }
+        let mut budget = Budget::new(self.root, limits);
         // `max_depth` bounds where skill folders are looked for, not the files of a skill found
         // within it: walkdir's own limit would drop those files silently.
         let max_depth = self.options.max_depth;
         // The skill folders enclosing the current entry (the walk is depth-first).
-        let mut open: Vec<PathBuf> = Vec::new();
+        let mut open: Vec<OpenSkill> = Vec::new();
         let mut it = walker.into_iter();
         let mut dirs = 0usize;
         while let Some(entry) = it.next() {
+            if let Some(why) = budget.meet() {
+                diagnostics.push(budget.stop(why));
+                break;
+            }
             let entry = match entry {
                 Ok(entry) => entry,
                 Err(e) => {
@@ -436,7 +481,10 @@ impl<'a> Walk<'a> {
                     continue;
                 }
             };
-            while open.last().is_some_and(|d| !entry.path().starts_with(d)) {
+            while open
+                .last()
+                .is_some_and(|s| !entry.path().starts_with(&s.dir))
+            {
                 open.pop();
             }
             if entry.depth() > 0 && !self.enters(&entry, !open.is_empty()) {
@@ -446,6 +494,7 @@ impl<'a> Walk<'a> {
                 continue;
             }
             if !follow && entry.path_is_symlink() {
+                budget.hash_entry(entry.path(), KIND_LINK_NOT_FOLLOWED, None);
                 diagnostics.push(Diagnostic::path_warning(
                     Rule::SymlinkSkipped,
                     entry.path(),
@@ -464,8 +513,37 @@ impl<'a> Walk<'a> {
                 }
                 continue;
             }
+            if let Some(skill) = open.last_mut() {
+                skill.entries += 1;
+                if budget
+                    .max_skill_entries()
+                    .is_some_and(|max| skill.entries > max)
+                {
+                    if !skill.cut {
+                        skill.cut = true;
+                        diagnostics.push(budget.skill_cut(&skill.dir));
+                    }
+                    // The rest of this folder (for a file: of the folder holding it) is skipped.
+                    it.skip_current_dir();
+                    continue;
+                }
+            }
             let file_type = entry.file_type();
             if file_type.is_dir() {
+                let meta = match entry.metadata() {
+                    Ok(meta) => meta,
+                    Err(e) => {
+                        diagnostics.push(read_error(entry.path(), &e.into()));
+                        it.skip_current_dir();
+                        continue;
+                    }
+                };
+                let owner = open.last().map_or(usize::MAX, |s| s.index);
+                if !budget.first_visit(owner, entry.path(), entry.depth(), &meta) {
+                    it.skip_current_dir();
+                    continue;
+                }
+                budget.hash_entry(entry.path(), KIND_DIR, Some(&meta));
                 dirs += 1;
                 if self.options.max_dirs.is_some_and(|max| dirs > max) {
                     diagnostics.push(Diagnostic::path_warning(
@@ -478,15 +556,24 @@ impl<'a> Walk<'a> {
                     ));
                     break;
                 }
+                budget.check_depth(entry.path(), entry.depth());
                 if self.is_manifest(&entry.path().join(MANIFEST), diagnostics) {
+                    open.push(OpenSkill {
+                        dir: entry.path().to_owned(),
+                        index: self.skill_dirs.len(),
+                        entries: 0,
+                        cut: false,
+                    });
                     self.skill_dirs.push(entry.path().to_owned());
-                    open.push(entry.path().to_owned());
                 } else if open.is_empty() && max_depth.is_some_and(|max| entry.depth() >= max) {
                     it.skip_current_dir();
                 }
             } else if file_type.is_file() {
                 match entry.metadata() {
-                    Ok(meta) => self.files.push((entry.into_path(), meta)),
+                    Ok(meta) => {
+                        budget.hash_entry(entry.path(), KIND_FILE, Some(&meta));
+                        self.files.push((entry.into_path(), meta));
+                    }
                     Err(e) => diagnostics.push(Diagnostic::path_error(
                         Rule::ReadError,
                         entry.path(),
@@ -494,13 +581,19 @@ impl<'a> Walk<'a> {
                     )),
                 }
             } else {
-                diagnostics.push(Diagnostic::path_warning(
-                    Rule::SpecialFile,
-                    entry.path(),
-                    "is not a regular file (a FIFO, socket or device); skipped".into(),
-                ));
+                budget.hash_entry(entry.path(), KIND_OTHER, None);
+                // A SKILL.md that is no regular file is reported with its folder (see
+                // `is_manifest`); anything else is skipped with a warning.
+                if entry.file_name() != MANIFEST {
+                    diagnostics.push(Diagnostic::path_warning(
+                        Rule::SpecialFile,
+                        entry.path(),
+                        "is not a regular file (a FIFO, socket or device); skipped".into(),
+                    ));
+                }
             }
         }
+        budget.finish(diagnostics, from)
     }
 
     /// Whether the walk goes into `entry` (below the root): a folder to search or read, a file
@@ -530,31 +623,45 @@ impl<'a> Walk<'a> {
     }
 
     /// Whether `manifest` makes its folder a skill: a regular file, reached through a link only
-    /// when links are followed and the link stays inside the root. A link not followed or
-    /// leaving the root is reported when the walk meets it as an entry; a folder named
-    /// SKILL.md is reported here, since nothing else would say why the skill is missing.
+    /// when links are followed and the link stays inside the root. A link not followed, leaving
+    /// the root or dangling is reported when the walk meets it as an entry. A SKILL.md that is
+    /// a folder, a FIFO, a socket or a device is reported here, as one `read-error` error
+    /// whatever it is, since nothing else would say why the skill is missing.
     ///
     /// Found by the hostile-path tests: the check used to follow any link, so a SKILL.md
     /// linking out of the root (or, with links off, to another skill's) was read and served
-    /// as the body, though the walk itself refused that link.
+    /// as the body, though the walk itself refused that link. Issue 13: a FIFO named SKILL.md
+    /// was only a `special-file` warning while a folder so named was an error; both lose the
+    /// skill, so both are errors now.
     fn is_manifest(&self, manifest: &Path, diagnostics: &mut Vec<Diagnostic>) -> bool {
         let Ok(meta) = fs::symlink_metadata(manifest) else {
             return false;
         };
-        if meta.is_dir() {
-            diagnostics.push(Diagnostic::path_error(
-                Rule::ReadError,
-                manifest,
-                "is a folder, not a file: the folder holding it is not read as a skill".into(),
-            ));
-            return false;
+        let meta = if meta.file_type().is_symlink() {
+            if !self.options.follow_symlinks || !self.inside_root(manifest) {
+                return false;
+            }
+            match fs::metadata(manifest) {
+                Ok(target) => target,
+                Err(_) => return false,
+            }
+        } else {
+            meta
+        };
+        if meta.is_file() {
+            return true;
         }
-        if meta.file_type().is_symlink() {
-            return self.options.follow_symlinks
-                && manifest.is_file()
-                && self.inside_root(manifest);
-        }
-        meta.is_file()
+        let what = if meta.is_dir() {
+            "is a folder, not a file"
+        } else {
+            "is not a regular file (a FIFO, socket or device)"
+        };
+        diagnostics.push(Diagnostic::path_error(
+            Rule::ReadError,
+            manifest,
+            format!("{what}: the folder holding it is not read as a skill"),
+        ));
+        false
     }
 
     fn inside_root(&self, path: &Path) -> bool {
