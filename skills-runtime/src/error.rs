@@ -19,7 +19,8 @@ use crate::path::PathProblem;
 pub enum SkillError {
     /// No skill has that name.
     #[error(
-        "Skill \"{requested}\" not found. {}{}",
+        "Skill {} not found. {}{}",
+        Quoted(requested),
         Available("Available skills", "There are no skills available.", available),
         DidYouMean(suggestion.as_deref())
     )]
@@ -33,7 +34,9 @@ pub enum SkillError {
     },
     /// The skill has no file at that path.
     #[error(
-        "File \"{requested}\" not found in skill \"{skill}\". {}{} Use \"SKILL.md\" for the skill's instructions.",
+        "File {} not found in skill {}. {}{} Use \"SKILL.md\" for the skill's instructions.",
+        Quoted(requested),
+        Quoted(skill),
         Available("Available files", "It has no files.", available),
         DidYouMean(suggestion.as_deref())
     )]
@@ -49,7 +52,9 @@ pub enum SkillError {
     },
     /// The skill has no chunk with that id.
     #[error(
-        "Chunk \"{requested}\" not found in skill \"{skill}\". {}{}",
+        "Chunk {} not found in skill {}. {}{}",
+        Quoted(requested),
+        Quoted(skill),
         Available("Available chunks", "It has no chunks.", available),
         DidYouMean(suggestion.as_deref())
     )]
@@ -65,8 +70,8 @@ pub enum SkillError {
     },
     /// The path was refused before any lookup.
     #[error(
-        "Path \"{}\" was refused because {problem}. Paths are relative to the skill's folder and use '/', like \"SKILL.md\" or \"references/guide.md\". {}",
-        requested.escape_debug(),
+        "Path {} was refused because {problem}. Paths are relative to the skill's folder and use '/', like \"SKILL.md\" or \"references/guide.md\". {}",
+        Quoted(requested),
         Available("Available files", "It has no files.", available)
     )]
     InvalidPath {
@@ -81,7 +86,18 @@ pub enum SkillError {
     },
 }
 
-/// Renders `Label: a, b, c.` or the text for an empty list.
+/// A name or a path the model sent or the skill holds, as a JSON string: `"a.md"`, and
+/// `"a\"b.md"` or `"e\nf.md"` for awkward ones, so it stays one line and reads back.
+struct Quoted<'a>(&'a str);
+
+impl fmt::Display for Quoted<'_> {
+    fn fmt(&self, f: &mut fmt::Formatter<'_>) -> fmt::Result {
+        f.write_str(&crate::listing::json_string(self.0))
+    }
+}
+
+/// Renders `Label: a, b, c.` or the text for an empty list, each name written as listings
+/// write names (bare when plain, else a JSON string).
 struct Available<'a>(&'static str, &'static str, &'a [String]);
 
 impl fmt::Display for Available<'_> {
@@ -95,7 +111,7 @@ impl fmt::Display for Available<'_> {
             if i > 0 {
                 f.write_str(", ")?;
             }
-            f.write_str(item)?;
+            f.write_str(&crate::listing::quote_name(item))?;
         }
         f.write_str(".")
     }
@@ -106,25 +122,33 @@ struct DidYouMean<'a>(Option<&'a str>);
 impl fmt::Display for DidYouMean<'_> {
     fn fmt(&self, f: &mut fmt::Formatter<'_>) -> fmt::Result {
         match self.0 {
-            Some(s) => write!(f, " Did you mean \"{s}\"?"),
+            Some(s) => write!(f, " Did you mean {}?", Quoted(s)),
             None => Ok(()),
         }
     }
 }
 
+/// A name as [`closest`] compares it: NFKC-normalised (as the validator compares a skill's name
+/// with its folder's), so `café` typed with a combining accent or `ﬁ` for `fi` still match, and
+/// lowercased.
+fn fold(name: &str) -> String {
+    use unicode_normalization::UnicodeNormalization;
+    name.nfkc().collect::<String>().to_lowercase()
+}
+
 /// The candidate closest to `requested`, when it is close enough to be a likely typo: the same
-/// text in another case, the same file name in a folder, a few edits away (transpositions count
-/// as one), or very similar by Jaro-Winkler for long names.
+/// text in another case or Unicode form, the same file name in a folder, a few edits away
+/// (transpositions count as one), or very similar by Jaro-Winkler for long names.
 pub(crate) fn closest<'a>(
     requested: &str,
     candidates: impl IntoIterator<Item = &'a str>,
 ) -> Option<String> {
-    let wanted = requested.to_lowercase();
+    let wanted = fold(requested);
     let wanted_len = wanted.chars().count();
     candidates
         .into_iter()
         .filter_map(|c| {
-            let lower = c.to_lowercase();
+            let lower = fold(c);
             let tail = lower.rsplit('/').next().unwrap_or(&lower);
             // Both measures take time (and Damerau-Levenshtein memory) proportional to the
             // product of the lengths, so a 10 MB request would allocate gigabytes. Neither can
@@ -195,5 +219,19 @@ mod tests {
             Some("references/forms.md")
         );
         assert_eq!(closest("skill.md", paths).as_deref(), Some("SKILL.md"));
+    }
+
+    #[test]
+    fn compares_names_after_nfkc() {
+        // A combining accent (NFD) against the composed letter (NFC), and a ligature.
+        let names = ["caf\u{e9}", "tea"];
+        assert_eq!(closest("cafe\u{301}", names).as_deref(), Some("caf\u{e9}"));
+        assert_eq!(closest("CAFE\u{301}", names).as_deref(), Some("caf\u{e9}"));
+        assert_eq!(closest("\u{fb01}x", ["fix"]).as_deref(), Some("fix"));
+        let paths = ["r\u{e9}f/caf\u{e9}.md"];
+        assert_eq!(
+            closest("cafe\u{301}.md", paths).as_deref(),
+            Some("r\u{e9}f/caf\u{e9}.md")
+        );
     }
 }

@@ -51,8 +51,9 @@ impl ToolOutput {
     pub(crate) fn awaiting_approval(skill: &str) -> Self {
         ToolOutput {
             text: format!(
-                "Loading skill \"{skill}\" needs the user's approval, which has been requested. \
-                 Continue without it until the user answers."
+                "Loading skill {} needs the user's approval, which has been requested. \
+                 Continue without it until the user answers.",
+                listing::json_string(skill)
             ),
             is_error: false,
             report: None,
@@ -314,8 +315,8 @@ impl<'s, Id> Tools<'s, Id> {
         } else {
             let names: Vec<String> = self.definitions().into_iter().map(|d| d.name).collect();
             Err(CallError(format!(
-                "Unknown tool \"{}\". The skill tools are: {}.",
-                clip(tool_name),
+                "Unknown tool {}. The skill tools are: {}.",
+                listing::json_string(&clip(tool_name)),
                 names.join(", ")
             )))
         }
@@ -392,8 +393,8 @@ impl<'s, Id> Tools<'s, Id> {
                     let _ = writeln!(
                         trailer,
                         "This skill's files are on disk at {}: run its scripts from there, e.g. {}.",
-                        dir.display(),
-                        dir.join(first_script(skill)).display()
+                        listing::one_line(&dir.display().to_string()),
+                        listing::one_line(&dir.join(first_script(skill)).display().to_string())
                     );
                 }
                 Ok(None) => {}
@@ -427,7 +428,7 @@ impl<'s, Id> Tools<'s, Id> {
             };
             let mut content = format!(
                 "{} is {kind} ({}, {} bytes); its contents are not shown.",
-                loaded.path(),
+                listing::quote_name(loaded.path()),
                 loaded.media_type(),
                 loaded.len()
             );
@@ -435,7 +436,7 @@ impl<'s, Id> Tools<'s, Id> {
                 let _ = write!(
                     content,
                     " It is on disk at {}.",
-                    dir.join(loaded.path()).display()
+                    listing::one_line(&dir.join(loaded.path()).display().to_string())
                 );
             }
             let mut report = self.report(skill, loaded.path().into(), loaded.sha256(), "", None);
@@ -508,20 +509,22 @@ impl<'s, Id> Tools<'s, Id> {
     fn frame(&self, report: LoadReport, content: &str, trailer: &str) -> ToolOutput {
         let mut text = String::with_capacity(content.len() + trailer.len() + 256);
         let digest = hex(&report.sha256);
-        let (skill, source, truncated) = (&report.skill, report.source, report.truncated);
+        let (source, truncated) = (report.source, report.truncated);
         let (bytes, chars) = (report.bytes_read, report.chars_returned);
         match self.config.shape {
             OutputShape::Brackets => {
                 let _ = write!(
                     text,
-                    "[Skill: {skill} | source={source}]\n[Skill Path: {}]\n[Load Report: sha256={digest} \
+                    "[Skill: {} | source={source}]\n[Skill Path: {}]\n[Load Report: sha256={digest} \
                      truncated={truncated} bytes_read={bytes} chars_returned={chars}]\n\n",
-                    report.path
+                    listing::quote_name(&report.skill),
+                    listing::quote_name(&report.path)
                 );
             }
             OutputShape::Xml => {
-                let mut path = String::new();
-                listing::push_escaped(&mut path, &report.path);
+                let (mut skill, mut path) = (String::new(), String::new());
+                listing::push_escaped(&mut skill, &listing::quote_name(&report.skill));
+                listing::push_escaped(&mut path, &listing::quote_name(&report.path));
                 let _ = writeln!(
                     text,
                     "<skill_content name=\"{skill}\" source=\"{source}\" path=\"{path}\" sha256=\"{digest}\" \
@@ -561,7 +564,9 @@ impl<'s, Id> Tools<'s, Id> {
             "Optional blocks of these instructions (load one with {how}), id | description:"
         );
         for c in skill.chunks() {
-            let _ = writeln!(out, "- {} | {}", c.id(), c.description());
+            let _ = write!(out, "- {} | ", listing::quote_name(c.id()));
+            listing::push_one_line(out, c.description());
+            out.push('\n');
         }
         out.push('\n');
     }
@@ -577,22 +582,26 @@ impl<'s, Id> Tools<'s, Id> {
         };
         let _ = writeln!(out, "Files of this skill (load one with {how}):");
         let shown = files.len().min(self.config.max_listed_files);
-        let folder_of = |path: &str| path.rsplit_once('/').map_or("", |(f, _)| f).to_owned();
-        let mut i = 0;
-        while i < shown {
-            let folder = folder_of(files[i]);
-            let names: Vec<&str> = files[i..shown]
-                .iter()
-                .take_while(|p| folder_of(p) == folder)
-                .map(|p| p.rsplit_once('/').map_or(*p, |(_, n)| n))
-                .collect();
-            i += names.len();
-            let label = if folder.is_empty() {
-                "./".to_owned()
-            } else {
-                format!("{folder}/")
+        // One line per folder, in the order folders first appear (a folder's files are not
+        // always next to each other in path order: `a.md`, `b/c.md`, `d.md`).
+        let mut folders: Vec<(&str, Vec<&str>)> = Vec::new();
+        let mut position: std::collections::HashMap<&str, usize> = Default::default();
+        for path in &files[..shown] {
+            let (folder, name) = path.rsplit_once('/').unwrap_or(("", path));
+            let at = *position.entry(folder).or_insert_with(|| {
+                folders.push((folder, Vec::new()));
+                folders.len() - 1
+            });
+            folders[at].1.push(name);
+        }
+        for (folder, names) in &folders {
+            let label = match *folder {
+                "" => "./".to_owned(),
+                // A folder named `.` is quoted, so it cannot pass for the skill's own folder.
+                "." => format!("{}/", listing::json_string(folder)),
+                _ => format!("{}/", listing::quote_name(folder)),
             };
-            let _ = writeln!(out, "- {label}: {}", names.join(", "));
+            let _ = writeln!(out, "- {label}: {}", listing::names(names));
         }
         if files.len() > shown {
             let _ = writeln!(out, "- … and {} more", files.len() - shown);
@@ -608,9 +617,12 @@ impl<'s, Id> Tools<'s, Id> {
             tool::ToolStyle::Unified => (self.config.name.as_str(), "path"),
             tool::ToolStyle::Split => (READ_SKILL_RESOURCE, "file"),
         };
+        // Each value is a JSON string, so the object is valid JSON whatever the names hold.
         format!(
-            "[Cut at byte {next} of {}. To continue, call {tool} with {{\"skill\": \"{skill}\", \"{key}\": \"{path}\", \"offset\": {next}}}.]\n",
-            cut.total_bytes
+            "[Cut at byte {next} of {}. To continue, call {tool} with {{\"skill\": {}, \"{key}\": {}, \"offset\": {next}}}.]\n",
+            cut.total_bytes,
+            listing::json_string(skill),
+            listing::json_string(path),
         )
     }
 
@@ -629,7 +641,7 @@ impl<'s, Id> Tools<'s, Id> {
         if names.is_empty() {
             " There are no skills available.".into()
         } else {
-            format!(" Available skills: {}.", names.join(", "))
+            format!(" Available skills: {}.", listing::names(&names))
         }
     }
 
@@ -759,7 +771,7 @@ fn is_manifest(path: &str) -> bool {
 
 /// The error with the path or chunk id the model sent cut short, as an unknown skill's name
 /// is: a model that sends 100 KB of path gets a short answer, not its path back.
-fn clipped(mut error: SkillError) -> SkillError {
+pub(crate) fn clipped(mut error: SkillError) -> SkillError {
     match &mut error {
         SkillError::FileNotFound { requested, .. }
         | SkillError::InvalidPath { requested, .. }
@@ -770,7 +782,7 @@ fn clipped(mut error: SkillError) -> SkillError {
 }
 
 /// A value the model sent, cut short for echoing back.
-fn clip(s: &str) -> String {
+pub(crate) fn clip(s: &str) -> String {
     const MAX: usize = 100;
     if s.chars().count() <= MAX {
         return s.to_owned();
@@ -797,8 +809,8 @@ fn pick_section<'t>(text: &'t str, section: Option<&str>) -> (&'t str, String) {
     (
         text,
         format!(
-            "[Section \"{}\" not found, so this is the file from its start; {list}.]\n\n",
-            clip(wanted)
+            "[Section {} not found, so this is the file from its start; {list}.]\n\n",
+            listing::json_string(&clip(wanted))
         ),
     )
 }

@@ -121,7 +121,7 @@ fn render_with(entries: &[Entry<'_>], options: &ListingOptions, keep: usize) -> 
     match &options.format {
         ListingFormat::Markdown => {
             for (i, e) in entries.iter().enumerate() {
-                let _ = write!(out, "- {}", e.name);
+                let _ = write!(out, "- {}", quote_name(e.name));
                 if i < keep {
                     out.push_str(": ");
                     push_one_line(&mut out, e.description);
@@ -139,7 +139,7 @@ fn render_with(entries: &[Entry<'_>], options: &ListingOptions, keep: usize) -> 
             out.push_str("<available_skills>");
             for (i, e) in entries.iter().enumerate() {
                 out.push_str("\n<skill>\n<name>\n");
-                push_escaped(&mut out, e.name);
+                push_escaped(&mut out, &quote_name(e.name));
                 out.push_str("\n</name>");
                 if i < keep {
                     out.push_str("\n<description>\n");
@@ -148,7 +148,7 @@ fn render_with(entries: &[Entry<'_>], options: &ListingOptions, keep: usize) -> 
                 }
                 if let Some(location) = e.location {
                     out.push_str("\n<location>\n");
-                    push_escaped(&mut out, location);
+                    push_escaped(&mut out, &one_line(location));
                     out.push_str("\n</location>");
                 }
                 if options.hints && i < keep {
@@ -160,7 +160,7 @@ fn render_with(entries: &[Entry<'_>], options: &ListingOptions, keep: usize) -> 
                     }
                     if !e.chunks.is_empty() {
                         out.push_str("\n<chunks>\n");
-                        push_escaped(&mut out, &e.chunks.join(", "));
+                        push_escaped(&mut out, &names(&e.chunks));
                         out.push_str("\n</chunks>");
                     }
                 }
@@ -176,15 +176,19 @@ fn render_with(entries: &[Entry<'_>], options: &ListingOptions, keep: usize) -> 
                 if i < keep {
                     let mut description = String::new();
                     push_one_line(&mut description, e.description);
-                    let line = template
-                        .replace("{name}", e.name)
-                        .replace("{description}", &description)
-                        .replace("{resources}", yes_no(e.has_resources))
-                        .replace("{scripts}", yes_no(e.has_scripts))
-                        .replace("{chunks}", &e.chunks.join(", "));
-                    out.push_str(&line);
+                    fill(
+                        &mut out,
+                        template,
+                        &[
+                            ("{name}", &quote_name(e.name)),
+                            ("{description}", &description),
+                            ("{resources}", yes_no(e.has_resources)),
+                            ("{scripts}", yes_no(e.has_scripts)),
+                            ("{chunks}", &names(&e.chunks)),
+                        ],
+                    );
                 } else {
-                    let _ = writeln!(out, "- {}", e.name);
+                    let _ = writeln!(out, "- {}", quote_name(e.name));
                 }
             }
             if shortened > 0 {
@@ -200,6 +204,27 @@ fn shortened_note(n: usize) -> String {
     format!("{n} {skills} shown by name only, to fit the listing budget")
 }
 
+/// Writes `template` with each placeholder replaced by its value, in one pass: a value that
+/// holds a placeholder's text (a description saying `{name}`) is written as it is.
+fn fill(out: &mut String, template: &str, values: &[(&str, &str)]) {
+    let mut rest = template;
+    while let Some(at) = rest.find('{') {
+        out.push_str(&rest[..at]);
+        rest = &rest[at..];
+        match values.iter().find(|(key, _)| rest.starts_with(key)) {
+            Some((key, value)) => {
+                out.push_str(value);
+                rest = &rest[key.len()..];
+            }
+            None => {
+                out.push('{');
+                rest = &rest[1..];
+            }
+        }
+    }
+    out.push_str(rest);
+}
+
 fn yes_no(on: bool) -> &'static str {
     if on { "yes" } else { "no" }
 }
@@ -213,11 +238,23 @@ fn push_hints(out: &mut String, e: &Entry<'_>) {
         hints.push("has scripts".to_owned());
     }
     if !e.chunks.is_empty() {
-        hints.push(format!("chunks: {}", e.chunks.join(", ")));
+        hints.push(format!("chunks: {}", names(&e.chunks)));
     }
     if !hints.is_empty() {
         let _ = write!(out, " ({})", hints.join("; "));
     }
+}
+
+/// Names joined with `, `, each written by [`quote_name`].
+pub(crate) fn names<S: AsRef<str>>(items: &[S]) -> String {
+    let mut out = String::new();
+    for (i, item) in items.iter().enumerate() {
+        if i > 0 {
+            out.push_str(", ");
+        }
+        out.push_str(&quote_name(item.as_ref()));
+    }
+    out
 }
 
 /// Collapses every run of whitespace to one space, so a description stays one list item.
@@ -228,6 +265,117 @@ pub(crate) fn push_one_line(out: &mut String, text: &str) {
         }
         out.push_str(word);
     }
+}
+
+/// A file or skill name as every listing and message writes it: bare when it is plain, else
+/// as a JSON string (see [`json_string`]).
+///
+/// A name is written bare unless it is empty, starts or ends with whitespace, or holds a
+/// character that could break a line, hide, or make one entry pass for two or for another
+/// field: a control or format character (zero-width, bidirectional), a line or paragraph
+/// separator, any whitespace but the space, or one of `"` `\` `,` `:`. So `references/a.md`
+/// stays as it is, and `a"b.md`, `e` + newline + `f.md` or `x, y.md` become `"a\"b.md"`,
+/// `"e\nf.md"` and `"x, y.md"`: one entry, on one line, that a JSON parser reads back.
+///
+/// Hosts that print names (a command-line tool, a log) can use it to write them the same way.
+///
+/// ```
+/// use skills_embed_runtime::listing::quote_name;
+/// assert_eq!(quote_name("references/forms.md"), "references/forms.md");
+/// assert_eq!(quote_name("a\"b.md"), r#""a\"b.md""#);
+/// assert_eq!(quote_name("e\nf.md"), r#""e\nf.md""#);
+/// assert_eq!(quote_name("x, y.md"), r#""x, y.md""#);
+/// ```
+pub fn quote_name(name: &str) -> std::borrow::Cow<'_, str> {
+    if needs_quoting(name) {
+        std::borrow::Cow::Owned(json_string(name))
+    } else {
+        std::borrow::Cow::Borrowed(name)
+    }
+}
+
+/// A path written alone (a `<location>`, "on disk at ..."): as it is, unless it holds a
+/// character that could break the line or hide (a control or format character, whitespace
+/// other than the space), when it is written as a JSON string. Separators such as `,` and `:`
+/// (`C:\skills`) stay bare, since nothing follows that they could be taken to split.
+pub(crate) fn one_line(path: &str) -> std::borrow::Cow<'_, str> {
+    let breaks = path
+        .chars()
+        .any(|c| (c.is_whitespace() && c != ' ') || c.is_control() || is_invisible(c));
+    if breaks {
+        std::borrow::Cow::Owned(json_string(path))
+    } else {
+        std::borrow::Cow::Borrowed(path)
+    }
+}
+
+/// Whether [`quote_name`] quotes `name`.
+pub(crate) fn needs_quoting(name: &str) -> bool {
+    name.is_empty()
+        || name.starts_with(char::is_whitespace)
+        || name.ends_with(char::is_whitespace)
+        || name.chars().any(|c| {
+            matches!(c, '"' | '\\' | ',' | ':')
+                || (c.is_whitespace() && c != ' ')
+                || c.is_control()
+                || is_invisible(c)
+        })
+}
+
+/// `text` as a JSON string literal, with quotes: what `serde_json` writes, and besides every
+/// character that JSON leaves raw but that could break a line or hide (DEL, C1 controls such
+/// as NEL, line and paragraph separators, zero-width and bidirectional marks) written as a
+/// `\uXXXX` escape. Any JSON parser reads it back to `text`.
+///
+/// ```
+/// use skills_embed_runtime::listing::json_string;
+/// assert_eq!(json_string("a.md"), r#""a.md""#);
+/// let awkward = "a\"b\\c\nd\u{2028}e\u{200b}f";
+/// let quoted = json_string(awkward);
+/// assert_eq!(quoted, r#""a\"b\\c\nd\u2028e\u200bf""#);
+/// assert_eq!(serde_json::from_str::<String>(&quoted).unwrap(), awkward);
+/// ```
+pub fn json_string(text: &str) -> String {
+    let quoted =
+        serde_json::to_string(text).unwrap_or_else(|_| format!("\"{}\"", text.escape_default()));
+    if !quoted.chars().any(escaped_beyond_json) {
+        return quoted;
+    }
+    let mut out = String::with_capacity(quoted.len() + 16);
+    for c in quoted.chars() {
+        if escaped_beyond_json(c) {
+            for unit in c.encode_utf16(&mut [0; 2]) {
+                let _ = write!(out, "\\u{unit:04x}");
+            }
+        } else {
+            out.push(c);
+        }
+    }
+    out
+}
+
+/// Characters JSON may leave raw that [`json_string`] escapes.
+fn escaped_beyond_json(c: char) -> bool {
+    (c.is_control() && !c.is_ascii_control()) || c == '\u{7f}' || is_invisible(c)
+}
+
+/// Format characters and separators that render as nothing or move text: soft hyphen, Arabic
+/// letter mark, Mongolian vowel separator, zero-width and directional marks, line and paragraph
+/// separators, bidirectional embeddings and isolates, word joiners, the byte order mark,
+/// interlinear annotations and tag characters.
+fn is_invisible(c: char) -> bool {
+    matches!(
+        c,
+        '\u{ad}'
+            | '\u{61c}'
+            | '\u{180e}'
+            | '\u{200b}'..='\u{200f}'
+            | '\u{2028}'..='\u{202e}'
+            | '\u{2060}'..='\u{206f}'
+            | '\u{feff}'
+            | '\u{fff9}'..='\u{fffb}'
+            | '\u{e0000}'..='\u{e007f}'
+    )
 }
 
 /// Escapes like Python's `html.escape(s, quote=True)`, which the reference implementation uses.
@@ -315,6 +463,23 @@ mod tests {
                 }
             }
         }
+    }
+
+    #[test]
+    fn a_template_is_filled_in_one_pass() {
+        let entries = [Entry {
+            name: "a\nb",
+            description: "Say {name} and {chunks}; keep {braces}",
+            ..Entry::default()
+        }];
+        let template = ListingOptions {
+            format: ListingFormat::Template("{name} = {description} {\n".into()),
+            ..Default::default()
+        };
+        assert_eq!(
+            render(&entries, &template),
+            "\"a\\nb\" = Say {name} and {chunks}; keep {braces} {\n"
+        );
     }
 
     #[test]

@@ -47,13 +47,19 @@ pub enum Event {
 
 impl std::fmt::Display for Event {
     fn fmt(&self, f: &mut std::fmt::Formatter<'_>) -> std::fmt::Result {
+        // Names as listings write them, so one event is one line whatever the names hold.
+        use crate::listing::quote_name as name;
         match self {
-            Event::Loaded { skill } => write!(f, "loaded {skill}"),
-            Event::ChunkLoaded { skill, chunk } => write!(f, "loaded chunk {skill}#{chunk}"),
-            Event::Unloaded { skill, reason } => write!(f, "unloaded {skill} ({reason})"),
+            Event::Loaded { skill } => write!(f, "loaded {}", name(skill)),
+            Event::ChunkLoaded { skill, chunk } => {
+                write!(f, "loaded chunk {}#{}", name(skill), name(chunk))
+            }
+            Event::Unloaded { skill, reason } => write!(f, "unloaded {} ({reason})", name(skill)),
             Event::ToolActivated(tool) => write!(f, "tool {tool} activated"),
             Event::ToolDeactivated(tool) => write!(f, "tool {tool} deactivated"),
-            Event::ApprovalRequested { skill } => write!(f, "approval requested for {skill}"),
+            Event::ApprovalRequested { skill } => {
+                write!(f, "approval requested for {}", name(skill))
+            }
         }
     }
 }
@@ -196,7 +202,8 @@ impl<'s, Id> Session<'s, Id> {
         if !self.grants.answer(skill, answer) {
             return Some(ToolOutput {
                 text: format!(
-                    "The user declined loading skill \"{skill}\". Do the task without it."
+                    "The user declined loading skill {}. Do the task without it.",
+                    crate::listing::json_string(skill)
                 ),
                 is_error: true,
                 report: None,
@@ -222,8 +229,9 @@ impl<'s, Id> Session<'s, Id> {
                 }
                 return ToolOutput {
                     text: format!(
-                        "Skill \"{name}\" is already loaded: its instructions are earlier in this \
-                         conversation. Follow them, or load one of its files with `path`."
+                        "Skill {} is already loaded: its instructions are earlier in this \
+                         conversation. Follow them, or load one of its files with `path`.",
+                        crate::listing::json_string(&name)
                     ),
                     is_error: false,
                     report: None,
@@ -348,7 +356,12 @@ impl<'s, Id> Session<'s, Id> {
             };
             for id in &active.chunks {
                 if let Ok(text) = skill.chunk(id) {
-                    let _ = write!(out, "<skill_chunk skill=\"{name}\" id=\"{id}\">\n{text}");
+                    let _ = write!(
+                        out,
+                        "<skill_chunk skill=\"{}\" id=\"{}\">\n{text}",
+                        attribute(name),
+                        attribute(id)
+                    );
                     if !text.ends_with('\n') {
                         out.push('\n');
                     }
@@ -388,7 +401,7 @@ impl<'s, Id> Session<'s, Id> {
                 continue;
             }
             let body: String = skill.core_body().collect();
-            let _ = write!(out, "<skill name=\"{name}\">\n{body}");
+            let _ = write!(out, "<skill name=\"{}\">\n{body}", attribute(name));
             if !body.ends_with('\n') {
                 out.push('\n');
             }
@@ -428,4 +441,11 @@ impl<'s, Id> Session<'s, Id> {
         }
         out
     }
+}
+
+/// A name as an XML attribute value: written as listings write names, then XML-escaped.
+fn attribute(name: &str) -> String {
+    let mut out = String::new();
+    crate::listing::push_escaped(&mut out, &crate::listing::quote_name(name));
+    out
 }

@@ -2,9 +2,10 @@
 
 use proptest::prelude::*;
 use serde_json::{Value, json};
-use skills_embed::Tools;
 use skills_embed::permission::Permissions;
 use skills_embed::session::Session;
+use skills_embed::tool::ToolConfig;
+use skills_embed::{File, OwnedFields, Skill, SkillSet, SummaryFormat, Tools};
 
 skills_embed::skills!("fixtures/tools");
 
@@ -109,5 +110,70 @@ proptest! {
             prop_assert!(!out.text.contains("SECRET-INTERNAL-CONTENT"));
             session.next_turn();
         }
+    }
+}
+
+/// The names of one listed line's items (`a.md, "b\"c.md"`), quoted ones read as JSON.
+fn listed_names(mut list: &str) -> Vec<String> {
+    let mut out = Vec::new();
+    while !list.is_empty() {
+        if list.starts_with('"') {
+            let mut strings = serde_json::Deserializer::from_str(list).into_iter::<String>();
+            out.push(strings.next().unwrap().unwrap());
+            list = &list[strings.byte_offset()..];
+        } else {
+            let end = list.find(", ").unwrap_or(list.len());
+            out.push(list[..end].to_owned());
+            list = &list[end..];
+        }
+        list = list.strip_prefix(", ").unwrap_or(list);
+    }
+    out
+}
+
+proptest! {
+    #![proptest_config(ProptestConfig { cases: 256, ..ProptestConfig::default() })]
+
+    /// Whatever a skill and its files are called, the continuation hint is JSON that names
+    /// them exactly, and the file list after the body reads back to the skill's files.
+    #[test]
+    fn any_names_give_a_json_hint_and_a_readable_file_list(
+        skill in "\\PC{1,12}|[\"\\\\\n\r\t\u{1}\u{7f}\u{85}\u{2028}\u{200b}, :a-z]{1,12}",
+        paths in prop::collection::btree_set("([\"\\\\\n\r\t\u{1}\u{85}\u{2028}\u{200b}, :a-z.]{1,8}/)?[\"\\\\\n\u{1}\u{2028}, :a-z.]{1,10}\\.md", 1..6),
+    ) {
+        let text = "line of text\n".repeat(50);
+        let files = paths
+            .iter()
+            .map(|p| File::owned(p.clone(), text.clone().into_bytes(), false))
+            .collect();
+        let fields = OwnedFields { name: skill.clone(), description: "d".into(), ..OwnedFields::default() };
+        let set = SkillSet::from_skills(vec![Skill::owned(fields, text.clone(), files)], SummaryFormat::Markdown);
+        let config = ToolConfig { max_chars: 100, max_body_chars: 100, ..ToolConfig::default() };
+        let tools = Tools::new(&set).with_config(config);
+        for path in &paths {
+            let out = tools.handle("load_skill", &json!({"skill": skill, "path": path}).to_string());
+            prop_assert!(!out.is_error, "{}", out.text);
+            let marker = "To continue, call load_skill with ";
+            let at = out.text.find(marker).unwrap() + marker.len();
+            let mut objects = serde_json::Deserializer::from_str(&out.text[at..]).into_iter::<Value>();
+            let hint = objects.next().unwrap().unwrap();
+            prop_assert_eq!(&hint["skill"], &json!(skill));
+            prop_assert_eq!(&hint["path"], &json!(path));
+        }
+        let body = Tools::new(&set).handle("load_skill", &json!({"skill": skill}).to_string());
+        let list = body.text.split("Files of this skill (load one with load_skill with `path`):\n").nth(1).unwrap();
+        let mut listed = Vec::new();
+        for line in list.lines().take_while(|l| l.starts_with("- ")) {
+            let (label, names) = line[2..].split_once("/: ").unwrap();
+            let folder = match label {
+                "." => String::new(),
+                quoted if quoted.starts_with('"') => format!("{}/", serde_json::from_str::<String>(quoted).unwrap()),
+                bare => format!("{bare}/"),
+            };
+            listed.extend(listed_names(names).into_iter().map(|n| format!("{folder}{n}")));
+        }
+        listed.sort();
+        let expected: Vec<String> = paths.iter().cloned().collect();
+        prop_assert_eq!(listed, expected);
     }
 }

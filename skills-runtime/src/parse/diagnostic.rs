@@ -90,7 +90,8 @@ rules! {
     MissingPath = "missing-path",
     /// A folder named on purpose holds no SKILL.md (and no skill below it).
     MissingSkillMd = "missing-skill-md",
-    /// A file or folder could not be read.
+    /// A file or folder could not be read, or a SKILL.md is not a regular file (a folder, FIFO,
+    /// socket or device: its skill is not read).
     ReadError = "read-error",
     /// SKILL.md is not valid UTF-8.
     NotUtf8 = "not-utf8",
@@ -100,7 +101,8 @@ rules! {
     SymlinkEscape = "symlink-escape",
     /// A symbolic link was not followed, because following links is off (warning).
     SymlinkSkipped = "symlink-skipped",
-    /// A folder holds more sub-folders than the scan limit; the rest were not scanned (warning).
+    /// A walk reached a cap (depth, entries in all or per skill, time, `max_dirs`) or met a real
+    /// folder again through a link; what it cut was not read (warning).
     ScanLimit = "scan-limit",
     /// SKILL.md must start with a `---` line.
     FrontmatterMissing = "frontmatter-missing",
@@ -110,6 +112,8 @@ rules! {
     FrontmatterEmpty = "frontmatter-empty",
     /// The frontmatter is over 64 KiB.
     FrontmatterTooLarge = "frontmatter-too-large",
+    /// The frontmatter nests lists and mappings more than 64 levels deep.
+    FrontmatterTooDeep = "frontmatter-too-deep",
     /// The frontmatter must be a YAML mapping of fields.
     FrontmatterNotMapping = "frontmatter-not-mapping",
     /// The frontmatter is not valid YAML.

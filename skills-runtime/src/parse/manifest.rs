@@ -121,7 +121,7 @@ pub fn parse_manifest(
         }
     };
     let mut checker = Checker::new(file, profile, &split);
-    let Some(mapping) = checker.read_mapping() else {
+    let Some(mapping) = checker.read_mapping(split.yaml) else {
         return (None, checker.diagnostics);
     };
     let mut manifest = checker.check_fields(&mapping, dir_name);
@@ -245,7 +245,14 @@ impl<'a> Checker<'a> {
 impl Checker<'_> {
     /// Parses the frontmatter into a mapping, repairing unquoted colons under the lenient
     /// profile. Reports why when it cannot.
-    fn read_mapping(&mut self) -> Option<Mapping> {
+    fn read_mapping(&mut self, yaml: &str) -> Option<Mapping> {
+        // The parser's time grows with the square of the nesting: a deep file is refused
+        // before it runs, in one linear pass.
+        if let Err(deep) = frontmatter::check_nesting(yaml, frontmatter::MAX_NESTING) {
+            let pos = self.at(deep.line, deep.column);
+            self.error(Rule::FrontmatterTooDeep, pos, deep.to_string());
+            return None;
+        }
         let (loaded, colons) = self.load_repairing_colons();
         let colon_count = colons.len();
         for colon in colons {
@@ -1675,12 +1682,72 @@ mod tests {
         );
     }
 
+    /// Runs `parse` on another thread and fails after `limit` (the thread is left to finish
+    /// on its own), so a slow parser fails the test instead of hanging the suite.
+    fn timed(text: String, limit: Duration) -> (Duration, Option<Manifest>, Vec<Diagnostic>) {
+        let (send, receive) = std::sync::mpsc::channel();
+        std::thread::spawn(move || {
+            let started = Instant::now();
+            let (manifest, diagnostics) = strict(&text);
+            let _ = send.send((started.elapsed(), manifest, diagnostics));
+        });
+        match receive.recv_timeout(limit) {
+            Ok(done) => done,
+            Err(_) => panic!("not decided within {limit:?}"),
+        }
+    }
+
     #[test]
-    fn deep_nesting_is_a_syntax_error() {
-        let yaml = format!("name: {}{}\n", "[".repeat(5_000), "]".repeat(5_000));
-        let (manifest, diagnostics) = strict(&format!("---\n{yaml}---\n"));
-        assert!(manifest.is_none());
-        assert_eq!(single(&diagnostics).rule, Rule::YamlSyntax);
+    fn deep_nesting_is_rejected_before_parsing() {
+        // Each is under the 64 KiB cap and nests far past the limit: flow brackets, flow
+        // mappings, compact block sequences (`- - - x`) and plain indentation.
+        let indented: String = (0..250)
+            .map(|level| format!("{}a:\n", "  ".repeat(level)))
+            .collect();
+        let cases = [
+            (
+                "flow [",
+                format!("name: {}{}\n", "[".repeat(32_000), "]".repeat(32_000)),
+                2,
+                70,
+            ),
+            (
+                "flow {",
+                format!("a: {}{}\n", "{".repeat(32_000), "}".repeat(32_000)),
+                2,
+                67,
+            ),
+            (
+                "block -",
+                format!("a:\n  {}x\n", "- ".repeat(32_000)),
+                3,
+                129,
+            ),
+            ("indented", indented, 66, 129),
+        ];
+        for (style, yaml, line, column) in cases {
+            assert!(yaml.len() <= frontmatter::MAX_FRONTMATTER_BYTES, "{style}");
+            let (elapsed, manifest, diagnostics) =
+                timed(format!("---\n{yaml}---\n"), Duration::from_secs(20));
+            assert!(
+                elapsed < Duration::from_millis(500),
+                "{style}: took {elapsed:?}"
+            );
+            eprintln!("{style}: decided in {elapsed:?}");
+            assert!(manifest.is_none(), "{style}");
+            let diagnostic = single(&diagnostics);
+            assert_eq!(
+                (diagnostic.rule.id(), diagnostic.line, diagnostic.column),
+                ("frontmatter-too-deep", line, column),
+                "{style}: {}",
+                diagnostic.message
+            );
+            assert!(
+                diagnostic.message.contains("more than 64 levels"),
+                "{style}: {}",
+                diagnostic.message
+            );
+        }
     }
 
     #[test]
