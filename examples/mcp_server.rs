@@ -11,7 +11,7 @@
 //! `claude_desktop_config.json`:
 //!
 //! ```text
-//! cargo build --release --example mcp_server --features mcp
+//! cargo build --release -p skills-examples --example mcp_server
 //! ```
 //!
 //! ```json

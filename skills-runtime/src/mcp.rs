@@ -25,6 +25,39 @@
 //! the rest of the connection. Without a hook, loading such a skill is refused with a message
 //! that says why.
 //!
+//! A change of a live set is told to a client (`notifications/tools/list_changed` and
+//! `notifications/resources/list_changed`) only when what that client may see changed: editing
+//! a denied skill on disk tells it nothing. A skill whose name the skills extension cannot
+//! carry (over 64 characters, say, which the lenient profile loads with a warning) is served on
+//! no surface, so every surface lists the same skills.
+//!
+//! # Limits on what a client can make the server hold
+//!
+//! A client can send requests faster than it reads the answers. [`McpServer::serve`] (and so
+//! [`McpServer::serve_stdio`] and [`McpServer::run_stdio`]) bounds the requests being
+//! answered: at most [`DEFAULT_MAX_IN_FLIGHT`] per connection ([`McpServer::with_max_in_flight`])
+//! and [`DEFAULT_SERVER_MAX_IN_FLIGHT`] across the process ([`InFlightLimit`],
+//! [`McpServer::with_server_limit`]). A request counts from when it is read until its answer
+//! has been written to the transport; while the limit is reached the server reads nothing more
+//! from that client, so the client's own writes wait (backpressure) and the server's memory
+//! stays flat whatever the client pipelines. A client must therefore read answers while it
+//! sends; one that writes thousands of requests before reading any stalls itself, not the
+//! server. A client that never reads keeps its share of the process limit until it disconnects:
+//! with the defaults, eight such connections hold all 64, and the others wait; size the process
+//! limit for the connections one program serves. A request reusing the id of a request still
+//! being answered waits for that answer.
+//! `notifications/cancelled` is ignored: every request is answered (the specification lets a
+//! server ignore a cancellation it cannot act on, and the client drops the late answer), which
+//! keeps the count exact. With rmcp's own serving API (the handler given to rmcp directly), the
+//! transport is rmcp's and these limits do not apply; nor does the clipping of a `skills/get`
+//! URI that is not a `SKILL.md` one, which rmcp's dispatch refuses before the handler runs.
+//!
+//! Whatever a request echoes back in an error (a URI, a name, a path) is cut to 100 characters,
+//! on every surface. Over stdio, a request nested deeper than the JSON parser reads
+//! ([`MAX_JSON_DEPTH`] levels) is answered with an error carrying its id; a notification nested
+//! so deep has no id to answer and is dropped. Over another transport given to
+//! [`McpServer::serve`], rmcp's transport drops such a line unanswered.
+//!
 //! # `SKILL.md` over MCP
 //!
 //! A skill's `SKILL.md` resource is the file a host expects: YAML frontmatter, then the body.
@@ -57,28 +90,34 @@
 #[doc(no_inline)]
 pub use rmcp;
 
-use std::collections::BTreeSet;
+use std::collections::{BTreeSet, HashMap};
 use std::fmt;
 use std::future::Future;
 use std::hash::{DefaultHasher, Hash, Hasher};
 use std::pin::Pin;
-use std::sync::{Arc, Mutex, MutexGuard, mpsc};
+use std::sync::{Arc, Mutex, MutexGuard, OnceLock, mpsc};
+use std::task::{Context, Poll};
 
 use rmcp::model::{
     CallToolRequestParams, CallToolResponse, CallToolResult, CompleteRequestParams, CompleteResult,
-    CompletionInfo, ContentBlock, GetPromptRequestParams, GetPromptResponse, GetPromptResult,
-    GetSkillRequestParams, GetSkillResult, Implementation, ListPromptsResult,
-    ListResourceTemplatesResult, ListResourcesResult, ListSkillsResult, ListToolsResult,
-    PaginatedRequestParams, Prompt, PromptMessage, ReadResourceDirectoryRequestParams,
-    ReadResourceDirectoryResult, ReadResourceRequestParams, ReadResourceResponse,
-    ReadResourceResult, Reference, Resource, ResourceContents, ResourceTemplate, Role,
-    ServerCapabilities, ServerConfig, SkillFrontmatter, SkillResource, SkillResources, Tool,
+    CompletionInfo, ContentBlock, CustomRequest, CustomResult, ErrorCode, GetPromptRequestParams,
+    GetPromptResponse, GetPromptResult, GetSkillRequestParams, GetSkillResult, Implementation,
+    ListPromptsResult, ListResourceTemplatesResult, ListResourcesResult, ListSkillsResult,
+    ListToolsResult, PaginatedRequestParams, Prompt, PromptMessage,
+    ReadResourceDirectoryRequestParams, ReadResourceDirectoryResult, ReadResourceRequestParams,
+    ReadResourceResponse, ReadResourceResult, Reference, Resource, ResourceContents,
+    ResourceTemplate, Role, ServerCapabilities, ServerConfig, SkillFrontmatter, SkillResource,
+    SkillResources, Tool,
 };
-use rmcp::service::{Peer, RequestContext, RoleServer};
+use rmcp::model::{ClientNotification, JsonRpcMessage, JsonRpcRequest, RequestId};
+use rmcp::service::{Peer, RequestContext, RoleServer, RxJsonRpcMessage, TxJsonRpcMessage};
+use rmcp::transport::Transport;
 use rmcp::{ErrorData, ServerHandler, ServiceExt};
 use serde_json::{Map, Value};
+use tokio::io::{AsyncRead, ReadBuf};
+use tokio::sync::{Notify, OwnedSemaphorePermit, Semaphore};
 
-use crate::handler::{ToolOutput, Tools};
+use crate::handler::{ToolOutput, Tools, clip, clipped};
 use crate::id::Dynamic;
 use crate::mode::Disclosure;
 use crate::permission::{Access, Answer, Grants, Permissions};
@@ -107,6 +146,103 @@ const MARKDOWN: &str = "text/markdown";
 /// The media type the skills extension gives a folder.
 const DIRECTORY: &str = "inode/directory";
 
+/// How many requests of one connection are answered at once by default: read, being worked
+/// on, or with an answer not yet written (see [`McpServer::with_max_in_flight`]).
+///
+/// ```
+/// assert_eq!(skills_embed_runtime::mcp::DEFAULT_MAX_IN_FLIGHT, 8);
+/// ```
+pub const DEFAULT_MAX_IN_FLIGHT: usize = 8;
+
+/// How many requests all the connections of a process are answered at once by default (see
+/// [`InFlightLimit`]). With files of up to 2 MB, that is some hundreds of megabytes at worst.
+///
+/// ```
+/// assert_eq!(skills_embed_runtime::mcp::DEFAULT_SERVER_MAX_IN_FLIGHT, 64);
+/// ```
+pub const DEFAULT_SERVER_MAX_IN_FLIGHT: usize = 64;
+
+/// The deepest nesting of arrays and objects a request may have: serde_json, which reads
+/// every request, refuses more. Over stdio a deeper request is answered with an error that
+/// carries its id.
+///
+/// ```
+/// assert_eq!(skills_embed_runtime::mcp::MAX_JSON_DEPTH, 127);
+/// ```
+pub const MAX_JSON_DEPTH: usize = 127;
+
+/// The method a request nested too deep is rewritten to, so the server answers it with an
+/// error under its id (a client that sends it gets the same error).
+const TOO_DEEP: &str = "skills-embed/nested-too-deep";
+
+/// A limit on the requests answered at once, shared by every server given a clone of it: the
+/// bound for the whole process when one program serves many connections.
+///
+/// Every [`McpServer`] shares one process-wide limit of [`DEFAULT_SERVER_MAX_IN_FLIGHT`]
+/// unless given another with [`McpServer::with_server_limit`].
+///
+/// ```
+/// use skills_embed_runtime::mcp::{InFlightLimit, McpServer};
+/// # static SKILLS: skills_embed_runtime::SkillSet = skills_embed_runtime::SkillSet::empty();
+/// let limit = InFlightLimit::new(32);
+/// let first = McpServer::new(&SKILLS).with_server_limit(limit.clone());
+/// let second = McpServer::new(&SKILLS).with_server_limit(limit.clone());
+/// assert_eq!(limit.max(), 32);
+/// # drop((first, second));
+/// ```
+#[derive(Clone)]
+pub struct InFlightLimit {
+    permits: Arc<Semaphore>,
+    max: usize,
+}
+
+impl InFlightLimit {
+    /// A limit of `max` requests at once (at least one: a limit of zero would answer nothing).
+    ///
+    /// ```
+    /// assert_eq!(skills_embed_runtime::mcp::InFlightLimit::new(0).max(), 1);
+    /// ```
+    pub fn new(max: usize) -> Self {
+        let max = max.clamp(1, Semaphore::MAX_PERMITS);
+        InFlightLimit {
+            permits: Arc::new(Semaphore::new(max)),
+            max,
+        }
+    }
+
+    /// The process-wide limit every server shares unless given another:
+    /// [`DEFAULT_SERVER_MAX_IN_FLIGHT`] requests.
+    ///
+    /// ```
+    /// use skills_embed_runtime::mcp::{DEFAULT_SERVER_MAX_IN_FLIGHT, InFlightLimit};
+    /// assert_eq!(InFlightLimit::process().max(), DEFAULT_SERVER_MAX_IN_FLIGHT);
+    /// ```
+    pub fn process() -> Self {
+        static PROCESS: OnceLock<InFlightLimit> = OnceLock::new();
+        PROCESS
+            .get_or_init(|| InFlightLimit::new(DEFAULT_SERVER_MAX_IN_FLIGHT))
+            .clone()
+    }
+
+    /// How many requests it lets through at once.
+    ///
+    /// ```
+    /// assert_eq!(skills_embed_runtime::mcp::InFlightLimit::new(5).max(), 5);
+    /// ```
+    pub fn max(&self) -> usize {
+        self.max
+    }
+}
+
+impl fmt::Debug for InFlightLimit {
+    fn fmt(&self, f: &mut fmt::Formatter<'_>) -> fmt::Result {
+        f.debug_struct("InFlightLimit")
+            .field("max", &self.max)
+            .field("available", &self.permits.available_permits())
+            .finish()
+    }
+}
+
 use crate::live::{Snapshot, Source};
 type Approver = Arc<dyn Fn(String) -> Pin<Box<dyn Future<Output = Answer> + Send>> + Send + Sync>;
 type EventHook = Arc<dyn Fn(&Event) + Send + Sync>;
@@ -123,14 +259,27 @@ struct Settings {
 
 impl Settings {
     /// Tools over `set`, with the skills granted `always` on this connection allowed.
+    /// Tools over `set`, with the skills granted `always` on this connection allowed, and the
+    /// skills the MCP skills extension cannot carry denied, so every surface serves one set.
     fn tools<'s>(&self, set: &'s SkillSet<Dynamic>, grants: &Grants) -> Tools<'s, Dynamic> {
         let mut permissions = self.permissions.clone();
+        let mut unservable = Vec::new();
         for skill in set.skills() {
+            if !servable(skill.name()) {
+                unservable.push(skill.name());
+                continue;
+            }
             if grants.access(&self.permissions, skill.name()) == Access::Allow
                 && self.permissions.check(skill.name()) == Access::Ask
             {
                 permissions = permissions.allow(skill.name());
             }
+        }
+        // Last, so no other rule lets them through (the last matching rule wins). A name with
+        // a `*` would deny every name it matches as a pattern; the validator rejects `*` in
+        // names, so only a set built in code can hold one.
+        for name in unservable {
+            permissions = permissions.deny(name);
         }
         let tools = Tools::new(set)
             .with_config(self.config.clone())
@@ -178,8 +327,12 @@ pub struct McpServer {
     grants: Arc<Mutex<Grants>>,
     /// The connection's session, on its own thread (started at the first call that needs it).
     session: Mutex<Option<mpsc::Sender<Job>>>,
-    /// The signature of the set last served, to tell the client when a live set changed.
+    /// The signature of what this client saw last, to tell it when a live set changed.
     seen: Mutex<Option<u64>>,
+    /// Requests of this connection answered at once.
+    max_in_flight: usize,
+    /// Requests of all connections answered at once.
+    server_limit: InFlightLimit,
 }
 
 impl fmt::Debug for McpServer {
@@ -190,6 +343,8 @@ impl fmt::Debug for McpServer {
             .field("remember_loads", &self.remember_loads)
             .field("approval", &self.approval.is_some())
             .field("info", &self.info)
+            .field("max_in_flight", &self.max_in_flight)
+            .field("server_limit", &self.server_limit)
             .finish_non_exhaustive()
     }
 }
@@ -221,9 +376,10 @@ impl McpServer {
     }
 
     /// A server for a set that may change while it serves: `snapshot` is called for every
-    /// request, and when what it returns differs from the set served before (names, fields or
-    /// file digests), the client is told its tool and resource lists changed and the session
-    /// starts over on the new set (keeping the connection's `always` answers).
+    /// request, and when what the client may see of it (the names, fields and file digests of
+    /// the skills its permissions show) differs from what it saw before, the client is told its
+    /// tool and resource lists changed and the session starts over on the new set (keeping the
+    /// connection's `always` answers). A change to a denied skill tells the client nothing.
     ///
     /// ```
     /// use std::sync::Arc;
@@ -271,7 +427,39 @@ impl McpServer {
             grants: Arc::new(Mutex::new(Grants::default())),
             session: Mutex::new(None),
             seen: Mutex::new(None),
+            max_in_flight: DEFAULT_MAX_IN_FLIGHT,
+            server_limit: InFlightLimit::process(),
         }
+    }
+
+    /// At most `max` requests of this connection answered at once (default
+    /// [`DEFAULT_MAX_IN_FLIGHT`]; at least one): a request counts from when it is read until its
+    /// answer is written, and while `max` are counted the server reads no more from this
+    /// client. Applies to [`McpServer::serve`], [`McpServer::serve_stdio`] and
+    /// [`McpServer::run_stdio`].
+    ///
+    /// ```
+    /// # static SKILLS: skills_embed_runtime::SkillSet = skills_embed_runtime::SkillSet::empty();
+    /// let server = skills_embed_runtime::mcp::McpServer::new(&SKILLS).with_max_in_flight(4);
+    /// # drop(server);
+    /// ```
+    pub fn with_max_in_flight(mut self, max: usize) -> Self {
+        self.max_in_flight = max.clamp(1, Semaphore::MAX_PERMITS);
+        self
+    }
+
+    /// Shares `limit` with other servers: together they answer at most `limit.max()` requests
+    /// at once. By default every server shares [`InFlightLimit::process`].
+    ///
+    /// ```
+    /// use skills_embed_runtime::mcp::{InFlightLimit, McpServer};
+    /// # static SKILLS: skills_embed_runtime::SkillSet = skills_embed_runtime::SkillSet::empty();
+    /// let server = McpServer::new(&SKILLS).with_server_limit(InFlightLimit::new(16));
+    /// # drop(server);
+    /// ```
+    pub fn with_server_limit(mut self, limit: InFlightLimit) -> Self {
+        self.server_limit = limit;
+        self
     }
 
     /// Sets the tool configuration: names, unified or split style, output shape, limits.
@@ -386,6 +574,11 @@ impl McpServer {
     /// Serves one client over `transport` (stdio, a child process's pipes, an in-memory duplex,
     /// ... anything rmcp can serve over) until it disconnects.
     ///
+    /// At most [`with_max_in_flight`](McpServer::with_max_in_flight) requests of this client
+    /// (and the [server limit](McpServer::with_server_limit) across servers) are answered at
+    /// once, each counted from when it is read until its answer is written; meanwhile nothing
+    /// more is read from the client (see the [module documentation](self#limits-on-what-a-client-can-make-the-server-hold)).
+    ///
     /// ```no_run
     /// # static SKILLS: skills_embed_runtime::SkillSet = skills_embed_runtime::SkillSet::empty();
     /// # async fn run() -> std::io::Result<()> {
@@ -398,7 +591,12 @@ impl McpServer {
         T: rmcp::transport::IntoTransport<RoleServer, E, A>,
         E: std::error::Error + Send + Sync + 'static,
     {
-        let running = ServiceExt::serve(self, transport)
+        let transport = Bounded::new(
+            transport.into_transport(),
+            self.max_in_flight,
+            &self.server_limit,
+        );
+        let running = ServiceExt::serve(Guarded(self), transport)
             .await
             .map_err(std::io::Error::other)?;
         running.waiting().await.map_err(std::io::Error::other)?;
@@ -416,7 +614,8 @@ impl McpServer {
     /// # }
     /// ```
     pub async fn serve_stdio(self) -> std::io::Result<()> {
-        self.serve(rmcp::transport::stdio()).await
+        let (input, output) = rmcp::transport::stdio();
+        self.serve((DepthGuard::new(input), output)).await
     }
 
     /// Like [`McpServer::serve_stdio`], blocking the calling thread on a runtime of its own.
@@ -435,13 +634,14 @@ impl McpServer {
             .block_on(self.serve_stdio())
     }
 
-    /// The set to answer from; tells the client when a live set changed since the last request.
+    /// The set to answer from; tells the client when what it may see of a live set changed
+    /// since its last request.
     async fn current(&self, peer: &Peer<RoleServer>) -> Snapshot {
         let set = self.source.snapshot();
         if !self.source.is_live() {
             return set;
         }
-        let signature = signature(&set);
+        let signature = signature(&self.tools(&set));
         let before = lock(&self.seen).replace(signature);
         if before.is_some_and(|b| b != signature) {
             // The client may not listen for these; a failure to tell it changes nothing here.
@@ -573,9 +773,10 @@ fn run_session(
     let mut carried: Option<Job> = None;
     loop {
         let set = source.snapshot();
-        let served = source.is_live().then(|| signature(&set));
         let granted = lock(grants).clone();
-        let mut session = Session::new(settings.tools(&set, &granted));
+        let tools = settings.tools(&set, &granted);
+        let served = source.is_live().then(|| signature(&tools));
+        let mut session = Session::new(tools);
         if let Some(job) = carried.take() {
             job(&mut session);
         }
@@ -584,7 +785,7 @@ fn run_session(
                 return;
             };
             if let Some(served) = served
-                && signature(&source.snapshot()) != served
+                && signature(&settings.tools(&source.snapshot(), &lock(grants).clone())) != served
             {
                 carried = Some(job);
                 break;
@@ -605,6 +806,19 @@ fn no_approver(skill: &str) -> String {
     )
 }
 
+/// Whether the MCP skills extension can carry a skill of this name (1 to 64 characters after
+/// NFKC, lowercase letters, digits and single hyphens): the lenient profile loads longer names,
+/// which `skills/list` could not hold, so they are served on no surface.
+fn servable(name: &str) -> bool {
+    rmcp::model::Skill::new(
+        uri(name, MANIFEST),
+        SkillFrontmatter::new(name, "-"),
+        SkillResources::Dynamic,
+    )
+    .validate()
+    .is_ok()
+}
+
 fn lock<T>(mutex: &Mutex<T>) -> MutexGuard<'_, T> {
     // Every value behind these locks is whole between statements: a panic elsewhere leaves
     // nothing half-written.
@@ -613,12 +827,13 @@ fn lock<T>(mutex: &Mutex<T>) -> MutexGuard<'_, T> {
         .unwrap_or_else(std::sync::PoisonError::into_inner)
 }
 
-/// What tells two sets apart for a client: names, fields and file digests. It runs on every
-/// request to a live set, so embedded skills count by identity (their files cannot change)
-/// and files read at run time by the digests they keep: nothing is hashed again.
-fn signature(set: &SkillSet<Dynamic>) -> u64 {
+/// What tells two sets apart for a client: the names, fields and file digests of the skills it
+/// may see (a denied skill counts for nothing, so editing it tells the client nothing). It runs
+/// on every request to a live set, so embedded skills count by identity (their files cannot
+/// change) and files read at run time by the digests they keep: nothing is hashed again.
+fn signature(tools: &Tools<'_, Dynamic>) -> u64 {
     let mut hasher = DefaultHasher::new();
-    for skill in set.skills() {
+    for skill in tools.visible() {
         skill.name().hash(&mut hasher);
         skill.description().hash(&mut hasher);
         match skill.embedded_identity() {
@@ -757,7 +972,7 @@ impl ServerHandler for McpServer {
             return Err(ErrorData::resource_not_found(
                 format!(
                     "{} is a folder, not a file; list it with resources/directory/read. The files of skill \"{}\" are: {}.",
-                    request.uri,
+                    clip(&request.uri),
                     skill.name(),
                     uris(skill).join(", ")
                 ),
@@ -769,7 +984,7 @@ impl ServerHandler for McpServer {
         } else {
             let loaded = skill
                 .load(&path)
-                .map_err(|e| ErrorData::resource_not_found(e.to_string(), None))?;
+                .map_err(|e| ErrorData::resource_not_found(clipped(e).to_string(), None))?;
             match loaded.text() {
                 Some(text) => ResourceContents::text(text, &request.uri),
                 None => ResourceContents::blob(base64(loaded.bytes()), &request.uri),
@@ -865,6 +1080,42 @@ impl ServerHandler for McpServer {
         Ok(CompleteResult::new(info))
     }
 
+    async fn on_custom_request(
+        &self,
+        request: CustomRequest,
+        _context: RequestContext<RoleServer>,
+    ) -> Result<CustomResult, ErrorData> {
+        if request.method == TOO_DEEP {
+            // A request `DepthGuard` could not pass on: its method and depth, from the guard.
+            let params = request.params.unwrap_or_default();
+            let method = params["method"].as_str().unwrap_or("a request");
+            let depth = params["depth"].as_u64().unwrap_or_default();
+            return Err(ErrorData::invalid_request(
+                format!(
+                    "This {} request is nested {} levels deep; the server reads JSON nested at \
+                     most {MAX_JSON_DEPTH} levels, so it did not read it. Send its arguments \
+                     nested less deeply.",
+                    clip(method),
+                    if depth > 0 {
+                        depth.to_string()
+                    } else {
+                        "too many".to_owned()
+                    }
+                ),
+                None,
+            ));
+        }
+        Err(ErrorData::new(
+            ErrorCode::METHOD_NOT_FOUND,
+            format!(
+                "Unknown method \"{}\". This server answers the MCP methods for tools, \
+                 resources, prompts, completion and the skills extension.",
+                clip(&request.method)
+            ),
+            None,
+        ))
+    }
+
     async fn list_skills(
         &self,
         _request: Option<PaginatedRequestParams>,
@@ -892,7 +1143,7 @@ impl ServerHandler for McpServer {
             return Err(ErrorData::invalid_params(
                 format!(
                     "skills/get takes the URI of a skill's SKILL.md, like {}. The skills are: {}.",
-                    uri(&name, MANIFEST),
+                    clip(&uri(&name, MANIFEST)),
                     known()
                 ),
                 None,
@@ -978,7 +1229,7 @@ impl ServerHandler for McpServer {
             return Err(ErrorData::invalid_params(
                 format!(
                     "{} is not a folder of skill \"{}\". Its folders are: {}.",
-                    request.uri,
+                    clip(&request.uri),
                     skill.name(),
                     all.into_iter().collect::<Vec<_>>().join(", ")
                 ),
@@ -995,6 +1246,409 @@ impl ServerHandler for McpServer {
         listing.extend(children);
         Ok(ReadResourceDirectoryResult::with_all_items(listing))
     }
+}
+
+/// The server as rmcp serves it from [`McpServer::serve`]: it answers the `skills/get` requests
+/// rmcp's dispatch would refuse with the whole URI echoed, with the URI clipped.
+struct Guarded(McpServer);
+
+impl rmcp::Service<RoleServer> for Guarded {
+    async fn handle_request(
+        &self,
+        request: rmcp::model::ClientRequest,
+        context: RequestContext<RoleServer>,
+    ) -> Result<rmcp::model::ServerResult, ErrorData> {
+        if let rmcp::model::ClientRequest::GetSkillRequest(get) = &request
+            && rmcp::model::skill_name_from_uri(&get.params.uri).is_none()
+        {
+            let set = self.0.current(&context.peer).await;
+            let known = skill_uris(&self.0.tools(&set));
+            return Err(ErrorData::invalid_params(
+                format!(
+                    "\"{}\" is not the URI of a skill's {MANIFEST}: skills/get takes \
+                     {SCHEME}<skill>/{MANIFEST}. The skills are: {}.",
+                    clip(&get.params.uri),
+                    known.join(", ")
+                ),
+                None,
+            ));
+        }
+        rmcp::Service::handle_request(&self.0, request, context).await
+    }
+
+    async fn handle_notification(
+        &self,
+        notification: ClientNotification,
+        context: rmcp::service::NotificationContext<RoleServer>,
+    ) -> Result<(), ErrorData> {
+        rmcp::Service::handle_notification(&self.0, notification, context).await
+    }
+
+    fn get_info(&self) -> ServerConfig {
+        rmcp::Service::get_info(&self.0)
+    }
+
+    fn supported_protocol_versions(
+        &self,
+    ) -> std::borrow::Cow<'static, [rmcp::model::ProtocolVersion]> {
+        rmcp::Service::supported_protocol_versions(&self.0)
+    }
+}
+
+/// The permits one request holds: one of its connection's, one of the server's.
+type Slot = (OwnedSemaphorePermit, OwnedSemaphorePermit);
+
+/// The requests of one connection being answered, by id, with their permits.
+#[derive(Default)]
+struct InFlight {
+    slots: Mutex<HashMap<RequestId, Slot>>,
+    /// Woken when a request's answer has been written.
+    released: Notify,
+}
+
+/// A transport that lets at most a connection's and the server's limit of requests be answered
+/// at once: a request takes its permits when read and gives them back when its answer has been
+/// written (or could not be), and no message is read while they are all taken. rmcp spawns a
+/// task per request and queues answers for the writer without a bound; counting from read to
+/// written bounds the answers held in memory, whatever the client pipelines.
+struct Bounded<T> {
+    inner: T,
+    connection: Arc<Semaphore>,
+    server: Arc<Semaphore>,
+    in_flight: Arc<InFlight>,
+    /// A message read and not yet handed on: kept here while waiting, so a `receive` dropped
+    /// by rmcp's `select!` loses nothing.
+    pending: Option<RxJsonRpcMessage<RoleServer>>,
+}
+
+impl<T> Bounded<T> {
+    fn new(inner: T, max_in_flight: usize, server: &InFlightLimit) -> Self {
+        Bounded {
+            inner,
+            connection: Arc::new(Semaphore::new(
+                max_in_flight.clamp(1, Semaphore::MAX_PERMITS),
+            )),
+            server: Arc::clone(&server.permits),
+            in_flight: Arc::default(),
+            pending: None,
+        }
+    }
+}
+
+/// Gives a request's permits back when dropped: after its answer has been written, or when the
+/// write was abandoned.
+struct Release {
+    id: RequestId,
+    in_flight: Arc<InFlight>,
+}
+
+impl Drop for Release {
+    fn drop(&mut self) {
+        let slot = lock(&self.in_flight.slots).remove(&self.id);
+        drop(slot);
+        self.in_flight.released.notify_waiters();
+    }
+}
+
+impl<T: Transport<RoleServer>> Transport<RoleServer> for Bounded<T> {
+    type Error = T::Error;
+
+    fn send(
+        &mut self,
+        item: TxJsonRpcMessage<RoleServer>,
+    ) -> impl Future<Output = Result<(), Self::Error>> + Send + 'static {
+        let id = match &item {
+            JsonRpcMessage::Response(response) => Some(response.id.clone()),
+            JsonRpcMessage::Error(error) => error.id.clone(),
+            _ => None,
+        };
+        let release = id.map(|id| Release {
+            id,
+            in_flight: Arc::clone(&self.in_flight),
+        });
+        let send = self.inner.send(item);
+        async move {
+            let result = send.await;
+            drop(release);
+            result
+        }
+    }
+
+    async fn receive(&mut self) -> Option<RxJsonRpcMessage<RoleServer>> {
+        loop {
+            if self.pending.is_none() {
+                self.pending = Some(self.inner.receive().await?);
+            }
+            let id = match self.pending.as_ref()? {
+                JsonRpcMessage::Request(JsonRpcRequest { id, .. }) => id.clone(),
+                JsonRpcMessage::Notification(notification)
+                    if matches!(
+                        notification.notification,
+                        ClientNotification::CancelledNotification(_)
+                    ) =>
+                {
+                    // Ignored: rmcp would drop the cancelled request's answer unwritten, and
+                    // its permits with it would never come back. The request is answered; the
+                    // client drops the late answer.
+                    self.pending = None;
+                    continue;
+                }
+                _ => return self.pending.take(),
+            };
+            // A request reusing the id of one still being answered waits for that answer.
+            loop {
+                let mut released = std::pin::pin!(self.in_flight.released.notified());
+                released.as_mut().enable();
+                if !lock(&self.in_flight.slots).contains_key(&id) {
+                    break;
+                }
+                released.await;
+            }
+            let connection = Arc::clone(&self.connection).acquire_owned().await.ok()?;
+            let server = Arc::clone(&self.server).acquire_owned().await.ok()?;
+            lock(&self.in_flight.slots).insert(id, (connection, server));
+            return self.pending.take();
+        }
+    }
+
+    async fn close(&mut self) -> Result<(), Self::Error> {
+        self.inner.close().await
+    }
+}
+
+/// The most a line may hold to be looked at by [`DepthGuard`]: rmcp's own limit, past which it
+/// drops the line anyway.
+const MAX_LINE: usize = rmcp::transport::async_rw::DEFAULT_MAX_LINE_LENGTH;
+
+/// Reads lines for rmcp's line transport, and rewrites a request nested deeper than serde_json
+/// reads into a request for [`TOO_DEEP`] under the same id, so it is answered with an error
+/// instead of dropped unanswered; a notification nested too deep becomes an empty line (which
+/// rmcp skips). Lines are held until their end (as rmcp does) up to [`MAX_LINE`]; a longer line
+/// passes through untouched, for rmcp to drop.
+struct DepthGuard<R> {
+    inner: R,
+    /// The line being read.
+    line: Vec<u8>,
+    /// What is ready to hand on, from `at`.
+    ready: Vec<u8>,
+    at: usize,
+    /// The rest of an over-long line passes through unlooked.
+    passing: bool,
+    eof: bool,
+}
+
+impl<R> DepthGuard<R> {
+    fn new(inner: R) -> Self {
+        DepthGuard {
+            inner,
+            line: Vec::new(),
+            ready: Vec::new(),
+            at: 0,
+            passing: false,
+            eof: false,
+        }
+    }
+
+    /// Takes in bytes read from the inner reader.
+    fn take_in(&mut self, bytes: &[u8]) {
+        let mut rest = bytes;
+        while !rest.is_empty() {
+            let end = rest.iter().position(|&b| b == b'\n');
+            let (part, after) = match end {
+                Some(i) => rest.split_at(i + 1),
+                None => (rest, &[][..]),
+            };
+            rest = after;
+            if self.passing {
+                self.ready.extend_from_slice(part);
+                self.passing = end.is_none();
+                continue;
+            }
+            self.line.extend_from_slice(part);
+            if end.is_some() {
+                let line = std::mem::take(&mut self.line);
+                self.ready.extend_from_slice(&checked_line(line));
+            } else if self.line.len() > MAX_LINE {
+                self.ready.append(&mut self.line);
+                self.passing = true;
+            }
+        }
+    }
+}
+
+impl<R: AsyncRead + Unpin> AsyncRead for DepthGuard<R> {
+    fn poll_read(
+        self: Pin<&mut Self>,
+        cx: &mut Context<'_>,
+        buf: &mut ReadBuf<'_>,
+    ) -> Poll<std::io::Result<()>> {
+        let this = self.get_mut();
+        loop {
+            if this.at < this.ready.len() {
+                let n = buf.remaining().min(this.ready.len() - this.at);
+                buf.put_slice(&this.ready[this.at..this.at + n]);
+                this.at += n;
+                if this.at == this.ready.len() {
+                    this.ready.clear();
+                    this.at = 0;
+                }
+                return Poll::Ready(Ok(()));
+            }
+            if this.eof {
+                // An unfinished last line goes on as it is: rmcp drops it.
+                this.ready.append(&mut this.line);
+                if this.ready.is_empty() {
+                    return Poll::Ready(Ok(()));
+                }
+                continue;
+            }
+            let mut chunk = [0u8; 8192];
+            let mut read = ReadBuf::new(&mut chunk);
+            match Pin::new(&mut this.inner).poll_read(cx, &mut read) {
+                Poll::Pending => return Poll::Pending,
+                Poll::Ready(Err(e)) => return Poll::Ready(Err(e)),
+                Poll::Ready(Ok(())) => {
+                    if read.filled().is_empty() {
+                        this.eof = true;
+                    } else {
+                        let filled = read.filled().to_vec();
+                        this.take_in(&filled);
+                    }
+                }
+            }
+        }
+    }
+}
+
+/// `line` (ending in a newline) as rmcp should see it: itself, or, when nested deeper than
+/// serde_json reads, a shallow request for [`TOO_DEEP`] under the same id (a line without an
+/// id becomes an empty line).
+fn checked_line(line: Vec<u8>) -> Vec<u8> {
+    let depth = json_depth(&line);
+    if depth <= MAX_JSON_DEPTH {
+        return line;
+    }
+    let (id, method) = top_level_id_and_method(&line);
+    let Some(id) = id else {
+        return b"\n".to_vec();
+    };
+    let method: Value = method.map_or(Value::Null, |m| Value::String(clip(&m)));
+    let mut out = serde_json::json!({
+        "jsonrpc": "2.0",
+        "id": id,
+        "method": TOO_DEEP,
+        "params": {"method": method, "depth": depth},
+    })
+    .to_string()
+    .into_bytes();
+    out.push(b'\n');
+    out
+}
+
+/// The deepest nesting of arrays and objects in `text`, outside strings.
+fn json_depth(text: &[u8]) -> usize {
+    let (mut depth, mut deepest) = (0usize, 0usize);
+    let (mut in_string, mut escaped) = (false, false);
+    for &b in text {
+        if in_string {
+            if escaped {
+                escaped = false;
+            } else if b == b'\\' {
+                escaped = true;
+            } else if b == b'"' {
+                in_string = false;
+            }
+            continue;
+        }
+        match b {
+            b'"' => in_string = true,
+            b'[' | b'{' => {
+                depth += 1;
+                deepest = deepest.max(depth);
+            }
+            b']' | b'}' => depth = depth.saturating_sub(1),
+            _ => {}
+        }
+    }
+    deepest
+}
+
+/// The `id` (a number or a string) and the `method` of a JSON-RPC message, read at the top level
+/// without parsing what is nested.
+fn top_level_id_and_method(text: &[u8]) -> (Option<Value>, Option<String>) {
+    let text = text.strip_prefix(b"\xEF\xBB\xBF").unwrap_or(text);
+    let (mut id, mut method) = (None, None);
+    let mut depth = 0usize;
+    let mut i = 0;
+    // At depth 1 a string followed by `:` is a key; its value follows.
+    let mut key: Option<Vec<u8>> = None;
+    while i < text.len() {
+        let b = text[i];
+        match b {
+            b'"' => {
+                let end = string_end(text, i);
+                if depth == 1 {
+                    let token = &text[i..end];
+                    let mut j = end;
+                    while j < text.len() && text[j].is_ascii_whitespace() {
+                        j += 1;
+                    }
+                    if text.get(j) == Some(&b':') {
+                        key = Some(token.to_vec());
+                        i = j + 1;
+                        continue;
+                    }
+                    if let Some(k) = key.take() {
+                        let value: Option<Value> = serde_json::from_slice(token).ok();
+                        match k.as_slice() {
+                            b"\"id\"" => id = value,
+                            b"\"method\"" => {
+                                method = value.and_then(|v| v.as_str().map(str::to_owned))
+                            }
+                            _ => {}
+                        }
+                    }
+                }
+                i = end;
+                continue;
+            }
+            b'[' | b'{' => {
+                depth += 1;
+                key = None;
+            }
+            b']' | b'}' => depth = depth.saturating_sub(1),
+            b'-' | b'0'..=b'9' if depth == 1 => {
+                let end = text[i..]
+                    .iter()
+                    .position(|c| !matches!(c, b'-' | b'+' | b'.' | b'e' | b'E' | b'0'..=b'9'))
+                    .map_or(text.len(), |n| i + n);
+                if key.take().is_some_and(|k| k == b"\"id\"") {
+                    id = serde_json::from_slice::<Value>(&text[i..end]).ok();
+                }
+                i = end;
+                continue;
+            }
+            b',' => key = None,
+            _ => {}
+        }
+        i += 1;
+    }
+    (id.filter(|v| v.is_number() || v.is_string()), method)
+}
+
+/// The index just past the string that starts at `start` (a `"`).
+fn string_end(text: &[u8], start: usize) -> usize {
+    let mut escaped = false;
+    for (n, &b) in text[start + 1..].iter().enumerate() {
+        if escaped {
+            escaped = false;
+        } else if b == b'\\' {
+            escaped = true;
+        } else if b == b'"' {
+            return start + n + 2;
+        }
+    }
+    text.len()
 }
 
 /// The skills-extension entry of a skill: frontmatter, and every file with digest and size.
@@ -1193,17 +1847,6 @@ fn invalid_uri(tools: &Tools<'_, Dynamic>, problem: &str) -> ErrorData {
     )
 }
 
-/// A value the client sent, cut short for echoing back.
-fn clip(text: &str) -> String {
-    const MAX: usize = 100;
-    if text.chars().count() <= MAX {
-        return text.to_owned();
-    }
-    let mut out: String = text.chars().take(MAX).collect();
-    out.push('…');
-    out
-}
-
 /// Standard base64 with padding, for binary resources.
 fn base64(bytes: &[u8]) -> String {
     const ALPHABET: &[u8; 64] = b"ABCDEFGHIJKLMNOPQRSTUVWXYZabcdefghijklmnopqrstuvwxyz0123456789+/";
@@ -1268,6 +1911,7 @@ pub fn file_uri(skill: &str, path: &str) -> String {
 #[cfg(test)]
 mod tests {
     use super::*;
+    use serde_json::json;
 
     #[test]
     fn base64_matches_the_standard_alphabet_and_padding() {
@@ -1296,6 +1940,59 @@ mod tests {
         assert!(parse_uri("skill://a/%ff").is_err());
         assert!(parse_uri("skill://a/%4").is_err());
         assert_eq!(parse_uri("skill://a").unwrap(), ("a".into(), String::new()));
+    }
+
+    #[test]
+    fn json_depth_agrees_with_serde_json() {
+        for depth in [
+            1,
+            2,
+            MAX_JSON_DEPTH - 1,
+            MAX_JSON_DEPTH,
+            MAX_JSON_DEPTH + 1,
+            500,
+        ] {
+            let text = format!(
+                r#"{{"a":"[{{\"]","b":{}0{}}}"#,
+                "[".repeat(depth - 1),
+                "]".repeat(depth - 1)
+            );
+            // One level is the object itself.
+            assert_eq!(json_depth(text.as_bytes()), depth.max(1), "{text}");
+            let parsed = serde_json::from_str::<Value>(&text);
+            assert_eq!(parsed.is_ok(), depth <= MAX_JSON_DEPTH, "depth {depth}");
+        }
+    }
+
+    #[test]
+    fn a_request_nested_too_deep_keeps_its_id() {
+        let deep = format!("{}{}", "[".repeat(300), "]".repeat(300));
+        for (line, id) in [
+            (
+                format!(r#"{{"jsonrpc":"2.0","id":7,"method":"tools/call","params":{deep}}}"#),
+                json!(7),
+            ),
+            (
+                format!(r#"{{"params":{{"x":{deep}}}, "method" : "tools/call", "id" : "a\"b"}}"#),
+                json!("a\"b"),
+            ),
+            (
+                format!(r#"{{"id":-1.5e3,"params":[{deep},"}}"]}}"#),
+                json!(-1500.0),
+            ),
+        ] {
+            let out = checked_line(format!("{line}\n").into_bytes());
+            let out: Value = serde_json::from_slice(&out).unwrap();
+            assert_eq!(out["id"], id, "{line}");
+            assert_eq!(out["method"], TOO_DEEP);
+        }
+        let notification = format!(r#"{{"jsonrpc":"2.0","method":"x","params":{deep}}}"#);
+        assert_eq!(
+            checked_line(format!("{notification}\n").into_bytes()),
+            b"\n"
+        );
+        let fine = b"{\"id\":1,\"method\":\"ping\"}\n".to_vec();
+        assert_eq!(checked_line(fine.clone()), fine);
     }
 
     #[test]
