@@ -834,16 +834,10 @@ fn lock<T>(mutex: &Mutex<T>) -> MutexGuard<'_, T> {
 fn signature(tools: &Tools<'_, Dynamic>) -> u64 {
     let mut hasher = DefaultHasher::new();
     for skill in tools.visible() {
-        skill.name().hash(&mut hasher);
-        skill.description().hash(&mut hasher);
+        // An embedded skill cannot change while the program runs: its identity stands for it.
         match skill.embedded_identity() {
             Some(identity) => identity.hash(&mut hasher),
-            None => {
-                for file in skill.files() {
-                    file.path().hash(&mut hasher);
-                    file.sha256().hash(&mut hasher);
-                }
-            }
+            None => skill.content_digest().hash(&mut hasher),
         }
     }
     hasher.finish()

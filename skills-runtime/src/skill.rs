@@ -355,6 +355,71 @@ impl Skill {
         }
     }
 
+    /// A SHA-256 digest of everything a reader of the skill can see: every field (name,
+    /// description, licence, compatibility, metadata, allowed tools, the fields the
+    /// specification does not define) and every file (path, executable bit, bytes; the body is
+    /// the `SKILL.md` file). Equal digests mean the same answers on every surface, so this is
+    /// what an overlay's reload and an MCP server's change notifications compare.
+    ///
+    /// Files read at run time contribute the digests kept from their read; embedded files are
+    /// hashed on each call, so compare embedded skills by identity first where that is cheaper.
+    ///
+    /// ```
+    /// use skills_embed_runtime::{OwnedFields, Skill};
+    ///
+    /// let skill = |license: Option<&str>| {
+    ///     Skill::owned(
+    ///         OwnedFields {
+    ///             name: "pdf".into(),
+    ///             description: "Fill PDF forms.".into(),
+    ///             license: license.map(String::from),
+    ///             ..Default::default()
+    ///         },
+    ///         "# PDF\n".into(),
+    ///         Vec::new(),
+    ///     )
+    /// };
+    /// assert_eq!(skill(None).content_digest(), skill(None).content_digest());
+    /// assert_ne!(skill(None).content_digest(), skill(Some("MIT")).content_digest());
+    /// ```
+    pub fn content_digest(&self) -> [u8; 32] {
+        use sha2::Digest;
+        let mut hasher = sha2::Sha256::new();
+        // Each part with its length first, so no two different skills hash the same bytes.
+        let mut part = |bytes: &[u8]| {
+            hasher.update((bytes.len() as u64).to_le_bytes());
+            hasher.update(bytes);
+        };
+        part(self.name().as_bytes());
+        part(self.description().as_bytes());
+        for optional in [self.license(), self.compatibility()] {
+            match optional {
+                Some(text) => {
+                    part(b"some");
+                    part(text.as_bytes());
+                }
+                None => part(b"none"),
+            }
+        }
+        part(b"metadata");
+        for (key, value) in self.metadata() {
+            part(key.as_bytes());
+            part(value.as_bytes());
+        }
+        part(b"allowed-tools");
+        for tool in self.allowed_tools() {
+            part(tool.as_bytes());
+        }
+        part(self.extra_json().as_bytes());
+        part(b"files");
+        for file in self.files() {
+            part(file.path().as_bytes());
+            part(&[u8::from(file.is_executable())]);
+            part(&file.sha256());
+        }
+        hasher.finalize().into()
+    }
+
     /// One field the specification does not define, as a JSON value.
     pub fn extra(&self, key: &str) -> Option<serde_json::Value> {
         let mut map: serde_json::Map<String, serde_json::Value> =

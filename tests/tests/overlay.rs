@@ -354,3 +354,29 @@ fn the_embedded_folder_found_again_on_disk_is_not_reported_as_shadowing() {
         SourceKind::Project
     );
 }
+
+/// `ReloadReport::changed` promises "fields or files": a metadata-only edit is a change (the
+/// reload used to compare every field but `metadata`).
+#[test]
+fn a_metadata_only_edit_is_a_change() {
+    let tmp = tempfile::tempdir().unwrap();
+    let write = |version: &str| {
+        let dir = tmp.path().join("notes");
+        fs::create_dir_all(&dir).unwrap();
+        fs::write(
+            dir.join("SKILL.md"),
+            format!(
+                "---\nname: notes\ndescription: Take notes. Use when asked.\nmetadata:\n  version: \"{version}\"\n---\nWrite short notes.\n"
+            ),
+        )
+        .unwrap();
+    };
+    write("1");
+    let overlay = Overlay::new(&SKILLS, only(tmp.path()));
+    write("2");
+    let report = overlay.reload();
+    assert_eq!(report.changed, ["notes"], "{report:?}");
+    let set = overlay.snapshot();
+    let notes = set.get("notes").unwrap();
+    assert_eq!(notes.metadata().collect::<Vec<_>>(), [("version", "2")]);
+}

@@ -682,25 +682,10 @@ pub fn resolve(mut found: Vec<Found>, precedence: &[SourceKind]) -> (Vec<Found>,
 }
 
 /// Whether one of the two is embedded and the other holds exactly the same skill: the same
-/// fields, body and files, byte for byte.
+/// fields, body and files ([`Skill::content_digest`]).
 fn is_embedded_copy(a: &Found, b: &Found) -> bool {
     let embedded = |f: &Found| f.root.kind == SourceKind::Embedded;
-    embedded(a) != embedded(b) && same_content(&a.skill, &b.skill)
-}
-
-fn same_content(a: &Skill, b: &Skill) -> bool {
-    a.name() == b.name()
-        && a.description() == b.description()
-        && a.license() == b.license()
-        && a.compatibility() == b.compatibility()
-        && a.metadata().eq(b.metadata())
-        && a.allowed_tools().eq(b.allowed_tools())
-        && a.extra_json() == b.extra_json()
-        && a.body() == b.body()
-        && a.files().len() == b.files().len()
-        && a.files()
-            .zip(b.files())
-            .all(|(x, y)| x.path() == y.path() && x.bytes() == y.bytes())
+    embedded(a) != embedded(b) && a.skill.content_digest() == b.skill.content_digest()
 }
 
 /// The warning at `loser`'s manifest.

@@ -356,28 +356,12 @@ fn diff(old: &SkillSet<Dynamic>, new: &SkillSet<Dynamic>, report: &mut ReloadRep
             // An embedded skill on both sides is unchanged without reading its files.
             (Ok(a), Ok(b)) => match (a.embedded_identity(), b.embedded_identity()) {
                 (Some(x), Some(y)) if x == y => false,
-                _ => content_key(a) != content_key(b),
+                _ => a.content_digest() != b.content_digest(),
             },
             _ => false,
         })
         .map(|s| s.to_string())
         .collect();
-}
-
-/// What identifies a skill's content: its fields and every file's path and digest.
-fn content_key(skill: &Skill) -> (String, Vec<(&str, [u8; 32])>) {
-    let fields = format!(
-        "{}\u{0}{:?}\u{0}{:?}\u{0}{:?}\u{0}{}",
-        skill.description(),
-        skill.license(),
-        skill.compatibility(),
-        skill.allowed_tools().collect::<Vec<_>>(),
-        skill.extra_json()
-    );
-    (
-        fields,
-        skill.files().map(|f| (f.path(), f.sha256())).collect(),
-    )
 }
 
 /// A cheap summary of a root: every path the scan would walk with its size and modification

@@ -551,3 +551,59 @@ async fn cancellations_and_reused_ids_do_not_use_up_the_limit() {
     assert_eq!(answered, expected);
     drop(writer.await.unwrap());
 }
+
+// ---------------------------------------------------------------------------------------------
+// One content digest: an edit of a field the signature used to leave out is told.
+
+#[tokio::test(flavor = "current_thread")]
+async fn a_licence_or_metadata_edit_is_told_to_the_client() {
+    static NONE: SkillSet = SkillSet::empty();
+    let dir = tempfile::tempdir().unwrap();
+    let write = |license: &str, version: &str| {
+        let skill = dir.path().join("notes");
+        std::fs::create_dir_all(&skill).unwrap();
+        std::fs::write(
+            skill.join("SKILL.md"),
+            format!(
+                "---\nname: notes\ndescription: Notes. Use for notes.\nlicense: {license}\nmetadata:\n  version: \"{version}\"\n---\nWrite notes.\n"
+            ),
+        )
+        .unwrap();
+    };
+    write("MIT", "1");
+    let discovery = Discovery {
+        start: dir.path().to_owned(),
+        project: false,
+        user: false,
+        env_var: None,
+        code_roots: vec![dir.path().to_owned()],
+        ..Discovery::default()
+    };
+    let overlay = Arc::new(Overlay::new(&NONE, discovery));
+    let counter = Counter::default();
+    let client = connect(
+        McpServer::from_overlay(Arc::clone(&overlay)),
+        counter.clone(),
+    )
+    .await;
+    client.list_all_tools().await.unwrap();
+
+    write("Apache-2.0", "1");
+    assert_eq!(overlay.reload().changed, ["notes"]);
+    client.list_all_tools().await.unwrap();
+    assert_eq!(
+        counts_after(&counter, (1, 1), Duration::from_secs(5)).await,
+        (1, 1),
+        "a licence edit sent no list_changed"
+    );
+
+    write("Apache-2.0", "2");
+    assert_eq!(overlay.reload().changed, ["notes"]);
+    client.list_all_tools().await.unwrap();
+    assert_eq!(
+        counts_after(&counter, (2, 2), Duration::from_secs(5)).await,
+        (2, 2),
+        "a metadata edit sent no list_changed"
+    );
+    client.cancel().await.unwrap();
+}
