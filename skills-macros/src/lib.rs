@@ -1,4 +1,4 @@
-//! The `skills!` macro. Use it through the `skills` crate, which documents it.
+//! The `skills!` macro. Use it through the `skills-embed` crate, which documents it and passes it its own path.
 
 mod ast;
 mod ctxt;
@@ -7,7 +7,7 @@ mod valid;
 
 use proc_macro::TokenStream;
 
-/// See the `skills` crate for the documentation.
+/// See `skills_embed::skills!` for the documentation.
 #[proc_macro]
 pub fn skills(input: TokenStream) -> TokenStream {
     match syn::parse::<ast::Input>(input) {

@@ -1,12 +1,12 @@
-//! The runtime of [`skills`](https://docs.rs/skills): Agent Skills served from static data.
+//! The runtime of [`skills-embed`](https://docs.rs/skills-embed): Agent Skills served from static data.
 //!
-//! `skills!` (in the `skills` crate) turns a folder of skills into a [`SkillSet`] whose bytes
+//! `skills!` (in the `skills-embed` crate) turns a folder of skills into a [`SkillSet`] whose bytes
 //! live in the binary. This crate holds what that set does at run time: look a skill up by its
 //! generated identifier or by name, serve its body and resources by path, and answer a miss with
 //! the list of what exists. With the `parse` feature it also holds the one SKILL.md parser and
 //! validator that the macro, the command-line tool and the on-disk loader share.
 //!
-//! Most users depend on `skills` and never name this crate.
+//! Most users depend on `skills-embed`, which re-exports all of this, and never name this crate.
 #![cfg_attr(docsrs, feature(doc_cfg))]
 
 pub mod chunk;

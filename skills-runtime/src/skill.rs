@@ -18,7 +18,7 @@ pub const MANIFEST: &str = "SKILL.md";
 
 /// A skill: the fields of its SKILL.md frontmatter, its body and every file it serves.
 ///
-/// Skills embedded by `skills!` are views into tables in the binary (see the `skills` crate);
+/// Skills embedded by `skills!` are views into tables in the binary (see the `skills-embed` crate);
 /// skills read at run time own their data ([`Skill::owned`]). Both serve through the same
 /// methods.
 ///
