@@ -22,8 +22,9 @@
 //! Tool calls are answered by one [`Session`] per connection (so its events and approvals
 //! apply); a skill under `ask` is loaded, by the tool or by `resources/read`, only after the
 //! host's approval hook ([`McpServer::with_approval`]) says so, and an `always` answer holds for
-//! the rest of the connection. Without a hook, loading such a skill is refused with a message
-//! that says why.
+//! the rest of the connection while the skill stays as it was approved: when a live set's
+//! reload changes the skill, the next load asks again (see [`Grants`]). Without a hook,
+//! loading such a skill is refused with a message that says why.
 //!
 //! A change of a live set is told to a client (`notifications/tools/list_changed` and
 //! `notifications/resources/list_changed`) only when what that client may see changed: editing
@@ -258,9 +259,9 @@ struct Settings {
 }
 
 impl Settings {
-    /// Tools over `set`, with the skills granted `always` on this connection allowed.
-    /// Tools over `set`, with the skills granted `always` on this connection allowed, and the
-    /// skills the MCP skills extension cannot carry denied, so every surface serves one set.
+    /// Tools over `set`, with the skills granted `always` on this connection (for their
+    /// current content) allowed, and the skills the MCP skills extension cannot carry denied,
+    /// so every surface serves one set.
     fn tools<'s>(&self, set: &'s SkillSet<Dynamic>, grants: &Grants) -> Tools<'s, Dynamic> {
         let mut permissions = self.permissions.clone();
         let mut unservable = Vec::new();
@@ -269,9 +270,8 @@ impl Settings {
                 unservable.push(skill.name());
                 continue;
             }
-            if grants.access(&self.permissions, skill.name()) == Access::Allow
-                && self.permissions.check(skill.name()) == Access::Ask
-            {
+            // The digest is computed only for a skill under `ask` with a grant.
+            if self.permissions.check(skill.name()) == Access::Ask && grants.is_granted(skill) {
                 permissions = permissions.allow(skill.name());
             }
         }
@@ -323,7 +323,7 @@ pub struct McpServer {
     approval: Option<Approver>,
     on_event: Option<EventHook>,
     info: Implementation,
-    /// The skills answered `always` on this connection.
+    /// The skills answered `always` on this connection, each for the content approved.
     grants: Arc<Mutex<Grants>>,
     /// The connection's session, on its own thread (started at the first call that needs it).
     session: Mutex<Option<mpsc::Sender<Job>>>,
@@ -379,7 +379,8 @@ impl McpServer {
     /// request, and when what the client may see of it (the names, fields and file digests of
     /// the skills its permissions show) differs from what it saw before, the client is told its
     /// tool and resource lists changed and the session starts over on the new set (keeping the
-    /// connection's `always` answers). A change to a denied skill tells the client nothing.
+    /// connection's `always` answers for the skills that did not change: a changed skill is
+    /// asked for again). A change to a denied skill tells the client nothing.
     ///
     /// ```
     /// use std::sync::Arc;
@@ -697,19 +698,17 @@ impl McpServer {
         Ok(sender)
     }
 
-    /// The user's answer for loading `skill`, or `None` when nobody can be asked.
+    /// The user's answer for loading `skill`, or `None` when nobody can be asked. The caller
+    /// records it, with the content it was given for.
     async fn ask(&self, skill: &str) -> Option<Answer> {
         let approve = self.approval.as_ref()?;
-        let answer = approve(skill.to_owned()).await;
-        if answer == Answer::Always || answer == Answer::Reject {
-            lock(&self.grants).answer(skill, answer);
-        }
-        Some(answer)
+        Some(approve(skill.to_owned()).await)
     }
 
-    /// Whether a resource of `skill` may be read now; under `ask`, asks first.
-    async fn may_read(&self, skill: &str) -> Result<(), ErrorData> {
-        let access = lock(&self.grants).access(&self.settings.permissions, skill);
+    /// Whether a resource of `found` may be read now; under `ask`, asks first.
+    async fn may_read(&self, found: &Skill) -> Result<(), ErrorData> {
+        let skill = found.name();
+        let access = lock(&self.grants).access(&self.settings.permissions, found);
         match access {
             Access::Allow => Ok(()),
             // Denied skills never get this far: they are looked up as unknown.
@@ -718,11 +717,18 @@ impl McpServer {
                 None,
             )),
             Access::Ask => match self.ask(skill).await {
-                Some(Answer::Once | Answer::Always) => Ok(()),
-                Some(Answer::Reject) => Err(ErrorData::invalid_request(
-                    format!("The user declined loading skill \"{skill}\"."),
-                    None,
-                )),
+                Some(Answer::Once) => Ok(()),
+                Some(Answer::Always) => {
+                    lock(&self.grants).answer(found, Answer::Always);
+                    Ok(())
+                }
+                Some(Answer::Reject) => {
+                    lock(&self.grants).revoke(skill);
+                    Err(ErrorData::invalid_request(
+                        format!("The user declined loading skill \"{skill}\"."),
+                        None,
+                    ))
+                }
                 None => Err(ErrorData::invalid_request(no_approver(skill), None)),
             },
         }
@@ -746,8 +752,25 @@ impl McpServer {
         let given = answer.unwrap_or(Answer::Reject);
         let answered = {
             let skill = skill.clone();
-            self.with_session(move |session| session.answer(&skill, given))
-                .await?
+            let grants = Arc::clone(&self.grants);
+            self.with_session(move |session| {
+                // Recorded for the skill as this session serves it: the content the person was
+                // asked about (a session over a changed set no longer holds the request).
+                let answered = session.answer(&skill, given);
+                match answer {
+                    Some(Answer::Reject) => {
+                        lock(&grants).revoke(&skill);
+                    }
+                    Some(Answer::Always) if answered.is_some() => {
+                        if let Ok(found) = session.tools().lookup(&skill) {
+                            lock(&grants).answer(found, Answer::Always);
+                        }
+                    }
+                    _ => {}
+                }
+                answered
+            })
+            .await?
         };
         Ok(match (answer, answered) {
             (None, _) => ToolOutput {
@@ -985,8 +1008,7 @@ impl ServerHandler for McpServer {
             }
             .with_mime_type(loaded.media_type())
         };
-        let name = skill.name().to_owned();
-        self.may_read(&name).await?;
+        self.may_read(skill).await?;
         Ok(ReadResourceResult::new(vec![contents]).into())
     }
 

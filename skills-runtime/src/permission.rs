@@ -35,16 +35,18 @@
 //!   it did not exist. Users report a denied skill that still shows as a bug.
 //! - [`Access::Ask`]: the skill is listed; before its body is loaded the host asks the person,
 //!   who answers [`Answer::Once`], [`Answer::Always`] or [`Answer::Reject`]. [`Grants`] remembers
-//!   "always".
+//!   "always" for the skill as it was approved: when the skill changes, it asks again.
 //! - [`Access::Allow`]: loaded without asking.
 //!
 //! Each agent can have its own rules: see [`AgentPermissions`].
 
-use std::collections::{BTreeMap, BTreeSet};
+use std::collections::BTreeMap;
 use std::fmt;
 use std::str::FromStr;
 
 use serde::{Deserialize, Serialize};
+
+use crate::skill::{Skill, hex};
 
 /// What a rule, or the default, says about a skill.
 ///
@@ -707,107 +709,261 @@ impl AgentPermissions {
 pub enum Answer {
     /// Load it this time; ask again next time.
     Once,
-    /// Load it, and do not ask again for this skill.
+    /// Load it, and do not ask again for this skill while its content stays as it is now
+    /// (see [`Grants`]).
     Always,
     /// Do not load it this time.
     Reject,
 }
 
-/// The skills a person answered [`Answer::Always`] for, so they are not asked again.
+/// The skills a person answered [`Answer::Always`] for, each bound to the skill as it was
+/// when approved, so they are not asked again while it stays that way.
 ///
-/// Keep one per conversation, or per agent and person, as suits the host; serialise it (a JSON
-/// array of names) to remember answers across runs. A grant only turns [`Access::Ask`] into
-/// [`Access::Allow`]: it never overrides [`Access::Deny`], so tightening the rules takes effect
-/// even for skills granted earlier.
+/// A grant records the skill's name and its [`Skill::content_digest`], which covers every field
+/// and every file. It turns [`Access::Ask`] into [`Access::Allow`] only for a skill with that name
+/// **and** that digest: when a reload changes the skill (its body, a script, its description,
+/// any file), the next load asks again, since the person approved what they saw, not whatever
+/// later lands under the name. The stale grant is kept but does not apply; a new
+/// [`Answer::Always`] replaces it, [`Answer::Reject`] and [`Grants::revoke`] remove it, and it
+/// applies again if the skill comes back to the content that was approved.
+///
+/// A grant never overrides [`Access::Deny`], so tightening the rules takes effect even for
+/// skills granted earlier. Keep one per conversation, or per agent and person, as suits the
+/// host.
+///
+/// # Serialised form
+///
+/// A JSON object from skill name to the approved digest in 64 lowercase hex digits
+/// (`{"deploy": "9f86d0…"}`), to remember answers across runs; uppercase digits are accepted.
+/// The older form, an array of names, is accepted and read as **no** grants: those answers
+/// carry no digest, so they cannot say which content was approved, and every such skill is
+/// asked for again once. Anything else (a digest of the wrong length, a value that is not a
+/// string) is an error.
 ///
 /// ```
 /// use skills_embed_runtime::permission::{Access, Answer, Grants, Permissions};
+/// use skills_embed_runtime::{OwnedFields, Skill};
 ///
+/// let deploy = |body: &str| {
+///     let fields = OwnedFields { name: "deploy-prod".into(), description: "Deploy.".into(), ..OwnedFields::default() };
+///     Skill::owned(fields, body.into(), Vec::new())
+/// };
 /// let permissions = Permissions::new().ask("deploy-*");
 /// let mut grants = Grants::default();
-/// assert_eq!(grants.access(&permissions, "deploy-prod"), Access::Ask);
+/// let approved = deploy("Run make deploy.\n");
+/// assert_eq!(grants.access(&permissions, &approved), Access::Ask);
 /// // The host asks the person, who answers "always":
-/// assert!(grants.answer("deploy-prod", Answer::Always));
-/// assert_eq!(grants.access(&permissions, "deploy-prod"), Access::Allow);
-/// assert_eq!(grants.access(&permissions, "deploy-staging"), Access::Ask);
+/// assert!(grants.answer(&approved, Answer::Always));
+/// assert_eq!(grants.access(&permissions, &approved), Access::Allow);
+/// // The same skill read again is still allowed; a changed one is asked for again.
+/// assert_eq!(grants.access(&permissions, &deploy("Run make deploy.\n")), Access::Allow);
+/// assert_eq!(grants.access(&permissions, &deploy("Run make deploy; rm -rf backups.\n")), Access::Ask);
+///
+/// // Grants serialise, and old name-only grants count for nothing.
+/// let json = serde_json::to_string(&grants)?;
+/// assert_eq!(serde_json::from_str::<Grants>(&json)?, grants);
+/// assert!(serde_json::from_str::<Grants>(r#"["deploy-prod"]"#)?.is_empty());
+/// # Ok::<(), serde_json::Error>(())
 /// ```
-#[derive(Debug, Clone, Default, PartialEq, Eq, Serialize, Deserialize)]
-#[serde(transparent)]
+#[derive(Debug, Clone, Default, PartialEq, Eq)]
 pub struct Grants {
-    // A `BTreeSet` so that `Debug` and serialised output are stable.
-    always: BTreeSet<String>,
+    // A `BTreeMap` so that `Debug` and serialised output are stable.
+    always: BTreeMap<String, [u8; 32]>,
 }
 
 impl Grants {
-    /// What `skill` gets under `permissions`, once earlier "always" answers are counted.
+    /// What `skill` gets under `permissions`, once earlier "always" answers are counted: a
+    /// grant turns [`Access::Ask`] into [`Access::Allow`] when it was given for this skill's
+    /// current content.
+    ///
+    /// The digest is computed only for a skill under `ask` that has a grant, so checking every
+    /// skill of a listing stays cheap.
     ///
     /// ```
     /// use skills_embed_runtime::permission::{Access, Answer, Grants, Permissions};
+    /// use skills_embed_runtime::{OwnedFields, Skill};
+    ///
+    /// let fields = OwnedFields { name: "shell".into(), description: "Run commands.".into(), ..OwnedFields::default() };
+    /// let shell = Skill::owned(fields, "Use bash.\n".into(), Vec::new());
     /// let mut grants = Grants::default();
-    /// grants.answer("shell", Answer::Always);
-    /// assert_eq!(grants.access(&Permissions::new().ask("shell"), "shell"), Access::Allow);
-    /// assert_eq!(grants.access(&Permissions::new().deny("shell"), "shell"), Access::Deny);
+    /// grants.answer(&shell, Answer::Always);
+    /// assert_eq!(grants.access(&Permissions::new().ask("shell"), &shell), Access::Allow);
+    /// assert_eq!(grants.access(&Permissions::new().deny("shell"), &shell), Access::Deny);
     /// ```
-    pub fn access(&self, permissions: &Permissions, skill: &str) -> Access {
-        match permissions.check(skill) {
-            Access::Ask if self.always.contains(skill) => Access::Allow,
+    pub fn access(&self, permissions: &Permissions, skill: &Skill) -> Access {
+        match permissions.check(skill.name()) {
+            Access::Ask if self.is_granted(skill) => Access::Allow,
             access => access,
         }
     }
 
     /// Records the person's answer for `skill`; returns whether this load may go ahead.
     ///
-    /// [`Answer::Always`] is remembered. [`Answer::Reject`] forgets an earlier "always" for the
-    /// skill: when a person refuses, the safe reading is that they changed their mind.
+    /// [`Answer::Always`] is remembered for the skill's current content (replacing a grant
+    /// for earlier content). [`Answer::Reject`] forgets an earlier "always" for the skill's
+    /// name: when a person refuses, the safe reading is that they changed their mind.
     ///
     /// ```
     /// use skills_embed_runtime::permission::{Answer, Grants};
+    /// use skills_embed_runtime::{OwnedFields, Skill};
+    ///
+    /// let fields = OwnedFields { name: "shell".into(), description: "Run commands.".into(), ..OwnedFields::default() };
+    /// let shell = Skill::owned(fields, "Use bash.\n".into(), Vec::new());
     /// let mut grants = Grants::default();
-    /// assert!(grants.answer("shell", Answer::Once));
-    /// assert!(!grants.is_granted("shell"));
-    /// assert!(grants.answer("shell", Answer::Always));
-    /// assert!(grants.is_granted("shell"));
-    /// assert!(!grants.answer("shell", Answer::Reject));
-    /// assert!(!grants.is_granted("shell"));
+    /// assert!(grants.answer(&shell, Answer::Once));
+    /// assert!(!grants.is_granted(&shell));
+    /// assert!(grants.answer(&shell, Answer::Always));
+    /// assert!(grants.is_granted(&shell));
+    /// assert!(!grants.answer(&shell, Answer::Reject));
+    /// assert!(!grants.is_granted(&shell));
     /// ```
-    pub fn answer(&mut self, skill: &str, answer: Answer) -> bool {
+    pub fn answer(&mut self, skill: &Skill, answer: Answer) -> bool {
         match answer {
             Answer::Once => true,
             Answer::Always => {
-                if !self.always.contains(skill) {
-                    self.always.insert(skill.to_owned());
+                let digest = skill.content_digest();
+                match self.always.get_mut(skill.name()) {
+                    Some(granted) => *granted = digest,
+                    None => {
+                        self.always.insert(skill.name().to_owned(), digest);
+                    }
                 }
                 true
             }
             Answer::Reject => {
-                self.always.remove(skill);
+                self.always.remove(skill.name());
                 false
             }
         }
     }
 
-    /// Whether "always" was answered for `skill`.
+    /// Whether "always" was answered for `skill` as it is now (its name and its current
+    /// content). Computes the digest only when the name has a grant.
     ///
     /// ```
     /// use skills_embed_runtime::permission::Grants;
-    /// assert!(!Grants::default().is_granted("pdf"));
+    /// use skills_embed_runtime::{OwnedFields, Skill};
+    /// let fields = OwnedFields { name: "pdf".into(), description: "Read PDFs.".into(), ..OwnedFields::default() };
+    /// assert!(!Grants::default().is_granted(&Skill::owned(fields, String::new(), Vec::new())));
     /// ```
-    pub fn is_granted(&self, skill: &str) -> bool {
-        self.always.contains(skill)
+    pub fn is_granted(&self, skill: &Skill) -> bool {
+        self.always
+            .get(skill.name())
+            .is_some_and(|granted| *granted == skill.content_digest())
     }
 
-    /// Forgets an "always" answer for `skill`; returns whether there was one.
+    /// The content digest that "always" was answered for under the skill name `skill`, if
+    /// any, whether or not the skill still has that content.
     ///
     /// ```
     /// use skills_embed_runtime::permission::{Answer, Grants};
+    /// use skills_embed_runtime::{OwnedFields, Skill};
+    /// let fields = OwnedFields { name: "pdf".into(), description: "Read PDFs.".into(), ..OwnedFields::default() };
+    /// let pdf = Skill::owned(fields, String::new(), Vec::new());
     /// let mut grants = Grants::default();
-    /// grants.answer("pdf", Answer::Always);
+    /// assert_eq!(grants.granted_digest("pdf"), None);
+    /// grants.answer(&pdf, Answer::Always);
+    /// assert_eq!(grants.granted_digest("pdf"), Some(pdf.content_digest()));
+    /// ```
+    pub fn granted_digest(&self, skill: &str) -> Option<[u8; 32]> {
+        self.always.get(skill).copied()
+    }
+
+    /// Forgets an "always" answer for the skill name `skill`; returns whether there was one.
+    ///
+    /// ```
+    /// use skills_embed_runtime::permission::{Answer, Grants};
+    /// use skills_embed_runtime::{OwnedFields, Skill};
+    /// let fields = OwnedFields { name: "pdf".into(), description: "Read PDFs.".into(), ..OwnedFields::default() };
+    /// let mut grants = Grants::default();
+    /// grants.answer(&Skill::owned(fields, String::new(), Vec::new()), Answer::Always);
     /// assert!(grants.revoke("pdf"));
     /// assert!(!grants.revoke("pdf"));
     /// ```
     pub fn revoke(&mut self, skill: &str) -> bool {
-        self.always.remove(skill)
+        self.always.remove(skill).is_some()
     }
+
+    /// Whether no "always" answer is kept.
+    ///
+    /// ```
+    /// assert!(skills_embed_runtime::permission::Grants::default().is_empty());
+    /// ```
+    pub fn is_empty(&self) -> bool {
+        self.always.is_empty()
+    }
+}
+
+impl Serialize for Grants {
+    fn serialize<S: serde::Serializer>(&self, serializer: S) -> Result<S::Ok, S::Error> {
+        use serde::ser::SerializeMap;
+        let mut map = serializer.serialize_map(Some(self.always.len()))?;
+        for (name, digest) in &self.always {
+            map.serialize_entry(name, &hex(digest))?;
+        }
+        map.end()
+    }
+}
+
+impl<'de> Deserialize<'de> for Grants {
+    fn deserialize<D: serde::Deserializer<'de>>(deserializer: D) -> Result<Self, D::Error> {
+        struct Visitor;
+
+        impl<'de> serde::de::Visitor<'de> for Visitor {
+            type Value = Grants;
+
+            fn expecting(&self, f: &mut fmt::Formatter<'_>) -> fmt::Result {
+                f.write_str("an object from skill name to content digest (64 hex digits)")
+            }
+
+            fn visit_map<A: serde::de::MapAccess<'de>>(
+                self,
+                mut map: A,
+            ) -> Result<Grants, A::Error> {
+                let mut always = BTreeMap::new();
+                while let Some((name, digest)) = map.next_entry::<String, String>()? {
+                    let Some(digest) = parse_digest(&digest) else {
+                        return Err(serde::de::Error::custom(format_args!(
+                            "the grant for skill {} is not a content digest (64 hex digits)",
+                            Quoted(&name)
+                        )));
+                    };
+                    always.insert(name, digest);
+                }
+                Ok(Grants { always })
+            }
+
+            // The older form: names without digests. They cannot say what was approved, so
+            // they grant nothing; the names must still be strings.
+            fn visit_seq<A: serde::de::SeqAccess<'de>>(
+                self,
+                mut seq: A,
+            ) -> Result<Grants, A::Error> {
+                while seq.next_element::<String>()?.is_some() {}
+                Ok(Grants::default())
+            }
+        }
+
+        deserializer.deserialize_any(Visitor)
+    }
+}
+
+/// A digest written as 64 hex digits (either case).
+fn parse_digest(text: &str) -> Option<[u8; 32]> {
+    let bytes = text.as_bytes();
+    if bytes.len() != 64 {
+        return None;
+    }
+    let mut digest = [0u8; 32];
+    for (out, pair) in digest.iter_mut().zip(bytes.chunks_exact(2)) {
+        let &[high, low] = pair else {
+            return None;
+        };
+        let high = char::from(high).to_digit(16)?;
+        let low = char::from(low).to_digit(16)?;
+        *out = u8::try_from(high * 16 + low).ok()?;
+    }
+    Some(digest)
 }
 
 #[cfg(test)]
@@ -1108,22 +1264,134 @@ mod tests {
         );
     }
 
+    fn skill(name: &str, body: &str) -> Skill {
+        let fields = crate::skill::OwnedFields {
+            name: name.into(),
+            description: "A skill.".into(),
+            ..Default::default()
+        };
+        Skill::owned(fields, body.into(), Vec::new())
+    }
+
     #[test]
     fn grants_remember_always_only_and_never_override_deny() {
         let permissions = Permissions::new().ask("ask-*").deny("ask-denied");
         let mut grants = Grants::default();
-        assert!(grants.answer("ask-once", Answer::Once));
-        assert_eq!(grants.access(&permissions, "ask-once"), Access::Ask);
-        assert!(!grants.answer("ask-no", Answer::Reject));
-        assert_eq!(grants.access(&permissions, "ask-no"), Access::Ask);
-        assert!(grants.answer("ask-yes", Answer::Always));
-        assert!(grants.answer("ask-yes", Answer::Always));
-        assert_eq!(grants.access(&permissions, "ask-yes"), Access::Allow);
-        assert!(grants.answer("ask-denied", Answer::Always));
-        assert_eq!(grants.access(&permissions, "ask-denied"), Access::Deny);
-        assert_eq!(grants.access(&permissions, "other"), Access::Allow);
+        let once = skill("ask-once", "");
+        assert!(grants.answer(&once, Answer::Once));
+        assert_eq!(grants.access(&permissions, &once), Access::Ask);
+        let no = skill("ask-no", "");
+        assert!(!grants.answer(&no, Answer::Reject));
+        assert_eq!(grants.access(&permissions, &no), Access::Ask);
+        let yes = skill("ask-yes", "");
+        assert!(grants.answer(&yes, Answer::Always));
+        assert!(grants.answer(&yes, Answer::Always));
+        assert_eq!(grants.access(&permissions, &yes), Access::Allow);
+        let denied = skill("ask-denied", "");
+        assert!(grants.answer(&denied, Answer::Always));
+        assert_eq!(grants.access(&permissions, &denied), Access::Deny);
+        assert_eq!(
+            grants.access(&permissions, &skill("other", "")),
+            Access::Allow
+        );
         let json = serde_json::to_string(&grants).expect("serialise");
-        assert_eq!(json, r#"["ask-denied","ask-yes"]"#);
+        assert_eq!(
+            json,
+            format!(
+                r#"{{"ask-denied":"{}","ask-yes":"{}"}}"#,
+                hex(&denied.content_digest()),
+                hex(&yes.content_digest())
+            )
+        );
         assert_eq!(serde_json::from_str::<Grants>(&json).expect("back"), grants);
+    }
+
+    #[test]
+    fn a_grant_holds_for_the_content_approved() {
+        let permissions = Permissions::new().ask("deploy");
+        let approved = skill("deploy", "Run make deploy.\n");
+        let changed = skill("deploy", "Run make deploy; drop the backups.\n");
+        let mut grants = Grants::default();
+        grants.answer(&approved, Answer::Always);
+        assert_eq!(
+            grants.access(&permissions, &skill("deploy", "Run make deploy.\n")),
+            Access::Allow
+        );
+        // Any change asks again: the body, or a field.
+        assert_eq!(grants.access(&permissions, &changed), Access::Ask);
+        assert!(!grants.is_granted(&changed));
+        let mut fields = crate::skill::OwnedFields {
+            name: "deploy".into(),
+            description: "A skill.".into(),
+            ..Default::default()
+        };
+        fields.license = Some("MIT".into());
+        let relicensed = Skill::owned(fields, "Run make deploy.\n".into(), Vec::new());
+        assert_eq!(grants.access(&permissions, &relicensed), Access::Ask);
+        // The stale grant is kept: it applies again to the approved content...
+        assert_eq!(
+            grants.granted_digest("deploy"),
+            Some(approved.content_digest())
+        );
+        assert_eq!(grants.access(&permissions, &approved), Access::Allow);
+        // ... until a new "always" replaces it.
+        grants.answer(&changed, Answer::Always);
+        assert_eq!(grants.access(&permissions, &changed), Access::Allow);
+        assert_eq!(grants.access(&permissions, &approved), Access::Ask);
+        // A grant is for a name: another skill with the same content is not granted.
+        let other = skill("deploy-two", "Run make deploy; drop the backups.\n");
+        assert_eq!(
+            grants.access(&Permissions::new().ask("*"), &other),
+            Access::Ask
+        );
+        // Reject forgets it whatever the content.
+        assert!(!grants.answer(&approved, Answer::Reject));
+        assert!(grants.is_empty());
+        assert_eq!(grants.access(&permissions, &changed), Access::Ask);
+    }
+
+    #[test]
+    fn grants_deserialise_digests_and_read_old_names_as_nothing() {
+        let deploy = skill("deploy", "Run make deploy.\n");
+        let upper = format!(
+            r#"{{"deploy":"{}"}}"#,
+            hex(&deploy.content_digest()).to_uppercase()
+        );
+        let grants: Grants = serde_json::from_str(&upper).expect("uppercase hex");
+        assert!(grants.is_granted(&deploy));
+        assert_eq!(
+            serde_json::from_str::<Grants>("{}").expect("empty"),
+            Grants::default()
+        );
+        // The older form, names without digests: accepted, and grants nothing.
+        let old: Grants = serde_json::from_str(r#"["deploy","pdf"]"#).expect("old form");
+        assert!(old.is_empty());
+        assert_eq!(
+            old.access(&Permissions::new().ask("deploy"), &deploy),
+            Access::Ask
+        );
+        let long = "x".repeat(1_000);
+        for json in [
+            r#"{"deploy":"abc"}"#.to_owned(),
+            format!(r#"{{"deploy":"{}"}}"#, "g".repeat(64)),
+            format!(r#"{{"deploy":"{}"}}"#, "é".repeat(32)),
+            format!(r#"{{"deploy":"{}"}}"#, "0".repeat(65)),
+            r#"{"deploy":1}"#.to_owned(),
+            r#"{"deploy":null}"#.to_owned(),
+            r#"[1]"#.to_owned(),
+            r#""deploy""#.to_owned(),
+            "null".to_owned(),
+            format!(r#"{{"{long}":"0"}}"#),
+        ] {
+            let error = serde_json::from_str::<Grants>(&json).expect_err(&json);
+            assert!(error.to_string().len() < 250, "{error}");
+        }
+        let error = serde_json::from_str::<Grants>(r#"{"deploy":"abc"}"#).expect_err("short");
+        assert!(
+            error
+                .to_string()
+                .contains("the grant for skill \"deploy\" is not a content digest"),
+            "{error}"
+        );
     }
 }

@@ -221,9 +221,8 @@ impl Core {
         let grants = lock(&self.grants).clone();
         let mut permissions = self.permissions.clone();
         for skill in set.skills() {
-            if self.permissions.check(skill.name()) == Access::Ask
-                && grants.access(&self.permissions, skill.name()) == Access::Allow
-            {
+            // The digest is computed only for a skill under `ask` with a grant.
+            if self.permissions.check(skill.name()) == Access::Ask && grants.is_granted(skill) {
                 permissions = permissions.allow(skill.name());
             }
         }
@@ -254,11 +253,10 @@ impl Core {
         let call = tools.parse(name, &arguments).map_err(|e: CallError| {
             SkillToolError::new(ToolErrorKind::InvalidArgs, e.to_string())
         })?;
-        let skill = tools
+        let found = tools
             .lookup(call.skill())
-            .map_err(|e| SkillToolError::new(ToolErrorKind::NotFound, e.to_string()))?
-            .name()
-            .to_owned();
+            .map_err(|e| SkillToolError::new(ToolErrorKind::NotFound, e.to_string()))?;
+        let skill = found.name().to_owned();
         let mut out = tools.call(&call);
         if out.approval.is_some() {
             let Some(approve) = &self.approval else {
@@ -268,8 +266,10 @@ impl Core {
                 )));
             };
             let answer = approve(skill.clone()).await;
+            // `Always` holds for the skill as it is in `set`, the content the person was asked
+            // about: a later snapshot where it changed asks again.
             if answer != Answer::Once {
-                lock(&self.grants).answer(&skill, answer);
+                lock(&self.grants).answer(found, answer);
             }
             if answer == Answer::Reject {
                 return Err(SkillToolError::refused(format!(
@@ -395,7 +395,8 @@ impl<Id> SkillTool<Id> {
     }
 
     /// How a skill under `ask` gets the user's answer; without it such loads are refused.
-    /// `Always` holds for this tool value and its clones.
+    /// `Always` holds for this tool value and its clones, for the skill's content as approved
+    /// (see [`Grants`]): a changed skill is asked for again.
     ///
     /// ```
     /// use skills_embed_runtime::permission::{Answer, Permissions};
@@ -612,7 +613,9 @@ impl DynamicSkillTools {
     }
 
     /// How a skill under `ask` gets the user's answer; without it such loads are refused.
-    /// `Always` holds for every tool built from this value.
+    /// `Always` holds for every tool built from this value, for the skill's content as
+    /// approved: when a reload changes the skill, the next load asks again (see
+    /// [`Grants`]).
     ///
     /// ```
     /// use skills_embed_runtime::permission::Answer;

@@ -150,6 +150,55 @@ impl<'s, Id> Session<'s, Id> {
         &self.tools
     }
 
+    /// Starts from `grants`: the "always" answers of an earlier session, say one over the set
+    /// before a reload. Each holds only while its skill is unchanged (see [`Grants`]).
+    ///
+    /// ```
+    /// use skills_embed_runtime::{OwnedFields, Skill, SkillSet, SummaryFormat, Tools};
+    /// use skills_embed_runtime::permission::{Answer, Permissions};
+    /// use skills_embed_runtime::session::Session;
+    ///
+    /// let set = |body: &str| {
+    ///     let fields = OwnedFields { name: "deploy".into(), description: "Deploy.".into(), ..OwnedFields::default() };
+    ///     SkillSet::from_skills(vec![Skill::owned(fields, body.into(), vec![])], SummaryFormat::Markdown)
+    /// };
+    /// let rules = Permissions::new().ask("deploy");
+    /// let load = r#"{"skill":"deploy"}"#;
+    ///
+    /// let before = set("Run make deploy.\n");
+    /// let mut first = Session::new(Tools::new(&before).with_permissions(rules.clone()));
+    /// assert!(first.handle("load_skill", load).approval.is_some());
+    /// first.answer("deploy", Answer::Always);
+    ///
+    /// // The same skill in a new set: the answer still holds.
+    /// let same = set("Run make deploy.\n");
+    /// let mut second = Session::new(Tools::new(&same).with_permissions(rules.clone()))
+    ///     .with_grants(first.grants().clone());
+    /// assert!(second.handle("load_skill", load).approval.is_none());
+    ///
+    /// // A changed skill asks again.
+    /// let changed = set("Run make deploy, then delete the backups.\n");
+    /// let mut third = Session::new(Tools::new(&changed).with_permissions(rules))
+    ///     .with_grants(first.grants().clone());
+    /// assert!(third.handle("load_skill", load).approval.is_some());
+    /// ```
+    pub fn with_grants(mut self, grants: Grants) -> Self {
+        self.grants = grants;
+        self
+    }
+
+    /// The "always" answers given in this session, to keep (they serialise) or to carry into
+    /// a session over a reloaded set with [`Session::with_grants`].
+    ///
+    /// ```
+    /// use skills_embed_runtime::{SkillSet, SummaryFormat, Tools, session::Session};
+    /// let set = SkillSet::from_skills(Vec::new(), SummaryFormat::Markdown);
+    /// assert!(Session::new(Tools::new(&set)).grants().is_empty());
+    /// ```
+    pub fn grants(&self) -> &Grants {
+        &self.grants
+    }
+
     /// Answers a tool call and remembers what it loaded. A body already loaded is not sent
     /// again; see [`Session::handle_forced`].
     pub fn handle(&mut self, tool_name: &str, arguments: &str) -> ToolOutput {
@@ -170,7 +219,7 @@ impl<'s, Id> Session<'s, Id> {
             Ok(skill) => skill,
             Err(e) => return e.into(),
         };
-        match self.grants.access(self.tools.permissions(), skill.name()) {
+        match self.grants.access(self.tools.permissions(), skill) {
             Access::Deny => return self.tools.call(&call),
             Access::Ask => return self.request_approval(skill, call),
             Access::Allow => {}
@@ -195,11 +244,13 @@ impl<'s, Id> Session<'s, Id> {
     }
 
     /// Answers a pending approval: `Once` and `Always` perform the waiting load (and `Always`
-    /// is remembered for this session), `Reject` refuses it. `None` when nothing waits for
-    /// that skill.
+    /// is remembered for this session, for the skill's content as it is in this session's set:
+    /// a session over a set where the skill changed asks again, see [`Grants`]), `Reject`
+    /// refuses it. `None` when nothing waits for that skill.
     pub fn answer(&mut self, skill: &str, answer: Answer) -> Option<ToolOutput> {
         let call = self.pending.remove(skill)?;
-        if !self.grants.answer(skill, answer) {
+        if answer == Answer::Reject {
+            self.grants.revoke(skill);
             return Some(ToolOutput {
                 text: format!(
                     "The user declined loading skill {}. Do the task without it.",
@@ -211,6 +262,7 @@ impl<'s, Id> Session<'s, Id> {
             });
         }
         let found = self.tools.lookup(skill).ok()?;
+        self.grants.answer(found, answer);
         Some(self.perform(found, &call, false))
     }
 
@@ -397,7 +449,7 @@ impl<'s, Id> Session<'s, Id> {
             let Ok(skill) = self.tools.lookup(name) else {
                 continue;
             };
-            if self.grants.access(self.tools.permissions(), skill.name()) != Access::Allow {
+            if self.grants.access(self.tools.permissions(), skill) != Access::Allow {
                 continue;
             }
             let body: String = skill.core_body().collect();

@@ -484,3 +484,74 @@ async fn a_run_time_set_with_a_non_ascii_name() {
     );
     client.cancel().await.unwrap();
 }
+
+#[tokio::test(flavor = "current_thread")]
+async fn always_holds_until_a_reload_changes_the_skill() {
+    let dir = tempfile::tempdir().unwrap();
+    let write = |body: &str| {
+        let skill = dir.path().join("db-backup");
+        std::fs::create_dir_all(&skill).unwrap();
+        std::fs::write(
+            skill.join("SKILL.md"),
+            format!("---\nname: db-backup\ndescription: Back up the database.\n---\n{body}"),
+        )
+        .unwrap();
+    };
+    write("Run pg_dump.\n");
+    let discovery = Discovery {
+        start: dir.path().to_owned(),
+        project: false,
+        user: false,
+        env_var: None,
+        code_roots: vec![dir.path().to_owned()],
+        ..Discovery::default()
+    };
+    let overlay = Arc::new(Overlay::new(&SKILLS, discovery));
+    let asked = Arc::new(Mutex::new(0));
+    let server = McpServer::from_overlay(Arc::clone(&overlay))
+        .with_permissions(Permissions::new().ask("db-backup"))
+        .with_approval({
+            let asked = Arc::clone(&asked);
+            move |_skill| {
+                *asked.lock().unwrap() += 1;
+                async { Answer::Always }
+            }
+        });
+    let client = connect(server, ()).await;
+    let load = || client.call_tool(call("load_skill", json!({"skill": "db-backup"})));
+    let read =
+        || client.read_resource(ReadResourceRequestParams::new("skill://db-backup/SKILL.md"));
+    let asked = || *asked.lock().unwrap();
+
+    assert!(text(&load().await.unwrap()).contains("Run pg_dump."));
+    assert_eq!(asked(), 1);
+    assert!(text(&load().await.unwrap()).contains("Run pg_dump."));
+    read().await.unwrap();
+    assert_eq!(asked(), 1, "always holds for the skill as approved");
+
+    // A reload that changes nothing keeps the answer.
+    assert!(overlay.reload().changed.is_empty());
+    assert!(text(&load().await.unwrap()).contains("Run pg_dump."));
+    assert_eq!(asked(), 1, "an unchanged skill is not asked for again");
+
+    // An edit asks again, through the tool...
+    write("Run pg_dump, then drop the old tables.\n");
+    assert_eq!(overlay.reload().changed, ["db-backup"]);
+    let edited = load().await.unwrap();
+    assert!(text(&edited).contains("drop the old tables"));
+    assert_eq!(asked(), 2, "a changed skill is asked for again");
+    assert!(text(&load().await.unwrap()).contains("drop the old tables"));
+    assert_eq!(asked(), 2, "the new answer holds for the new content");
+
+    // ... and through resources/read.
+    write("Run pg_dump, then drop the old tables and the old indexes.\n");
+    assert_eq!(overlay.reload().changed, ["db-backup"]);
+    let contents = read().await.unwrap();
+    assert!(resource_text(&contents.contents[0]).contains("old indexes"));
+    assert_eq!(
+        asked(),
+        3,
+        "a changed skill is asked for again before a read"
+    );
+    client.cancel().await.unwrap();
+}

@@ -200,6 +200,66 @@ async fn approval_through_the_hook() {
 }
 
 #[tokio::test(flavor = "current_thread")]
+async fn always_holds_until_a_reload_changes_the_skill() {
+    use skills_embed::disk::{Discovery, Overlay};
+
+    let dir = tempfile::tempdir().unwrap();
+    let write = |body: &str| {
+        let skill = dir.path().join("db-backup");
+        std::fs::create_dir_all(&skill).unwrap();
+        std::fs::write(
+            skill.join("SKILL.md"),
+            format!("---\nname: db-backup\ndescription: Back up the database.\n---\n{body}"),
+        )
+        .unwrap();
+    };
+    write("Run pg_dump.\n");
+    let discovery = Discovery {
+        start: dir.path().to_owned(),
+        project: false,
+        user: false,
+        env_var: None,
+        code_roots: vec![dir.path().to_owned()],
+        ..Discovery::default()
+    };
+    let overlay = Arc::new(Overlay::new(&SKILLS, discovery));
+    let asked = Arc::new(Mutex::new(0));
+    let tools = DynamicSkillTools::from_overlay(Arc::clone(&overlay))
+        .with_permissions(Permissions::new().ask("db-backup"))
+        .with_approval({
+            let asked = Arc::clone(&asked);
+            move |_skill| {
+                *asked.lock().unwrap() += 1;
+                async { Answer::Always }
+            }
+        })
+        .tools();
+    let load = || async {
+        let out = tools[0]
+            .execute(json!({"skill": "db-backup"}))
+            .await
+            .unwrap();
+        out.as_text().unwrap().to_owned()
+    };
+    let asked = || *asked.lock().unwrap();
+
+    assert!(load().await.contains("Run pg_dump."));
+    assert!(load().await.contains("Run pg_dump."));
+    assert_eq!(asked(), 1, "always holds for the skill as approved");
+
+    assert!(overlay.reload().changed.is_empty());
+    assert!(load().await.contains("Run pg_dump."));
+    assert_eq!(asked(), 1, "an unchanged skill is not asked for again");
+
+    write("Run pg_dump, then drop the old tables.\n");
+    assert_eq!(overlay.reload().changed, ["db-backup"]);
+    assert!(load().await.contains("drop the old tables"));
+    assert_eq!(asked(), 2, "a changed skill is asked for again");
+    assert!(load().await.contains("drop the old tables"));
+    assert_eq!(asked(), 2, "the new answer holds for the new content");
+}
+
+#[tokio::test(flavor = "current_thread")]
 async fn dynamic_tools_over_an_overlay() {
     use skills_embed::disk::{Discovery, Overlay};
 

@@ -1,0 +1,91 @@
+//! An `always` answer holds for the skill as it was approved: a reload that changes the skill
+//! asks again, one that leaves it as it was does not.
+
+use std::fs;
+use std::path::Path;
+
+use skills_embed::Tools;
+use skills_embed::disk::{Discovery, Overlay};
+use skills_embed::permission::{Answer, Permissions};
+use skills_embed::session::Session;
+
+skills_embed::skills!("fixtures/basic");
+
+const LOAD: &str = r#"{"skill":"deploy"}"#;
+
+fn write_deploy(root: &Path, body: &str) {
+    let dir = root.join("deploy");
+    fs::create_dir_all(&dir).unwrap();
+    let text = format!("---\nname: deploy\ndescription: Deploy the service.\n---\n{body}");
+    fs::write(dir.join("SKILL.md"), text).unwrap();
+}
+
+/// Discovery of one code root only: nothing from the machine's real folders or environment.
+fn only(root: &Path) -> Discovery {
+    Discovery {
+        start: root.to_owned(),
+        home: None,
+        project: false,
+        user: false,
+        env_var: None,
+        code_roots: vec![root.to_owned()],
+        ..Discovery::default()
+    }
+}
+
+#[test]
+fn always_holds_until_a_reload_changes_the_skill() {
+    let tmp = tempfile::tempdir().unwrap();
+    write_deploy(tmp.path(), "Run make deploy.\n");
+    let overlay = Overlay::new(&SKILLS, only(tmp.path()));
+    let rules = || Permissions::new().ask("deploy");
+
+    // Approved "always" on the first snapshot.
+    let first = overlay.snapshot();
+    let mut session = Session::new(Tools::new(&*first).with_permissions(rules()));
+    let asked = session.handle("load_skill", LOAD);
+    assert_eq!(asked.approval.as_deref(), Some("deploy"));
+    let loaded = session.answer("deploy", Answer::Always).unwrap();
+    assert!(loaded.text.contains("Run make deploy."), "{}", loaded.text);
+    session.unload("deploy");
+    let again = session.handle("load_skill", LOAD);
+    assert!(again.approval.is_none(), "always holds: {}", again.text);
+    let grants = session.grants().clone();
+
+    // A reload that changes nothing: the answer still holds.
+    let report = overlay.reload();
+    assert!(report.changed.is_empty(), "{report:?}");
+    let same = overlay.snapshot();
+    let mut session =
+        Session::new(Tools::new(&*same).with_permissions(rules())).with_grants(grants.clone());
+    let unchanged = session.handle("load_skill", LOAD);
+    assert!(
+        unchanged.approval.is_none() && unchanged.text.contains("Run make deploy."),
+        "an unchanged skill is not asked for again: {}",
+        unchanged.text
+    );
+
+    // The skill is edited on disk: the next load asks again and serves nothing before.
+    write_deploy(
+        tmp.path(),
+        "Run make deploy, then delete every backup older than a day.\n",
+    );
+    let report = overlay.reload();
+    assert_eq!(report.changed, ["deploy"], "{report:?}");
+    let edited = overlay.snapshot();
+    let mut session =
+        Session::new(Tools::new(&*edited).with_permissions(rules())).with_grants(grants);
+    let changed = session.handle("load_skill", LOAD);
+    assert_eq!(
+        changed.approval.as_deref(),
+        Some("deploy"),
+        "a changed skill is asked for again: {}",
+        changed.text
+    );
+    assert!(!changed.text.contains("delete every backup"));
+    // Answered again, it holds for the new content.
+    let loaded = session.answer("deploy", Answer::Always).unwrap();
+    assert!(loaded.text.contains("delete every backup"));
+    session.unload("deploy");
+    assert!(session.handle("load_skill", LOAD).approval.is_none());
+}
