@@ -7,7 +7,7 @@
 
 use std::path::{Path, PathBuf};
 
-use proc_macro2::{Literal, Span, TokenStream};
+use proc_macro2::{Literal, Span, TokenStream, TokenTree};
 use quote::{format_ident, quote};
 use skills_embed_runtime::parse::{
     self, Diagnostic, Rule, ScanOptions, Severity, SkillSource, Tree,
@@ -249,7 +249,7 @@ fn expand_static(
         // of its own on top of the diagnostics.
         let (first_file, first_chunk) = (files.len(), chunks.len());
         if s.valid {
-            let out = expand_files(s, &mut strings, options.compress, krate, cx);
+            let out = expand_files(s, &mut strings, options.compress, cx);
             files.extend(out.entries);
             packed.extend(out.packed);
             blocks.push(out.block.unwrap_or_default());
@@ -284,20 +284,45 @@ fn expand_static(
             }
         });
     }
-    let names = skills_embed_runtime::__private::name_table(kept.iter().map(|(_, n, _)| *n))
-        .into_iter()
-        .map(Literal::u32_unsuffixed);
-    let names_len = names.len();
-    let summary_len = summary.len();
-    let (files_len, skills_len) = (files.len(), entries.len());
-    let (pairs_len, tools_len, chunks_len) = (metadata.len(), tools.len(), chunks.len());
+    // A slot in hex, `0xTTNN_NNNN`: the name hash's high byte, then the skill's index + 1.
+    let names = skills_embed_runtime::__private::name_table(kept.iter().map(|(_, n, _)| *n));
+    let names = hex_literals(&names, |slot| match slot {
+        0 => "0".to_owned(),
+        _ => format!("{:#06x}_{:04x}", slot >> 16, slot & 0xffff),
+    });
+    let names_len = lit(names.len());
+    let summary_len = lit(summary.len());
+    let (files_len, skills_len) = (lit(files.len()), lit(entries.len()));
+    let (pairs_len, tools_len, chunks_len) =
+        (lit(metadata.len()), lit(tools.len()), lit(chunks.len()));
+    // Flags in hex, `0xTT_FF`: the path's tag, then TEXT 1 | EXEC 2 | PACKED 4. A literal and
+    // not `TEXT | tag(0x5a)`: named constants made rustc's type check of 10,000 files 0.35 s
+    // slower (0.6 s to 0.95 s).
+    let flags: Vec<u32> = files.iter().map(|f| u32::from(f.flags)).collect();
+    let flags = hex_literals(&flags, |f| format!("{:#04x}_{:02x}", f >> 8, f & 0xff));
+    let files = files.iter().zip(flags).map(|(f, flags)| {
+        let FileParts {
+            bytes,
+            path,
+            path_len,
+            ..
+        } = f;
+        quote! {
+            #krate::__private::FileEntry {
+                bytes: #bytes,
+                path: #path,
+                path_len: #path_len,
+                flags: #flags,
+            }
+        }
+    });
     let strings = strings.text;
     // Without compression the two tables are empty, so they cost nothing.
     if !options.compress {
         packed.clear();
         blocks.clear();
     }
-    let (packed_len, blocks_len) = (packed.len(), blocks.len());
+    let (packed_len, blocks_len) = (lit(packed.len()), lit(blocks.len()));
     let packed = packed.iter().map(|(offset, len)| {
         let (offset, len) = (lit(*offset as usize), lit(*len as usize));
         quote!((#offset, #len))
@@ -314,19 +339,30 @@ fn expand_static(
         "The skills embedded from `{folder}` by `skills!`: look them up by [`{enum_name}`] or by name, \
          and put `summary()` in the prompt."
     );
+    // One line per table, as `cargo expand` shows it (a `//` comment would not survive), with
+    // the space of a `///` comment.
     quote! {
         #[doc = #doc]
         pub static #static_name: #krate::SkillSet<#enum_name> = {
-            // The listing, then every name, description and path not found in it.
+            #[doc = " The string table: the listing `summary()` returns, then every name, description, path and field not found in it, each once."]
             const STRINGS: &str = #strings;
+            #[doc = " Each skill's files sorted by path: bytes, path as offset and length in `STRINGS`, flags `0xTT_FF` (the path's tag for lookups, then TEXT 1 | EXEC 2 | PACKED 4)."]
             static FILES: [#krate::__private::FileEntry; #files_len] = [#(#files),*];
+            #[doc = " The skills sorted by name: `(offset, length)` spans of `STRINGS`, `(first, count)` ranges of the other tables."]
             static SKILLS: [#krate::__private::SkillEntry; #skills_len] = [#(#entries),*];
+            #[doc = " Every skill's `metadata` pairs."]
             static METADATA: [(&str, &str); #pairs_len] = [#(#metadata),*];
+            #[doc = " Every skill's `allowed-tools`."]
             static TOOLS: [&str; #tools_len] = [#(#tools),*];
+            #[doc = " Every skill's `<chunk>` blocks: id, description, byte ranges of the body."]
             static CHUNKS: [#krate::Chunk; #chunks_len] = [#(#chunks),*];
+            #[doc = " Hash table of the names: per slot `0xTTNN_NNNN`, a name hash's high byte then its skill's index + 1, or 0 if empty."]
             static NAMES: [u32; #names_len] = [#(#names),*];
+            #[doc = " Per skill, its text files as one LZ4 block (`compress = true`; else empty)."]
             static BLOCKS: [#krate::__private::Block; #blocks_len] = [#(#blocks),*];
+            #[doc = " Per file, its `(offset, length)` in its skill's unpacked block (`compress = true`; else empty)."]
             static PACKED: [(u32, u32); #packed_len] = [#(#packed),*];
+            #[doc = " Every table of the set."]
             static INDEX: #krate::__private::Index = #krate::__private::Index {
                 strings: STRINGS,
                 skills: &SKILLS,
@@ -338,6 +374,7 @@ fn expand_static(
                 packed: &PACKED,
                 names: &NAMES,
             };
+            #[doc = " Per skill, its index and its `(first, count)` range of `FILES`."]
             static SET: [#krate::Skill; #skills_len] = [#(#skills),*];
             #krate::SkillSet::from_index(&INDEX, &SET, <str>::split_at(STRINGS, #summary_len).0)
         };
@@ -346,6 +383,31 @@ fn expand_static(
 
 fn lit(n: usize) -> Literal {
     Literal::u32_unsuffixed(u32::try_from(n).unwrap_or(u32::MAX))
+}
+
+/// Integer literals written as `write` spells them (in hex, say), lexed all at once: each
+/// `Literal::from_str` of its own would have rustc open a source file for it, 10,000 of them for
+/// 10,000 files. Decimal if the text does not lex as that many literals.
+fn hex_literals(values: &[u32], write: impl Fn(u32) -> String) -> Vec<Literal> {
+    let text: Vec<String> = values.iter().map(|&v| write(v)).collect();
+    let lexed: Vec<Literal> = text
+        .join(" ")
+        .parse::<TokenStream>()
+        .map(|tokens| {
+            tokens
+                .into_iter()
+                .filter_map(|t| match t {
+                    TokenTree::Literal(l) => Some(l),
+                    _ => None,
+                })
+                .collect()
+        })
+        .unwrap_or_default();
+    if lexed.len() == values.len() {
+        lexed
+    } else {
+        values.iter().map(|&v| Literal::u32_unsuffixed(v)).collect()
+    }
 }
 
 /// The string table: the rendered listing first, so a name or description is a span of it
@@ -437,11 +499,19 @@ struct FileOut<'a> {
     exec: bool,
 }
 
+/// One `FileEntry` before its flags are written (all files' at once, see `hex_literals`).
+struct FileParts {
+    bytes: TokenStream,
+    path: Literal,
+    path_len: Literal,
+    flags: u16,
+}
+
 /// The files of one skill: entries sorted by path (`SKILL.md` among them holding the body
 /// only), and, when compressing, each packed file's range of the skill's block and the block.
 #[derive(Default)]
 struct SkillFiles {
-    entries: Vec<TokenStream>,
+    entries: Vec<FileParts>,
     packed: Vec<(u32, u32)>,
     block: Option<Vec<u8>>,
 }
@@ -450,7 +520,6 @@ fn expand_files(
     source: &SkillSource,
     strings: &mut Strings,
     compress: bool,
-    krate: &TokenStream,
     cx: &mut Ctxt,
 ) -> SkillFiles {
     let mut files: Vec<FileOut<'_>> = Vec::with_capacity(source.resources.len() + 1);
@@ -492,7 +561,8 @@ fn expand_files(
             );
             continue;
         };
-        let at = Literal::u32_unsuffixed(strings.intern_raw(f.path).0);
+        let path = Literal::u32_unsuffixed(strings.intern_raw(f.path).0);
+        let path_len = Literal::u16_unsuffixed(path_len);
         let tag = skills_embed_runtime::__private::path_tag(f.path.as_bytes());
         let packed = block.is_some() && f.text;
         let mut flags = u16::from(f.text) | (u16::from(f.exec) << 1) | (u16::from(tag) << 8);
@@ -520,13 +590,11 @@ fn expand_files(
                 quote!(::core::include_bytes!(#file))
             }
         };
-        out.entries.push(quote! {
-            #krate::__private::FileEntry {
-                bytes: #bytes,
-                path: #at,
-                path_len: #path_len,
-                flags: #flags,
-            }
+        out.entries.push(FileParts {
+            bytes,
+            path,
+            path_len,
+            flags,
         });
     }
     out.block = block.map(|b| b.packed);

@@ -155,7 +155,7 @@ pub struct FileEntry {
     pub path: u32,
     /// Length of the path.
     pub path_len: u16,
-    /// `TEXT` and `EXEC` in the low byte, the path's tag in the high byte.
+    /// `TEXT`, `EXEC` and `PACKED` in the low byte, the path's tag in the high byte.
     pub flags: u16,
 }
 

@@ -1316,7 +1316,7 @@ impl Checker<'_> {
             return self.allowed_tools_list(items, pos);
         }
         match scalar_text(value, self.raw_value("allowed-tools").as_deref()) {
-            Some(text) => text.split_whitespace().map(str::to_owned).collect(),
+            Some(text) => split_tools(&text),
             None => {
                 let message = format!(
                     "allowed-tools must be a space-separated string or a list of strings, not {}",
@@ -1346,6 +1346,33 @@ impl Checker<'_> {
         }
         tools
     }
+}
+
+/// Splits a space-separated `allowed-tools` string into tools. A space inside parentheses
+/// belongs to the tool's pattern (`Bash(git diff:*)` is one tool, as clients read it), so only
+/// spaces outside them separate tools; an unbalanced `)` is kept as text.
+fn split_tools(text: &str) -> Vec<String> {
+    let mut tools = Vec::new();
+    let mut current = String::new();
+    let mut depth = 0usize;
+    for c in text.chars() {
+        match c {
+            '(' => depth += 1,
+            ')' => depth = depth.saturating_sub(1),
+            c if c.is_whitespace() && depth == 0 => {
+                if !current.is_empty() {
+                    tools.push(std::mem::take(&mut current));
+                }
+                continue;
+            }
+            _ => {}
+        }
+        current.push(c);
+    }
+    if !current.is_empty() {
+        tools.push(current);
+    }
+    tools
 }
 
 /// The allowed field closest to an unknown one, when it is probably a typo.
@@ -1499,6 +1526,11 @@ mod tests {
         assert_eq!(manifest.metadata, metadata);
         assert_eq!(manifest.allowed_tools, ["Bash(git:*)", "Read"]);
         assert!(manifest.extra.is_empty());
+        assert_eq!(
+            split_tools("Bash(git diff:*)  Read\tWrite(src/a b.rs) Bash(("),
+            ["Bash(git diff:*)", "Read", "Write(src/a b.rs)", "Bash(("]
+        );
+        assert_eq!(split_tools("a) b"), ["a)", "b"]);
         assert_eq!(&text[manifest.body_start..], "# PDF\n");
     }
 
