@@ -3,9 +3,18 @@
 //!
 //! Formats: the reference `<available_skills>` XML (byte for byte what the reference
 //! implementation prints), a Markdown list (the default, and the cheapest in tokens), or a
-//! template of your own. An optional budget in characters shortens skills to their names, from
-//! the end of the listing order, and the listing says how many were shortened: a skill never
-//! disappears silently.
+//! template of your own.
+//!
+//! Two budgets. The simple one, [`ListingOptions::budget_chars`], shortens skills to their names
+//! from the end of the listing order. The one that knows the model, [`ListingOptions::budget`]
+//! (a [`Budget`] in characters, in tokens or as a share of a context window), caps each
+//! description (1,536 characters by default), then shortens every description before any skill
+//! is reduced to its name, keeps the skills named in [`ListingOptions::usage`] whole longest, and
+//! counts tokens with a pluggable counter ([`estimate_tokens`] unless you give one). Either way a
+//! closing line says what was shortened: a skill never disappears silently.
+//!
+//! With no skills the listing is the empty string, in every format: there is nothing to list, and
+//! no tool to offer either (see [`Tools::is_empty`](crate::Tools::is_empty)).
 
 use std::fmt::Write;
 
@@ -28,19 +37,198 @@ pub enum ListingFormat {
 /// Listing options.
 ///
 /// ```
-/// use skills_embed_runtime::listing::{ListingFormat, ListingOptions};
+/// use skills_embed_runtime::listing::{Budget, ListingFormat, ListingOptions};
 /// let options = ListingOptions { budget_chars: Some(8_000), ..ListingOptions::default() };
 /// assert_eq!(options.format, ListingFormat::Markdown);
+///
+/// // 1% of a 200k-token window, tokens counted by your tokenizer, `pdf` used last.
+/// fn count(text: &str) -> usize { text.split_whitespace().count() * 4 / 3 }
+/// let options = ListingOptions {
+///     budget: Some(Budget::ContextShare { window_tokens: 200_000, percent: 1 }),
+///     counter: Some(count),
+///     usage: vec!["pdf".into()],
+///     ..ListingOptions::default()
+/// };
+/// assert_eq!(options.budget.map(|b| b.limit()), Some(2_000));
 /// ```
-#[derive(Debug, Clone, PartialEq, Eq, Default)]
+#[derive(Debug, Clone, Default)]
 pub struct ListingOptions {
     /// The format.
     pub format: ListingFormat,
     /// At most this many characters; over it, skills from the end of the listing are shortened
-    /// to their names and the listing says how many.
+    /// to their names and the listing says how many. Ignored when `budget` is set.
     pub budget_chars: Option<usize>,
     /// Say which skills have resources, scripts or chunks.
     pub hints: bool,
+    /// A budget that knows the model; when set, it replaces `budget_chars`. See [`Budget`].
+    pub budget: Option<Budget>,
+    /// Counts the tokens of a listing for [`Budget::Tokens`] and [`Budget::ContextShare`];
+    /// [`estimate_tokens`] when `None`.
+    pub counter: Option<TokenCounter>,
+    /// The most characters of one description, applied when `budget` is set;
+    /// [`DEFAULT_DESCRIPTION_CAP`] when `None`.
+    pub description_cap: Option<usize>,
+    /// Skill names, most recently used first: under `budget`, these are shortened last, the
+    /// most recent last of all.
+    pub usage: Vec<String>,
+}
+
+/// Options are equal when every field is; two counters are equal when they are the same
+/// function pointer (which the compiler may or may not merge: compare options without counters
+/// when that matters).
+impl PartialEq for ListingOptions {
+    fn eq(&self, other: &Self) -> bool {
+        let counters = match (self.counter, other.counter) {
+            (None, None) => true,
+            (Some(a), Some(b)) => std::ptr::fn_addr_eq(a, b),
+            _ => false,
+        };
+        counters
+            && self.format == other.format
+            && self.budget_chars == other.budget_chars
+            && self.hints == other.hints
+            && self.budget == other.budget
+            && self.description_cap == other.description_cap
+            && self.usage == other.usage
+    }
+}
+
+impl Eq for ListingOptions {}
+
+/// What [`ListingOptions::budget`] counts and how much of it the listing may take.
+///
+/// Under a budget the listing is reduced in this order, stopping as soon as it fits:
+///
+/// 1. every description is cut to the per-entry cap ([`ListingOptions::description_cap`],
+///    1,536 characters by default);
+/// 2. the descriptions of the skills not named in [`ListingOptions::usage`] are cut to one
+///    common length, as long as fits, down to [`MIN_DESCRIPTION_CHARS`];
+/// 3. the same for the recently used skills;
+/// 4. skills are listed by name only: first those not recently used, from the end of the
+///    listing, then the recently used ones, least recent first.
+///
+/// A cut description ends with `…`. A closing line counts what was shortened and what is listed
+/// by name only. Every skill stays named: if even the names do not fit, the listing of names is
+/// returned over budget.
+///
+/// ```
+/// use skills_embed_runtime::listing::Budget;
+/// assert_eq!(Budget::Tokens(2_000).limit(), 2_000);
+/// // 1% of a 200k-token window.
+/// let share = Budget::ContextShare { window_tokens: 200_000, percent: 1 };
+/// assert_eq!(share.limit(), 2_000);
+/// assert!(share.counts_tokens() && !Budget::Chars(8_000).counts_tokens());
+/// ```
+#[derive(Debug, Clone, Copy, PartialEq, Eq)]
+#[non_exhaustive]
+pub enum Budget {
+    /// At most this many characters.
+    Chars(usize),
+    /// At most this many tokens, by [`ListingOptions::counter`].
+    Tokens(usize),
+    /// At most `percent` percent of a context window of `window_tokens` tokens.
+    ContextShare {
+        /// The model's context window, in tokens.
+        window_tokens: usize,
+        /// The share of it the listing may take, in percent.
+        percent: u32,
+    },
+}
+
+impl Budget {
+    /// The limit, in characters for [`Budget::Chars`], else in tokens.
+    pub fn limit(&self) -> usize {
+        match *self {
+            Budget::Chars(n) | Budget::Tokens(n) => n,
+            Budget::ContextShare {
+                window_tokens,
+                percent,
+            } => window_tokens.saturating_mul(percent as usize) / 100,
+        }
+    }
+
+    /// Whether the limit is in tokens.
+    pub fn counts_tokens(&self) -> bool {
+        !matches!(self, Budget::Chars(_))
+    }
+}
+
+/// A token counter: the number of tokens of a text, for the model's tokenizer.
+///
+/// Any `fn(&str) -> usize` will do, such as a closure that captures nothing and calls a real
+/// tokenizer held in a `static`.
+pub type TokenCounter = fn(&str) -> usize;
+
+/// The most characters of one description under a budget, unless
+/// [`ListingOptions::description_cap`] says otherwise (what Claude Code allows).
+pub const DEFAULT_DESCRIPTION_CAP: usize = 1_536;
+
+/// The shortest a budget cuts a description to before listing its skill by name only.
+pub const MIN_DESCRIPTION_CHARS: usize = 32;
+
+/// An estimate of the tokens of `text` for a BPE tokenizer such as OpenAI's o200k, with no
+/// tokenizer: the default [`TokenCounter`].
+///
+/// Method: a run of ASCII letters costs one token per 8 letters (rounded up; a common word is
+/// one token, and the space before a word is part of it), a run of digits one per 3 digits, a run
+/// of punctuation one per 2 characters (rounded up), a line break one, other spaces nothing, and
+/// every other character (accented letters, CJK, emoji) one each. The result is never below a
+/// fifth of the characters, rounded up.
+///
+/// Measured against o200k (`tiktoken-rs`) on the English skills at hand (the 14 skills of the
+/// `superpowers` corpus, this project's examples, fixtures and benchmark trees: 44 skills, 87
+/// Markdown files), it errs high: a whole Markdown listing by 8% (1,615 estimated, 1,494 real),
+/// one listing line by -10% to +33% (median +9%), a whole Markdown file by +5% to +24% (+12% in
+/// all). Text in other scripts is over-counted more. Give a real tokenizer as
+/// [`ListingOptions::counter`] when the budget must hold exactly.
+///
+/// ```
+/// use skills_embed_runtime::listing::estimate_tokens;
+/// assert_eq!(estimate_tokens(""), 0);
+/// assert_eq!(estimate_tokens("Fill PDF forms."), 4);
+/// assert!(estimate_tokens("- code-review: Review a change for bugs.\n") >= 10);
+/// ```
+pub fn estimate_tokens(text: &str) -> usize {
+    #[derive(PartialEq, Clone, Copy)]
+    enum Run {
+        None,
+        Letters,
+        Digits,
+        Punct,
+    }
+    let mut tokens = 0usize;
+    let mut run = Run::None;
+    let mut len = 0usize;
+    let close = |run: Run, len: usize| match run {
+        Run::None => 0,
+        Run::Letters => len.div_ceil(8),
+        Run::Digits => len.div_ceil(3),
+        Run::Punct => len.div_ceil(2),
+    };
+    for c in text.chars() {
+        let kind = if c.is_ascii_alphabetic() {
+            Run::Letters
+        } else if c.is_ascii_digit() {
+            Run::Digits
+        } else if c.is_ascii_punctuation() {
+            Run::Punct
+        } else {
+            Run::None
+        };
+        if kind != run || kind == Run::None {
+            tokens += close(run, len);
+            run = kind;
+            len = 0;
+        }
+        match kind {
+            Run::None if c == '\n' => tokens += 1,
+            Run::None if c.is_whitespace() => {}
+            Run::None => tokens += 1,
+            _ => len += 1,
+        }
+    }
+    tokens += close(run, len);
+    tokens.max(text.chars().count().div_ceil(5))
 }
 
 /// One skill as the listing sees it.
@@ -79,7 +267,9 @@ impl<'a> Entry<'a> {
 /// Renders the listing of `entries` in order.
 ///
 /// ```
-/// use skills_embed_runtime::listing::{render, Entry, ListingFormat, ListingOptions};
+/// use skills_embed_runtime::listing::{
+///     estimate_tokens, render, Budget, Entry, ListingFormat, ListingOptions,
+/// };
 /// let entries = [
 ///     Entry { name: "code-review", description: "Review a change for bugs, tests and style. Use before merging.", ..Entry::default() },
 ///     Entry { name: "pdf", description: "Read, fill and merge PDF files. Use when the user gives you a PDF.", ..Entry::default() },
@@ -95,9 +285,34 @@ impl<'a> Entry<'a> {
 /// assert!(text.contains("\n- pdf: Read, fill and merge PDF files."));
 /// assert!(text.contains("\n- sql\n(1 skill shown by name only"));
 /// assert!(text.chars().count() <= 220);
+///
+/// // A budget in tokens, one short of the full listing: every description is shortened before
+/// // a skill is listed by name only, and `sql`, used recently, keeps the most.
+/// let full = estimate_tokens(&render(&entries, &ListingOptions::default()));
+/// assert_eq!(full, 59);
+/// let model = ListingOptions {
+///     budget: Some(Budget::Tokens(full - 1)),
+///     usage: vec!["sql".into()],
+///     ..ListingOptions::default()
+/// };
+/// let text = render(&entries, &model);
+/// assert!(estimate_tokens(&text) < full);
+/// assert_eq!(
+///     text,
+///     "- code-review: Review a change for bugs…\n\
+///      - pdf: Read, fill and merge PDF…\n\
+///      - sql: Write safe schema migrations. Use when a…\n\
+///      (3 descriptions shortened to fit the listing budget: load a skill to read it whole)\n"
+/// );
 /// ```
 pub fn render(entries: &[Entry<'_>], options: &ListingOptions) -> String {
-    let full = render_with(entries, options, entries.len());
+    if entries.is_empty() {
+        return String::new();
+    }
+    if let Some(budget) = options.budget {
+        return render_budgeted(entries, options, budget);
+    }
+    let full = render_kept(entries, options, entries.len());
     let Some(budget) = options.budget_chars else {
         return full;
     };
@@ -106,7 +321,7 @@ pub fn render(entries: &[Entry<'_>], options: &ListingOptions) -> String {
     }
     // Shorten from the end until it fits (or everything is a name).
     for keep in (0..entries.len()).rev() {
-        let text = render_with(entries, options, keep);
+        let text = render_kept(entries, options, keep);
         if text.chars().count() <= budget || keep == 0 {
             return text;
         }
@@ -115,14 +330,206 @@ pub fn render(entries: &[Entry<'_>], options: &ListingOptions) -> String {
 }
 
 /// Renders with the first `keep` entries in full and the rest as names only.
-fn render_with(entries: &[Entry<'_>], options: &ListingOptions, keep: usize) -> String {
+fn render_kept(entries: &[Entry<'_>], options: &ListingOptions, keep: usize) -> String {
+    let name_only: Vec<bool> = (0..entries.len()).map(|i| i >= keep).collect();
     let shortened = entries.len() - keep;
+    let note = (shortened > 0).then(|| shortened_note(shortened));
+    render_with(entries, options, &name_only, note.as_deref())
+}
+
+/// How far a budget has reduced the listing: each entry's description limit in characters and
+/// whether it is listed by name only.
+#[derive(Clone)]
+struct Plan {
+    limits: Vec<usize>,
+    name_only: Vec<bool>,
+}
+
+/// Renders under a [`Budget`]: see its documentation for the order of reductions.
+fn render_budgeted(entries: &[Entry<'_>], options: &ListingOptions, budget: Budget) -> String {
+    let counter = options.counter.unwrap_or(estimate_tokens);
+    let cost = |text: &str| {
+        if budget.counts_tokens() {
+            counter(text)
+        } else {
+            text.chars().count()
+        }
+    };
+    let limit = budget.limit();
+    let cap = options
+        .description_cap
+        .unwrap_or(DEFAULT_DESCRIPTION_CAP)
+        .max(MIN_DESCRIPTION_CHARS);
+    let n = entries.len();
+    // Position in the usage order (most recent first), for the recently used skills.
+    let recency: Vec<Option<usize>> = entries
+        .iter()
+        .map(|e| options.usage.iter().position(|u| u == e.name))
+        .collect();
+    let attempt = |plan: &Plan| render_plan(entries, options, plan);
+    let fits = |plan: &Plan| cost(&attempt(plan)) <= limit;
+
+    // 1. The per-entry cap.
+    let mut plan = Plan {
+        limits: vec![cap; n],
+        name_only: vec![false; n],
+    };
+    if fits(&plan) {
+        return attempt(&plan);
+    }
+    let group = |recent: bool| -> Vec<usize> {
+        (0..n).filter(|&i| recency[i].is_some() == recent).collect()
+    };
+    // `plan` with the descriptions of `members` cut to `length`.
+    let with_length = |plan: &Plan, members: &[usize], length: usize| {
+        let mut p = plan.clone();
+        for &i in members {
+            p.limits[i] = length;
+        }
+        p
+    };
+    // 2 and 3. One common length for the others, then for the recently used skills.
+    for recent in [false, true] {
+        let members = group(recent);
+        if fits(&with_length(&plan, &members, MIN_DESCRIPTION_CHARS)) {
+            let length = largest(MIN_DESCRIPTION_CHARS, cap, |l| {
+                fits(&with_length(&plan, &members, l))
+            });
+            return attempt(&with_length(&plan, &members, length));
+        }
+        plan = with_length(&plan, &members, MIN_DESCRIPTION_CHARS);
+    }
+    // 4. Names only: the others from the end of the listing, then the recent, least recent first.
+    let mut order: Vec<usize> = (0..n).rev().filter(|&i| recency[i].is_none()).collect();
+    let mut recent: Vec<usize> = (0..n).filter(|&i| recency[i].is_some()).collect();
+    recent.sort_by_key(|&i| std::cmp::Reverse(recency[i]));
+    order.extend(recent);
+    let with = |k: usize| {
+        let mut p = plan.clone();
+        for &i in order.iter().take(k) {
+            p.name_only[i] = true;
+        }
+        p
+    };
+    // The fewest names-only that fit: the most that do not, plus one.
+    if !fits(&with(n)) {
+        return attempt(&with(n));
+    }
+    let k = largest(0, n, |k| k == 0 || !fits(&with(k))) + 1;
+    let mut plan = with(k.min(n));
+    // What the names-only entries freed goes back to the descriptions left: the recently used
+    // skills first, then the others.
+    for recent in [true, false] {
+        let members = group(recent);
+        let length = largest(MIN_DESCRIPTION_CHARS, cap, |l| {
+            fits(&with_length(&plan, &members, l))
+        });
+        plan = with_length(&plan, &members, length);
+    }
+    attempt(&plan)
+}
+
+/// The largest value in `lo..=hi` for which `ok` holds, given that it holds for `lo`, searching
+/// as if `ok` held up to some value and not beyond.
+fn largest(lo: usize, hi: usize, ok: impl Fn(usize) -> bool) -> usize {
+    let (mut lo, mut hi) = (lo, hi);
+    while lo < hi {
+        let mid = lo + (hi - lo).div_ceil(2);
+        if ok(mid) {
+            lo = mid;
+        } else {
+            hi = mid - 1;
+        }
+    }
+    lo
+}
+
+/// Renders a [`Plan`]: descriptions cut to their limits, names only where it says, and a closing
+/// line counting both.
+fn render_plan(entries: &[Entry<'_>], options: &ListingOptions, plan: &Plan) -> String {
+    let mut cut_count = 0;
+    let descriptions: Vec<std::borrow::Cow<'_, str>> = entries
+        .iter()
+        .zip(&plan.limits)
+        .zip(&plan.name_only)
+        .map(|((e, &limit), &name_only)| {
+            let text = cut(e.description, limit);
+            if !name_only && matches!(text, std::borrow::Cow::Owned(_)) {
+                cut_count += 1;
+            }
+            text
+        })
+        .collect();
+    let cut_entries: Vec<Entry<'_>> = entries
+        .iter()
+        .zip(&descriptions)
+        .map(|(e, d)| Entry {
+            description: d,
+            chunks: e.chunks.clone(),
+            ..*e
+        })
+        .collect();
+    let names = plan.name_only.iter().filter(|&&b| b).count();
+    let note = budget_note(cut_count, names);
+    render_with(&cut_entries, options, &plan.name_only, note.as_deref())
+}
+
+/// `text` cut to at most `limit` characters, at a word boundary when one is near, ending with
+/// `…`; borrowed when it already fits.
+fn cut(text: &str, limit: usize) -> std::borrow::Cow<'_, str> {
+    if text.chars().count() <= limit {
+        return std::borrow::Cow::Borrowed(text);
+    }
+    let keep = limit.saturating_sub(1);
+    let end = text.char_indices().nth(keep).map_or(text.len(), |(i, _)| i);
+    let mut head = &text[..end];
+    // Back to the last space, unless that loses more than a third of it.
+    if let Some(space) = head.rfind(char::is_whitespace)
+        && space >= end - end / 3
+    {
+        head = &head[..space];
+    }
+    let head =
+        head.trim_end_matches(|c: char| c.is_whitespace() || matches!(c, ',' | ';' | ':' | '.'));
+    std::borrow::Cow::Owned(format!("{head}…"))
+}
+
+/// The closing line under a [`Budget`], if anything was shortened.
+fn budget_note(cut: usize, names: usize) -> Option<String> {
+    let plural =
+        |n: usize, one: &str, many: &str| format!("{n} {}", if n == 1 { one } else { many });
+    match (cut, names) {
+        (0, 0) => None,
+        (c, 0) => Some(format!(
+            "{} to fit the listing budget: load a skill to read it whole",
+            plural(c, "description shortened", "descriptions shortened")
+        )),
+        (0, n) => Some(format!(
+            "{} by name only: load one to read it",
+            plural(n, "skill listed", "skills listed")
+        )),
+        (c, n) => Some(format!(
+            "{}, {} by name only: load one to read it",
+            plural(c, "description shortened", "descriptions shortened"),
+            plural(n, "skill listed", "skills listed")
+        )),
+    }
+}
+
+/// Renders `entries`, those flagged in `name_only` as names only, then `note` as a closing line.
+fn render_with(
+    entries: &[Entry<'_>],
+    options: &ListingOptions,
+    name_only: &[bool],
+    note: Option<&str>,
+) -> String {
+    let full = |i: usize| !name_only.get(i).copied().unwrap_or(false);
     let mut out = String::new();
     match &options.format {
         ListingFormat::Markdown => {
             for (i, e) in entries.iter().enumerate() {
                 let _ = write!(out, "- {}", quote_name(e.name));
-                if i < keep {
+                if full(i) {
                     out.push_str(": ");
                     push_one_line(&mut out, e.description);
                     if options.hints {
@@ -131,8 +538,8 @@ fn render_with(entries: &[Entry<'_>], options: &ListingOptions, keep: usize) -> 
                 }
                 out.push('\n');
             }
-            if shortened > 0 {
-                let _ = writeln!(out, "({})", shortened_note(shortened));
+            if let Some(note) = note {
+                let _ = writeln!(out, "({note})");
             }
         }
         ListingFormat::Xml => {
@@ -141,7 +548,7 @@ fn render_with(entries: &[Entry<'_>], options: &ListingOptions, keep: usize) -> 
                 out.push_str("\n<skill>\n<name>\n");
                 push_escaped(&mut out, &quote_name(e.name));
                 out.push_str("\n</name>");
-                if i < keep {
+                if full(i) {
                     out.push_str("\n<description>\n");
                     push_escaped(&mut out, e.description);
                     out.push_str("\n</description>");
@@ -151,7 +558,7 @@ fn render_with(entries: &[Entry<'_>], options: &ListingOptions, keep: usize) -> 
                     push_escaped(&mut out, &one_line(location));
                     out.push_str("\n</location>");
                 }
-                if options.hints && i < keep {
+                if options.hints && full(i) {
                     for (tag, on) in [
                         ("has_resources", e.has_resources),
                         ("has_scripts", e.has_scripts),
@@ -166,14 +573,14 @@ fn render_with(entries: &[Entry<'_>], options: &ListingOptions, keep: usize) -> 
                 }
                 out.push_str("\n</skill>");
             }
-            if shortened > 0 {
-                let _ = write!(out, "\n<!-- {} -->", shortened_note(shortened));
+            if let Some(note) = note {
+                let _ = write!(out, "\n<!-- {note} -->");
             }
             out.push_str("\n</available_skills>");
         }
         ListingFormat::Template(template) => {
             for (i, e) in entries.iter().enumerate() {
-                if i < keep {
+                if full(i) {
                     let mut description = String::new();
                     push_one_line(&mut description, e.description);
                     fill(
@@ -191,8 +598,8 @@ fn render_with(entries: &[Entry<'_>], options: &ListingOptions, keep: usize) -> 
                     let _ = writeln!(out, "- {}", quote_name(e.name));
                 }
             }
-            if shortened > 0 {
-                let _ = writeln!(out, "({})", shortened_note(shortened));
+            if let Some(note) = note {
+                let _ = writeln!(out, "({note})");
             }
         }
     }
@@ -427,16 +834,18 @@ mod tests {
             "<available_skills>\n<skill>\n<name>\na\n</name>\n<description>\nFirst &lt;skill&gt; &amp; &quot;more&quot;\n</description>\n</skill>\n\
              <skill>\n<name>\nb\n</name>\n<description>\nSecond\nskill\n</description>\n<location>\n/s/b/SKILL.md\n</location>\n</skill>\n</available_skills>"
         );
-        assert_eq!(
-            render(
-                &[],
-                &ListingOptions {
-                    format: ListingFormat::Xml,
-                    ..Default::default()
-                }
-            ),
-            "<available_skills>\n</available_skills>"
-        );
+        for format in [
+            ListingFormat::Markdown,
+            ListingFormat::Xml,
+            ListingFormat::Template("{name}\n".into()),
+        ] {
+            let options = ListingOptions {
+                format,
+                budget: Some(Budget::Tokens(63)),
+                ..Default::default()
+            };
+            assert_eq!(render(&[], &options), "", "no skills, no listing");
+        }
     }
 
     #[test]
@@ -446,7 +855,7 @@ mod tests {
                 let options = ListingOptions {
                     format,
                     budget_chars: Some(budget),
-                    hints: false,
+                    ..Default::default()
                 };
                 let text = render(&entries(), &options);
                 assert!(text.contains("\na\n") || text.contains("- a"), "{text}");
@@ -460,6 +869,57 @@ mod tests {
                 );
                 if text != full {
                     assert!(text.contains("shown by name only"), "{text}");
+                }
+            }
+        }
+    }
+
+    #[test]
+    fn cuts_end_at_a_word_with_an_ellipsis() {
+        assert_eq!(cut("short", 10), "short");
+        assert_eq!(cut("alpha beta gamma", 14), "alpha beta…");
+        assert_eq!(cut("one two three four", 12), "one two thr…");
+        assert_eq!(cut("abcdefghijklmnop", 6), "abcde…");
+        assert_eq!(cut("ééééé", 3), "éé…");
+        assert_eq!(cut("anything", 0), "…");
+    }
+
+    #[test]
+    fn a_budget_keeps_every_name_and_says_what_it_cut() {
+        let long: Vec<String> = (0..20)
+            .map(|i| format!("Skill {i} does a great many things, described at length. ").repeat(5))
+            .collect();
+        let names: Vec<String> = (0..20).map(|i| format!("s{i:02}")).collect();
+        let entries: Vec<Entry<'_>> = names
+            .iter()
+            .zip(&long)
+            .map(|(name, description)| Entry {
+                name,
+                description,
+                ..Entry::default()
+            })
+            .collect();
+        for format in [
+            ListingFormat::Markdown,
+            ListingFormat::Xml,
+            ListingFormat::Template("* {name}: {description}\n".into()),
+        ] {
+            for limit in [0, 50, 200, 400, 1_000, 100_000] {
+                let options = ListingOptions {
+                    format: format.clone(),
+                    budget: Some(Budget::Chars(limit)),
+                    usage: vec!["s19".into()],
+                    ..Default::default()
+                };
+                let text = render(&entries, &options);
+                for name in &names {
+                    assert!(text.contains(name.as_str()), "{name}: {text}");
+                }
+                let fits = text.chars().count() <= limit;
+                let all_names = text.contains("20 skills listed by name only");
+                assert!(fits || all_names, "{limit}: {text}");
+                if limit < 100_000 {
+                    assert!(text.contains("load"), "{text}");
                 }
             }
         }
