@@ -4,7 +4,8 @@
 //! live in the binary. This crate holds what that set does at run time: look a skill up by its
 //! generated identifier or by name, serve its body and resources by path, and answer a miss with
 //! the list of what exists. With the `parse` feature it also holds the one SKILL.md parser and
-//! validator that the macro, the command-line tool and the on-disk loader share.
+//! validator that the macro, the command-line tool and the on-disk loader share. [`invoke`] finds
+//! the skills a user names in a message (`/name args`, `$name`) and renders what a host inserts.
 //!
 //! Most users depend on `skills-embed`, which re-exports all of this, and never name this crate.
 #![cfg_attr(docsrs, feature(doc_cfg))]
@@ -15,6 +16,7 @@ pub mod excerpt;
 mod handler;
 mod id;
 mod index;
+pub mod invoke;
 pub mod listing;
 #[cfg(any(feature = "mcp", feature = "rig"))]
 mod live;

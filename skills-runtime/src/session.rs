@@ -6,6 +6,7 @@ use std::fmt::Write;
 
 use crate::handler::{Call, ToolOutput, Tools};
 use crate::id::Dynamic;
+use crate::invoke::{self, Invocation, Unknown};
 use crate::listing::ListingOptions;
 use crate::mode::{Disclosure, match_skills};
 use crate::permission::{Access, Answer, Grants};
@@ -43,6 +44,11 @@ pub enum Event {
         /// The skill.
         skill: String,
     },
+    /// The user invoked a skill in a message ([`Session::invoke`]).
+    Invoked {
+        /// The skill.
+        skill: String,
+    },
 }
 
 impl std::fmt::Display for Event {
@@ -60,6 +66,7 @@ impl std::fmt::Display for Event {
             Event::ApprovalRequested { skill } => {
                 write!(f, "approval requested for {}", name(skill))
             }
+            Event::Invoked { skill } => write!(f, "invoked {} by the user", name(skill)),
         }
     }
 }
@@ -81,6 +88,18 @@ pub enum UnloadReason {
     Idle,
     /// The host unloaded it.
     Host,
+}
+
+/// A skill the user invoked in a message, and the text to insert for it.
+#[derive(Debug, Clone, PartialEq, Eq)]
+pub struct Invoked {
+    /// Where and how the message named it, with its arguments.
+    pub invocation: Invocation,
+    /// What to insert: the body with the arguments substituted ([`invoke::render`]), or, for a
+    /// skill already loaded and invoked again without arguments, a short note saying so.
+    pub text: String,
+    /// Whether the skill's body was already loaded in this session.
+    pub already_loaded: bool,
 }
 
 #[derive(Debug, Clone, Default)]
@@ -236,6 +255,78 @@ impl<'s, Id> Session<'s, Id> {
         }
         self.pending.insert(name.clone(), call);
         ToolOutput::awaiting_approval(&name)
+    }
+
+    /// Finds the skills the user's `message` invokes ([`invoke::parse_with`]) among the visible
+    /// skills the user may invoke ([`invoke::is_user_invocable`]), renders each, and records it
+    /// like a load: the skill becomes active (its tools too), with an [`Event::Invoked`] each
+    /// time and an [`Event::Loaded`] the first time. A body already loaded is not sent again
+    /// unless the invocation has arguments. Skills the permissions deny are reported as unknown;
+    /// `ask` skills are not asked about, since the user named them. `skill_dir` gives a skill's
+    /// folder on disk, when it has one, for `${SKILL_DIR}`.
+    ///
+    /// ```
+    /// use skills_embed_runtime::{OwnedFields, Skill, SkillSet, SummaryFormat, Tools, session::{Event, Session}};
+    /// let fields = OwnedFields { name: "pdf".into(), description: "PDF.".into(), ..OwnedFields::default() };
+    /// let set = SkillSet::from_skills(vec![Skill::owned(fields, "Fill $0.\n".into(), vec![])], SummaryFormat::Markdown);
+    /// let mut session = Session::new(Tools::new(&set));
+    ///
+    /// let (invoked, unknown) = session.invoke("/pdf a.pdf", |_| None);
+    /// assert_eq!(invoked[0].text, "Fill a.pdf.\n");
+    /// assert!(unknown.is_empty());
+    /// assert_eq!(session.drain_events(), [Event::Invoked { skill: "pdf".into() }, Event::Loaded { skill: "pdf".into() }]);
+    ///
+    /// let (again, unknown) = session.invoke("now $pdf, and /pfd", |_| None);
+    /// assert!(again[0].already_loaded && again[0].text.contains("already loaded"));
+    /// assert_eq!(unknown[0].suggestion.as_deref(), Some("pdf"));
+    /// ```
+    pub fn invoke(
+        &mut self,
+        message: &str,
+        skill_dir: impl Fn(&Skill) -> Option<String>,
+    ) -> (Vec<Invoked>, Vec<Unknown>) {
+        let parsed = {
+            let visible: Vec<&Skill> = self
+                .tools
+                .visible()
+                .filter(|s| invoke::is_user_invocable(s))
+                .filter(|s| self.grants.access(self.tools.permissions(), s) != Access::Deny)
+                .collect();
+            invoke::parse(message, visible.iter().map(|s| s.name()))
+        };
+        let mut invoked = Vec::new();
+        for invocation in parsed.invocations {
+            let Ok(skill) = self.tools.lookup(&invocation.name) else {
+                continue;
+            };
+            let name = skill.name().to_owned();
+            let already_loaded = self.active.get(&name).is_some_and(|a| a.body_loaded);
+            let text = if already_loaded && invocation.args.is_empty() {
+                format!(
+                    "Skill {} is already loaded: its instructions are earlier in this conversation.",
+                    crate::listing::json_string(&name)
+                )
+            } else {
+                invoke::render(skill, &invocation.args, skill_dir(skill).as_deref())
+            };
+            let before = self.active_tools_owned();
+            self.events.push(Event::Invoked {
+                skill: name.clone(),
+            });
+            let entry = self.active.entry(name.clone()).or_default();
+            entry.last_used = self.turn;
+            if !entry.body_loaded {
+                entry.body_loaded = true;
+                self.events.push(Event::Loaded { skill: name });
+            }
+            self.push_tool_changes(&before);
+            invoked.push(Invoked {
+                invocation,
+                text,
+                already_loaded,
+            });
+        }
+        (invoked, parsed.unknown)
     }
 
     /// The skills waiting for the user's approval.
@@ -500,4 +591,77 @@ fn attribute(name: &str) -> String {
     let mut out = String::new();
     crate::listing::push_escaped(&mut out, &crate::listing::quote_name(name));
     out
+}
+
+#[cfg(test)]
+mod tests {
+    use super::*;
+    use crate::permission::Permissions;
+    use crate::{OwnedFields, SkillSet, SummaryFormat};
+
+    fn skill(name: &str, extra: &str, tools: &[&str], body: &str) -> Skill {
+        let fields = OwnedFields {
+            name: name.into(),
+            description: "D.".into(),
+            allowed_tools: tools.iter().map(|t| (*t).to_owned()).collect(),
+            extra: extra.into(),
+            ..OwnedFields::default()
+        };
+        Skill::owned(fields, body.into(), vec![])
+    }
+
+    #[test]
+    fn user_invocations_are_recorded_like_loads() {
+        let set = SkillSet::from_skills(
+            vec![
+                skill("pdf", "", &["Bash"], "Fill $0 in ${SKILL_DIR}.\n"),
+                skill("deploy", "", &[], "Deploy.\n"),
+                skill("secret", "", &[], "Secret.\n"),
+                skill("internal", r#"{"user-invocable":false}"#, &[], "I.\n"),
+            ],
+            SummaryFormat::Markdown,
+        );
+        let rules = Permissions::new().ask("deploy").deny("secret");
+        let mut session = Session::new(Tools::new(&set).with_permissions(rules));
+        let (invoked, unknown) = session.invoke("/pdf a.pdf", |s| Some(format!("/x/{}", s.name())));
+        assert_eq!(invoked[0].text, "Fill a.pdf in /x/pdf.\n");
+        assert!(!invoked[0].already_loaded && unknown.is_empty());
+        assert_eq!(session.active_tools(), ["Bash"]);
+        assert_eq!(
+            session.drain_events(),
+            [
+                Event::Invoked {
+                    skill: "pdf".into()
+                },
+                Event::Loaded {
+                    skill: "pdf".into()
+                },
+                Event::ToolActivated("Bash".into()),
+            ]
+        );
+        // Again with arguments: rendered again, no second `Loaded`.
+        let (invoked, _) = session.invoke("/pdf b.pdf", |_| None);
+        assert_eq!(invoked[0].text, "Fill b.pdf in ${SKILL_DIR}.\n");
+        assert!(invoked[0].already_loaded);
+        assert_eq!(
+            session.drain_events(),
+            [Event::Invoked {
+                skill: "pdf".into()
+            }]
+        );
+        // `ask` skills are the user's call; denied and non-invocable ones are unknown.
+        let (invoked, unknown) = session.invoke("$deploy /secret /internal", |_| None);
+        assert_eq!(invoked.len(), 1);
+        assert_eq!(invoked[0].text, "Deploy.\n");
+        let texts: Vec<_> = unknown.iter().map(|u| u.text.as_str()).collect();
+        assert_eq!(texts, ["/secret", "/internal"]);
+        assert!(session.pending_approvals().next().is_none());
+        assert_eq!(
+            Event::Invoked {
+                skill: "pdf".into()
+            }
+            .to_string(),
+            "invoked pdf by the user"
+        );
+    }
 }

@@ -115,6 +115,23 @@ enum Command {
         #[command(flatten)]
         common: Common,
     },
+    /// Print what a host inserts when the user sends MESSAGE: the body of each skill it
+    /// invokes (`/name args` at the start, `/name` or `$name` anywhere, `[$name](path)`), with
+    /// the arguments substituted; names that are not skills go to stderr.
+    ///
+    /// Arguments: PATH MESSAGE, or MESSAGE with --discover. `${SKILL_DIR}` becomes the skill's
+    /// folder when the skills come from PATH.
+    #[command(after_help = "Exit status: 0 a skill was invoked, 1 none was, 2 usage or I/O error.")]
+    Invoke {
+        /// Use the skills discovery finds from the current folder instead of PATH.
+        #[arg(long)]
+        discover: bool,
+        /// [PATH] MESSAGE
+        #[arg(required = true, num_args = 1..=2, value_name = "ARGS")]
+        args: Vec<String>,
+        #[command(flatten)]
+        common: Common,
+    },
     /// Serve skills to an MCP client over stdio: the load tool, skill:// resources, the MCP
     /// skills extension and the listing as a prompt.
     ///
@@ -430,6 +447,14 @@ pub fn main() -> ExitCode {
             }
             None => usage("read needs PATH SKILL [FILE] (or SKILL [FILE] with --discover)"),
         },
+        Command::Invoke {
+            discover,
+            args,
+            common,
+        } => match split_target(discover, args, 1) {
+            Some((target, rest)) if rest.len() == 1 => invoke(&target, &rest[0], &common),
+            _ => usage("invoke needs PATH MESSAGE (or MESSAGE with --discover)"),
+        },
         Command::Extract {
             path,
             skill,
@@ -668,6 +693,50 @@ fn read(target: &Target, skill: &str, file: Option<&str>, common: &Common) -> Ou
             Outcome::Invalid
         }
     }
+}
+
+fn invoke(target: &Target, message: &str, common: &Common) -> Outcome {
+    use crate::invoke;
+    let Loaded {
+        set,
+        sources,
+        outcome,
+    } = load(target, common, SummaryFormat::Markdown);
+    if outcome == Outcome::Usage {
+        return outcome;
+    }
+    let found = invoke::parse_with(message, set.names(), |name| {
+        set.get(name).is_ok_and(invoke::is_user_invocable)
+    });
+    for u in &found.unknown {
+        match &u.suggestion {
+            Some(s) => eprintln!(
+                "not a skill, left as text: {} (byte {}). Did you mean \"{s}\"?",
+                u.text, u.at
+            ),
+            None => eprintln!("not a skill, left as text: {} (byte {})", u.text, u.at),
+        }
+    }
+    let mut out = std::io::stdout().lock();
+    for (n, call) in found.invocations.iter().enumerate() {
+        let Ok(skill) = set.get(&call.name) else {
+            continue;
+        };
+        // From PATH, the source is the skill's folder; discovery's sources are labels.
+        let dir = match target {
+            Target::Path(_) => sources.get(&call.name).map(String::as_str),
+            Target::Discover => None,
+        };
+        if n > 0 {
+            let _ = writeln!(out);
+        }
+        let _ = out.write_all(invoke::render(skill, &call.args, dir).as_bytes());
+    }
+    if found.invocations.is_empty() {
+        eprintln!("no skill invoked");
+        return Outcome::Invalid;
+    }
+    outcome
 }
 
 fn schema(target: &Target, common: &Common, format: SchemaFormat, style: Style) -> Outcome {

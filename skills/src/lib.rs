@@ -35,7 +35,7 @@
 //! - `compress`: `skills!(..., compress = true)` stores each skill's text LZ4-compressed and
 //!   decompresses it once, on first access (lz4_flex, no unsafe code).
 //! - `cli`: the `skills` command-line tool (`validate`, `list`, `prompt`, `schema`, `call`,
-//!   `read`, `extract`, `serve`).
+//!   `read`, `invoke`, `extract`, `serve`).
 #![cfg_attr(docsrs, feature(doc_cfg))]
 
 // Lets `::skills_embed::...` paths in generated code resolve inside this crate's own doctests.

@@ -784,3 +784,78 @@ fn commands_refuse_a_skill_folder_linked_to_the_file_system_root_at_once() {
         );
     }
 }
+
+#[test]
+fn invoke_prints_what_a_host_inserts_and_reports_unknown_names() {
+    let basic = path("tests/fixtures/basic");
+    let pdf = basic::SKILLS.get("pdf").unwrap().body().to_owned();
+    let review = basic::SKILLS.get("code-review").unwrap().body().to_owned();
+
+    // `/name args` at the start: no placeholder in the body, so the arguments are appended.
+    let o = run(&["invoke", &basic, r#"/pdf fill a.pdf "b c""#]);
+    assert_eq!(o.status.code(), Some(0), "{}", stderr(&o));
+    assert_eq!(
+        stdout(&o),
+        format!("{pdf}\nARGUMENTS: fill a.pdf \"b c\"\n")
+    );
+    assert_eq!(stderr(&o), "");
+
+    // Several mentions; unknown names and paths stay text, the unknown ones on stderr.
+    let o = run(&[
+        "invoke",
+        &basic,
+        "please /code-review and $pdf, not /pfd or a/pdf",
+    ]);
+    assert_eq!(o.status.code(), Some(0), "{}", stderr(&o));
+    assert_eq!(stdout(&o), format!("{review}\n{pdf}"));
+    assert_eq!(
+        stderr(&o),
+        "not a skill, left as text: /pfd (byte 34). Did you mean \"pdf\"?\n"
+    );
+
+    // Nothing invoked: exit 1; missing MESSAGE: exit 2.
+    let o = run(&["invoke", &basic, "see http://x/pdf and /tmp"]);
+    assert_eq!(o.status.code(), Some(1));
+    assert_eq!(stdout(&o), "");
+    assert_eq!(
+        stderr(&o),
+        "not a skill, left as text: /tmp (byte 21)\nno skill invoked\n"
+    );
+    assert_eq!(run(&["invoke", &basic]).status.code(), Some(2));
+}
+
+#[test]
+fn invoke_substitutes_arguments_and_the_skill_folder() {
+    let root = tempfile::tempdir().unwrap();
+    let dir = root.path().join("fill");
+    std::fs::create_dir_all(&dir).unwrap();
+    std::fs::write(
+        dir.join("SKILL.md"),
+        "---\nname: fill\ndescription: Fill a form. Use when testing.\narguments: [form, values]\n\
+         argument-hint: FORM VALUES\n---\nFill $form with $1 ($ARGUMENTS[0]) via ${SKILL_DIR}/x.sh.\n",
+    )
+    .unwrap();
+    std::fs::create_dir_all(root.path().join("hidden")).unwrap();
+    std::fs::write(
+        root.path().join("hidden/SKILL.md"),
+        "---\nname: hidden\ndescription: Not for users. Use when testing.\nuser-invocable: false\n---\nHidden.\n",
+    )
+    .unwrap();
+    let folder = root.path().to_str().unwrap();
+    let o = run(&["invoke", "--lenient", folder, "/fill 'my form.pdf' v.json"]);
+    assert_eq!(o.status.code(), Some(0), "{}", stderr(&o));
+    assert_eq!(
+        stdout(&o),
+        format!(
+            "Fill my form.pdf with v.json (my form.pdf) via {}/x.sh.\n",
+            dir.display()
+        )
+    );
+    let o = run(&["invoke", "--lenient", folder, "/hidden"]);
+    assert_eq!(o.status.code(), Some(1));
+    assert!(
+        stderr(&o).contains("not a skill, left as text: /hidden (byte 0)\n"),
+        "{}",
+        stderr(&o)
+    );
+}

@@ -1,0 +1,728 @@
+//! Skills the user invokes by name in a message, and the text a host inserts for each.
+//!
+//! Hosts let a user call a skill directly: Claude Code takes `/name args` at the start of a
+//! message, goose takes `/name` anywhere (several at once), Codex takes `$name` and
+//! `[$name](path)` mentions. [`parse`] finds all of these in one message; [`render`] turns an
+//! invocation into the skill's body with its arguments substituted; [`menu`] lists what the user
+//! may invoke, with argument hints.
+//!
+//! ```
+//! use skills_embed_runtime::{OwnedFields, Skill, invoke};
+//! let pdf = Skill::owned(
+//!     OwnedFields { name: "pdf".into(), description: "Fill PDF forms.".into(), ..OwnedFields::default() },
+//!     "Fill $0 with the values in $1.\n".into(),
+//!     vec![],
+//! );
+//! let found = invoke::parse(r#"/pdf form.pdf "my values.json""#, ["pdf"]);
+//! assert_eq!(found.invocations[0].name, "pdf");
+//! let text = invoke::render(&pdf, &found.invocations[0].args, None);
+//! assert_eq!(text, "Fill form.pdf with the values in my values.json.\n");
+//! ```
+
+use crate::error::closest;
+use crate::skill::Skill;
+
+/// How a skill was named in the message.
+#[derive(Debug, Clone, Copy, PartialEq, Eq)]
+#[non_exhaustive]
+pub enum Syntax {
+    /// `/name args` at the start of the message (Claude Code): the rest of the message is the
+    /// arguments.
+    Command,
+    /// `/name` anywhere else in the message (goose).
+    Slash,
+    /// A `$name` mention (Codex).
+    Dollar,
+    /// A `[$name](path)` link (Codex).
+    Link,
+}
+
+/// One skill invoked by the message.
+#[derive(Debug, Clone, PartialEq, Eq)]
+pub struct Invocation {
+    /// The skill's name.
+    pub name: String,
+    /// How it was written.
+    pub syntax: Syntax,
+    /// The arguments as typed (trimmed); only [`Syntax::Command`] has any.
+    pub args: String,
+    /// The link's target for [`Syntax::Link`].
+    pub path: Option<String>,
+    /// Byte offset of the invocation in the message.
+    pub at: usize,
+}
+
+/// A name written like an invocation that is not a skill the user may invoke: left as text.
+#[derive(Debug, Clone, PartialEq, Eq)]
+pub struct Unknown {
+    /// The text as written, e.g. `/pfd`.
+    pub text: String,
+    /// Byte offset in the message.
+    pub at: usize,
+    /// The closest invocable name, when one is close.
+    pub suggestion: Option<String>,
+}
+
+/// What [`parse`] found in a message.
+#[derive(Debug, Clone, Default, PartialEq, Eq)]
+pub struct Parsed {
+    /// The skills invoked, in message order, each once (the first time it is named).
+    pub invocations: Vec<Invocation>,
+    /// Names written like invocations that are unknown or not invocable.
+    pub unknown: Vec<Unknown>,
+}
+
+/// Finds the skills a user's message invokes among `names`, each of which the user may invoke.
+/// See [`parse_with`].
+///
+/// ```
+/// use skills_embed_runtime::invoke::{Syntax, parse};
+/// let found = parse("use /pdf then $code-review, see [$pdf](skills/pdf/SKILL.md)", ["pdf", "code-review"]);
+/// let names: Vec<_> = found.invocations.iter().map(|i| (i.name.as_str(), i.syntax)).collect();
+/// assert_eq!(names, [("pdf", Syntax::Slash), ("code-review", Syntax::Dollar)]);
+/// ```
+pub fn parse<'a>(message: &str, names: impl IntoIterator<Item = &'a str>) -> Parsed {
+    parse_with(message, names, |_| true)
+}
+
+/// Finds the skills a user's message invokes among `names`, keeping only those `may_invoke`
+/// accepts.
+///
+/// - `/name args` at the start of the message (after spaces) invokes `name` with the rest of
+///   the message as arguments; nothing after it is parsed.
+/// - Otherwise `/name` and `$name` are taken anywhere they start a word (after a space, the
+///   start, or one of `(`, `[`, `{`, `"`, `'`, `` ` ``, `,`, `;`) and end one (before a space, the end, or punctuation
+///   that does not go on into a path: `/usr/bin`, `a/b`, `http://x/y` and `/a.b` are not
+///   invocations). `[$name](path)` is a Codex link.
+/// - A name is letters, digits, `-` and `_`. A skill named twice is invoked once.
+/// - A name that is unknown or refused by `may_invoke` stays text and is reported in
+///   [`Parsed::unknown`] (refused names are reported exactly like unknown ones, and never
+///   suggested). A `$word` is reported only when it is close to an invocable name, since `$HOME`
+///   or `$5` are ordinary text.
+///
+/// Never panics, whatever the message.
+///
+/// ```
+/// use skills_embed_runtime::invoke::parse_with;
+/// let found = parse_with("/deploy now, or /pfd", ["deploy", "pdf"], |name| name != "deploy");
+/// assert!(found.invocations.is_empty());
+/// let unknown: Vec<_> = found.unknown.iter().map(|u| (u.text.as_str(), u.suggestion.as_deref())).collect();
+/// assert_eq!(unknown, [("/deploy", None), ("/pfd", Some("pdf"))]);
+/// ```
+pub fn parse_with<'a>(
+    message: &str,
+    names: impl IntoIterator<Item = &'a str>,
+    may_invoke: impl Fn(&str) -> bool,
+) -> Parsed {
+    let allowed: Vec<&str> = names.into_iter().filter(|n| may_invoke(n)).collect();
+    let mut out = Parsed::default();
+    let start = message.len() - message.trim_start().len();
+    let mut i = 0;
+    if message[start..].starts_with('/') {
+        let name_end = token_end(message, start + 1);
+        let name = &message[start + 1..name_end];
+        let ends = message[name_end..]
+            .chars()
+            .next()
+            .is_none_or(char::is_whitespace);
+        if !name.is_empty() && ends {
+            if allowed.contains(&name) {
+                out.invocations.push(Invocation {
+                    name: name.to_owned(),
+                    syntax: Syntax::Command,
+                    args: message[name_end..].trim().to_owned(),
+                    path: None,
+                    at: start,
+                });
+                return out;
+            }
+            out.unknown
+                .push(unknown(message, start, name_end, &allowed));
+            i = name_end;
+        }
+    }
+    while let Some(c) = message[i..].chars().next() {
+        let next = i + c.len_utf8();
+        let starts_word = message[..i]
+            .chars()
+            .next_back()
+            .is_none_or(|p| p.is_whitespace() || "([{\"'`,;".contains(p));
+        if c == '[' && message[next..].starts_with('$') {
+            if let Some(end) = link(message, i, &allowed, &mut out) {
+                i = end;
+                continue;
+            }
+        } else if (c == '/' || c == '$') && starts_word {
+            let name_end = token_end(message, next);
+            let name = &message[next..name_end];
+            if !name.is_empty() && ends_word(&message[name_end..]) {
+                if allowed.contains(&name) {
+                    push(
+                        &mut out,
+                        name,
+                        if c == '/' {
+                            Syntax::Slash
+                        } else {
+                            Syntax::Dollar
+                        },
+                        None,
+                        i,
+                    );
+                } else {
+                    let u = unknown(message, i, name_end, &allowed);
+                    if c == '/' || u.suggestion.is_some() {
+                        out.unknown.push(u);
+                    }
+                }
+                i = name_end;
+                continue;
+            }
+        }
+        i = next;
+    }
+    out
+}
+
+/// Tries `[$name](path)` at `at`; returns where it ends when it is one.
+fn link(message: &str, at: usize, allowed: &[&str], out: &mut Parsed) -> Option<usize> {
+    let name_start = at + 2;
+    let name_end = token_end(message, name_start);
+    let name = &message[name_start..name_end];
+    let rest = message[name_end..].strip_prefix("](")?;
+    let close = rest.find([')', '\n'])?;
+    if name.is_empty() || !rest[close..].starts_with(')') {
+        return None;
+    }
+    let end = name_end + 2 + close + 1;
+    if allowed.contains(&name) {
+        push(out, name, Syntax::Link, Some(rest[..close].to_owned()), at);
+    } else {
+        out.unknown.push(unknown(message, at, end, allowed));
+    }
+    Some(end)
+}
+
+fn push(out: &mut Parsed, name: &str, syntax: Syntax, path: Option<String>, at: usize) {
+    if out.invocations.iter().all(|i| i.name != name) {
+        out.invocations.push(Invocation {
+            name: name.to_owned(),
+            syntax,
+            args: String::new(),
+            path,
+            at,
+        });
+    }
+}
+
+fn unknown(message: &str, at: usize, end: usize, allowed: &[&str]) -> Unknown {
+    let text = &message[at..end];
+    let name = text.trim_start_matches(['[', '/', '$']);
+    let name = &name[..token_end(name, 0)];
+    Unknown {
+        text: text.to_owned(),
+        at,
+        suggestion: closest(name, allowed.iter().copied()),
+    }
+}
+
+fn is_name_char(c: char) -> bool {
+    c.is_alphanumeric() || c == '-' || c == '_'
+}
+
+/// The end of the run of name characters from `from`.
+fn token_end(text: &str, from: usize) -> usize {
+    text[from..]
+        .char_indices()
+        .find(|&(_, c)| !is_name_char(c))
+        .map_or(text.len(), |(j, _)| from + j)
+}
+
+/// Whether the text after a name ends the word: the end, a space, or punctuation not followed
+/// by more of a path or address (`/`, or `.`/`:` then a non-space).
+fn ends_word(after: &str) -> bool {
+    let mut chars = after.chars();
+    match chars.next() {
+        None => true,
+        Some(c) if c.is_whitespace() => true,
+        Some('/' | '\\' | '@' | '$' | '[') => false,
+        Some('.' | ':') => chars.next().is_none_or(char::is_whitespace),
+        Some(c) => c.is_ascii_punctuation(),
+    }
+}
+
+/// Splits arguments as a shell would: spaces separate words, `"..."` and `'...'` group, and `\`
+/// escapes the next character (outside single quotes; inside double quotes only `"` and `\`).
+///
+/// An unbalanced quote runs to the end of the text: `a "b c` gives `["a", "b c"]`. A trailing
+/// lone `\` is kept as is. Never panics.
+///
+/// ```
+/// use skills_embed_runtime::invoke::split_args;
+/// assert_eq!(split_args(r#"fill a.pdf "b c""#), ["fill", "a.pdf", "b c"]);
+/// assert_eq!(split_args(r#"it\'s 'x y' "z"#), ["it's", "x y", "z"]);
+/// assert!(split_args("   ").is_empty());
+/// ```
+pub fn split_args(args: &str) -> Vec<String> {
+    let mut words = Vec::new();
+    let mut word: Option<String> = None;
+    let mut chars = args.chars().peekable();
+    while let Some(c) = chars.next() {
+        match c {
+            c if c.is_whitespace() => {
+                if let Some(w) = word.take() {
+                    words.push(w);
+                }
+            }
+            '\'' => {
+                let w = word.get_or_insert_with(String::new);
+                for c in chars.by_ref() {
+                    if c == '\'' {
+                        break;
+                    }
+                    w.push(c);
+                }
+            }
+            '"' => {
+                let w = word.get_or_insert_with(String::new);
+                while let Some(c) = chars.next() {
+                    match c {
+                        '"' => break,
+                        '\\' if matches!(chars.peek(), Some('"' | '\\')) => {
+                            w.extend(chars.next());
+                        }
+                        c => w.push(c),
+                    }
+                }
+            }
+            '\\' => {
+                let w = word.get_or_insert_with(String::new);
+                w.push(chars.next().unwrap_or('\\'));
+            }
+            c => word.get_or_insert_with(String::new).push(c),
+        }
+    }
+    words.extend(word);
+    words
+}
+
+/// The names of a skill's named arguments: its `arguments` field, a list of names or one string
+/// of names separated by spaces or commas. Empty when it has none.
+///
+/// ```
+/// use skills_embed_runtime::{OwnedFields, Skill, invoke};
+/// let skill = Skill::owned(
+///     OwnedFields { name: "pdf".into(), extra: r#"{"arguments":["file","values"]}"#.into(), ..OwnedFields::default() },
+///     "Fill $file.\n".into(),
+///     vec![],
+/// );
+/// assert_eq!(invoke::argument_names(&skill), ["file", "values"]);
+/// ```
+pub fn argument_names(skill: &Skill) -> Vec<String> {
+    match skill.extra("arguments") {
+        Some(serde_json::Value::Array(items)) => items
+            .iter()
+            .filter_map(|v| v.as_str().map(str::to_owned))
+            .collect(),
+        Some(serde_json::Value::String(s)) => s
+            .split([' ', ',', '\t', '\n'])
+            .filter(|w| !w.is_empty())
+            .map(str::to_owned)
+            .collect(),
+        _ => Vec::new(),
+    }
+}
+
+/// The text a host inserts when the user invokes `skill` with `args` (as typed): the body with
+/// [`substitute`]'s placeholders filled, named arguments from [`argument_names`]. `skill_dir` is
+/// the folder the skill was extracted to, if it was.
+///
+/// ```
+/// use skills_embed_runtime::{OwnedFields, Skill, invoke};
+/// let skill = Skill::owned(
+///     OwnedFields { name: "pdf".into(), ..OwnedFields::default() },
+///     "Run ${SKILL_DIR}/scripts/fill.sh.\n".into(),
+///     vec![],
+/// );
+/// assert_eq!(
+///     invoke::render(&skill, "a.pdf", Some("/tmp/pdf")),
+///     "Run /tmp/pdf/scripts/fill.sh.\n\nARGUMENTS: a.pdf\n"
+/// );
+/// ```
+pub fn render(skill: &Skill, args: &str, skill_dir: Option<&str>) -> String {
+    let names = argument_names(skill);
+    let names: Vec<&str> = names.iter().map(String::as_str).collect();
+    substitute(skill.body(), args, &names, skill_dir)
+}
+
+/// Fills a body's placeholders from `args` (as typed), as Claude Code does:
+///
+/// - `$ARGUMENTS`: the arguments as typed; `$ARGUMENTS[N]` and `$N`: the `N`-th word of
+///   [`split_args`], counting from 0 (empty when there are fewer);
+/// - `$name` for each of `named`: the word at that name's position;
+/// - `${SKILL_DIR}` and `${CLAUDE_SKILL_DIR}`: `skill_dir`, left as they are when it is `None`.
+///
+/// When the body has none of the argument placeholders and `args` is not empty, the arguments
+/// are appended on a line `ARGUMENTS: <args>` after a blank line. Other `$` text is kept.
+///
+/// ```
+/// use skills_embed_runtime::invoke::substitute;
+/// let body = "Convert $0 to $ARGUMENTS[1] ($ARGUMENTS); keep $HOME. Out: $out\n";
+/// assert_eq!(
+///     substitute(body, "a.md pdf b", &["in", "fmt", "out"], None),
+///     "Convert a.md to pdf (a.md pdf b); keep $HOME. Out: b\n"
+/// );
+/// assert_eq!(substitute("Review.", "src/lib.rs", &[], None), "Review.\n\nARGUMENTS: src/lib.rs\n");
+/// assert_eq!(substitute("Review.", "  ", &[], None), "Review.");
+/// ```
+pub fn substitute(body: &str, args: &str, named: &[&str], skill_dir: Option<&str>) -> String {
+    let args = args.trim();
+    let words = split_args(args);
+    let word = |n: Option<usize>| n.and_then(|n| words.get(n)).map_or("", String::as_str);
+    let mut out = String::with_capacity(body.len() + args.len());
+    let mut placeholder = false;
+    let mut rest = body;
+    while let Some(at) = rest.find('$') {
+        out.push_str(&rest[..at]);
+        let after = &rest[at + 1..];
+        let mut taken = 0;
+        if let Some(dir) = skill_dir {
+            for var in ["{SKILL_DIR}", "{CLAUDE_SKILL_DIR}"] {
+                if after.starts_with(var) {
+                    out.push_str(dir);
+                    taken = var.len();
+                }
+            }
+        }
+        if taken == 0 {
+            let digits = after.len() - after.trim_start_matches(|c: char| c.is_ascii_digit()).len();
+            let name_len = token_len(after);
+            if let Some(index) = after.strip_prefix("ARGUMENTS[").and_then(|r| {
+                let d = r.len() - r.trim_start_matches(|c: char| c.is_ascii_digit()).len();
+                (d > 0 && r[d..].starts_with(']')).then(|| (r[..d].parse().ok(), d))
+            }) {
+                out.push_str(word(index.0));
+                taken = "ARGUMENTS[".len() + index.1 + 1;
+                placeholder = true;
+            } else if &after[..name_len] == "ARGUMENTS" {
+                out.push_str(args);
+                taken = name_len;
+                placeholder = true;
+            } else if digits > 0 {
+                out.push_str(word(after[..digits].parse().ok()));
+                taken = digits;
+                placeholder = true;
+            } else if name_len > 0
+                && let Some(n) = named.iter().position(|n| *n == &after[..name_len])
+            {
+                out.push_str(word(Some(n)));
+                taken = name_len;
+                placeholder = true;
+            }
+        }
+        if taken == 0 {
+            out.push('$');
+        }
+        rest = &after[taken..];
+    }
+    out.push_str(rest);
+    if !placeholder && !args.is_empty() {
+        if !out.is_empty() {
+            if !out.ends_with('\n') {
+                out.push('\n');
+            }
+            out.push('\n');
+        }
+        out.push_str("ARGUMENTS: ");
+        out.push_str(args);
+        out.push('\n');
+    }
+    out
+}
+
+/// The length of a placeholder name (letters, digits, `_`, not starting with a digit).
+fn token_len(text: &str) -> usize {
+    if text.starts_with(|c: char| c.is_ascii_digit()) {
+        return 0;
+    }
+    text.find(|c: char| !(c.is_alphanumeric() || c == '_'))
+        .unwrap_or(text.len())
+}
+
+/// Whether the user may invoke a skill: not when its `user-invocable` field is `false`.
+pub fn is_user_invocable(skill: &Skill) -> bool {
+    skill.extra("user-invocable") != Some(serde_json::Value::Bool(false))
+}
+
+/// One line of the user's menu of skills.
+#[derive(Debug, Clone, PartialEq, Eq)]
+pub struct MenuEntry {
+    /// The skill's name.
+    pub name: String,
+    /// What it does.
+    pub description: String,
+    /// Its `argument-hint` field, e.g. `[file] [values]`.
+    pub argument_hint: Option<String>,
+}
+
+/// The skills a user may invoke ([`is_user_invocable`]), in the order given, with their
+/// argument hints.
+///
+/// ```
+/// use skills_embed_runtime::{OwnedFields, Skill, invoke};
+/// let skill = |name: &str, extra: &str| Skill::owned(
+///     OwnedFields { name: name.into(), description: "D.".into(), extra: extra.into(), ..OwnedFields::default() },
+///     String::new(),
+///     vec![],
+/// );
+/// let skills = [skill("pdf", r#"{"argument-hint":"[file]"}"#), skill("internal", r#"{"user-invocable":false}"#)];
+/// let menu = invoke::menu(&skills);
+/// assert_eq!(menu.len(), 1);
+/// assert_eq!((menu[0].name.as_str(), menu[0].argument_hint.as_deref()), ("pdf", Some("[file]")));
+/// ```
+pub fn menu(skills: &[Skill]) -> Vec<MenuEntry> {
+    skills
+        .iter()
+        .filter(|s| is_user_invocable(s))
+        .map(|s| MenuEntry {
+            name: s.name().to_owned(),
+            description: s.description().to_owned(),
+            argument_hint: s.extra("argument-hint").and_then(|v| match v {
+                serde_json::Value::String(s) => Some(s),
+                serde_json::Value::Null => None,
+                other => Some(other.to_string()),
+            }),
+        })
+        .collect()
+}
+
+#[cfg(test)]
+mod tests {
+    use super::*;
+    use crate::OwnedFields;
+
+    const NAMES: [&str; 3] = ["pdf", "code-review", "caf\u{e9}"];
+
+    fn names(p: &Parsed) -> Vec<(&str, Syntax)> {
+        p.invocations
+            .iter()
+            .map(|i| (i.name.as_str(), i.syntax))
+            .collect()
+    }
+
+    #[test]
+    fn a_command_at_the_start_takes_the_rest_as_arguments() {
+        let p = parse(r#"  /pdf fill a.pdf "b c" and /code-review"#, NAMES);
+        assert_eq!(names(&p), [("pdf", Syntax::Command)]);
+        assert_eq!(
+            p.invocations[0].args,
+            r#"fill a.pdf "b c" and /code-review"#
+        );
+        assert_eq!(p.invocations[0].at, 2);
+        assert!(p.unknown.is_empty());
+        let p = parse("/pdf", NAMES);
+        assert_eq!(p.invocations[0].args, "");
+    }
+
+    #[test]
+    fn several_mentions_in_one_message() {
+        let p = parse(
+            "Please /pdf this, then ($code-review) and [$caf\u{e9}](a/SKILL.md). /pdf again",
+            NAMES,
+        );
+        assert_eq!(
+            names(&p),
+            [
+                ("pdf", Syntax::Slash),
+                ("code-review", Syntax::Dollar),
+                ("caf\u{e9}", Syntax::Link)
+            ]
+        );
+        assert_eq!(p.invocations[2].path.as_deref(), Some("a/SKILL.md"));
+        assert_eq!(p.invocations[0].at, 7);
+    }
+
+    #[test]
+    fn paths_and_urls_are_not_invocations() {
+        for text in [
+            "see a/pdf",
+            "http://x/pdf",
+            "https://example.com/pdf/x",
+            "/pdf/forms.md",
+            "open /pdf.txt",
+            "cost $pdf5",
+            "x$pdf",
+            "/pdfs",
+            "mail me@/pdf",
+            "C:\\pdf\\x",
+        ] {
+            let p = parse(text, NAMES);
+            assert!(p.invocations.is_empty(), "{text}: {p:?}");
+        }
+        // Sentence punctuation after a name is fine.
+        let p = parse("run /pdf. Then /code-review: ok, $pdf!", NAMES);
+        assert_eq!(
+            names(&p),
+            [("pdf", Syntax::Slash), ("code-review", Syntax::Slash)]
+        );
+    }
+
+    #[test]
+    fn unknown_and_refused_names_are_reported_as_text() {
+        let p = parse_with(
+            "/pfd x and /tmp and $HOME and $pfd and [$nope](x) and /code-review",
+            NAMES,
+            |n| n != "code-review",
+        );
+        assert!(p.invocations.is_empty());
+        let reported: Vec<_> = p
+            .unknown
+            .iter()
+            .map(|u| (u.text.as_str(), u.at, u.suggestion.as_deref()))
+            .collect();
+        assert_eq!(
+            reported,
+            [
+                ("/pfd", 0, Some("pdf")),
+                ("/tmp", 11, None),
+                ("$pfd", 30, Some("pdf")),
+                ("[$nope](x)", 39, None),
+                ("/code-review", 54, None),
+            ]
+        );
+        // After an unknown command, mentions are still found.
+        assert_eq!(
+            names(&parse("/pfd but /pdf", NAMES)),
+            [("pdf", Syntax::Slash)]
+        );
+    }
+
+    #[test]
+    fn quoting() {
+        assert_eq!(split_args(r#"fill a.pdf "b c""#), ["fill", "a.pdf", "b c"]);
+        assert_eq!(split_args(r#"a"b c"d 'e f'g"#), ["ab cd", "e fg"]);
+        assert_eq!(split_args(r#""" ''"#), ["", ""]);
+        assert_eq!(split_args(r#"a "b c"#), ["a", "b c"]);
+        assert_eq!(split_args("a 'b c"), ["a", "b c"]);
+        assert_eq!(split_args(r#"a\ b "q\"x" \"#), ["a b", "q\"x", "\\"]);
+        assert_eq!(split_args(r#""unbalanced \"#), [r#"unbalanced \"#]);
+        assert!(split_args("").is_empty());
+    }
+
+    #[test]
+    fn each_substitution_form() {
+        let args = r#"a.pdf "b c" d"#;
+        assert_eq!(
+            substitute("[$ARGUMENTS]", args, &[], None),
+            format!("[{args}]")
+        );
+        assert_eq!(
+            substitute("$ARGUMENTS[1]|$ARGUMENTS[9]", args, &[], None),
+            "b c|"
+        );
+        assert_eq!(substitute("$0 $1 $2 $3.", args, &[], None), "a.pdf b c d .");
+        assert_eq!(
+            substitute("$file/$values/$other", args, &["file", "values"], None),
+            "a.pdf/b c/$other"
+        );
+        assert_eq!(
+            substitute("${SKILL_DIR}/x ${CLAUDE_SKILL_DIR}", "", &[], Some("/s")),
+            "/s/x /s"
+        );
+        assert_eq!(
+            substitute("${SKILL_DIR}/x", "", &[], None),
+            "${SKILL_DIR}/x"
+        );
+        assert_eq!(
+            substitute(
+                "$ARGUMENTSX $ARGUMENTS[x] $99999999999999999999999",
+                "a",
+                &[],
+                None
+            ),
+            "$ARGUMENTSX a[x] "
+        );
+        // `$ARGUMENTS[x]` is `$ARGUMENTS` then text, so no arguments are appended.
+    }
+
+    #[test]
+    fn arguments_are_appended_only_without_placeholders() {
+        assert_eq!(
+            substitute("Do it.\n", " x y ", &[], None),
+            "Do it.\n\nARGUMENTS: x y\n"
+        );
+        assert_eq!(substitute("Do $0.\n", "x y", &[], None), "Do x.\n");
+        assert_eq!(substitute("Do it.\n", "", &[], None), "Do it.\n");
+        assert_eq!(substitute("", "x", &[], None), "ARGUMENTS: x\n");
+        // A named placeholder counts only for a declared name.
+        assert_eq!(
+            substitute("Cost $5 for $who", "x", &["who"], None),
+            "Cost  for x"
+        );
+    }
+
+    #[test]
+    fn render_uses_named_arguments_and_menu_reads_hints() {
+        let skill = Skill::owned(
+            OwnedFields {
+                name: "pdf".into(),
+                description: "PDF.".into(),
+                extra: r#"{"arguments":"file, out","argument-hint":"[file] [out]"}"#.into(),
+                ..OwnedFields::default()
+            },
+            "From $file to $out.\n".into(),
+            vec![],
+        );
+        assert_eq!(render(&skill, "a 'b c'", None), "From a to b c.\n");
+        let menu = menu(std::slice::from_ref(&skill));
+        assert_eq!(menu[0].argument_hint.as_deref(), Some("[file] [out]"));
+        assert!(is_user_invocable(&skill));
+    }
+
+    #[test]
+    fn odd_input_never_panics() {
+        let odd = [
+            "",
+            "/",
+            "$",
+            "[$",
+            "[$]",
+            "[$](",
+            "[$pdf](",
+            "[$pdf](x",
+            "[$pdf](x\n)",
+            "/ ",
+            "$ ",
+            "//",
+            "$$",
+            "/\u{e9}",
+            "$\u{1F600}",
+            "\u{1F600}/pdf",
+            "é/pdf",
+            "/pdf\u{301}",
+            "\\",
+            "\"",
+            "'",
+            "$ARGUMENTS[",
+            "$ARGUMENTS[1",
+            "${SKILL_DIR",
+            "${",
+            "$0$",
+            "\u{0}/pdf",
+            "/pdf\u{2028}x",
+            "[$pdf](x)",
+            "[[$pdf](x)](y)",
+        ];
+        for a in odd {
+            for b in odd {
+                let text = format!("{a}{b}");
+                let p = parse(&text, NAMES);
+                for i in &p.invocations {
+                    assert!(text.is_char_boundary(i.at));
+                }
+                let _ = split_args(&text);
+                let _ = substitute(&text, &text, &["pdf", ""], Some("/d"));
+                let _ = substitute(&text, "", &[], None);
+            }
+        }
+    }
+}
