@@ -20,24 +20,11 @@ fn write_deploy(root: &Path, body: &str) {
     fs::write(dir.join("SKILL.md"), text).unwrap();
 }
 
-/// Discovery of one code root only: nothing from the machine's real folders or environment.
-fn only(root: &Path) -> Discovery {
-    Discovery {
-        start: root.to_owned(),
-        home: None,
-        project: false,
-        user: false,
-        env_var: None,
-        code_roots: vec![root.to_owned()],
-        ..Discovery::default()
-    }
-}
-
 #[test]
 fn always_holds_until_a_reload_changes_the_skill() {
     let tmp = tempfile::tempdir().unwrap();
     write_deploy(tmp.path(), "Run make deploy.\n");
-    let overlay = Overlay::new(&SKILLS, only(tmp.path()));
+    let overlay = Overlay::new(&SKILLS, Discovery::only(tmp.path()));
     let rules = || Permissions::new().ask("deploy");
 
     // Approved "always" on the first snapshot.

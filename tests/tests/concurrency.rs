@@ -107,18 +107,6 @@ fn publish(root: &Path, name: &str, tag: &str) {
     fs::rename(&staging, root.join(name)).unwrap();
 }
 
-fn only(root: &Path) -> Discovery {
-    Discovery {
-        start: root.to_owned(),
-        home: None,
-        project: false,
-        user: false,
-        env_var: None,
-        code_roots: vec![root.to_owned()],
-        ..Discovery::default()
-    }
-}
-
 /// The published skills of a snapshot, checked whole: bodies match their resources, and the
 /// skills present are exactly `s-000` up to some number (they are published in order).
 fn published(set: &SkillSet) -> usize {
@@ -140,7 +128,7 @@ fn reloads_during_loads_and_during_other_reloads_never_serve_a_half_built_or_old
     const SKILLS_TO_PUBLISH: usize = 24;
     let tmp = tempfile::tempdir().unwrap();
     let root = tmp.path();
-    let overlay = Overlay::new(&SKILLS, only(root));
+    let overlay = Overlay::new(&SKILLS, Discovery::only(root));
     let done = AtomicBool::new(false);
     let reloads = AtomicUsize::new(0);
     thread::scope(|scope| {
@@ -264,7 +252,7 @@ fn sessions_over_snapshots_keep_their_set_while_reloads_swap_it() {
     let tmp = tempfile::tempdir().unwrap();
     let root = tmp.path();
     publish(root, "s-000", "version 0");
-    let overlay = Overlay::new(&SKILLS, only(root));
+    let overlay = Overlay::new(&SKILLS, Discovery::only(root));
     thread::scope(|scope| {
         for _ in 0..4 {
             let overlay = &overlay;

@@ -273,7 +273,7 @@ fn probe(label: &str, set: &SkillSet, skill_dir: &Path, may_hold_other: &[&str])
 fn disk_tree() -> (tempfile::TempDir, PathBuf, PathBuf) {
     let tmp = tempfile::tempdir().unwrap();
     let root = tmp.path().join("skills");
-    copy_dir(&fixtures(), &root);
+    skills_tests::copy_dir(&fixtures(), &root);
     let outside = tmp.path().join("outside");
     fs::create_dir_all(&outside).unwrap();
     fs::write(outside.join("secret.md"), format!("{OUTSIDE} secret.md\n")).unwrap();
@@ -285,29 +285,8 @@ fn disk_tree() -> (tempfile::TempDir, PathBuf, PathBuf) {
     (tmp, root, outside)
 }
 
-fn copy_dir(from: &Path, to: &Path) {
-    fs::create_dir_all(to).unwrap();
-    for entry in fs::read_dir(from).unwrap() {
-        let entry = entry.unwrap();
-        let dest = to.join(entry.file_name());
-        if entry.file_type().unwrap().is_dir() {
-            copy_dir(&entry.path(), &dest);
-        } else {
-            fs::copy(entry.path(), dest).unwrap();
-        }
-    }
-}
-
 fn only(root: &Path, follow_symlinks: bool) -> Discovery {
-    let mut discovery = Discovery {
-        start: root.to_owned(),
-        home: None,
-        project: false,
-        user: false,
-        env_var: None,
-        code_roots: vec![root.to_owned()],
-        ..Discovery::default()
-    };
+    let mut discovery = Discovery::only(root);
     discovery.scan.follow_symlinks = follow_symlinks;
     discovery
 }

@@ -51,15 +51,7 @@ fn write_skill(dir: &Path, name: &str) {
 
 /// Discovery of one code root, links followed (inside the root).
 fn following(root: &Path) -> Discovery {
-    let mut discovery = Discovery {
-        start: root.to_owned(),
-        home: None,
-        project: false,
-        user: false,
-        env_var: None,
-        code_roots: vec![root.to_owned()],
-        ..Discovery::default()
-    };
+    let mut discovery = Discovery::only(root);
     discovery.scan.follow_symlinks = true;
     discovery
 }

@@ -18,19 +18,6 @@ fn write_skill(root: &Path, name: &str, description: &str, body: &str) -> PathBu
     dir
 }
 
-/// Discovery of one code root only: nothing from the machine's real folders or environment.
-fn only(root: &Path) -> Discovery {
-    Discovery {
-        start: root.to_owned(),
-        home: None,
-        project: false,
-        user: false,
-        env_var: None,
-        code_roots: vec![root.to_owned()],
-        ..Discovery::default()
-    }
-}
-
 #[test]
 fn the_merged_set_has_embedded_and_disk_skills() {
     let tmp = tempfile::tempdir().unwrap();
@@ -40,7 +27,7 @@ fn the_merged_set_has_embedded_and_disk_skills() {
         "Take notes. Use when asked to write notes.",
         "Write short notes.\n",
     );
-    let overlay = Overlay::new(&SKILLS, only(tmp.path()));
+    let overlay = Overlay::new(&SKILLS, Discovery::only(tmp.path()));
     let set = overlay.snapshot();
     assert_eq!(
         set.names().collect::<Vec<_>>(),
@@ -84,7 +71,7 @@ fn a_disk_skill_with_an_embedded_name_wins_by_default_and_a_warning_names_both()
         "A newer PDF skill. Use for PDFs.",
         "Disk version.\n",
     );
-    let overlay = Overlay::new(&SKILLS, only(tmp.path()));
+    let overlay = Overlay::new(&SKILLS, Discovery::only(tmp.path()));
     assert_eq!(
         overlay.snapshot().get("pdf").unwrap().body(),
         "Disk version.\n"
@@ -98,7 +85,7 @@ fn a_disk_skill_with_an_embedded_name_wins_by_default_and_a_warning_names_both()
     assert!(warning.to_string().contains("embedded:pdf"), "{warning}");
 
     // Embedded first: the binary's own version wins.
-    let mut discovery = only(tmp.path());
+    let mut discovery = Discovery::only(tmp.path());
     discovery.precedence = vec![SourceKind::Embedded, SourceKind::Code];
     let overlay = Overlay::new(&SKILLS, discovery);
     assert!(
@@ -122,7 +109,7 @@ fn reload_reports_added_changed_removed_and_rescans_only_changed_roots() {
         "Alpha v1.\n",
     );
     write_skill(b.path(), "beta", "Beta things. Use for beta.", "Beta v1.\n");
-    let mut discovery = only(a.path());
+    let mut discovery = Discovery::only(a.path());
     discovery.code_roots.push(b.path().to_owned());
     let overlay = Overlay::new(&SKILLS, discovery);
 
@@ -171,7 +158,7 @@ fn a_skill_broken_on_disk_keeps_its_previous_good_version() {
         "Take notes. Use when asked.",
         "Good version.\n",
     );
-    let overlay = Overlay::new(&SKILLS, only(tmp.path()));
+    let overlay = Overlay::new(&SKILLS, Discovery::only(tmp.path()));
     fs::write(
         dir.join("SKILL.md"),
         "---\nname: notes\ndescription: [unclosed\n---\nBroken version.\n",
@@ -209,7 +196,7 @@ fn a_skill_broken_on_disk_keeps_its_previous_good_version() {
 fn a_snapshot_taken_before_a_reload_never_changes() {
     let tmp = tempfile::tempdir().unwrap();
     write_skill(tmp.path(), "notes", "Take notes. Use when asked.", "One.\n");
-    let overlay = Overlay::new(&SKILLS, only(tmp.path()));
+    let overlay = Overlay::new(&SKILLS, Discovery::only(tmp.path()));
     let before = overlay.snapshot();
     write_skill(
         tmp.path(),
@@ -229,7 +216,7 @@ fn a_snapshot_taken_before_a_reload_never_changes() {
 fn reloads_and_loads_from_many_threads_see_whole_sets() {
     let tmp = tempfile::tempdir().unwrap();
     write_skill(tmp.path(), "notes", "Take notes. Use when asked.", "v0\n");
-    let overlay = Overlay::new(&SKILLS, only(tmp.path()));
+    let overlay = Overlay::new(&SKILLS, Discovery::only(tmp.path()));
     std::thread::scope(|scope| {
         for reader in 0..3 {
             let overlay = &overlay;
@@ -263,7 +250,7 @@ fn a_watcher_reloads_when_a_folder_changes() {
     use std::time::Duration;
     let tmp = tempfile::tempdir().unwrap();
     write_skill(tmp.path(), "notes", "Take notes. Use when asked.", "One.\n");
-    let overlay = Arc::new(Overlay::new(&SKILLS, only(tmp.path())));
+    let overlay = Arc::new(Overlay::new(&SKILLS, Discovery::only(tmp.path())));
     let (tx, rx) = mpsc::channel();
     let watcher = skills_embed::disk::watch::watch(
         Arc::clone(&overlay),
@@ -286,19 +273,6 @@ fn a_watcher_reloads_when_a_folder_changes() {
     watcher.stop();
 }
 
-fn copy_tree(from: &Path, to: &Path) {
-    fs::create_dir_all(to).unwrap();
-    for entry in fs::read_dir(from).unwrap() {
-        let entry = entry.unwrap();
-        let target = to.join(entry.file_name());
-        if entry.file_type().unwrap().is_dir() {
-            copy_tree(&entry.path(), &target);
-        } else {
-            fs::copy(entry.path(), &target).unwrap();
-        }
-    }
-}
-
 fn duplicate_warnings(overlay: &Overlay<SkillId>) -> Vec<String> {
     overlay
         .diagnostics()
@@ -316,7 +290,7 @@ fn the_embedded_folder_found_again_on_disk_is_not_reported_as_shadowing() {
     let tmp = tempfile::tempdir().unwrap();
     let app = tmp.path().join("app");
     fs::create_dir_all(app.join(".git")).unwrap();
-    copy_tree(
+    skills_tests::copy_dir(
         &Path::new(env!("CARGO_MANIFEST_DIR")).join("fixtures/basic"),
         &app.join("skills"),
     );
@@ -372,7 +346,7 @@ fn a_metadata_only_edit_is_a_change() {
         .unwrap();
     };
     write("1");
-    let overlay = Overlay::new(&SKILLS, only(tmp.path()));
+    let overlay = Overlay::new(&SKILLS, Discovery::only(tmp.path()));
     write("2");
     let report = overlay.reload();
     assert_eq!(report.changed, ["notes"], "{report:?}");

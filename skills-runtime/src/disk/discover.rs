@@ -219,6 +219,33 @@ pub struct Discovery {
     pub max_file_bytes: Option<u64>,
 }
 
+impl Discovery {
+    /// Discovery of one code root and nothing else: no project, user or environment roots, no
+    /// home folder, the walk starting at `root`. The other settings are the defaults.
+    ///
+    /// ```
+    /// use skills_embed_runtime::disk::discover::{Discovery, SourceKind};
+    ///
+    /// let folder = tempfile::tempdir().unwrap();
+    /// let discovery = Discovery::only(folder.path());
+    /// let roots = discovery.roots(); // the folders that exist
+    /// assert_eq!(roots.len(), 1);
+    /// assert_eq!(roots[0].kind, SourceKind::Code);
+    /// ```
+    pub fn only(root: impl Into<PathBuf>) -> Discovery {
+        let root = root.into();
+        Discovery {
+            start: root.clone(),
+            home: None,
+            project: false,
+            user: false,
+            env_var: None,
+            code_roots: vec![root],
+            ..Discovery::default()
+        }
+    }
+}
+
 impl Default for Discovery {
     /// The defaults listed on each field.
     ///

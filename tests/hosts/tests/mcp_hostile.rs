@@ -167,14 +167,7 @@ async fn editing_a_denied_skill_tells_the_client_nothing() {
     let dir = tempfile::tempdir().unwrap();
     write_skill(dir.path(), "public-notes", "Public notes. Use for notes.");
     write_skill(dir.path(), "secret-notes", "Secret notes. Use for secrets.");
-    let discovery = Discovery {
-        start: dir.path().to_owned(),
-        project: false,
-        user: false,
-        env_var: None,
-        code_roots: vec![dir.path().to_owned()],
-        ..Discovery::default()
-    };
+    let discovery = Discovery::only(dir.path());
     let overlay = Arc::new(Overlay::new(&NONE, discovery));
     let counter = Counter::default();
     let server = McpServer::from_overlay(Arc::clone(&overlay))
@@ -571,14 +564,7 @@ async fn a_licence_or_metadata_edit_is_told_to_the_client() {
         .unwrap();
     };
     write("MIT", "1");
-    let discovery = Discovery {
-        start: dir.path().to_owned(),
-        project: false,
-        user: false,
-        env_var: None,
-        code_roots: vec![dir.path().to_owned()],
-        ..Discovery::default()
-    };
+    let discovery = Discovery::only(dir.path());
     let overlay = Arc::new(Overlay::new(&NONE, discovery));
     let counter = Counter::default();
     let client = connect(

@@ -373,14 +373,7 @@ async fn split_tools_and_remembered_loads() {
 #[tokio::test(flavor = "current_thread")]
 async fn an_overlay_reload_reaches_the_client() {
     let dir = tempfile::tempdir().unwrap();
-    let discovery = Discovery {
-        start: dir.path().to_owned(),
-        project: false,
-        user: false,
-        env_var: None,
-        code_roots: vec![dir.path().to_owned()],
-        ..Discovery::default()
-    };
+    let discovery = Discovery::only(dir.path());
     let overlay = Arc::new(Overlay::new(&SKILLS, discovery));
     let handler = Client::default();
     let changed = Arc::clone(&handler.tool_list_changed);
@@ -498,14 +491,7 @@ async fn always_holds_until_a_reload_changes_the_skill() {
         .unwrap();
     };
     write("Run pg_dump.\n");
-    let discovery = Discovery {
-        start: dir.path().to_owned(),
-        project: false,
-        user: false,
-        env_var: None,
-        code_roots: vec![dir.path().to_owned()],
-        ..Discovery::default()
-    };
+    let discovery = Discovery::only(dir.path());
     let overlay = Arc::new(Overlay::new(&SKILLS, discovery));
     let asked = Arc::new(Mutex::new(0));
     let server = McpServer::from_overlay(Arc::clone(&overlay))

@@ -214,14 +214,7 @@ async fn always_holds_until_a_reload_changes_the_skill() {
         .unwrap();
     };
     write("Run pg_dump.\n");
-    let discovery = Discovery {
-        start: dir.path().to_owned(),
-        project: false,
-        user: false,
-        env_var: None,
-        code_roots: vec![dir.path().to_owned()],
-        ..Discovery::default()
-    };
+    let discovery = Discovery::only(dir.path());
     let overlay = Arc::new(Overlay::new(&SKILLS, discovery));
     let asked = Arc::new(Mutex::new(0));
     let tools = DynamicSkillTools::from_overlay(Arc::clone(&overlay))
@@ -264,14 +257,7 @@ async fn dynamic_tools_over_an_overlay() {
     use skills_embed::disk::{Discovery, Overlay};
 
     let dir = tempfile::tempdir().unwrap();
-    let discovery = Discovery {
-        start: dir.path().to_owned(),
-        project: false,
-        user: false,
-        env_var: None,
-        code_roots: vec![dir.path().to_owned()],
-        ..Discovery::default()
-    };
+    let discovery = Discovery::only(dir.path());
     let overlay = Arc::new(Overlay::new(&SKILLS, discovery));
     let source = DynamicSkillTools::from_overlay(Arc::clone(&overlay));
     let tools = source.tools();
