@@ -26,7 +26,7 @@
 //! ```
 
 use skills_embed::mcp::McpServer;
-use skills_embed::permission::Permissions;
+use skills_embed::policy::Permissions;
 
 // `pub enum SkillId` and `pub static SKILLS`, checked and embedded when this example compiles.
 skills_embed::skills!("../skills/examples/skills");

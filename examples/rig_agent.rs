@@ -20,7 +20,7 @@ use rig_agent::AgentBuilder;
 use rig_core::completion::message::{AssistantContent, Message, ToolResultContent, UserContent};
 use rig_core::test_utils::{MockCompletionModel, MockTurn};
 use serde_json::json;
-use skills_embed::permission::Permissions;
+use skills_embed::policy::Permissions;
 use skills_embed::rig::SkillTool;
 
 // `pub enum SkillId` and `pub static SKILLS`, checked and embedded when this example compiles.

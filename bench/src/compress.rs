@@ -101,7 +101,7 @@ fn read_skills(root: &Path) -> io::Result<Vec<DiskSkill>> {
             continue;
         };
         let bytes = fs::read(&p)?;
-        let text = skills_embed::is_text(&bytes);
+        let text = skills_embed::__private::is_text(&bytes);
         by_dir
             .entry(dir.clone())
             .or_insert_with(|| DiskSkill { files: Vec::new() })

@@ -11,8 +11,8 @@
 //!   most 3 bodies), averaged over prompts made of sample skills' descriptions.
 
 use skills_embed::listing::{Entry, ListingFormat, ListingOptions, render};
-use skills_embed::mode::{Disclosure, MatchConfig};
-use skills_embed::session::Session;
+use skills_embed::tools::Session;
+use skills_embed::tools::{Disclosure, MatchConfig};
 use skills_embed::{SkillSet, Tools};
 use tiktoken_rs::CoreBPE;
 
@@ -92,7 +92,7 @@ pub fn measure(bpe: &CoreBPE, set: &SkillSet) -> TokenReport {
         .iter()
         .map(|s| count(bpe, s.name()) + count(bpe, s.description()))
         .sum();
-    let entries: Vec<Entry<'_>> = skills.iter().map(Entry::of).collect();
+    let entries: Vec<Entry<'_>> = skills.iter().map(|s| s.listing_entry()).collect();
     let listing = |format: ListingFormat, entries: &[Entry<'_>]| {
         render(
             entries,

@@ -14,15 +14,17 @@
 use std::path::Path;
 use std::sync::OnceLock;
 
-use skills_embed_runtime::chunk::find_chunks;
-use skills_embed_runtime::excerpt::{excerpt as cut, headings, section};
 use skills_embed_runtime::parse::frontmatter::split;
 use skills_embed_runtime::parse::{Profile, parse_manifest};
 use skills_embed_runtime::path::check;
-use skills_embed_runtime::permission::{Answer, Permissions};
-use skills_embed_runtime::session::Session;
-use skills_embed_runtime::tool::{OutputShape, ToolConfig, ToolStyle};
-use skills_embed_runtime::{File, OwnedFields, Skill, SkillError, SkillSet, SummaryFormat, Tools};
+use skills_embed_runtime::policy::{Answer, Permissions};
+use skills_embed_runtime::text::chunks::find_chunks;
+use skills_embed_runtime::text::excerpt::{excerpt as cut, headings, section};
+use skills_embed_runtime::tools::Session;
+use skills_embed_runtime::tools::{OutputShape, ToolConfig, ToolStyle};
+use skills_embed_runtime::{
+    Fields, File, Skill, SkillError, SkillSet, Tools, listing::ListingFormat,
+};
 
 /// Text that only a denied skill holds: no answer may contain it.
 pub const SECRET: &str = "SECRET-INTERNAL-CONTENT";
@@ -110,10 +112,10 @@ fn skill(name: &str) -> Skill {
         .filter(|p| **p != "SKILL.md")
         .map(|p| File::owned((*p).into(), format!("{name}:{p}").into_bytes(), false))
         .collect();
-    let fields = OwnedFields {
+    let fields = Fields {
         name: name.into(),
         description: format!("The {name} skill."),
-        ..OwnedFields::default()
+        ..Fields::default()
     };
     Skill::owned(fields, format!("{name}:SKILL.md"), files)
 }
@@ -122,7 +124,7 @@ fn path_set() -> &'static SkillSet {
     static SET: OnceLock<SkillSet> = OnceLock::new();
     SET.get_or_init(|| {
         let skills = vec![skill("one"), skill("other")];
-        SkillSet::from_skills(skills, SummaryFormat::Markdown)
+        SkillSet::from_skills(skills, &ListingFormat::Markdown)
     })
 }
 
@@ -273,7 +275,7 @@ fn handler_set() -> &'static SkillSet {
     SET.get_or_init(|| {
         let root = Path::new(env!("CARGO_MANIFEST_DIR")).join("../tests/fixtures/tools");
         let tree = skills_embed_runtime::parse::scan(&root, &Default::default());
-        let (set, diagnostics) = tree.load_set(SummaryFormat::Markdown);
+        let (set, diagnostics) = skills_embed::load::set(&tree, &ListingFormat::Markdown);
         assert!(diagnostics.is_empty() && set.len() == 4, "{diagnostics:?}");
         set
     })

@@ -2,7 +2,7 @@
 
 use proc_macro2::{Span, TokenStream};
 use quote::ToTokens;
-use skills_embed_runtime::SummaryFormat;
+use skills_embed_runtime::listing::ListingFormat;
 use skills_embed_runtime::parse::{LimitAction, Limits, Profile, WalkLimits};
 use syn::ext::IdentExt;
 use syn::parse::{Parse, ParseStream};
@@ -31,7 +31,7 @@ pub(crate) struct Options {
     pub(crate) include: Vec<String>,
     pub(crate) exclude: Vec<String>,
     pub(crate) dotfiles: bool,
-    pub(crate) summary: SummaryFormat,
+    pub(crate) summary: ListingFormat,
     pub(crate) limits: Limits,
     /// The caps of the walk: on by default, as everywhere.
     pub(crate) walk: WalkLimits,
@@ -48,7 +48,7 @@ impl Default for Options {
             include: Vec::new(),
             exclude: Vec::new(),
             dotfiles: false,
-            summary: SummaryFormat::Markdown,
+            summary: ListingFormat::Markdown,
             limits: Limits::default(),
             walk: WalkLimits::default(),
             compress: false,
@@ -148,7 +148,7 @@ impl Options {
                     Some(p) => options.profile = p,
                     None => cx.error_spanned_by(&v, "expected `strict` or `lenient`"),
                 },
-                ("summary", Value::Ident(v)) => match SummaryFormat::from_name(&v.to_string()) {
+                ("summary", Value::Ident(v)) => match ListingFormat::from_name(&v.to_string()) {
                     Some(f) => options.summary = f,
                     None => cx.error_spanned_by(&v, "expected `markdown` or `xml`"),
                 },

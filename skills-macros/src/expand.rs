@@ -9,10 +9,10 @@ use std::path::{Path, PathBuf};
 
 use proc_macro2::{Literal, Span, TokenStream, TokenTree};
 use quote::{format_ident, quote};
+use skills_embed_runtime::listing::{self, Entry};
 use skills_embed_runtime::parse::{
     self, Diagnostic, Rule, ScanOptions, Severity, SkillSource, Tree,
 };
-use skills_embed_runtime::summary::{self, Entry};
 use syn::{Ident, LitStr};
 
 use crate::ast::{Input, Options};
@@ -76,7 +76,7 @@ pub(crate) fn expand(input: Input) -> TokenStream {
         .filter_map(|((s, n), v)| Some((*s, n.as_str(), format_ident!("{}", v?))))
         .collect();
 
-    let summary = summary::render(
+    let summary = listing::summary(
         kept.iter()
             .filter(|(s, ..)| s.valid)
             .map(|(s, name, _)| Entry {
@@ -84,7 +84,7 @@ pub(crate) fn expand(input: Input) -> TokenStream {
                 description: s.manifest.as_ref().map_or("", |m| m.description.as_str()),
                 ..Entry::default()
             }),
-        input.options.summary,
+        &input.options.summary,
     );
     let folder = input.path.value();
     let enum_tokens = expand_enum(&input.options, &folder, &kept);

@@ -7,9 +7,9 @@
 //! may invoke, with argument hints.
 //!
 //! ```
-//! use skills_embed_runtime::{OwnedFields, Skill, invoke};
+//! use skills_embed_runtime::{Fields, Skill, invoke};
 //! let pdf = Skill::owned(
-//!     OwnedFields { name: "pdf".into(), description: "Fill PDF forms.".into(), ..OwnedFields::default() },
+//!     Fields { name: "pdf".into(), description: "Fill PDF forms.".into(), ..Fields::default() },
 //!     "Fill $0 with the values in $1.\n".into(),
 //!     vec![],
 //! );
@@ -19,8 +19,8 @@
 //! assert_eq!(text, "Fill form.pdf with the values in my values.json.\n");
 //! ```
 
-use crate::error::closest;
-use crate::skill::Skill;
+use crate::model::skill::Skill;
+use crate::text::closest;
 
 /// How a skill was named in the message.
 #[derive(Debug, Clone, Copy, PartialEq, Eq)]
@@ -309,9 +309,9 @@ pub fn split_args(args: &str) -> Vec<String> {
 /// of names separated by spaces or commas. Empty when it has none.
 ///
 /// ```
-/// use skills_embed_runtime::{OwnedFields, Skill, invoke};
+/// use skills_embed_runtime::{Fields, Skill, invoke};
 /// let skill = Skill::owned(
-///     OwnedFields { name: "pdf".into(), extra: r#"{"arguments":["file","values"]}"#.into(), ..OwnedFields::default() },
+///     Fields { name: "pdf".into(), extra: r#"{"arguments":["file","values"]}"#.into(), ..Fields::default() },
 ///     "Fill $file.\n".into(),
 ///     vec![],
 /// );
@@ -337,9 +337,9 @@ pub fn argument_names(skill: &Skill) -> Vec<String> {
 /// the folder the skill was extracted to, if it was.
 ///
 /// ```
-/// use skills_embed_runtime::{OwnedFields, Skill, invoke};
+/// use skills_embed_runtime::{Fields, Skill, invoke};
 /// let skill = Skill::owned(
-///     OwnedFields { name: "pdf".into(), ..OwnedFields::default() },
+///     Fields { name: "pdf".into(), ..Fields::default() },
 ///     "Run ${SKILL_DIR}/scripts/fill.sh.\n".into(),
 ///     vec![],
 /// );
@@ -468,9 +468,9 @@ pub struct MenuEntry {
 /// argument hints.
 ///
 /// ```
-/// use skills_embed_runtime::{OwnedFields, Skill, invoke};
+/// use skills_embed_runtime::{Fields, Skill, invoke};
 /// let skill = |name: &str, extra: &str| Skill::owned(
-///     OwnedFields { name: name.into(), description: "D.".into(), extra: extra.into(), ..OwnedFields::default() },
+///     Fields { name: name.into(), description: "D.".into(), extra: extra.into(), ..Fields::default() },
 ///     String::new(),
 ///     vec![],
 /// );
@@ -498,7 +498,7 @@ pub fn menu(skills: &[Skill]) -> Vec<MenuEntry> {
 #[cfg(test)]
 mod tests {
     use super::*;
-    use crate::OwnedFields;
+    use crate::Fields;
 
     const NAMES: [&str; 3] = ["pdf", "code-review", "caf\u{e9}"];
 
@@ -663,11 +663,11 @@ mod tests {
     #[test]
     fn render_uses_named_arguments_and_menu_reads_hints() {
         let skill = Skill::owned(
-            OwnedFields {
+            Fields {
                 name: "pdf".into(),
                 description: "PDF.".into(),
                 extra: r#"{"arguments":"file, out","argument-hint":"[file] [out]"}"#.into(),
-                ..OwnedFields::default()
+                ..Fields::default()
             },
             "From $file to $out.\n".into(),
             vec![],

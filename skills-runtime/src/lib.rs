@@ -4,39 +4,61 @@
 //! live in the binary. This crate holds what that set does at run time: look a skill up by its
 //! generated identifier or by name, serve its body and resources by path, and answer a miss with
 //! the list of what exists. With the `parse` feature it also holds the one SKILL.md parser and
-//! validator that the macro, the command-line tool and the on-disk loader share. [`invoke`] finds
-//! the skills a user names in a message (`/name args`, `$name`) and renders what a host inserts.
+//! validator that the macro, the command-line tool and the on-disk loader share.
 //!
-//! Most users depend on `skills-embed`, which re-exports all of this, and never name this crate.
+//! Most users depend on `skills-embed`, which re-exports this crate, and never name it.
+//!
+//! # Where to look
+//!
+//! | to ... | use |
+//! |---|---|
+//! | get a skill, its body, a resource or a chunk | [`SkillSet`], [`Skill`], [`Loaded`], [`Chunk`] |
+//! | build a skill at run time | [`Skill::owned`] with [`Fields`] and [`File`] |
+//! | act on a miss | [`SkillError`], [`PathProblem`] (its `Display` lists what exists) |
+//! | write the L1 listing into a prompt | [`SkillSet::summary`], [`listing`] (formats, budgets) |
+//! | offer tools to a model and answer its calls | [`Tools`], [`tools`] (definitions, [`tools::Session`], disclosure modes) |
+//! | let the user invoke a skill (`/name args`) | [`invoke`] |
+//! | decide who may load what, remember approvals | [`policy`] |
+//! | quote names, clip echoes, cut excerpts, read `<chunk>` syntax | [`text`] |
+//! | check a request path | [`path`] |
+//! | validate SKILL.md files (feature `parse`) | `parse` |
+//! | load skills from disk, reload, extract scripts (feature `fs`) | `disk` |
+//! | serve over MCP (feature `mcp`) | `mcp` |
+//! | a rig tool (feature `rig`) | `rig` |
+//!
+//! The crate is laid out in floors along the data path, each importing only the floors below:
+//! `text`, `model`, `embedded` and `parse`, `load`, `listing`, `disk`, `invoke`, `policy`,
+//! `tools`, `host`, then `mcp` and `rig`. `ARCHITECTURE.md` in the repository is the map.
 #![cfg_attr(docsrs, feature(doc_cfg))]
 
-pub mod chunk;
-mod error;
-pub mod excerpt;
-mod handler;
-mod id;
-mod index;
-pub mod invoke;
-pub mod listing;
-#[cfg(any(feature = "mcp", feature = "rig"))]
-mod live;
-mod media;
-pub mod mode;
-pub mod path;
-pub mod permission;
-pub mod session;
-mod set;
-mod skill;
-pub mod summary;
-pub mod tool;
+pub mod text;
+
+mod model;
+
+mod embedded;
 
 #[cfg(feature = "parse")]
 #[cfg_attr(docsrs, doc(cfg(feature = "parse")))]
 pub mod parse;
 
+#[cfg(feature = "parse")]
+#[cfg_attr(docsrs, doc(cfg(feature = "parse")))]
+pub mod load;
+
+pub mod listing;
+
 #[cfg(feature = "fs")]
 #[cfg_attr(docsrs, doc(cfg(feature = "fs")))]
 pub mod disk;
+
+pub mod invoke;
+
+pub mod policy;
+
+pub mod tools;
+
+#[cfg(any(feature = "mcp", feature = "rig"))]
+mod host;
 
 #[cfg(feature = "mcp")]
 #[cfg_attr(docsrs, doc(cfg(feature = "mcp")))]
@@ -47,14 +69,17 @@ pub mod mcp;
 pub mod rig;
 
 #[doc(hidden)]
-#[path = "private.rs"]
-pub mod __private;
+pub use embedded::private as __private;
 
+/// The JSON Schema crate `SkillId` implements `JsonSchema` of, at the version this crate uses.
 pub use ::schemars;
-pub use error::SkillError;
-pub use handler::{Call, CallError, LoadReport, ToolOutput, Tools};
-pub use id::{Dynamic, SkillIdentifier};
-pub use path::PathProblem;
-pub use set::SkillSet;
-pub use skill::{Chunk, File, Loaded, MANIFEST, OwnedFields, Skill, hex, is_text, sha256};
-pub use summary::SummaryFormat;
+
+pub use model::chunk::Chunk;
+pub use model::error::SkillError;
+pub use model::fields::Fields;
+pub use model::file::File;
+pub use model::id::{Dynamic, SkillIdentifier};
+pub use model::path::{self, PathProblem};
+pub use model::set::SkillSet;
+pub use model::skill::{Loaded, MANIFEST, Skill};
+pub use tools::{Call, CallError, LoadReport, ToolOutput, Tools};

@@ -18,7 +18,7 @@
 
 use std::fmt::Write;
 
-use crate::skill::Skill;
+use crate::text::{one_line, quote_name};
 
 /// How the listing is written.
 #[derive(Debug, Clone, PartialEq, Eq, Default)]
@@ -32,6 +32,33 @@ pub enum ListingFormat {
     /// A template applied per skill: `{name}`, `{description}` (on one line), `{resources}`,
     /// `{scripts}` (`yes`/`no`) and `{chunks}` (comma-separated ids) are replaced.
     Template(String),
+}
+
+impl ListingFormat {
+    /// The format's name as options and the command line write it: `markdown`, `xml` or
+    /// `template`.
+    pub fn as_str(&self) -> &'static str {
+        match self {
+            Self::Markdown => "markdown",
+            Self::Xml => "xml",
+            Self::Template(_) => "template",
+        }
+    }
+
+    /// Parses `markdown` (or `md`) or `xml`; a template is given as [`ListingFormat::Template`].
+    ///
+    /// ```
+    /// use skills_embed_runtime::listing::ListingFormat;
+    /// assert_eq!(ListingFormat::from_name("xml"), Some(ListingFormat::Xml));
+    /// assert_eq!(ListingFormat::from_name("html"), None);
+    /// ```
+    pub fn from_name(name: &str) -> Option<Self> {
+        match name {
+            "markdown" | "md" => Some(Self::Markdown),
+            "xml" => Some(Self::Xml),
+            _ => None,
+        }
+    }
 }
 
 /// Listing options.
@@ -246,22 +273,6 @@ pub struct Entry<'a> {
     pub has_scripts: bool,
     /// Its chunk ids.
     pub chunks: Vec<&'a str>,
-}
-
-impl<'a> Entry<'a> {
-    /// The entry for a skill.
-    pub fn of(skill: &'a Skill) -> Self {
-        Entry {
-            name: skill.name(),
-            description: skill.description(),
-            location: None,
-            has_resources: skill.resources().next().is_some(),
-            has_scripts: skill
-                .resources()
-                .any(|f| f.is_executable() || f.path().starts_with("scripts/")),
-            chunks: skill.chunks().iter().map(|c| c.id()).collect(),
-        }
-    }
 }
 
 /// Renders the listing of `entries` in order.
@@ -674,117 +685,6 @@ pub(crate) fn push_one_line(out: &mut String, text: &str) {
     }
 }
 
-/// A file or skill name as every listing and message writes it: bare when it is plain, else
-/// as a JSON string (see [`json_string`]).
-///
-/// A name is written bare unless it is empty, starts or ends with whitespace, or holds a
-/// character that could break a line, hide, or make one entry pass for two or for another
-/// field: a control or format character (zero-width, bidirectional), a line or paragraph
-/// separator, any whitespace but the space, or one of `"` `\` `,` `:`. So `references/a.md`
-/// stays as it is, and `a"b.md`, `e` + newline + `f.md` or `x, y.md` become `"a\"b.md"`,
-/// `"e\nf.md"` and `"x, y.md"`: one entry, on one line, that a JSON parser reads back.
-///
-/// Hosts that print names (a command-line tool, a log) can use it to write them the same way.
-///
-/// ```
-/// use skills_embed_runtime::listing::quote_name;
-/// assert_eq!(quote_name("references/forms.md"), "references/forms.md");
-/// assert_eq!(quote_name("a\"b.md"), r#""a\"b.md""#);
-/// assert_eq!(quote_name("e\nf.md"), r#""e\nf.md""#);
-/// assert_eq!(quote_name("x, y.md"), r#""x, y.md""#);
-/// ```
-pub fn quote_name(name: &str) -> std::borrow::Cow<'_, str> {
-    if needs_quoting(name) {
-        std::borrow::Cow::Owned(json_string(name))
-    } else {
-        std::borrow::Cow::Borrowed(name)
-    }
-}
-
-/// A path written alone (a `<location>`, "on disk at ..."): as it is, unless it holds a
-/// character that could break the line or hide (a control or format character, whitespace
-/// other than the space), when it is written as a JSON string. Separators such as `,` and `:`
-/// (`C:\skills`) stay bare, since nothing follows that they could be taken to split.
-pub(crate) fn one_line(path: &str) -> std::borrow::Cow<'_, str> {
-    let breaks = path
-        .chars()
-        .any(|c| (c.is_whitespace() && c != ' ') || c.is_control() || is_invisible(c));
-    if breaks {
-        std::borrow::Cow::Owned(json_string(path))
-    } else {
-        std::borrow::Cow::Borrowed(path)
-    }
-}
-
-/// Whether [`quote_name`] quotes `name`.
-pub(crate) fn needs_quoting(name: &str) -> bool {
-    name.is_empty()
-        || name.starts_with(char::is_whitespace)
-        || name.ends_with(char::is_whitespace)
-        || name.chars().any(|c| {
-            matches!(c, '"' | '\\' | ',' | ':')
-                || (c.is_whitespace() && c != ' ')
-                || c.is_control()
-                || is_invisible(c)
-        })
-}
-
-/// `text` as a JSON string literal, with quotes: what `serde_json` writes, and besides every
-/// character that JSON leaves raw but that could break a line or hide (DEL, C1 controls such
-/// as NEL, line and paragraph separators, zero-width and bidirectional marks) written as a
-/// `\uXXXX` escape. Any JSON parser reads it back to `text`.
-///
-/// ```
-/// use skills_embed_runtime::listing::json_string;
-/// assert_eq!(json_string("a.md"), r#""a.md""#);
-/// let awkward = "a\"b\\c\nd\u{2028}e\u{200b}f";
-/// let quoted = json_string(awkward);
-/// assert_eq!(quoted, r#""a\"b\\c\nd\u2028e\u200bf""#);
-/// assert_eq!(serde_json::from_str::<String>(&quoted).unwrap(), awkward);
-/// ```
-pub fn json_string(text: &str) -> String {
-    let quoted =
-        serde_json::to_string(text).unwrap_or_else(|_| format!("\"{}\"", text.escape_default()));
-    if !quoted.chars().any(escaped_beyond_json) {
-        return quoted;
-    }
-    let mut out = String::with_capacity(quoted.len() + 16);
-    for c in quoted.chars() {
-        if escaped_beyond_json(c) {
-            for unit in c.encode_utf16(&mut [0; 2]) {
-                let _ = write!(out, "\\u{unit:04x}");
-            }
-        } else {
-            out.push(c);
-        }
-    }
-    out
-}
-
-/// Characters JSON may leave raw that [`json_string`] escapes.
-fn escaped_beyond_json(c: char) -> bool {
-    (c.is_control() && !c.is_ascii_control()) || c == '\u{7f}' || is_invisible(c)
-}
-
-/// Format characters and separators that render as nothing or move text: soft hyphen, Arabic
-/// letter mark, Mongolian vowel separator, zero-width and directional marks, line and paragraph
-/// separators, bidirectional embeddings and isolates, word joiners, the byte order mark,
-/// interlinear annotations and tag characters.
-fn is_invisible(c: char) -> bool {
-    matches!(
-        c,
-        '\u{ad}'
-            | '\u{61c}'
-            | '\u{180e}'
-            | '\u{200b}'..='\u{200f}'
-            | '\u{2028}'..='\u{202e}'
-            | '\u{2060}'..='\u{206f}'
-            | '\u{feff}'
-            | '\u{fff9}'..='\u{fffb}'
-            | '\u{e0000}'..='\u{e007f}'
-    )
-}
-
 /// Escapes like Python's `html.escape(s, quote=True)`, which the reference implementation uses.
 pub(crate) fn push_escaped(out: &mut String, text: &str) {
     for c in text.chars() {
@@ -797,6 +697,30 @@ pub(crate) fn push_escaped(out: &mut String, text: &str) {
             c => out.push(c),
         }
     }
+}
+
+/// Renders the listing of `entries`, in the order given, with no budget and no hints: the
+/// listing `skills!` renders when the crate compiles (`SKILLS.summary()`) and the one the
+/// `skills prompt` command prints, byte-identical.
+///
+/// ```
+/// use skills_embed_runtime::listing::{summary, Entry, ListingFormat};
+/// let entries = [Entry { name: "pdf", description: "Read\nPDFs.", ..Entry::default() }];
+/// assert_eq!(summary(entries.clone(), &ListingFormat::Markdown), "- pdf: Read PDFs.\n");
+/// assert_eq!(
+///     summary(entries, &ListingFormat::Xml),
+///     "<available_skills>\n<skill>\n<name>\npdf\n</name>\n<description>\nRead\nPDFs.\n</description>\n</skill>\n</available_skills>"
+/// );
+/// ```
+pub fn summary<'a>(entries: impl IntoIterator<Item = Entry<'a>>, format: &ListingFormat) -> String {
+    let entries: Vec<Entry<'a>> = entries.into_iter().collect();
+    render(
+        &entries,
+        &ListingOptions {
+            format: format.clone(),
+            ..ListingOptions::default()
+        },
+    )
 }
 
 #[cfg(test)]

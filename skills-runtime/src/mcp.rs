@@ -69,7 +69,7 @@
 //!
 //! ```no_run
 //! use skills_embed_runtime::mcp::McpServer;
-//! use skills_embed_runtime::permission::Permissions;
+//! use skills_embed_runtime::policy::Permissions;
 //! # static SKILLS: skills_embed_runtime::SkillSet = skills_embed_runtime::SkillSet::empty();
 //!
 //! fn main() -> std::io::Result<()> {
@@ -118,14 +118,16 @@ use serde_json::{Map, Value};
 use tokio::io::{AsyncRead, ReadBuf};
 use tokio::sync::{Notify, OwnedSemaphorePermit, Semaphore};
 
-use crate::handler::{ToolOutput, Tools, clip, clipped};
-use crate::id::Dynamic;
-use crate::mode::Disclosure;
-use crate::permission::{Access, Answer, Grants, Permissions};
-use crate::session::{Event, Session};
-use crate::set::SkillSet;
-use crate::skill::{MANIFEST, Skill, hex, sha256};
-use crate::tool::ToolConfig;
+use crate::model::file::{hex, sha256};
+use crate::model::id::Dynamic;
+use crate::model::set::SkillSet;
+use crate::model::skill::{MANIFEST, Skill};
+use crate::policy::{Access, Answer, Grants, Permissions};
+use crate::text::echo as clip;
+use crate::tools::Disclosure;
+use crate::tools::ToolConfig;
+use crate::tools::{Event, Session};
+use crate::tools::{ToolOutput, Tools};
 
 /// The URI scheme of skill files: `skill://<name>/<path>`.
 ///
@@ -244,7 +246,7 @@ impl fmt::Debug for InFlightLimit {
     }
 }
 
-use crate::live::{Snapshot, Source};
+use crate::host::{Snapshot, Source};
 type Approver = Arc<dyn Fn(String) -> Pin<Box<dyn Future<Output = Answer> + Send>> + Send + Sync>;
 type EventHook = Arc<dyn Fn(&Event) + Send + Sync>;
 type Job = Box<dyn for<'a> FnOnce(&mut Session<'a, Dynamic>) + Send>;
@@ -302,8 +304,8 @@ impl Settings {
 ///
 /// ```
 /// use skills_embed_runtime::mcp::McpServer;
-/// use skills_embed_runtime::permission::{Answer, Permissions};
-/// use skills_embed_runtime::tool::ToolConfig;
+/// use skills_embed_runtime::policy::{Answer, Permissions};
+/// use skills_embed_runtime::tools::ToolConfig;
 /// # static SKILLS: skills_embed_runtime::SkillSet = skills_embed_runtime::SkillSet::empty();
 ///
 /// let server = McpServer::new(&SKILLS)
@@ -366,8 +368,8 @@ impl McpServer {
     ///
     /// ```
     /// use std::sync::Arc;
-    /// use skills_embed_runtime::{SkillSet, SummaryFormat, mcp::McpServer};
-    /// let set = Arc::new(SkillSet::from_skills(Vec::new(), SummaryFormat::Markdown));
+    /// use skills_embed_runtime::{SkillSet, listing::ListingFormat, mcp::McpServer};
+    /// let set = Arc::new(SkillSet::from_skills(Vec::new(), &ListingFormat::Markdown));
     /// let server = McpServer::from_shared(set);
     /// # drop(server);
     /// ```
@@ -384,8 +386,8 @@ impl McpServer {
     ///
     /// ```
     /// use std::sync::Arc;
-    /// use skills_embed_runtime::{SkillSet, SummaryFormat, mcp::McpServer};
-    /// let current = Arc::new(SkillSet::from_skills(Vec::new(), SummaryFormat::Markdown));
+    /// use skills_embed_runtime::{SkillSet, listing::ListingFormat, mcp::McpServer};
+    /// let current = Arc::new(SkillSet::from_skills(Vec::new(), &ListingFormat::Markdown));
     /// let server = McpServer::live(move || Arc::clone(&current));
     /// # drop(server);
     /// ```
@@ -466,7 +468,7 @@ impl McpServer {
     /// Sets the tool configuration: names, unified or split style, output shape, limits.
     ///
     /// ```
-    /// use skills_embed_runtime::tool::{ToolConfig, ToolStyle};
+    /// use skills_embed_runtime::tools::{ToolConfig, ToolStyle};
     /// # static SKILLS: skills_embed_runtime::SkillSet = skills_embed_runtime::SkillSet::empty();
     /// let server = skills_embed_runtime::mcp::McpServer::new(&SKILLS)
     ///     .with_config(ToolConfig { style: ToolStyle::Split, ..ToolConfig::default() });
@@ -480,12 +482,12 @@ impl McpServer {
     /// Sets the permission rules, applied to every MCP surface.
     ///
     /// ```
-    /// use skills_embed_runtime::permission::Permissions;
+    /// use skills_embed_runtime::policy::Permissions;
     /// # static SKILLS: skills_embed_runtime::SkillSet = skills_embed_runtime::SkillSet::empty();
     /// let rules = Permissions::parse("deny internal-*\nask deploy")?;
     /// let server = skills_embed_runtime::mcp::McpServer::new(&SKILLS).with_permissions(rules);
     /// # drop(server);
-    /// # Ok::<(), skills_embed_runtime::permission::PermissionParseError>(())
+    /// # Ok::<(), skills_embed_runtime::policy::PermissionParseError>(())
     /// ```
     pub fn with_permissions(mut self, permissions: Permissions) -> Self {
         self.settings.permissions = permissions;
@@ -527,7 +529,7 @@ impl McpServer {
     /// to the connection's session. `Always` holds until the connection ends.
     ///
     /// ```
-    /// use skills_embed_runtime::permission::{Answer, Permissions};
+    /// use skills_embed_runtime::policy::{Answer, Permissions};
     /// # static SKILLS: skills_embed_runtime::SkillSet = skills_embed_runtime::SkillSet::empty();
     /// let server = skills_embed_runtime::mcp::McpServer::new(&SKILLS)
     ///     .with_permissions(Permissions::new().ask("deploy"))
@@ -996,12 +998,13 @@ impl ServerHandler for McpServer {
                 None,
             ));
         }
-        let contents = if crate::path::check(&path).is_ok_and(|p| p.to_string() == MANIFEST) {
+        let contents = if crate::model::path::check(&path).is_ok_and(|p| p.to_string() == MANIFEST)
+        {
             ResourceContents::text(manifest(skill), &request.uri).with_mime_type(MARKDOWN)
         } else {
             let loaded = skill
                 .load(&path)
-                .map_err(|e| ErrorData::resource_not_found(clipped(e).to_string(), None))?;
+                .map_err(|e| ErrorData::resource_not_found(e.clipped().to_string(), None))?;
             match loaded.text() {
                 Some(text) => ResourceContents::text(text, &request.uri),
                 None => ResourceContents::blob(base64(loaded.bytes()), &request.uri),
@@ -1889,8 +1892,8 @@ fn base64(bytes: &[u8]) -> String {
 /// extension writes it: `sha256:` and 64 hex digits.
 ///
 /// ```
-/// use skills_embed_runtime::{OwnedFields, Skill};
-/// let fields = OwnedFields { name: "demo".into(), description: "A demo.".into(), ..OwnedFields::default() };
+/// use skills_embed_runtime::{Fields, Skill};
+/// let fields = Fields { name: "demo".into(), description: "A demo.".into(), ..Fields::default() };
 /// let skill = Skill::owned(fields, "Do it.\n".into(), vec![]);
 /// let digest = skills_embed_runtime::mcp::manifest_digest(&skill);
 /// assert!(digest.starts_with("sha256:") && digest.len() == 7 + 64);
@@ -1903,8 +1906,8 @@ pub fn manifest_digest(skill: &Skill) -> String {
 /// fields) and its body.
 ///
 /// ```
-/// use skills_embed_runtime::{OwnedFields, Skill};
-/// let fields = OwnedFields { name: "demo".into(), description: "A demo: quoted.".into(), ..OwnedFields::default() };
+/// use skills_embed_runtime::{Fields, Skill};
+/// let fields = Fields { name: "demo".into(), description: "A demo: quoted.".into(), ..Fields::default() };
 /// let skill = Skill::owned(fields, "Do it.\n".into(), vec![]);
 /// assert_eq!(
 ///     skills_embed_runtime::mcp::manifest_text(&skill),

@@ -18,12 +18,12 @@
 //! ```
 //! use rig_core::tool::{ErasedTool, ToolContext};
 //! use skills_embed_runtime::rig::{SkillLoad, SkillTool};
-//! use skills_embed_runtime::{OwnedFields, Skill, SkillSet, SummaryFormat};
+//! use skills_embed_runtime::{Fields, Skill, SkillSet, listing::ListingFormat};
 //!
 //! // `skills!` generates a static set; this one is built once at run time.
 //! static SKILLS: std::sync::LazyLock<SkillSet> = std::sync::LazyLock::new(|| {
-//!     let fields = OwnedFields { name: "pdf".into(), description: "Read PDF files.".into(), ..OwnedFields::default() };
-//!     SkillSet::from_skills(vec![Skill::owned(fields, "Use pdftotext.\n".into(), vec![])], SummaryFormat::Markdown)
+//!     let fields = Fields { name: "pdf".into(), description: "Read PDF files.".into(), ..Fields::default() };
+//!     SkillSet::from_skills(vec![Skill::owned(fields, "Use pdftotext.\n".into(), vec![])], &ListingFormat::Markdown)
 //! });
 //!
 //! # fn block_on<F: std::future::Future>(f: F) -> F::Output {
@@ -69,15 +69,15 @@ use rig_core::tool::{
 use serde::{Deserialize, Serialize};
 use serde_json::Value;
 
-use crate::handler::{CallError, Tools};
-use crate::id::Dynamic;
-use crate::permission::{Access, Answer, Grants, Permissions};
-use crate::set::SkillSet;
-use crate::skill::hex;
-use crate::tool::{ToolConfig, ToolStyle};
+use crate::model::file::hex;
+use crate::model::id::Dynamic;
+use crate::model::set::SkillSet;
+use crate::policy::{Access, Answer, Grants, Permissions};
+use crate::tools::{CallError, Tools};
+use crate::tools::{ToolConfig, ToolStyle};
 
 type Approver = Arc<dyn Fn(String) -> Pin<Box<dyn Future<Output = Answer> + Send>> + Send + Sync>;
-use crate::live::Source;
+use crate::host::Source;
 
 /// What one successful load returned, published in the tool context's result metadata
 /// (`context.result::<SkillLoad>()` after the call; the model never sees it).
@@ -320,7 +320,7 @@ where
 ///
 /// ```
 /// use rig_core::tool::Tool;
-/// use skills_embed_runtime::permission::{Answer, Permissions};
+/// use skills_embed_runtime::policy::{Answer, Permissions};
 /// use skills_embed_runtime::rig::SkillTool;
 /// # static SKILLS: skills_embed_runtime::SkillSet = skills_embed_runtime::SkillSet::empty();
 ///
@@ -364,7 +364,7 @@ impl<Id> SkillTool<Id> {
     /// `load_skill`: for another name or the split tools, use [`DynamicSkillTools`].
     ///
     /// ```
-    /// use skills_embed_runtime::tool::{OutputShape, ToolConfig};
+    /// use skills_embed_runtime::tools::{OutputShape, ToolConfig};
     /// # static SKILLS: skills_embed_runtime::SkillSet = skills_embed_runtime::SkillSet::empty();
     /// let tool = skills_embed_runtime::rig::SkillTool::new(&SKILLS)
     ///     .with_config(ToolConfig { shape: OutputShape::Xml, max_chars: 4_000, ..ToolConfig::default() });
@@ -383,7 +383,7 @@ impl<Id> SkillTool<Id> {
     /// unknown ones.
     ///
     /// ```
-    /// use skills_embed_runtime::permission::Permissions;
+    /// use skills_embed_runtime::policy::Permissions;
     /// # static SKILLS: skills_embed_runtime::SkillSet = skills_embed_runtime::SkillSet::empty();
     /// let tool = skills_embed_runtime::rig::SkillTool::new(&SKILLS)
     ///     .with_permissions(Permissions::new().deny("internal-*"));
@@ -399,7 +399,7 @@ impl<Id> SkillTool<Id> {
     /// (see [`Grants`]): a changed skill is asked for again.
     ///
     /// ```
-    /// use skills_embed_runtime::permission::{Answer, Permissions};
+    /// use skills_embed_runtime::policy::{Answer, Permissions};
     /// # static SKILLS: skills_embed_runtime::SkillSet = skills_embed_runtime::SkillSet::empty();
     /// let tool = skills_embed_runtime::rig::SkillTool::new(&SKILLS)
     ///     .with_permissions(Permissions::new().ask("deploy"))
@@ -490,7 +490,7 @@ impl<Id: 'static> rig_core::tool::Tool for SkillTool<Id> {
 /// ```
 /// use rig_core::tool::ToolContext;
 /// use skills_embed_runtime::rig::DynamicSkillTools;
-/// use skills_embed_runtime::tool::{ToolConfig, ToolStyle};
+/// use skills_embed_runtime::tools::{ToolConfig, ToolStyle};
 /// # static SKILLS: skills_embed_runtime::SkillSet = skills_embed_runtime::SkillSet::empty();
 ///
 /// let tools = DynamicSkillTools::new(&SKILLS)
@@ -539,8 +539,8 @@ impl DynamicSkillTools {
     ///
     /// ```
     /// use std::sync::Arc;
-    /// use skills_embed_runtime::{SkillSet, SummaryFormat, rig::DynamicSkillTools};
-    /// let set = Arc::new(SkillSet::from_skills(Vec::new(), SummaryFormat::Markdown));
+    /// use skills_embed_runtime::{SkillSet, listing::ListingFormat, rig::DynamicSkillTools};
+    /// let set = Arc::new(SkillSet::from_skills(Vec::new(), &ListingFormat::Markdown));
     /// assert_eq!(DynamicSkillTools::from_shared(set).tools().len(), 1);
     /// ```
     pub fn from_shared(set: Arc<SkillSet<Dynamic>>) -> Self {
@@ -551,8 +551,8 @@ impl DynamicSkillTools {
     ///
     /// ```
     /// use std::sync::Arc;
-    /// use skills_embed_runtime::{SkillSet, SummaryFormat, rig::DynamicSkillTools};
-    /// let set = Arc::new(SkillSet::from_skills(Vec::new(), SummaryFormat::Markdown));
+    /// use skills_embed_runtime::{SkillSet, listing::ListingFormat, rig::DynamicSkillTools};
+    /// let set = Arc::new(SkillSet::from_skills(Vec::new(), &ListingFormat::Markdown));
     /// let tools = DynamicSkillTools::live(move || Arc::clone(&set)).tools();
     /// assert_eq!(tools[0].name().to_string(), "load_skill");
     /// ```
@@ -586,7 +586,7 @@ impl DynamicSkillTools {
     /// Sets the configuration: the tool name, unified or split, limits, output shape.
     ///
     /// ```
-    /// use skills_embed_runtime::tool::ToolConfig;
+    /// use skills_embed_runtime::tools::ToolConfig;
     /// # static SKILLS: skills_embed_runtime::SkillSet = skills_embed_runtime::SkillSet::empty();
     /// let tools = skills_embed_runtime::rig::DynamicSkillTools::new(&SKILLS)
     ///     .with_config(ToolConfig { name: "open_skill".into(), ..ToolConfig::default() })
@@ -601,7 +601,7 @@ impl DynamicSkillTools {
     /// Sets the permission rules.
     ///
     /// ```
-    /// use skills_embed_runtime::permission::Permissions;
+    /// use skills_embed_runtime::policy::Permissions;
     /// # static SKILLS: skills_embed_runtime::SkillSet = skills_embed_runtime::SkillSet::empty();
     /// let tools = skills_embed_runtime::rig::DynamicSkillTools::new(&SKILLS)
     ///     .with_permissions(Permissions::new().deny("internal-*"));
@@ -618,7 +618,7 @@ impl DynamicSkillTools {
     /// [`Grants`]).
     ///
     /// ```
-    /// use skills_embed_runtime::permission::Answer;
+    /// use skills_embed_runtime::policy::Answer;
     /// # static SKILLS: skills_embed_runtime::SkillSet = skills_embed_runtime::SkillSet::empty();
     /// let tools = skills_embed_runtime::rig::DynamicSkillTools::new(&SKILLS)
     ///     .with_approval(|skill| async move { if skill.starts_with("docs-") { Answer::Always } else { Answer::Reject } });
@@ -651,7 +651,7 @@ impl DynamicSkillTools {
     /// The tools, with the schema of the set as it is now.
     ///
     /// ```
-    /// use skills_embed_runtime::tool::{ToolConfig, ToolStyle};
+    /// use skills_embed_runtime::tools::{ToolConfig, ToolStyle};
     /// # static SKILLS: skills_embed_runtime::SkillSet = skills_embed_runtime::SkillSet::empty();
     /// let split = skills_embed_runtime::rig::DynamicSkillTools::new(&SKILLS)
     ///     .with_config(ToolConfig { style: ToolStyle::Split, ..ToolConfig::default() })

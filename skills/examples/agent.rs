@@ -2,7 +2,7 @@
 //!
 //! `skills!` embeds the five sample skills of `examples/skills/` into this binary, checked when
 //! it compiles. The host then serves them by progressive disclosure with the crate's own
-//! runtime, [`skills_embed::Tools`] inside a [`skills_embed::session::Session`], under two permission rules:
+//! runtime, [`skills_embed::Tools`] inside a [`skills_embed::tools::Session`], under two permission rules:
 //! `brand-guidelines` (internal to its company) is denied, and `release-notes` (it runs git and
 //! writes files) needs the user's approval. A scripted "model" sends the tool calls a real one
 //! would, and the example prints what comes back:
@@ -32,9 +32,9 @@
 
 use skills_embed::ToolOutput;
 use skills_embed::Tools;
-use skills_embed::mode::Disclosure;
-use skills_embed::permission::{Access, Answer, Permissions};
-use skills_embed::session::{Event, Session, UnloadReason};
+use skills_embed::policy::{Access, Answer, Permissions};
+use skills_embed::tools::Disclosure;
+use skills_embed::tools::{Event, Session, UnloadReason};
 
 // Generates `pub enum SkillId` and `pub static SKILLS` from the folder next to this file.
 // The path is relative to the crate's `Cargo.toml`.

@@ -9,9 +9,11 @@ use std::path::{Path, PathBuf};
 use std::process::ExitCode;
 
 use crate::disk::discover::Discovery;
+use crate::listing::ListingFormat;
 use crate::parse::{Diagnostic, Profile, ResourceAction, Rule, ScanOptions, WalkLimits, scan};
-use crate::tool::{OutputShape, ToolConfig, ToolStyle};
-use crate::{SkillSet, SummaryFormat, Tools};
+use crate::tools::{OutputShape, ToolConfig, ToolStyle};
+use crate::{SkillSet, Tools};
+use clap::builder::TypedValueParser as _;
 use clap::{Parser, Subcommand, ValueEnum};
 
 /// Validate, list, render, read and serve folders of Agent Skills.
@@ -64,7 +66,7 @@ enum Command {
         #[command(flatten)]
         common: Common,
         /// Listing format.
-        #[arg(long, value_enum, default_value_t = ListingFormat::Markdown)]
+        #[arg(long, default_value = "markdown", value_parser = listing_format())]
         format: ListingFormat,
     },
     /// The tool definition(s) as JSON, with the skills as the `skill` enum.
@@ -371,19 +373,14 @@ enum Shape {
     Xml,
 }
 
-#[derive(Clone, Copy, ValueEnum)]
-enum ListingFormat {
-    Markdown,
-    Xml,
-}
-
-impl From<ListingFormat> for SummaryFormat {
-    fn from(f: ListingFormat) -> Self {
-        match f {
-            ListingFormat::Markdown => SummaryFormat::Markdown,
-            ListingFormat::Xml => SummaryFormat::Xml,
-        }
-    }
+/// The listing formats by name, the library's [`ListingFormat`] (one enum for the macro's
+/// `summary` option, the library and this flag).
+fn listing_format() -> impl clap::builder::TypedValueParser<Value = ListingFormat> {
+    clap::builder::PossibleValuesParser::new([
+        ListingFormat::Markdown.as_str(),
+        ListingFormat::Xml.as_str(),
+    ])
+    .map(|name: String| ListingFormat::from_name(&name).unwrap_or_default())
 }
 
 /// How a command ended.
@@ -409,7 +406,7 @@ pub fn main() -> ExitCode {
             target,
             common,
             format,
-        } => prompt(&target.target(), &common, format.into()),
+        } => prompt(&target.target(), &common, &format),
         Command::Schema {
             target,
             common,
@@ -484,7 +481,7 @@ pub fn main() -> ExitCode {
                 ..ToolConfig::default()
             };
             let rules = match permissions.as_deref().map(read_permissions) {
-                None => Ok(crate::permission::Permissions::new()),
+                None => Ok(crate::policy::Permissions::new()),
                 Some(read) => read,
             };
             match rules {
@@ -575,11 +572,11 @@ struct Loaded {
     outcome: Outcome,
 }
 
-fn load(target: &Target, common: &Common, format: SummaryFormat) -> Loaded {
+fn load(target: &Target, common: &Common, format: &ListingFormat) -> Loaded {
     let (skills, sources, diagnostics, skipped) = match target {
         Target::Path(path) => {
             let tree = scan(path, &common.options());
-            let (loaded, mut diagnostics) = tree.load_skills(None);
+            let (loaded, mut diagnostics) = crate::load::skills(&tree, None);
             diagnostics.splice(0..0, tree.diagnostics.iter().cloned());
             let skipped = tree.skills.len() - loaded.len();
             let sources = loaded
@@ -633,7 +630,7 @@ fn list(target: &Target, common: &Common) -> Outcome {
         set,
         sources,
         outcome,
-    } = load(target, common, SummaryFormat::Markdown);
+    } = load(target, common, &ListingFormat::Markdown);
     if outcome == Outcome::Usage {
         return outcome;
     }
@@ -670,7 +667,7 @@ fn cut(text: &str, max: usize) -> String {
     s
 }
 
-fn prompt(target: &Target, common: &Common, format: SummaryFormat) -> Outcome {
+fn prompt(target: &Target, common: &Common, format: &ListingFormat) -> Outcome {
     let loaded = load(target, common, format);
     if loaded.outcome != Outcome::Usage {
         print!("{}", loaded.set.summary());
@@ -679,7 +676,7 @@ fn prompt(target: &Target, common: &Common, format: SummaryFormat) -> Outcome {
 }
 
 fn read(target: &Target, skill: &str, file: Option<&str>, common: &Common) -> Outcome {
-    let Loaded { set, outcome, .. } = load(target, common, SummaryFormat::Markdown);
+    let Loaded { set, outcome, .. } = load(target, common, &ListingFormat::Markdown);
     if outcome == Outcome::Usage {
         return outcome;
     }
@@ -701,7 +698,7 @@ fn invoke(target: &Target, message: &str, common: &Common) -> Outcome {
         set,
         sources,
         outcome,
-    } = load(target, common, SummaryFormat::Markdown);
+    } = load(target, common, &ListingFormat::Markdown);
     if outcome == Outcome::Usage {
         return outcome;
     }
@@ -740,7 +737,7 @@ fn invoke(target: &Target, message: &str, common: &Common) -> Outcome {
 }
 
 fn schema(target: &Target, common: &Common, format: SchemaFormat, style: Style) -> Outcome {
-    let Loaded { set, outcome, .. } = load(target, common, SummaryFormat::Markdown);
+    let Loaded { set, outcome, .. } = load(target, common, &ListingFormat::Markdown);
     if outcome == Outcome::Usage {
         return outcome;
     }
@@ -778,7 +775,7 @@ fn call(
     common: &Common,
     config: ToolConfig,
 ) -> Outcome {
-    let Loaded { set, outcome, .. } = load(target, common, SummaryFormat::Markdown);
+    let Loaded { set, outcome, .. } = load(target, common, &ListingFormat::Markdown);
     if outcome == Outcome::Usage {
         return outcome;
     }
@@ -799,7 +796,7 @@ fn extract(path: &Path, skill: &str, dest: &Path, common: &Common) -> Outcome {
     let Loaded { set, outcome, .. } = load(
         &Target::Path(path.to_owned()),
         common,
-        SummaryFormat::Markdown,
+        &ListingFormat::Markdown,
     );
     if outcome == Outcome::Usage {
         return outcome;
@@ -828,9 +825,9 @@ fn extract(path: &Path, skill: &str, dest: &Path, common: &Common) -> Outcome {
 }
 
 /// Reads a permission rules file (`Permissions::parse` format).
-fn read_permissions(path: &Path) -> Result<crate::permission::Permissions, String> {
+fn read_permissions(path: &Path) -> Result<crate::policy::Permissions, String> {
     let text = std::fs::read_to_string(path).map_err(|e| format!("{}: {e}", path.display()))?;
-    crate::permission::Permissions::parse(&text).map_err(|e| format!("{}: {e}", path.display()))
+    crate::policy::Permissions::parse(&text).map_err(|e| format!("{}: {e}", path.display()))
 }
 
 /// `skills serve`: an overlay of the target's folder (or of what discovery finds) over no
@@ -838,7 +835,7 @@ fn read_permissions(path: &Path) -> Result<crate::permission::Permissions, Strin
 fn serve(
     target: &Target,
     common: &Common,
-    rules: crate::permission::Permissions,
+    rules: crate::policy::Permissions,
     only: &[String],
     deny: &[String],
     config: ToolConfig,
@@ -848,7 +845,7 @@ fn serve(
 
     use crate::disk::Overlay;
     use crate::mcp::McpServer;
-    use crate::permission::Access;
+    use crate::policy::Access;
 
     static NONE: SkillSet = SkillSet::empty();
     let discovery = match target {

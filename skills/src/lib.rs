@@ -24,9 +24,28 @@
 //! assert!(miss.contains(r#"Did you mean "references/checklist.md"?"#));
 //! ```
 //!
+//! # Where to look
+//!
+//! | to ... | use |
+//! |---|---|
+//! | embed a folder, checked when the crate compiles | [`skills!`] |
+//! | get a skill, its body, a resource or a chunk | [`SkillSet`], [`Skill`], [`Loaded`], [`Chunk`] |
+//! | build a skill at run time | [`Skill::owned`] with [`Fields`] and [`File`] |
+//! | act on a miss | [`SkillError`], [`PathProblem`]: their text lists what exists |
+//! | write the L1 listing into a prompt | [`SkillSet::summary`], [`listing`] (formats, budgets) |
+//! | offer tools to a model and answer its calls | [`Tools`], [`tools`] (definitions, `Session`, disclosure modes) |
+//! | let the user invoke a skill (`/name args`) | [`invoke`] |
+//! | decide who may load what, remember approvals | [`policy`] |
+//! | quote names, clip echoes, cut excerpts, read `<chunk>` syntax | [`text`] |
+//! | check a path a model sent | [`path`] |
+//! | validate SKILL.md files; read a scanned folder into skills | `parse`, `load` (feature `parse`) |
+//! | load skills from disk, reload, extract scripts | `disk` (feature `fs`) |
+//! | serve over MCP | `mcp` (feature `mcp`) |
+//! | a rig tool | `rig` (feature `rig`) |
+//!
 //! # Features
 //!
-//! - `parse`: the validator and folder scanner ([`parse`]), the same code the macro runs.
+//! - `parse`: the validator and folder scanner (`parse`), the same code the macro runs.
 //! - `fs`: skills from disk at run time: discovery, an overlay on the embedded set with reload,
 //!   extraction of a skill's files for running its scripts (`disk`).
 //! - `watch`: a background thread that reloads an overlay when its folders change.
@@ -41,7 +60,27 @@
 // Lets `::skills_embed::...` paths in generated code resolve inside this crate's own doctests.
 extern crate self as skills_embed;
 
-pub use skills_embed_runtime::*;
+pub use skills_embed_runtime::{
+    Call, CallError, Chunk, Dynamic, Fields, File, LoadReport, Loaded, MANIFEST, PathProblem,
+    Skill, SkillError, SkillIdentifier, SkillSet, ToolOutput, Tools,
+};
+pub use skills_embed_runtime::{invoke, listing, path, policy, schemars, text, tools};
+
+#[cfg(feature = "fs")]
+#[cfg_attr(docsrs, doc(cfg(feature = "fs")))]
+pub use skills_embed_runtime::disk;
+#[cfg(feature = "mcp")]
+#[cfg_attr(docsrs, doc(cfg(feature = "mcp")))]
+pub use skills_embed_runtime::mcp;
+#[cfg(feature = "rig")]
+#[cfg_attr(docsrs, doc(cfg(feature = "rig")))]
+pub use skills_embed_runtime::rig;
+#[cfg(feature = "parse")]
+#[cfg_attr(docsrs, doc(cfg(feature = "parse")))]
+pub use skills_embed_runtime::{load, parse};
+
+#[doc(hidden)]
+pub use skills_embed_runtime::__private;
 
 // The command-line tool's code, in the library so that the workspace's tests can build the same
 // tool as a binary of their own (a test can only run its own package's binaries).

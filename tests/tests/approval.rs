@@ -6,8 +6,8 @@ use std::path::Path;
 
 use skills_embed::Tools;
 use skills_embed::disk::{Discovery, Overlay};
-use skills_embed::permission::{Answer, Permissions};
-use skills_embed::session::Session;
+use skills_embed::policy::{Answer, Permissions};
+use skills_embed::tools::Session;
 
 skills_embed::skills!("fixtures/basic");
 

@@ -6,8 +6,8 @@
 use skills_embed::listing::{
     Budget, DEFAULT_DESCRIPTION_CAP, ListingFormat, ListingOptions, estimate_tokens,
 };
-use skills_embed::permission::Permissions;
-use skills_embed::{OwnedFields, Skill, SkillSet, SummaryFormat, Tools};
+use skills_embed::policy::Permissions;
+use skills_embed::{Fields, Skill, SkillSet, Tools};
 
 const WORDS: &str = "Review pull requests for correctness, missing tests, unsafe code, naming, \
     error handling and documentation; suggest concrete fixes with file and line references, \
@@ -17,10 +17,10 @@ const WORDS: &str = "Review pull requests for correctness, missing tests, unsafe
 
 fn skill(name: &str, description: &str) -> Skill {
     Skill::owned(
-        OwnedFields {
+        Fields {
             name: name.into(),
             description: description.into(),
-            ..OwnedFields::default()
+            ..Fields::default()
         },
         format!("# {name}\n\nInstructions.\n"),
         Vec::new(),
@@ -32,7 +32,7 @@ fn fifty() -> SkillSet {
     let skills = (0..50)
         .map(|i| skill(&format!("skill-{i:02}"), &format!("Skill {i}. {WORDS}")))
         .collect();
-    SkillSet::from_skills(skills, SummaryFormat::Markdown)
+    SkillSet::from_skills(skills, &ListingFormat::Markdown)
 }
 
 fn budgeted(budget: Budget) -> ListingOptions {
@@ -218,7 +218,7 @@ fn a_per_entry_cap() {
     let long = "word ".repeat(400);
     let set = SkillSet::from_skills(
         vec![skill("long", &long), skill("short", "Short.")],
-        SummaryFormat::Markdown,
+        &ListingFormat::Markdown,
     );
     let tools = Tools::new(&set);
     let listing = tools.listing(&budgeted(Budget::Tokens(100_000)));
@@ -255,7 +255,7 @@ fn xml_says_it_in_a_comment() {
 
 #[test]
 fn no_visible_skill_no_listing_and_no_tool() {
-    let empty = SkillSet::from_skills(Vec::new(), SummaryFormat::Markdown);
+    let empty = SkillSet::from_skills(Vec::new(), &ListingFormat::Markdown);
     let tools = Tools::new(&empty);
     assert!(tools.is_empty() && tools.offered().is_empty());
     for format in [ListingFormat::Markdown, ListingFormat::Xml] {
@@ -307,7 +307,7 @@ fn prints_a_budgeted_listing() {
     ];
     let set = SkillSet::from_skills(
         skills.iter().map(|(n, d)| skill(n, d)).collect(),
-        SummaryFormat::Markdown,
+        &ListingFormat::Markdown,
     );
     let tools = Tools::new(&set);
     let listing = tools.listing(&ListingOptions {

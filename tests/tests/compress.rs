@@ -75,7 +75,7 @@ fn compressed_bodies_answer_tool_calls() {
                 .unwrap()
         )
     );
-    let digest = skills_embed::hex(&skills_embed::sha256(
+    let digest = skills_embed::__private::hex(&skills_embed::__private::sha256(
         stored::SKILLS.get("code-review").unwrap().body().as_bytes(),
     ));
     assert!(out.text.contains(&digest), "{}", out.text);

@@ -13,8 +13,8 @@ use std::thread;
 use serde_json::json;
 use skills_embed::disk::discover::Discovery;
 use skills_embed::disk::overlay::Overlay;
-use skills_embed::permission::{Answer, Permissions};
-use skills_embed::session::{Event, Session};
+use skills_embed::policy::{Answer, Permissions};
+use skills_embed::tools::{Event, Session};
 use skills_embed::{SkillSet, Tools};
 
 skills_embed::skills!("fixtures/tools");

@@ -13,7 +13,7 @@ use skills_embed::disk::discover::{
     Discovered, Discovery, Found, Root, SourceKind, resolve, scan_root,
 };
 use skills_embed::parse::{Profile, Rule, Severity};
-use skills_embed::{OwnedFields, Skill};
+use skills_embed::{Fields, Skill};
 
 /// A temporary folder, and its canonical path (what discovery reports paths under).
 fn temp() -> (tempfile::TempDir, PathBuf) {
@@ -783,10 +783,10 @@ fn an_empty_root_is_news_only_when_it_was_named() {
 }
 
 fn embedded(name: &str, description: &str) -> Found {
-    let fields = OwnedFields {
+    let fields = Fields {
         name: name.into(),
         description: description.into(),
-        ..OwnedFields::default()
+        ..Fields::default()
     };
     Found {
         skill: Skill::owned(fields, "Embedded body".into(), Vec::new()),

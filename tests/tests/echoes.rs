@@ -4,8 +4,8 @@
 
 use serde_json::{Value, json};
 use skills_embed::listing::{ListingFormat, ListingOptions};
-use skills_embed::tool::{ToolConfig, ToolStyle};
-use skills_embed::{File, OwnedFields, Skill, SkillSet, SummaryFormat, Tools};
+use skills_embed::tools::{ToolConfig, ToolStyle};
+use skills_embed::{Fields, File, Skill, SkillSet, Tools};
 
 /// File names that break naive quoting: a quote, a backslash, a line break, a comma and a
 /// space (which could pass for two entries), a control character, a line separator, and a
@@ -32,10 +32,10 @@ fn skill(name: &str) -> Skill {
         .map(|path| File::owned((*path).to_owned(), long_text().into_bytes(), false))
         .collect();
     Skill::owned(
-        OwnedFields {
+        Fields {
             name: name.to_owned(),
             description: "A skill with awkward file names.".into(),
-            ..OwnedFields::default()
+            ..Fields::default()
         },
         format!("# Body\n{}", long_text()),
         files,
@@ -43,7 +43,7 @@ fn skill(name: &str) -> Skill {
 }
 
 fn set() -> SkillSet {
-    SkillSet::from_skills(vec![skill("demo")], SummaryFormat::Markdown)
+    SkillSet::from_skills(vec![skill("demo")], &ListingFormat::Markdown)
 }
 
 fn config(style: ToolStyle) -> ToolConfig {
@@ -108,7 +108,7 @@ fn the_continuation_hint_is_json_for_any_file_name() {
 #[test]
 fn the_continuation_hint_of_a_body_names_an_awkward_skill() {
     let name = "we\"ird\\skill";
-    let set = SkillSet::from_skills(vec![skill(name)], SummaryFormat::Markdown);
+    let set = SkillSet::from_skills(vec![skill(name)], &ListingFormat::Markdown);
     let tools = Tools::new(&set).with_config(config(ToolStyle::Unified));
     let first = tools.handle("load_skill", &json!({ "skill": name }).to_string());
     assert!(!first.is_error, "{}", first.text);
@@ -215,7 +215,7 @@ fn a_miss_lists_awkward_names_one_per_entry() {
 fn listings_write_each_skill_name_on_one_line() {
     let names = ["bad\nname", "comma, name", "fine", "quote\"name"];
     let skills = names.iter().map(|name| skill(name)).collect();
-    let set = SkillSet::from_skills(skills, SummaryFormat::Markdown);
+    let set = SkillSet::from_skills(skills, &ListingFormat::Markdown);
     let tools = Tools::new(&set);
     for format in [
         ListingFormat::Markdown,
@@ -267,7 +267,7 @@ fn a_decomposed_spelling_gets_a_suggestion() {
     // "café" written with a combining accent (NFD) against the composed name (NFC).
     let composed = "caf\u{e9}";
     let decomposed = "cafe\u{301}";
-    let set = SkillSet::from_skills(vec![skill(composed)], SummaryFormat::Markdown);
+    let set = SkillSet::from_skills(vec![skill(composed)], &ListingFormat::Markdown);
     let miss = set.get(decomposed).unwrap_err().to_string();
     assert!(
         miss.contains(&format!("Did you mean \"{composed}\"?")),
@@ -276,10 +276,10 @@ fn a_decomposed_spelling_gets_a_suggestion() {
     // A file path: NFD folder and file name against NFC ones.
     let file = File::owned("r\u{e9}f/caf\u{e9}.md".into(), b"x".to_vec(), false);
     let accented = Skill::owned(
-        OwnedFields {
+        Fields {
             name: "demo".into(),
             description: "d".into(),
-            ..OwnedFields::default()
+            ..Fields::default()
         },
         "Body".into(),
         vec![file],
@@ -293,7 +293,7 @@ fn a_decomposed_spelling_gets_a_suggestion() {
         "{miss}"
     );
     // Compatibility forms too: the "ﬁ" ligature is "fi" under NFKC.
-    let set = SkillSet::from_skills(vec![skill("fix")], SummaryFormat::Markdown);
+    let set = SkillSet::from_skills(vec![skill("fix")], &ListingFormat::Markdown);
     let miss = set.get("\u{fb01}x").unwrap_err().to_string();
     assert!(miss.contains("Did you mean \"fix\"?"), "{miss}");
 }

@@ -97,7 +97,7 @@ fn marker_holds_the_fingerprint() {
     let marker = fs::read_to_string(out.dir.join(MARKER)).unwrap();
     assert_eq!(
         marker,
-        format!("{}\n", skills_embed::hex(&fingerprint(pdf())))
+        format!("{}\n", skills_embed::__private::hex(&fingerprint(pdf())))
     );
     assert_eq!(fingerprint(pdf()), fingerprint(pdf()));
     assert_ne!(

@@ -16,7 +16,7 @@ use std::time::Duration;
 use skills_embed::disk::discover::Discovery;
 use skills_embed::disk::overlay::Overlay;
 use skills_embed::parse::{Diagnostic, Rule, ScanOptions, Tree};
-use skills_embed::{SkillSet, SummaryFormat};
+use skills_embed::{SkillSet, listing::ListingFormat};
 
 skills_embed::skills!("fixtures/basic");
 
@@ -60,10 +60,10 @@ fn scan(root: &Path) -> Tree {
 /// Loads a scanned tree on another thread.
 fn load(tree: Tree, cap: Option<u64>) -> (SkillSet, Vec<Diagnostic>) {
     within("loading", move || {
-        let (loaded, diagnostics) = tree.load_skills(cap);
+        let (loaded, diagnostics) = skills_embed::load::skills(&tree, cap);
         let skills = loaded.into_iter().map(|(skill, _)| skill).collect();
         (
-            SkillSet::from_skills(skills, SummaryFormat::Markdown),
+            SkillSet::from_skills(skills, &ListingFormat::Markdown),
             diagnostics,
         )
     })
@@ -189,7 +189,10 @@ fn a_resource_changed_between_scan_and_read_is_served_as_read_with_its_own_diges
     assert!(diagnostics.is_empty(), "{diagnostics:?}");
     let notes = set.load_by_name("a", "references/notes.md").unwrap();
     assert_eq!(notes.text(), Some("Rewritten.\n"));
-    assert_eq!(notes.sha256(), skills_embed::sha256(b"Rewritten.\n"));
+    assert_eq!(
+        notes.sha256(),
+        skills_embed::__private::sha256(b"Rewritten.\n")
+    );
 
     // Grown past the cap between scan and read: refused for that skill only.
     let tree = scan(&root);
@@ -272,7 +275,7 @@ fn unreadable_files_at_scan_time_are_reported_and_the_rest_served() {
                 ..ScanOptions::default()
             };
             let tree = skills_embed::parse::scan(&root2, &options);
-            let (set, more) = tree.load_set(SummaryFormat::Markdown);
+            let (set, more) = skills_embed::load::set(&tree, &ListingFormat::Markdown);
             (
                 set,
                 tree.diagnostics.into_iter().chain(more).collect::<Vec<_>>(),
@@ -433,7 +436,7 @@ fn files_flipping_while_scans_run_never_hang_or_lose_the_other_skills() {
                     ..ScanOptions::default()
                 };
                 let tree = skills_embed::parse::scan(&root2, &options);
-                let (set, _) = tree.load_set(SummaryFormat::Markdown);
+                let (set, _) = skills_embed::load::set(&tree, &ListingFormat::Markdown);
                 for name in ["b", "c"] {
                     assert!(set.get(name).is_ok(), "{name} lost");
                 }

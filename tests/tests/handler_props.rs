@@ -2,10 +2,10 @@
 
 use proptest::prelude::*;
 use serde_json::{Value, json};
-use skills_embed::permission::Permissions;
-use skills_embed::session::Session;
-use skills_embed::tool::ToolConfig;
-use skills_embed::{File, OwnedFields, Skill, SkillSet, SummaryFormat, Tools};
+use skills_embed::policy::Permissions;
+use skills_embed::tools::Session;
+use skills_embed::tools::ToolConfig;
+use skills_embed::{Fields, File, Skill, SkillSet, Tools, listing::ListingFormat};
 
 skills_embed::skills!("fixtures/tools");
 
@@ -146,8 +146,8 @@ proptest! {
             .iter()
             .map(|p| File::owned(p.clone(), text.clone().into_bytes(), false))
             .collect();
-        let fields = OwnedFields { name: skill.clone(), description: "d".into(), ..OwnedFields::default() };
-        let set = SkillSet::from_skills(vec![Skill::owned(fields, text.clone(), files)], SummaryFormat::Markdown);
+        let fields = Fields { name: skill.clone(), description: "d".into(), ..Fields::default() };
+        let set = SkillSet::from_skills(vec![Skill::owned(fields, text.clone(), files)], &ListingFormat::Markdown);
         let config = ToolConfig { max_chars: 100, max_body_chars: 100, ..ToolConfig::default() };
         let tools = Tools::new(&set).with_config(config);
         for path in &paths {

@@ -25,7 +25,7 @@ use skills_embed::disk::overlay::Overlay;
 use skills_embed::parse::frontmatter::split;
 use skills_embed::parse::{Profile, ScanOptions};
 use skills_embed::path::check;
-use skills_embed::{SkillError, SkillSet, SummaryFormat, Tools};
+use skills_embed::{SkillError, SkillSet, Tools, listing::ListingFormat};
 
 skills_embed::skills!("fixtures/hostile");
 
@@ -297,9 +297,11 @@ fn scan_set(root: &Path, follow_symlinks: bool) -> SkillSet {
         follow_symlinks,
         ..ScanOptions::default()
     };
-    skills_embed::parse::scan(root, &options)
-        .load_set(SummaryFormat::Markdown)
-        .0
+    skills_embed::load::set(
+        &skills_embed::parse::scan(root, &options),
+        &ListingFormat::Markdown,
+    )
+    .0
 }
 
 /// No file of any skill of `set` holds bytes from outside the root.
@@ -328,7 +330,7 @@ fn the_table_has_over_200_distinct_entries() {
 #[test]
 fn embedded_set() {
     let set =
-        skills_embed::SkillSet::from_skills(SKILLS.skills().to_vec(), SummaryFormat::Markdown);
+        skills_embed::SkillSet::from_skills(SKILLS.skills().to_vec(), &ListingFormat::Markdown);
     let tally = probe("embedded", &set, &fixtures().join("target"), &[]);
     // Only entries that normalise to a real file of `target` are hits; everything else is
     // refused or missed.
@@ -456,7 +458,7 @@ fn symlinked_disk_trees() {
 #[test]
 fn huge_requests_get_short_answers_quickly() {
     let set =
-        skills_embed::SkillSet::from_skills(SKILLS.skills().to_vec(), SummaryFormat::Markdown);
+        skills_embed::SkillSet::from_skills(SKILLS.skills().to_vec(), &ListingFormat::Markdown);
     let tools = Tools::new(&set);
     // 2 MB: the old suggestion table for this path against a 19-character one was 300 MB.
     let huge = "x".repeat(2_000_000);

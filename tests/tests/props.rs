@@ -15,12 +15,12 @@ use std::sync::OnceLock;
 use proptest::prelude::*;
 use proptest::strategy::ValueTree;
 use serde_json::json;
-use skills_embed::excerpt::{excerpt, headings, section};
 use skills_embed::parse::frontmatter::split;
 use skills_embed::parse::{Profile, ScanOptions, parse_manifest};
 use skills_embed::path::check;
-use skills_embed::tool::ToolConfig;
-use skills_embed::{File, OwnedFields, Skill, SkillError, SkillSet, SummaryFormat, Tools};
+use skills_embed::text::excerpt::{excerpt, headings, section};
+use skills_embed::tools::ToolConfig;
+use skills_embed::{Fields, File, Skill, SkillError, SkillSet, Tools, listing::ListingFormat};
 
 #[allow(dead_code)]
 #[path = "../../fuzz/src/lib.rs"]
@@ -113,8 +113,8 @@ fn disk_set() -> &'static SkillSet {
     static SET: OnceLock<SkillSet> = OnceLock::new();
     SET.get_or_init(|| {
         let root = Path::new(env!("CARGO_MANIFEST_DIR")).join("fixtures/tools");
-        let (set, diagnostics) = skills_embed::parse::scan(&root, &ScanOptions::default())
-            .load_set(SummaryFormat::Markdown);
+        let tree = skills_embed::parse::scan(&root, &ScanOptions::default());
+        let (set, diagnostics) = skills_embed::load::set(&tree, &ListingFormat::Markdown);
         assert!(diagnostics.is_empty(), "{diagnostics:?}");
         set
     })
@@ -331,15 +331,15 @@ proptest! {
         // A NUL makes a file binary, which is described rather than served.
         let resource = resource.replace('\0', "");
         prop_assume!(!resource.is_empty());
-        let fields = OwnedFields {
+        let fields = Fields {
             name: "notes".into(),
             description: "Notes.".into(),
-            ..OwnedFields::default()
+            ..Fields::default()
         };
         let files = vec![File::owned("notes.md".into(), resource.clone().into_bytes(), false)];
         let body = body.replace("<chunk", "chunk");
         let skill = Skill::owned(fields, body.clone(), files);
-        let set = SkillSet::from_skills(vec![skill], SummaryFormat::Markdown);
+        let set = SkillSet::from_skills(vec![skill], &ListingFormat::Markdown);
         let config = ToolConfig { max_chars, max_body_chars: max_chars, ..ToolConfig::default() };
         let tools = Tools::new(&set).with_config(config);
         // The body is served without its leading blank lines.

@@ -3,11 +3,11 @@
 
 use serde_json::json;
 use skills_embed::listing::{ListingFormat, ListingOptions};
-use skills_embed::mode::{Disclosure, MatchConfig};
-use skills_embed::permission::{Answer, Permissions};
-use skills_embed::session::{Event, Session};
-use skills_embed::tool::{OutputShape, ToolConfig, ToolStyle};
-use skills_embed::{SkillIdentifier, Tools, hex, sha256};
+use skills_embed::policy::{Answer, Permissions};
+use skills_embed::tools::{Disclosure, MatchConfig};
+use skills_embed::tools::{Event, Session};
+use skills_embed::tools::{OutputShape, ToolConfig, ToolStyle};
+use skills_embed::{__private::hex, __private::sha256, SkillIdentifier, Tools};
 
 skills_embed::skills!("fixtures/tools");
 
@@ -536,7 +536,7 @@ fn ask_waits_for_an_answer_and_always_is_remembered() {
 
 #[test]
 fn rule_sets_per_agent() {
-    use skills_embed::permission::AgentPermissions;
+    use skills_embed::policy::AgentPermissions;
     let agents = AgentPermissions::new(Permissions::new())
         .with_agent("support", Permissions::new().deny("*").allow("pdf-*"));
     let support = tools().with_permissions(agents.for_agent("support").clone());

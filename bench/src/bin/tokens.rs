@@ -3,7 +3,7 @@
 use std::path::Path;
 
 use skills_bench::tokens::measure;
-use skills_embed::SummaryFormat;
+use skills_embed::listing::ListingFormat;
 use skills_embed::parse::{ScanOptions, scan};
 
 fn main() {
@@ -15,7 +15,7 @@ fn main() {
     for arg in std::env::args().skip(1) {
         let (label, dir) = arg.split_once('=').unwrap_or((arg.as_str(), arg.as_str()));
         let tree = scan(Path::new(dir), &ScanOptions::default());
-        let (set, diagnostics) = tree.load_set(SummaryFormat::Markdown);
+        let (set, diagnostics) = skills_embed::load::set(&tree, &ListingFormat::Markdown);
         if let Some(d) = diagnostics.iter().find(|d| d.is_error()) {
             eprintln!("{dir}: {d}");
         }

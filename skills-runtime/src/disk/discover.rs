@@ -525,10 +525,10 @@ impl Discovered {
 /// ```
 /// use std::path::PathBuf;
 /// use skills_embed_runtime::disk::discover::{Found, Root, SourceKind};
-/// use skills_embed_runtime::{OwnedFields, Skill};
+/// use skills_embed_runtime::{Fields, Skill};
 ///
 /// // How an embedded skill takes part in `resolve`.
-/// let fields = OwnedFields { name: "pdf".into(), description: "PDFs.".into(), ..Default::default() };
+/// let fields = Fields { name: "pdf".into(), description: "PDFs.".into(), ..Default::default() };
 /// let found = Found {
 ///     skill: Skill::owned(fields, "Body".into(), Vec::new()),
 ///     root: Root { path: PathBuf::from("embedded"), kind: SourceKind::Embedded },
@@ -617,7 +617,7 @@ pub(crate) fn scan_root_walk(
         _ => options,
     };
     let mut tree = scan(&path, options);
-    let (loaded, unreadable) = tree.load_skills(max_file_bytes);
+    let (loaded, unreadable) = crate::load::skills(&tree, max_file_bytes);
     let found = loaded
         .into_iter()
         .filter_map(|(skill, i)| {
@@ -661,11 +661,11 @@ pub(crate) fn scan_root_walk(
 /// ```
 /// use std::path::PathBuf;
 /// use skills_embed_runtime::disk::discover::{Found, Root, SourceKind, resolve};
-/// use skills_embed_runtime::{OwnedFields, Skill};
+/// use skills_embed_runtime::{Fields, Skill};
 ///
 /// let found = |kind, manifest: &str, description: &str| Found {
 ///     skill: Skill::owned(
-///         OwnedFields { name: "pdf".into(), description: description.into(), ..Default::default() },
+///         Fields { name: "pdf".into(), description: description.into(), ..Default::default() },
 ///         String::new(),
 ///         Vec::new(),
 ///     ),
@@ -804,13 +804,13 @@ fn cannot_read(root: &Root, e: &io::Error) -> Diagnostic {
 #[cfg(test)]
 mod tests {
     use super::*;
-    use crate::OwnedFields;
+    use crate::Fields;
 
     fn found(name: &str, kind: SourceKind, manifest: &str) -> Found {
-        let fields = OwnedFields {
+        let fields = Fields {
             name: name.into(),
             description: manifest.into(),
-            ..OwnedFields::default()
+            ..Fields::default()
         };
         Found {
             skill: Skill::owned(fields, String::new(), Vec::new()),

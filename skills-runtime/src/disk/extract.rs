@@ -21,11 +21,11 @@
 //!   someone else) are left in place: deleting what we did not write is riskier than leaving it.
 //!
 //! ```
-//! use skills_embed_runtime::{File, OwnedFields, Skill};
+//! use skills_embed_runtime::{File, Fields, Skill};
 //! use skills_embed_runtime::disk::extract::extract;
 //!
 //! let skill = Skill::owned(
-//!     OwnedFields { name: "pdf".into(), description: "Work with PDF files.".into(), ..Default::default() },
+//!     Fields { name: "pdf".into(), description: "Work with PDF files.".into(), ..Default::default() },
 //!     "Run `scripts/extract.sh FILE`.\n".into(),
 //!     vec![File::owned("scripts/extract.sh".into(), b"#!/bin/sh\npdftotext \"$1\" -\n".to_vec(), true)],
 //! );
@@ -44,18 +44,19 @@ use std::io::{self, Write};
 use std::path::{Component, Path, PathBuf};
 use std::sync::atomic::{AtomicU64, Ordering};
 
+use crate::model::file::hex;
+use crate::model::skill::Skill;
 use crate::path;
-use crate::skill::{Skill, hex};
 
 /// The name of the marker file written last in the skill's folder: the hex [`fingerprint`] of
 /// the skill the folder holds, and a newline. A skill file with this path is refused.
 ///
 /// ```
-/// use skills_embed_runtime::{OwnedFields, Skill, hex};
+/// use skills_embed_runtime::{Fields, Skill, __private::hex};
 /// use skills_embed_runtime::disk::extract::{extract, fingerprint, MARKER};
 ///
 /// let skill = Skill::owned(
-///     OwnedFields { name: "notes".into(), description: "Take notes.".into(), ..Default::default() },
+///     Fields { name: "notes".into(), description: "Take notes.".into(), ..Default::default() },
 ///     "# Notes\n".into(),
 ///     vec![],
 /// );
@@ -70,11 +71,11 @@ pub const MARKER: &str = ".skills-fingerprint";
 /// Where a skill was written.
 ///
 /// ```
-/// use skills_embed_runtime::{OwnedFields, Skill};
+/// use skills_embed_runtime::{Fields, Skill};
 /// use skills_embed_runtime::disk::extract::extract;
 ///
 /// let skill = Skill::owned(
-///     OwnedFields { name: "notes".into(), description: "Take notes.".into(), ..Default::default() },
+///     Fields { name: "notes".into(), description: "Take notes.".into(), ..Default::default() },
 ///     "# Notes\n".into(),
 ///     vec![],
 /// );
@@ -99,11 +100,11 @@ pub struct Extracted {
 /// Why a skill could not be written. Each message says what was in the way and what to do.
 ///
 /// ```
-/// use skills_embed_runtime::{OwnedFields, Skill};
+/// use skills_embed_runtime::{Fields, Skill};
 /// use skills_embed_runtime::disk::extract::{extract, ExtractError};
 ///
 /// let skill = Skill::owned(
-///     OwnedFields { name: "notes".into(), description: "Take notes.".into(), ..Default::default() },
+///     Fields { name: "notes".into(), description: "Take notes.".into(), ..Default::default() },
 ///     "# Notes\n".into(),
 ///     vec![],
 /// );
@@ -182,10 +183,10 @@ pub enum ExtractError {
 /// time, hashed on the call for embedded ones.
 ///
 /// ```
-/// use skills_embed_runtime::{File, OwnedFields, Skill};
+/// use skills_embed_runtime::{File, Fields, Skill};
 /// use skills_embed_runtime::disk::extract::fingerprint;
 ///
-/// let fields = OwnedFields { name: "s".into(), description: "d".into(), ..Default::default() };
+/// let fields = Fields { name: "s".into(), description: "d".into(), ..Default::default() };
 /// let script = |exec| File::owned("run.sh".into(), b"#!/bin/sh\n".to_vec(), exec);
 /// let a = Skill::owned(fields.clone(), "body\n".into(), vec![script(true)]);
 /// let b = Skill::owned(fields, "body\n".into(), vec![script(false)]);
@@ -214,11 +215,11 @@ pub fn fingerprint(skill: &Skill) -> [u8; 32] {
 /// docs](self) for what is written and how.
 ///
 /// ```
-/// use skills_embed_runtime::{File, OwnedFields, Skill};
+/// use skills_embed_runtime::{File, Fields, Skill};
 /// use skills_embed_runtime::disk::extract::extract;
 ///
 /// let skill = Skill::owned(
-///     OwnedFields { name: "pdf".into(), description: "Work with PDF files.".into(), ..Default::default() },
+///     Fields { name: "pdf".into(), description: "Work with PDF files.".into(), ..Default::default() },
 ///     "Run `scripts/extract.sh FILE`; forms: `references/forms.md`.\n".into(),
 ///     vec![
 ///         File::owned("scripts/extract.sh".into(), b"#!/bin/sh\ncat \"$(dirname \"$0\")/../references/forms.md\"\n".to_vec(), true),
@@ -301,11 +302,11 @@ pub fn extract(skill: &Skill, dest: &Path) -> Result<Extracted, ExtractError> {
 /// `extracted.dir.parent()` when done, or leave it to the system's temp cleaning.
 ///
 /// ```
-/// use skills_embed_runtime::{OwnedFields, Skill};
+/// use skills_embed_runtime::{Fields, Skill};
 /// use skills_embed_runtime::disk::extract::extract_to_temp;
 ///
 /// let skill = Skill::owned(
-///     OwnedFields { name: "notes".into(), description: "Take notes.".into(), ..Default::default() },
+///     Fields { name: "notes".into(), description: "Take notes.".into(), ..Default::default() },
 ///     "# Notes\n".into(),
 ///     vec![],
 /// );
@@ -582,13 +583,14 @@ fn set_mode(_: &fs::File, _: bool) -> io::Result<()> {
 #[cfg(test)]
 mod tests {
     use super::*;
-    use crate::skill::{File, OwnedFields};
+    use crate::model::fields::Fields;
+    use crate::model::file::File;
 
     fn skill(name: &str, files: Vec<File>) -> Skill {
-        let fields = OwnedFields {
+        let fields = Fields {
             name: name.into(),
             description: "A test skill.".into(),
-            ..OwnedFields::default()
+            ..Fields::default()
         };
         Skill::owned(fields, "# Body\n".into(), files)
     }

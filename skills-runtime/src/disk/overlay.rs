@@ -10,12 +10,12 @@ use std::path::PathBuf;
 use std::sync::{Arc, Mutex, RwLock};
 
 use super::discover::{Discovery, Found, Root, SourceKind, resolve, scan_root_walk, walk_path};
-use crate::id::{Dynamic, SkillIdentifier};
+use crate::listing::ListingFormat;
+use crate::model::id::{Dynamic, SkillIdentifier};
+use crate::model::set::SkillSet;
+use crate::model::skill::Skill;
 use crate::parse::tree::survey;
 use crate::parse::{Diagnostic, Rule, WalkSummary};
-use crate::set::SkillSet;
-use crate::skill::Skill;
-use crate::summary::SummaryFormat;
 
 /// Where a skill of the merged set came from.
 #[derive(Debug, Clone, PartialEq, Eq)]
@@ -330,7 +330,7 @@ fn merge<Id>(
         })
         .collect();
     let skills = winners.into_iter().map(|f| f.skill).collect();
-    let set = Arc::new(SkillSet::from_skills(skills, SummaryFormat::Markdown));
+    let set = Arc::new(SkillSet::from_skills(skills, &ListingFormat::Markdown));
     State {
         set,
         sources,

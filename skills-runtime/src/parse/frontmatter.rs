@@ -18,6 +18,7 @@
 use std::fmt;
 
 use super::Rule;
+use crate::text::lines::Lines;
 
 /// The largest frontmatter accepted, in bytes of YAML text (64 KiB).
 ///
@@ -145,14 +146,14 @@ pub fn split(text: &str) -> Result<Split<'_>, SplitError> {
     } else {
         0
     };
-    let mut lines = Lines { text, pos: start };
+    let mut lines = Lines::from(text, start);
     let opening = lines.next().ok_or(SplitError::Missing)?;
-    if !is_fence(opening.content) {
+    if !is_fence(opening.text) {
         return Err(SplitError::Missing);
     }
     let yaml_offset = opening.end;
     let closing = lines
-        .find(|line| is_fence(line.content))
+        .find(|line| is_fence(line.text))
         .ok_or(SplitError::Unclosed)?;
     let yaml = text.get(yaml_offset..closing.start).unwrap_or_default();
     if yaml.len() > MAX_FRONTMATTER_BYTES {
@@ -818,43 +819,9 @@ fn is_fence(line: &str) -> bool {
 
 /// The offset of the first line at or after `pos` that is not blank (or the end of the text).
 fn skip_blank_lines(text: &str, pos: usize) -> usize {
-    Lines { text, pos }
-        .find(|line| !line.content.trim().is_empty())
+    Lines::from(text, pos)
+        .find(|line| !line.text.trim().is_empty())
         .map_or(text.len(), |line| line.start)
-}
-
-/// One line of the text: `content` excludes the `\n` (but keeps a `\r`), `end` is the offset
-/// just after the `\n` (or the end of the text).
-#[derive(Debug, Clone, Copy)]
-struct Line<'a> {
-    start: usize,
-    end: usize,
-    content: &'a str,
-}
-
-/// The lines of `text` from byte offset `pos` on.
-struct Lines<'a> {
-    text: &'a str,
-    pos: usize,
-}
-
-impl<'a> Iterator for Lines<'a> {
-    type Item = Line<'a>;
-
-    fn next(&mut self) -> Option<Line<'a>> {
-        let rest = self.text.get(self.pos..).filter(|rest| !rest.is_empty())?;
-        let start = self.pos;
-        let (content, len) = match rest.find('\n') {
-            Some(newline) => (&rest[..newline], newline + 1),
-            None => (rest, rest.len()),
-        };
-        self.pos += len;
-        Some(Line {
-            start,
-            end: self.pos,
-            content,
-        })
-    }
 }
 
 #[cfg(test)]

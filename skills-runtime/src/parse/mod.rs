@@ -14,7 +14,7 @@
 mod diagnostic;
 pub mod frontmatter;
 pub mod manifest;
-mod read;
+pub(crate) mod read;
 pub mod tree;
 pub mod walk;
 

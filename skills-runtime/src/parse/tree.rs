@@ -12,8 +12,8 @@ use walkdir::WalkDir;
 
 use super::walk::{Budget, WalkLimits, WalkSummary};
 use super::{Diagnostic, Manifest, Profile, Rule, parse_manifest};
-use crate::skill::{File, MANIFEST, OwnedFields, Skill, is_text};
-use crate::{SkillSet, SummaryFormat};
+use crate::model::fields::MANIFEST;
+use crate::text::is_text;
 
 /// Folder names [`ScanOptions::for_repositories`] never searches for skills: version control,
 /// dependencies and caches. A folder of one of these names that holds a SKILL.md itself is
@@ -209,7 +209,7 @@ pub struct SkillSource {
     /// [`LimitAction::Cut`].
     pub body_end: usize,
     /// The `<chunk>` blocks of the body, with offsets relative to the body.
-    pub chunks: Vec<crate::chunk::ChunkSpan>,
+    pub chunks: Vec<crate::text::chunks::ChunkSpan>,
     /// Whether no error concerns this skill.
     pub valid: bool,
 }
@@ -249,82 +249,12 @@ impl SkillSource {
             .get(self.body_start()..self.body_end)
             .unwrap_or("")
     }
-
-    /// Reads every resource and builds the runtime [`Skill`].
-    pub fn load(&self) -> io::Result<Skill> {
-        self.load_with(|r| fs::read(&r.file))
-    }
-
-    /// Builds the runtime [`Skill`], reading each resource with `read`.
-    pub fn load_with(
-        &self,
-        mut read: impl FnMut(&Resource) -> io::Result<Vec<u8>>,
-    ) -> io::Result<Skill> {
-        let manifest = self.manifest.clone().unwrap_or_default();
-        let fields = OwnedFields {
-            name: self.name(),
-            description: manifest.description,
-            license: manifest.license,
-            compatibility: manifest.compatibility,
-            metadata: manifest.metadata,
-            allowed_tools: manifest.allowed_tools,
-            extra: serde_json::Value::Object(manifest.extra).to_string(),
-        };
-        let files = self
-            .resources
-            .iter()
-            .map(|r| Ok(File::owned(r.path.clone(), read(r)?, r.executable)))
-            .collect::<io::Result<Vec<_>>>()?;
-        Ok(Skill::owned(fields, self.body().to_owned(), files))
-    }
 }
 
 impl Tree {
     /// Whether any diagnostic is an error.
     pub fn has_errors(&self) -> bool {
         self.diagnostics.iter().any(Diagnostic::is_error)
-    }
-
-    /// The valid skills as a [`SkillSet`]; a skill whose files cannot be read is reported with a
-    /// `read-error` diagnostic and left out.
-    pub fn load_set(&self, format: SummaryFormat) -> (SkillSet, Vec<Diagnostic>) {
-        let (loaded, diagnostics) = self.load_skills(None);
-        let skills = loaded.into_iter().map(|(skill, _)| skill).collect();
-        (SkillSet::from_skills(skills, format), diagnostics)
-    }
-
-    /// Reads the valid skills, each with the index of its source in [`Tree::skills`].
-    ///
-    /// Every file is read through a handle checked to lie inside the root (no symbolic link
-    /// out, no swap between check and read) and, with `cap`, to be at most that many bytes.
-    /// A skill with a file that cannot be read is left out, with a `read-error` diagnostic.
-    pub fn load_skills(&self, cap: Option<u64>) -> (Vec<(Skill, usize)>, Vec<Diagnostic>) {
-        let mut skills = Vec::new();
-        let mut diagnostics = Vec::new();
-        let Ok(root) = fs::canonicalize(&self.root) else {
-            return (skills, diagnostics);
-        };
-        // A SKILL.md given as the root: its folder is the root.
-        let root = if root.is_file() {
-            root.parent().map(Path::to_owned).unwrap_or(root)
-        } else {
-            root
-        };
-        for (i, source) in self.skills.iter().enumerate().filter(|(_, s)| s.valid) {
-            let read = |r: &Resource| {
-                super::read::read_inside(&root, &r.file, cap)
-                    .map_err(|e| io::Error::new(e.kind(), format!("{}: {e}", r.path)))
-            };
-            match source.load_with(read) {
-                Ok(skill) => skills.push((skill, i)),
-                Err(e) => diagnostics.push(Diagnostic::path_error(
-                    Rule::ReadError,
-                    &source.dir,
-                    format!("cannot read the skill's files: {e}"),
-                )),
-            }
-        }
-        (skills, diagnostics)
     }
 }
 
@@ -851,13 +781,12 @@ fn check_body(source: &mut SkillSource, limits: &Limits, found: &mut Vec<Diagnos
             }
         }
     }
-    let (chunks, errors) = crate::chunk::find_chunks(source.body());
+    let (chunks, errors) = crate::text::chunks::find_chunks(source.body());
     for e in errors {
         let rule = match e.problem {
-            crate::chunk::ChunkProblem::MissingId | crate::chunk::ChunkProblem::BadId { .. } => {
-                Rule::ChunkId
-            }
-            crate::chunk::ChunkProblem::Duplicate { .. } => Rule::ChunkDuplicate,
+            crate::text::chunks::ChunkProblem::MissingId
+            | crate::text::chunks::ChunkProblem::BadId { .. } => Rule::ChunkId,
+            crate::text::chunks::ChunkProblem::Duplicate { .. } => Rule::ChunkDuplicate,
             _ => Rule::ChunkSyntax,
         };
         let line = first_line + e.line - 1;
@@ -1052,6 +981,7 @@ fn is_executable(_: &fs::Metadata) -> bool {
 mod tests {
     use super::super::Severity;
     use super::*;
+    use crate::listing::ListingFormat;
 
     fn write_skill(dir: &Path, name: &str) {
         fs::create_dir_all(dir).unwrap();
@@ -1167,7 +1097,7 @@ mod tests {
             (Rule::ResourceTooLarge, Severity::Warning)
         );
         assert!(d.message.contains("leaves this file out"), "{d}");
-        let (set, problems) = tree.load_set(crate::SummaryFormat::Markdown);
+        let (set, problems) = crate::load::set(&tree, &ListingFormat::Markdown);
         assert!(problems.is_empty(), "{problems:?}");
         assert_eq!(set.len(), 1);
 

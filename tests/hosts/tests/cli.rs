@@ -261,7 +261,7 @@ fn call_prints_what_the_model_receives() {
     );
     assert!(out.contains(basic::SKILLS.skill(basic::SkillId::Pdf).body()));
     // The same digest the embedded copy hashes to.
-    let digest = skills_embed::hex(
+    let digest = skills_embed::__private::hex(
         &basic::SKILLS
             .load(basic::SkillId::Pdf, "SKILL.md")
             .unwrap()

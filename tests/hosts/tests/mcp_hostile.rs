@@ -20,8 +20,8 @@ use rmcp::{ClientHandler, ServiceExt};
 use serde_json::{Value, json};
 use skills_embed::disk::{Discovery, Overlay};
 use skills_embed::mcp::McpServer;
-use skills_embed::permission::Permissions;
-use skills_embed::{File, OwnedFields, Skill, SkillSet, SummaryFormat};
+use skills_embed::policy::Permissions;
+use skills_embed::{Fields, File, Skill, SkillSet, listing::ListingFormat};
 
 /// Starts `server` on one end of an in-memory pipe and connects a client to the other.
 async fn connect<C: ClientHandler>(server: McpServer, client: C) -> RunningService<RoleClient, C> {
@@ -32,10 +32,10 @@ async fn connect<C: ClientHandler>(server: McpServer, client: C) -> RunningServi
 
 fn demo_set() -> Arc<SkillSet<skills_embed::Dynamic>> {
     let skill = Skill::owned(
-        OwnedFields {
+        Fields {
             name: "demo".into(),
             description: "A demo skill. Use it in tests.".into(),
-            ..OwnedFields::default()
+            ..Fields::default()
         },
         "Do the demo.\n".into(),
         vec![File::owned(
@@ -44,7 +44,7 @@ fn demo_set() -> Arc<SkillSet<skills_embed::Dynamic>> {
             false,
         )],
     );
-    Arc::new(SkillSet::from_skills(vec![skill], SummaryFormat::Markdown))
+    Arc::new(SkillSet::from_skills(vec![skill], &ListingFormat::Markdown))
 }
 
 /// The size of an error answer as the client receives it (message and data, as JSON).
@@ -224,17 +224,17 @@ async fn every_surface_serves_the_same_skills() {
         .into_iter()
         .map(|name| {
             Skill::owned(
-                OwnedFields {
+                Fields {
                     name: name.into(),
                     description: "A skill. Use it in tests.".into(),
-                    ..OwnedFields::default()
+                    ..Fields::default()
                 },
                 "Body.\n".into(),
                 vec![],
             )
         })
         .collect();
-    let set = Arc::new(SkillSet::from_skills(skills, SummaryFormat::Markdown));
+    let set = Arc::new(SkillSet::from_skills(skills, &ListingFormat::Markdown));
     let client = connect(McpServer::from_shared(set), ()).await;
 
     let tools = client.list_all_tools().await.unwrap();

@@ -16,9 +16,9 @@ use rmcp::{ClientHandler, ServiceExt};
 use serde_json::{Value, json};
 use skills_embed::disk::{Discovery, Overlay};
 use skills_embed::mcp::McpServer;
-use skills_embed::permission::{Answer, Permissions};
-use skills_embed::session::Event;
-use skills_embed::tool::{ToolConfig, ToolStyle};
+use skills_embed::policy::{Answer, Permissions};
+use skills_embed::tools::Event;
+use skills_embed::tools::{ToolConfig, ToolStyle};
 
 skills_embed::skills!("../../skills/examples/skills");
 
@@ -267,7 +267,10 @@ async fn embedded_digests_and_the_served_skill_md() {
                 .unwrap();
                 assert_eq!(
                     served.digest,
-                    format!("sha256:{}", skills_embed::hex(&skills_embed::sha256(&disk)))
+                    format!(
+                        "sha256:{}",
+                        skills_embed::__private::hex(&skills_embed::__private::sha256(&disk))
+                    )
                 );
                 assert_eq!(served.size, disk.len() as u64);
             }
@@ -425,13 +428,13 @@ async fn an_overlay_reload_reaches_the_client() {
 
 #[tokio::test(flavor = "current_thread")]
 async fn a_run_time_set_with_a_non_ascii_name() {
-    use skills_embed::{OwnedFields, Skill, SkillSet, SummaryFormat};
+    use skills_embed::{Fields, Skill, SkillSet, listing::ListingFormat};
 
     let skill = Skill::owned(
-        OwnedFields {
+        Fields {
             name: "技能".into(),
             description: "Says hello: in two lines.\u{2028}Really.".into(),
-            ..OwnedFields::default()
+            ..Fields::default()
         },
         "Say hello.\n".into(),
         vec![skills_embed::File::owned(
@@ -440,7 +443,7 @@ async fn a_run_time_set_with_a_non_ascii_name() {
             false,
         )],
     );
-    let set = Arc::new(SkillSet::from_skills(vec![skill], SummaryFormat::Markdown));
+    let set = Arc::new(SkillSet::from_skills(vec![skill], &ListingFormat::Markdown));
     let client = connect(McpServer::from_shared(set), ()).await;
     let skills = client.list_all_skills().await.unwrap();
     assert_eq!(skills[0].uri, "skill://%E6%8A%80%E8%83%BD/SKILL.md");

@@ -8,7 +8,7 @@ use rig_agent::tool::ToolSet;
 use rig_core::test_utils::{MockCompletionModel, MockTurn};
 use rig_core::tool::{ToolContext, ToolErrorKind};
 use serde_json::{Value, json};
-use skills_embed::permission::{Answer, Permissions};
+use skills_embed::policy::{Answer, Permissions};
 use skills_embed::rig::{DynamicSkillTools, SkillLoad, SkillTool};
 
 skills_embed::skills!("../../skills/examples/skills");
@@ -53,7 +53,7 @@ async fn typed_tool_through_a_tool_set() {
         load.sha256,
         format!(
             "sha256:{}",
-            skills_embed::hex(
+            skills_embed::__private::hex(
                 &SKILLS
                     .load(SkillId::CodeReview, "SKILL.md")
                     .unwrap()
@@ -303,9 +303,9 @@ async fn dynamic_tools_over_an_overlay() {
 
     // Any name and the split style.
     let split = DynamicSkillTools::new(&SKILLS)
-        .with_config(skills_embed::tool::ToolConfig {
-            style: skills_embed::tool::ToolStyle::Split,
-            ..skills_embed::tool::ToolConfig::default()
+        .with_config(skills_embed::tools::ToolConfig {
+            style: skills_embed::tools::ToolStyle::Split,
+            ..skills_embed::tools::ToolConfig::default()
         })
         .tools();
     let chunk = split

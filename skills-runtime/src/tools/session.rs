@@ -4,13 +4,13 @@
 use std::collections::{BTreeMap, BTreeSet};
 use std::fmt::Write;
 
-use crate::handler::{Call, ToolOutput, Tools};
-use crate::id::Dynamic;
 use crate::invoke::{self, Invocation, Unknown};
 use crate::listing::ListingOptions;
-use crate::mode::{Disclosure, match_skills};
-use crate::permission::{Access, Answer, Grants};
-use crate::skill::Skill;
+use crate::model::id::Dynamic;
+use crate::model::skill::Skill;
+use crate::policy::{Access, Answer, Grants};
+use crate::tools::{Call, ToolOutput, Tools};
+use crate::tools::{Disclosure, match_skills};
 
 /// Something the host may want to react to.
 #[derive(Debug, Clone, PartialEq, Eq)]
@@ -54,7 +54,7 @@ pub enum Event {
 impl std::fmt::Display for Event {
     fn fmt(&self, f: &mut std::fmt::Formatter<'_>) -> std::fmt::Result {
         // Names as listings write them, so one event is one line whatever the names hold.
-        use crate::listing::quote_name as name;
+        use crate::text::quote_name as name;
         match self {
             Event::Loaded { skill } => write!(f, "loaded {}", name(skill)),
             Event::ChunkLoaded { skill, chunk } => {
@@ -112,14 +112,14 @@ struct Active {
 /// What a model has loaded in one conversation.
 ///
 /// ```
-/// use skills_embed_runtime::{OwnedFields, Skill, SkillSet, SummaryFormat, Tools, session::{Event, Session}};
-/// let fields = OwnedFields {
+/// use skills_embed_runtime::{Fields, Skill, SkillSet, listing::ListingFormat, Tools, tools::{Event, Session}};
+/// let fields = Fields {
 ///     name: "demo".into(),
 ///     description: "A demo.".into(),
 ///     allowed_tools: vec!["Bash".into(), "Read".into()],
-///     ..OwnedFields::default()
+///     ..Fields::default()
 /// };
-/// let set = SkillSet::from_skills(vec![Skill::owned(fields, "Do it well.\n".into(), vec![])], SummaryFormat::Markdown);
+/// let set = SkillSet::from_skills(vec![Skill::owned(fields, "Do it well.\n".into(), vec![])], &ListingFormat::Markdown);
 ///
 /// let mut session = Session::new(Tools::new(&set)).unload_after(2);
 /// let first = session.handle("load_skill", r#"{"skill":"demo"}"#);
@@ -173,13 +173,13 @@ impl<'s, Id> Session<'s, Id> {
     /// before a reload. Each holds only while its skill is unchanged (see [`Grants`]).
     ///
     /// ```
-    /// use skills_embed_runtime::{OwnedFields, Skill, SkillSet, SummaryFormat, Tools};
-    /// use skills_embed_runtime::permission::{Answer, Permissions};
-    /// use skills_embed_runtime::session::Session;
+    /// use skills_embed_runtime::{Fields, Skill, SkillSet, listing::ListingFormat, Tools};
+    /// use skills_embed_runtime::policy::{Answer, Permissions};
+    /// use skills_embed_runtime::tools::Session;
     ///
     /// let set = |body: &str| {
-    ///     let fields = OwnedFields { name: "deploy".into(), description: "Deploy.".into(), ..OwnedFields::default() };
-    ///     SkillSet::from_skills(vec![Skill::owned(fields, body.into(), vec![])], SummaryFormat::Markdown)
+    ///     let fields = Fields { name: "deploy".into(), description: "Deploy.".into(), ..Fields::default() };
+    ///     SkillSet::from_skills(vec![Skill::owned(fields, body.into(), vec![])], &ListingFormat::Markdown)
     /// };
     /// let rules = Permissions::new().ask("deploy");
     /// let load = r#"{"skill":"deploy"}"#;
@@ -210,8 +210,8 @@ impl<'s, Id> Session<'s, Id> {
     /// a session over a reloaded set with [`Session::with_grants`].
     ///
     /// ```
-    /// use skills_embed_runtime::{SkillSet, SummaryFormat, Tools, session::Session};
-    /// let set = SkillSet::from_skills(Vec::new(), SummaryFormat::Markdown);
+    /// use skills_embed_runtime::{SkillSet, listing::ListingFormat, Tools, tools::Session};
+    /// let set = SkillSet::from_skills(Vec::new(), &ListingFormat::Markdown);
     /// assert!(Session::new(Tools::new(&set)).grants().is_empty());
     /// ```
     pub fn grants(&self) -> &Grants {
@@ -266,9 +266,9 @@ impl<'s, Id> Session<'s, Id> {
     /// folder on disk, when it has one, for `${SKILL_DIR}`.
     ///
     /// ```
-    /// use skills_embed_runtime::{OwnedFields, Skill, SkillSet, SummaryFormat, Tools, session::{Event, Session}};
-    /// let fields = OwnedFields { name: "pdf".into(), description: "PDF.".into(), ..OwnedFields::default() };
-    /// let set = SkillSet::from_skills(vec![Skill::owned(fields, "Fill $0.\n".into(), vec![])], SummaryFormat::Markdown);
+    /// use skills_embed_runtime::{Fields, Skill, SkillSet, listing::ListingFormat, Tools, tools::{Event, Session}};
+    /// let fields = Fields { name: "pdf".into(), description: "PDF.".into(), ..Fields::default() };
+    /// let set = SkillSet::from_skills(vec![Skill::owned(fields, "Fill $0.\n".into(), vec![])], &ListingFormat::Markdown);
     /// let mut session = Session::new(Tools::new(&set));
     ///
     /// let (invoked, unknown) = session.invoke("/pdf a.pdf", |_| None);
@@ -304,7 +304,7 @@ impl<'s, Id> Session<'s, Id> {
             let text = if already_loaded && invocation.args.is_empty() {
                 format!(
                     "Skill {} is already loaded: its instructions are earlier in this conversation.",
-                    crate::listing::json_string(&name)
+                    crate::text::json_string(&name)
                 )
             } else {
                 invoke::render(skill, &invocation.args, skill_dir(skill).as_deref())
@@ -345,7 +345,7 @@ impl<'s, Id> Session<'s, Id> {
             return Some(ToolOutput {
                 text: format!(
                     "The user declined loading skill {}. Do the task without it.",
-                    crate::listing::json_string(skill)
+                    crate::text::json_string(skill)
                 ),
                 is_error: true,
                 report: None,
@@ -374,7 +374,7 @@ impl<'s, Id> Session<'s, Id> {
                     text: format!(
                         "Skill {} is already loaded: its instructions are earlier in this \
                          conversation. Follow them, or load one of its files with `path`.",
-                        crate::listing::json_string(&name)
+                        crate::text::json_string(&name)
                     ),
                     is_error: false,
                     report: None,
@@ -567,7 +567,7 @@ impl<'s, Id> Session<'s, Id> {
                 .filter(|s| !eager.iter().any(|e| e == s.name()))
                 .collect();
             if !rest.is_empty() {
-                let entries: Vec<_> = rest.iter().map(|s| crate::listing::Entry::of(s)).collect();
+                let entries: Vec<_> = rest.iter().map(|s| s.listing_entry()).collect();
                 let listing = crate::listing::render(&entries, &ListingOptions::default());
                 let _ = write!(
                     out,
@@ -589,23 +589,24 @@ impl<'s, Id> Session<'s, Id> {
 /// A name as an XML attribute value: written as listings write names, then XML-escaped.
 fn attribute(name: &str) -> String {
     let mut out = String::new();
-    crate::listing::push_escaped(&mut out, &crate::listing::quote_name(name));
+    crate::listing::push_escaped(&mut out, &crate::text::quote_name(name));
     out
 }
 
 #[cfg(test)]
 mod tests {
     use super::*;
-    use crate::permission::Permissions;
-    use crate::{OwnedFields, SkillSet, SummaryFormat};
+    use crate::listing::ListingFormat;
+    use crate::policy::Permissions;
+    use crate::{Fields, SkillSet};
 
     fn skill(name: &str, extra: &str, tools: &[&str], body: &str) -> Skill {
-        let fields = OwnedFields {
+        let fields = Fields {
             name: name.into(),
             description: "D.".into(),
             allowed_tools: tools.iter().map(|t| (*t).to_owned()).collect(),
             extra: extra.into(),
-            ..OwnedFields::default()
+            ..Fields::default()
         };
         Skill::owned(fields, body.into(), vec![])
     }
@@ -619,7 +620,7 @@ mod tests {
                 skill("secret", "", &[], "Secret.\n"),
                 skill("internal", r#"{"user-invocable":false}"#, &[], "I.\n"),
             ],
-            SummaryFormat::Markdown,
+            &ListingFormat::Markdown,
         );
         let rules = Permissions::new().ask("deploy").deny("secret");
         let mut session = Session::new(Tools::new(&set).with_permissions(rules));

@@ -4,17 +4,19 @@ use std::fmt::Write;
 
 use serde_json::{Map, Value};
 
-use crate::error::SkillError;
-use crate::excerpt;
-use crate::id::Dynamic;
-use crate::listing::{self, Entry, ListingOptions};
-use crate::permission::{Access, Permissions};
-use crate::set::SkillSet;
-use crate::skill::{Loaded, MANIFEST, Skill, hex};
-use crate::tool::{
+use super::definition::{
     self, LOAD_SKILL_CHUNK, OutputShape, READ_SKILL, READ_SKILL_RESOURCE, ToolConfig,
     ToolDefinition,
 };
+use crate::listing::{self, Entry, ListingOptions};
+use crate::model::error::SkillError;
+use crate::model::id::Dynamic;
+use crate::model::set::SkillSet;
+use crate::model::skill::{MANIFEST, Skill};
+use crate::model::{file::hex, skill::Loaded};
+use crate::policy::{Access, Permissions};
+use crate::text::excerpt;
+use crate::text::{self, echo as clip};
 
 /// What a tool call returns to the model, and what the host may want to know about it.
 #[derive(Debug, Clone, PartialEq, Eq)]
@@ -53,7 +55,7 @@ impl ToolOutput {
             text: format!(
                 "Loading skill {} needs the user's approval, which has been requested. \
                  Continue without it until the user answers.",
-                listing::json_string(skill)
+                text::json_string(skill)
             ),
             is_error: false,
             report: None,
@@ -135,14 +137,14 @@ impl Call {
 /// Tool definitions and the call handler over a skill set.
 ///
 /// ```
-/// use skills_embed_runtime::{File, OwnedFields, Skill, SkillSet, SummaryFormat, Tools};
+/// use skills_embed_runtime::{File, Fields, Skill, SkillSet, listing::ListingFormat, Tools};
 /// // `skills!` generates a static set; this one is built at run time.
 /// let demo = Skill::owned(
-///     OwnedFields { name: "demo".into(), description: "A demo.".into(), ..OwnedFields::default() },
+///     Fields { name: "demo".into(), description: "A demo.".into(), ..Fields::default() },
 ///     "Read `references/a.md`.\n".into(),
 ///     vec![File::owned("references/a.md".into(), b"# A\nDetails.\n".to_vec(), false)],
 /// );
-/// let set = SkillSet::from_skills(vec![demo], SummaryFormat::Markdown);
+/// let set = SkillSet::from_skills(vec![demo], &ListingFormat::Markdown);
 ///
 /// let tools = Tools::new(&set);
 /// let schema = tools.definitions()[0].json_schema();
@@ -164,6 +166,46 @@ pub struct Tools<'s, Id: 'static = Dynamic> {
     permissions: Permissions,
     /// Where skills with scripts are written so the model can run them.
     workdir: Option<std::path::PathBuf>,
+}
+
+impl<Id> Tools<'_, Id> {
+    /// Whether no skill is visible (an empty set, or every skill denied): then there is nothing
+    /// to list or load, the listing is the empty string and [`Tools::offered`] is empty.
+    ///
+    /// ```
+    /// use skills_embed_runtime::listing::ListingOptions;
+    /// use skills_embed_runtime::policy::Permissions;
+    /// use skills_embed_runtime::{Fields, Skill, SkillSet, listing::ListingFormat, Tools};
+    /// let empty = SkillSet::from_skills(Vec::new(), &ListingFormat::Markdown);
+    /// let tools = Tools::new(&empty);
+    /// assert!(tools.is_empty());
+    /// assert!(tools.offered().is_empty());
+    /// assert_eq!(tools.listing(&ListingOptions::default()), "");
+    ///
+    /// let demo = Skill::owned(
+    ///     Fields { name: "demo".into(), description: "A demo.".into(), ..Fields::default() },
+    ///     "Do it.\n".into(),
+    ///     Vec::new(),
+    /// );
+    /// let set = SkillSet::from_skills(vec![demo], &ListingFormat::Markdown);
+    /// assert_eq!(Tools::new(&set).offered().len(), 1);
+    /// let denied = Tools::new(&set).with_permissions(Permissions::new().deny("*"));
+    /// assert!(denied.is_empty() && denied.offered().is_empty());
+    /// ```
+    pub fn is_empty(&self) -> bool {
+        self.visible().next().is_none()
+    }
+
+    /// The tool definitions to offer the model now: [`Tools::definitions`], or none when no
+    /// skill is visible, since a tool whose `skill` enum is empty could never be called (and an
+    /// empty `enum` is rejected by some providers' schema checks).
+    pub fn offered(&self) -> Vec<ToolDefinition> {
+        if self.is_empty() {
+            Vec::new()
+        } else {
+            self.definitions()
+        }
+    }
 }
 
 impl<'s, Id> Tools<'s, Id> {
@@ -240,7 +282,7 @@ impl<'s, Id> Tools<'s, Id> {
             .iter()
             .map(|(s, location)| Entry {
                 location: location.as_deref(),
-                ..Entry::of(s)
+                ..s.listing_entry()
             })
             .collect();
         listing::render(&entries, options)
@@ -255,7 +297,7 @@ impl<'s, Id> Tools<'s, Id> {
                 ..ListingOptions::default()
             })
         });
-        tool::definitions(&self.config, &names, listing.as_deref())
+        definition::definitions(&self.config, &names, listing.as_deref())
     }
 
     /// Answers a call to any tool of either style, given its raw JSON arguments.
@@ -316,7 +358,7 @@ impl<'s, Id> Tools<'s, Id> {
             let names: Vec<String> = self.definitions().into_iter().map(|d| d.name).collect();
             Err(CallError(format!(
                 "Unknown tool {}. The skill tools are: {}.",
-                listing::json_string(&clip(tool_name)),
+                text::json_string(&clip(tool_name)),
                 names.join(", ")
             )))
         }
@@ -348,15 +390,15 @@ impl<'s, Id> Tools<'s, Id> {
             } => match skill.load(path) {
                 Ok(loaded) if loaded.is_body() => self.body(skill, section.as_deref(), *offset),
                 Ok(loaded) => self.file(skill, loaded, section.as_deref(), *offset),
-                Err(e) => ToolOutput::error(clipped(e).to_string()),
+                Err(e) => ToolOutput::error(SkillError::clipped(e).to_string()),
             },
             Call::Chunk { chunk, .. } => match skill.chunk(chunk) {
                 Ok(text) => {
-                    let digest = crate::skill::sha256(text.as_bytes());
+                    let digest = crate::model::file::sha256(text.as_bytes());
                     let report = self.report(skill, format!("#{chunk}"), digest, text, None);
                     self.frame(report, text, "")
                 }
-                Err(e) => ToolOutput::error(clipped(e).to_string()),
+                Err(e) => ToolOutput::error(SkillError::clipped(e).to_string()),
             },
         }
     }
@@ -370,7 +412,7 @@ impl<'s, Id> Tools<'s, Id> {
                 let err = SkillError::UnknownSkill {
                     requested: clip(name),
                     available: visible.iter().map(|s| s.to_string()).collect(),
-                    suggestion: crate::error::closest(name, visible.iter().copied()),
+                    suggestion: crate::text::closest(name, visible.iter().copied()),
                 };
                 Err(CallError(err.to_string()))
             }
@@ -393,8 +435,8 @@ impl<'s, Id> Tools<'s, Id> {
                     let _ = writeln!(
                         trailer,
                         "This skill's files are on disk at {}: run its scripts from there, e.g. {}.",
-                        listing::one_line(&dir.display().to_string()),
-                        listing::one_line(&dir.join(first_script(skill)).display().to_string())
+                        text::one_line(&dir.display().to_string()),
+                        text::one_line(&dir.join(first_script(skill)).display().to_string())
                     );
                 }
                 Ok(None) => {}
@@ -428,7 +470,7 @@ impl<'s, Id> Tools<'s, Id> {
             };
             let mut content = format!(
                 "{} is {kind} ({}, {} bytes); its contents are not shown.",
-                listing::quote_name(loaded.path()),
+                text::quote_name(loaded.path()),
                 loaded.media_type(),
                 loaded.len()
             );
@@ -436,7 +478,7 @@ impl<'s, Id> Tools<'s, Id> {
                 let _ = write!(
                     content,
                     " It is on disk at {}.",
-                    listing::one_line(&dir.join(loaded.path()).display().to_string())
+                    text::one_line(&dir.join(loaded.path()).display().to_string())
                 );
             }
             let mut report = self.report(skill, loaded.path().into(), loaded.sha256(), "", None);
@@ -462,7 +504,7 @@ impl<'s, Id> Tools<'s, Id> {
         let Some(_dir) = &self.workdir else {
             return Ok(None);
         };
-        if !has_scripts(skill) {
+        if !skill.has_scripts() {
             return Ok(None);
         }
         #[cfg(feature = "fs")]
@@ -517,14 +559,14 @@ impl<'s, Id> Tools<'s, Id> {
                     text,
                     "[Skill: {} | source={source}]\n[Skill Path: {}]\n[Load Report: sha256={digest} \
                      truncated={truncated} bytes_read={bytes} chars_returned={chars}]\n\n",
-                    listing::quote_name(&report.skill),
-                    listing::quote_name(&report.path)
+                    text::quote_name(&report.skill),
+                    text::quote_name(&report.path)
                 );
             }
             OutputShape::Xml => {
                 let (mut skill, mut path) = (String::new(), String::new());
-                listing::push_escaped(&mut skill, &listing::quote_name(&report.skill));
-                listing::push_escaped(&mut path, &listing::quote_name(&report.path));
+                listing::push_escaped(&mut skill, &text::quote_name(&report.skill));
+                listing::push_escaped(&mut path, &text::quote_name(&report.path));
                 let _ = writeln!(
                     text,
                     "<skill_content name=\"{skill}\" source=\"{source}\" path=\"{path}\" sha256=\"{digest}\" \
@@ -556,15 +598,15 @@ impl<'s, Id> Tools<'s, Id> {
             return;
         }
         let how = match self.config.style {
-            tool::ToolStyle::Unified => format!("{} with `chunk`", self.config.name),
-            tool::ToolStyle::Split => LOAD_SKILL_CHUNK.to_owned(),
+            definition::ToolStyle::Unified => format!("{} with `chunk`", self.config.name),
+            definition::ToolStyle::Split => LOAD_SKILL_CHUNK.to_owned(),
         };
         let _ = writeln!(
             out,
             "Optional blocks of these instructions (load one with {how}), id | description:"
         );
         for c in skill.chunks() {
-            let _ = write!(out, "- {} | ", listing::quote_name(c.id()));
+            let _ = write!(out, "- {} | ", text::quote_name(c.id()));
             listing::push_one_line(out, c.description());
             out.push('\n');
         }
@@ -577,8 +619,8 @@ impl<'s, Id> Tools<'s, Id> {
             return;
         }
         let how = match self.config.style {
-            tool::ToolStyle::Unified => format!("{} with `path`", self.config.name),
-            tool::ToolStyle::Split => READ_SKILL_RESOURCE.to_owned(),
+            definition::ToolStyle::Unified => format!("{} with `path`", self.config.name),
+            definition::ToolStyle::Split => READ_SKILL_RESOURCE.to_owned(),
         };
         let _ = writeln!(out, "Files of this skill (load one with {how}):");
         let shown = files.len().min(self.config.max_listed_files);
@@ -598,8 +640,8 @@ impl<'s, Id> Tools<'s, Id> {
             let label = match *folder {
                 "" => "./".to_owned(),
                 // A folder named `.` is quoted, so it cannot pass for the skill's own folder.
-                "." => format!("{}/", listing::json_string(folder)),
-                _ => format!("{}/", listing::quote_name(folder)),
+                "." => format!("{}/", text::json_string(folder)),
+                _ => format!("{}/", text::quote_name(folder)),
             };
             let _ = writeln!(out, "- {label}: {}", listing::names(names));
         }
@@ -614,15 +656,15 @@ impl<'s, Id> Tools<'s, Id> {
             return String::new();
         };
         let (tool, key) = match self.config.style {
-            tool::ToolStyle::Unified => (self.config.name.as_str(), "path"),
-            tool::ToolStyle::Split => (READ_SKILL_RESOURCE, "file"),
+            definition::ToolStyle::Unified => (self.config.name.as_str(), "path"),
+            definition::ToolStyle::Split => (READ_SKILL_RESOURCE, "file"),
         };
         // Each value is a JSON string, so the object is valid JSON whatever the names hold.
         format!(
             "[Cut at byte {next} of {}. To continue, call {tool} with {{\"skill\": {}, \"{key}\": {}, \"offset\": {next}}}.]\n",
             cut.total_bytes,
-            listing::json_string(skill),
-            listing::json_string(path),
+            text::json_string(skill),
+            text::json_string(path),
         )
     }
 
@@ -666,17 +708,6 @@ impl<'s, Id> Tools<'s, Id> {
     }
 }
 
-impl Skill {
-    /// Where the skill came from: `embedded` (in the binary) or `disk`.
-    pub fn source(&self) -> &'static str {
-        if self.is_embedded() {
-            "embedded"
-        } else {
-            "disk"
-        }
-    }
-}
-
 /// The body without its chunk blocks. Where a block was cut out, the blank lines on both sides
 /// of it would add up: at those joins only, one blank line is kept.
 fn join_core(skill: &Skill) -> String {
@@ -690,12 +721,6 @@ fn join_core(skill: &Skill) -> String {
         core.push_str(piece);
     }
     core
-}
-
-fn has_scripts(skill: &Skill) -> bool {
-    skill
-        .resources()
-        .any(|f| f.is_executable() || f.path().starts_with("scripts/"))
 }
 
 /// A script to name in the example path: an executable one if any.
@@ -766,30 +791,7 @@ fn kind(v: &Value) -> &'static str {
 }
 
 fn is_manifest(path: &str) -> bool {
-    crate::path::check(path).is_ok_and(|p| p.to_string() == MANIFEST)
-}
-
-/// The error with the path or chunk id the model sent cut short, as an unknown skill's name
-/// is: a model that sends 100 KB of path gets a short answer, not its path back.
-pub(crate) fn clipped(mut error: SkillError) -> SkillError {
-    match &mut error {
-        SkillError::FileNotFound { requested, .. }
-        | SkillError::InvalidPath { requested, .. }
-        | SkillError::ChunkNotFound { requested, .. } => *requested = clip(requested),
-        _ => {}
-    }
-    error
-}
-
-/// A value the model sent, cut short for echoing back.
-pub(crate) fn clip(s: &str) -> String {
-    const MAX: usize = 100;
-    if s.chars().count() <= MAX {
-        return s.to_owned();
-    }
-    let mut out: String = s.chars().take(MAX).collect();
-    out.push('…');
-    out
+    crate::model::path::check(path).is_ok_and(|p| p.to_string() == MANIFEST)
 }
 
 /// The section asked for, or the whole text with a note naming the headings that exist.
@@ -810,7 +812,7 @@ fn pick_section<'t>(text: &'t str, section: Option<&str>) -> (&'t str, String) {
         text,
         format!(
             "[Section {} not found, so this is the file from its start; {list}.]\n\n",
-            listing::json_string(&clip(wanted))
+            text::json_string(&clip(wanted))
         ),
     )
 }

@@ -5,16 +5,19 @@ pub use ::serde;
 pub use std::borrow::Cow;
 
 #[cfg(feature = "compress")]
-pub use crate::index::pack;
+pub use crate::embedded::encode::pack;
 
-pub use crate::index::{
-    Block, EXEC, FileEntry, Index, NONE, PACKED, SkillEntry, Span, TAG, TEXT, name_hash,
-    name_table, path_tag,
+pub use crate::embedded::encode::name_table;
+pub use crate::model::file::{hex, sha256};
+pub use crate::model::index::{
+    Block, EXEC, FileEntry, Index, NONE, PACKED, SkillEntry, Span, TAG, TEXT, name_hash, path_tag,
 };
+pub use crate::text::is_text;
 
-use crate::error::{SkillError, closest};
-use crate::id::SkillIdentifier;
-use crate::set::SkillSet;
+use crate::model::error::SkillError;
+use crate::model::id::SkillIdentifier;
+use crate::model::set::SkillSet;
+use crate::text::closest;
 
 /// `FromStr` for a generated enum: a binary search over the sorted names.
 pub fn parse_id<Id: SkillIdentifier>(name: &str) -> Result<Id, SkillError> {

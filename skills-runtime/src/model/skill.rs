@@ -1,20 +1,22 @@
-//! One skill: its frontmatter fields, its body and its files.
+//! One skill: its frontmatter fields, its body and its files, and the [`Loaded`] view of a
+//! file that every lookup returns (embedded or owned).
 //!
 //! Embedded skills are views into the tables of an [`Index`] in the binary; skills read at run
 //! time own their data. Both serve through the same methods.
 
-use std::borrow::Cow;
 use std::fmt;
 use std::sync::Arc;
 
-use crate::error::{SkillError, closest};
-use crate::index::{self, FileEntry, Index};
-use crate::path;
+use super::chunk::Chunk;
+use super::error::SkillError;
+use super::fields::Fields;
+use super::file::{File, sha256};
+use super::index::{self, FileEntry, Index};
+use super::path;
+use crate::listing::Entry;
+use crate::text::closest;
 
-type Str = Cow<'static, str>;
-
-/// The name of the manifest file; `load` with this path returns the body.
-pub const MANIFEST: &str = "SKILL.md";
+pub use super::fields::MANIFEST;
 
 /// A skill: the fields of its SKILL.md frontmatter, its body and every file it serves.
 ///
@@ -23,9 +25,9 @@ pub const MANIFEST: &str = "SKILL.md";
 /// methods.
 ///
 /// ```
-/// use skills_embed_runtime::{File, OwnedFields, Skill};
+/// use skills_embed_runtime::{File, Fields, Skill};
 /// let skill = Skill::owned(
-///     OwnedFields { name: "pdf".into(), description: "Work with PDF files.".into(), ..OwnedFields::default() },
+///     Fields { name: "pdf".into(), description: "Work with PDF files.".into(), ..Fields::default() },
 ///     "# PDF\nUse pdftotext.\n".into(),
 ///     vec![File::owned("references/forms.md".into(), b"Fill forms like this.\n".to_vec(), false)],
 /// );
@@ -48,7 +50,7 @@ enum Repr {
 
 #[derive(Debug)]
 struct OwnedSkill {
-    fields: OwnedFields,
+    fields: Fields,
     /// Sorted by path, `SKILL.md` (the body) among them.
     files: Vec<File>,
     chunks: Vec<Chunk>,
@@ -64,163 +66,6 @@ impl fmt::Debug for Skill {
     }
 }
 
-/// A `<chunk id="..." description="...">` block of a body: left out of the body as served,
-/// loaded on its own by id.
-#[derive(Debug, Clone)]
-pub struct Chunk {
-    id: Str,
-    description: Str,
-    /// Byte range of the whole block (tag lines included) in the body.
-    block: (u32, u32),
-    /// Byte range of the text between the tag lines.
-    content: (u32, u32),
-}
-
-impl Chunk {
-    /// A chunk of an embedded body (used by generated code): byte ranges into the body.
-    pub const fn new(
-        id: &'static str,
-        description: &'static str,
-        block: (u32, u32),
-        content: (u32, u32),
-    ) -> Self {
-        Chunk {
-            id: Cow::Borrowed(id),
-            description: Cow::Borrowed(description),
-            block,
-            content,
-        }
-    }
-
-    /// The chunk's id.
-    pub fn id(&self) -> &str {
-        &self.id
-    }
-
-    /// What the chunk holds, for the list shown after the body.
-    pub fn description(&self) -> &str {
-        &self.description
-    }
-
-    fn range(r: (u32, u32)) -> std::ops::Range<usize> {
-        r.0 as usize..r.1 as usize
-    }
-}
-
-/// The owned frontmatter fields of a skill read at run time.
-#[derive(Debug, Clone, Default, PartialEq, Eq)]
-pub struct OwnedFields {
-    /// `name`.
-    pub name: String,
-    /// `description`.
-    pub description: String,
-    /// `license`, if present.
-    pub license: Option<String>,
-    /// `compatibility`, if present.
-    pub compatibility: Option<String>,
-    /// `metadata`, as key/value pairs sorted by key.
-    pub metadata: Vec<(String, String)>,
-    /// `allowed-tools`, in order.
-    pub allowed_tools: Vec<String>,
-    /// Fields the specification does not define, as a JSON object text.
-    pub extra: String,
-}
-
-/// One file of a skill read at run time. `SKILL.md` is stored as its body, without the
-/// frontmatter.
-#[derive(Debug, Clone)]
-pub struct File {
-    path: String,
-    contents: Contents,
-    executable: bool,
-    sha256: [u8; 32],
-}
-
-#[derive(Debug, Clone)]
-enum Contents {
-    Text(String),
-    Binary(Vec<u8>),
-}
-
-impl File {
-    /// A file read at run time: text when it is UTF-8 without NUL bytes, binary otherwise.
-    ///
-    /// ```
-    /// use skills_embed_runtime::File;
-    /// let file = File::owned("scripts/run.sh".into(), b"#!/bin/sh\n".to_vec(), true);
-    /// assert_eq!((file.path(), file.text(), file.is_executable()), ("scripts/run.sh", Some("#!/bin/sh\n"), true));
-    /// assert_eq!(File::owned("a.bin".into(), vec![0, 159], false).text(), None);
-    /// ```
-    pub fn owned(path: String, bytes: Vec<u8>, executable: bool) -> Self {
-        let sha256 = sha256(&bytes);
-        let contents = if is_text(&bytes) {
-            match String::from_utf8(bytes) {
-                Ok(text) => Contents::Text(text),
-                Err(e) => Contents::Binary(e.into_bytes()),
-            }
-        } else {
-            Contents::Binary(bytes)
-        };
-        File {
-            path,
-            contents,
-            executable,
-            sha256,
-        }
-    }
-
-    /// The SHA-256 digest of [`File::bytes`], computed when the file was made.
-    pub fn sha256(&self) -> &[u8; 32] {
-        &self.sha256
-    }
-
-    /// The path relative to the skill's folder, with `/` separators.
-    pub fn path(&self) -> &str {
-        &self.path
-    }
-
-    /// The bytes.
-    pub fn bytes(&self) -> &[u8] {
-        match &self.contents {
-            Contents::Text(t) => t.as_bytes(),
-            Contents::Binary(b) => b,
-        }
-    }
-
-    /// The text, or `None` for a binary file.
-    pub fn text(&self) -> Option<&str> {
-        match &self.contents {
-            Contents::Text(t) => Some(t),
-            Contents::Binary(_) => None,
-        }
-    }
-
-    /// Whether the file had an executable bit in the source folder.
-    pub fn is_executable(&self) -> bool {
-        self.executable
-    }
-}
-
-/// The SHA-256 digest of `bytes`.
-pub fn sha256(bytes: &[u8]) -> [u8; 32] {
-    use sha2::Digest;
-    sha2::Sha256::digest(bytes).into()
-}
-
-/// A digest as 64 lowercase hex digits.
-pub fn hex(digest: &[u8; 32]) -> String {
-    use std::fmt::Write;
-    digest.iter().fold(String::with_capacity(64), |mut out, b| {
-        let _ = write!(out, "{b:02x}");
-        out
-    })
-}
-
-/// Whether bytes are served as text: valid UTF-8 with no NUL byte.
-pub fn is_text(bytes: &[u8]) -> bool {
-    !bytes.contains(&0) && std::str::from_utf8(bytes).is_ok()
-}
-
 impl Skill {
     /// An embedded skill: the `at`-th skill of `index`, whose files are `files` (first,
     /// count) of the index (used by generated code).
@@ -234,16 +79,21 @@ impl Skill {
     /// A skill built at run time. The body becomes the `SKILL.md` file (its `<chunk>` blocks are
     /// found again; malformed ones stay in the body as text); `files` may come in any order, and
     /// a `SKILL.md` among them is replaced.
-    pub fn owned(mut fields: OwnedFields, body: String, mut files: Vec<File>) -> Self {
-        let (spans, _) = crate::chunk::find_chunks(&body);
+    pub fn owned(fields: Fields, body: String, files: Vec<File>) -> Self {
+        let (spans, _) = crate::text::chunks::find_chunks(&body);
         let chunks = spans.into_iter().filter_map(Chunk::from_span).collect();
+        Self::with_chunks(fields, body, files, chunks)
+    }
+
+    /// [`Skill::owned`] with the body's chunks already found (by the validator).
+    pub(crate) fn with_chunks(
+        mut fields: Fields,
+        body: String,
+        mut files: Vec<File>,
+        chunks: Vec<Chunk>,
+    ) -> Self {
         files.retain(|f| f.path() != MANIFEST);
-        files.push(File {
-            path: MANIFEST.to_owned(),
-            sha256: sha256(body.as_bytes()),
-            contents: Contents::Text(body),
-            executable: false,
-        });
+        files.push(File::body(body));
         files.sort_by(|a, b| a.path().cmp(b.path()));
         files.dedup_by(|a, b| a.path() == b.path());
         if fields.extra.is_empty() {
@@ -270,7 +120,7 @@ impl Skill {
     }
 
     /// The skill's position in its index (0 for skills read at run time).
-    fn position(&self) -> u32 {
+    pub(super) fn position(&self) -> u32 {
         match self.repr {
             Repr::Embedded(_, at, _) => at,
             Repr::Owned(_) => 0,
@@ -365,11 +215,11 @@ impl Skill {
     /// hashed on each call, so compare embedded skills by identity first where that is cheaper.
     ///
     /// ```
-    /// use skills_embed_runtime::{OwnedFields, Skill};
+    /// use skills_embed_runtime::{Fields, Skill};
     ///
     /// let skill = |license: Option<&str>| {
     ///     Skill::owned(
-    ///         OwnedFields {
+    ///         Fields {
     ///             name: "pdf".into(),
     ///             description: "Fill PDF forms.".into(),
     ///             license: license.map(String::from),
@@ -506,6 +356,34 @@ impl Skill {
         self.files().filter(|f| !f.is_body())
     }
 
+    /// Where the skill came from: `embedded` (in the binary) or `disk`.
+    pub fn source(&self) -> &'static str {
+        if self.is_embedded() {
+            "embedded"
+        } else {
+            "disk"
+        }
+    }
+
+    /// Whether the skill has scripts: files under `scripts/` or files with an executable bit.
+    pub fn has_scripts(&self) -> bool {
+        self.resources()
+            .any(|f| f.is_executable() || f.path().starts_with("scripts/"))
+    }
+
+    /// The skill's entry in the L1 listing: name, description, whether it has resources and
+    /// scripts, and its chunk ids.
+    pub fn listing_entry(&self) -> Entry<'_> {
+        Entry {
+            name: self.name(),
+            description: self.description(),
+            location: None,
+            has_resources: self.resources().next().is_some(),
+            has_scripts: self.has_scripts(),
+            chunks: self.chunks().iter().map(|c| c.id()).collect(),
+        }
+    }
+
     /// Every path [`Skill::load`] accepts, sorted.
     pub fn paths(&self) -> impl ExactSizeIterator<Item = &str> + '_ {
         self.files().map(|f| f.path())
@@ -564,10 +442,7 @@ impl Skill {
             Repr::Embedded(index, _, range) => {
                 let files = index::slice(index.files, *range);
                 let i = index.find_file(files, normal_path.as_bytes())?;
-                Some(Loaded {
-                    skill: self,
-                    file: Place::Embedded(index, files.get(i)?),
-                })
+                Some(Loaded::entry(self, index, files.get(i)?))
             }
             Repr::Owned(o) => {
                 let i = o
@@ -577,18 +452,6 @@ impl Skill {
                 Some(Loaded::owned(self, o.files.get(i)?))
             }
         }
-    }
-}
-
-impl Chunk {
-    fn from_span(span: crate::chunk::ChunkSpan) -> Option<Chunk> {
-        let n = |v: usize| u32::try_from(v).ok();
-        Some(Chunk {
-            block: (n(span.start)?, n(span.end)?),
-            content: (n(span.content_start)?, n(span.content_end)?),
-            id: Cow::Owned(span.id),
-            description: Cow::Owned(span.description),
-        })
     }
 }
 
@@ -611,6 +474,13 @@ enum Place<'a> {
 
 impl<'a> Loaded<'a> {
     #[inline]
+    fn entry(skill: &'a Skill, index: &'static Index, entry: &'static FileEntry) -> Self {
+        Loaded {
+            skill,
+            file: Place::Embedded(index, entry),
+        }
+    }
+
     fn embedded(skill: &'a Skill, index: &'static Index, file: u32) -> Option<Self> {
         let entry = index.files.get(file as usize)?;
         Some(Loaded {
@@ -731,6 +601,6 @@ impl<'a> Loaded<'a> {
     /// A media type guessed from the extension, `text/plain` or `application/octet-stream`
     /// when the extension is unknown.
     pub fn media_type(&self) -> &'static str {
-        crate::media::media_type(self.path(), self.is_text())
+        crate::text::media::media_type(self.path(), self.is_text())
     }
 }

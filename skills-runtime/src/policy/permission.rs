@@ -1,12 +1,12 @@
 //! Which skills an agent may load: `allow`, `ask` and `deny` rules on skill-name patterns.
 //!
-//! A [`Permissions`] is a list of [`Rule`]s and a default. [`Permissions::check`] walks the rules
+//! A [`Permissions`] is a list of [`PermissionRule`]s and a default. [`Permissions::check`] walks the rules
 //! and the **last** rule whose pattern matches the skill's name decides; when none matches, the
 //! default does ([`Access::Allow`] unless set). So a broad rule goes first and its exceptions after
 //! it:
 //!
 //! ```
-//! use skills_embed_runtime::permission::{Access, Permissions};
+//! use skills_embed_runtime::policy::{Access, Permissions};
 //!
 //! let permissions = Permissions::parse(
 //!     "# Internal skills are off limits, except the handbook.
@@ -18,7 +18,7 @@
 //! assert_eq!(permissions.check("internal-handbook"), Access::Allow);
 //! assert_eq!(permissions.check("deploy-prod"), Access::Ask);
 //! assert_eq!(permissions.check("pdf"), Access::Allow);
-//! # Ok::<(), skills_embed_runtime::permission::PermissionParseError>(())
+//! # Ok::<(), skills_embed_runtime::policy::PermissionParseError>(())
 //! ```
 //!
 //! # Patterns
@@ -46,14 +46,12 @@ use std::str::FromStr;
 
 use serde::{Deserialize, Serialize};
 
-use crate::skill::{Skill, hex};
-
 /// What a rule, or the default, says about a skill.
 ///
 /// Serialised in lowercase: `"allow"`, `"ask"`, `"deny"`.
 ///
 /// ```
-/// use skills_embed_runtime::permission::Access;
+/// use skills_embed_runtime::policy::Access;
 /// assert_eq!(serde_json::to_string(&Access::Ask).unwrap(), r#""ask""#);
 /// assert_eq!(Access::default(), Access::Allow);
 /// ```
@@ -63,7 +61,7 @@ pub enum Access {
     /// Load it without asking.
     #[default]
     Allow,
-    /// Ask the person first; see [`Grants`].
+    /// Ask the person first; see [`Grants`](super::Grants).
     Ask,
     /// Hide it from the listing and refuse to load it.
     Deny,
@@ -73,7 +71,7 @@ impl Access {
     /// The keyword used in rule files and JSON: `allow`, `ask` or `deny`.
     ///
     /// ```
-    /// use skills_embed_runtime::permission::Access;
+    /// use skills_embed_runtime::policy::Access;
     /// assert_eq!(Access::Deny.as_str(), "deny");
     /// ```
     pub fn as_str(self) -> &'static str {
@@ -87,7 +85,7 @@ impl Access {
     /// Parses `allow`, `ask` or `deny` (lowercase only, like rule files).
     ///
     /// ```
-    /// use skills_embed_runtime::permission::Access;
+    /// use skills_embed_runtime::policy::Access;
     /// assert_eq!(Access::from_name("ask"), Some(Access::Ask));
     /// assert_eq!(Access::from_name("Ask"), None);
     /// ```
@@ -114,15 +112,15 @@ impl fmt::Display for Access {
 /// can never match does not pass silently.
 ///
 /// ```
-/// use skills_embed_runtime::permission::{Access, Rule};
-/// let rule: Rule = serde_json::from_str(r#"{"pattern": "internal-*", "access": "deny"}"#).unwrap();
-/// assert_eq!(rule, Rule { pattern: "internal-*".into(), access: Access::Deny });
+/// use skills_embed_runtime::policy::{Access, PermissionRule};
+/// let rule: PermissionRule = serde_json::from_str(r#"{"pattern": "internal-*", "access": "deny"}"#).unwrap();
+/// assert_eq!(rule, PermissionRule { pattern: "internal-*".into(), access: Access::Deny });
 /// assert!(rule.matches("internal-billing"));
-/// assert!(serde_json::from_str::<Rule>(r#"{"pattern": "Internal-*", "access": "deny"}"#).is_err());
+/// assert!(serde_json::from_str::<PermissionRule>(r#"{"pattern": "Internal-*", "access": "deny"}"#).is_err());
 /// ```
 #[derive(Debug, Clone, PartialEq, Eq, Serialize, Deserialize)]
 #[serde(deny_unknown_fields)]
-pub struct Rule {
+pub struct PermissionRule {
     /// The skill-name pattern; `*` matches any run of characters.
     #[serde(deserialize_with = "checked_pattern")]
     pub pattern: String,
@@ -130,12 +128,12 @@ pub struct Rule {
     pub access: Access,
 }
 
-impl Rule {
+impl PermissionRule {
     /// Whether `skill` matches this rule's pattern. Never allocates.
     ///
     /// ```
-    /// use skills_embed_runtime::permission::{Access, Rule};
-    /// let rule = Rule { pattern: "*-review".into(), access: Access::Ask };
+    /// use skills_embed_runtime::policy::{Access, PermissionRule};
+    /// let rule = PermissionRule { pattern: "*-review".into(), access: Access::Ask };
     /// assert!(rule.matches("code-review"));
     /// assert!(!rule.matches("code-reviewer"));
     /// ```
@@ -158,7 +156,7 @@ fn checked_pattern<'de, D: serde::Deserializer<'de>>(deserializer: D) -> Result<
 /// deserialised from JSON, where both fields are optional:
 ///
 /// ```
-/// use skills_embed_runtime::permission::{Access, Permissions};
+/// use skills_embed_runtime::policy::{Access, Permissions};
 ///
 /// let built = Permissions::new().deny("internal-*").allow("internal-handbook");
 /// let parsed: Permissions = "deny internal-*\nallow internal-handbook".parse()?;
@@ -177,14 +175,14 @@ pub struct Permissions {
     #[serde(default)]
     default: Access,
     #[serde(default)]
-    rules: Vec<Rule>,
+    rules: Vec<PermissionRule>,
 }
 
 impl Permissions {
     /// No rules and the default [`Access::Allow`]: everything is allowed.
     ///
     /// ```
-    /// use skills_embed_runtime::permission::{Access, Permissions};
+    /// use skills_embed_runtime::policy::{Access, Permissions};
     /// assert_eq!(Permissions::new().check("anything"), Access::Allow);
     /// ```
     pub fn new() -> Self {
@@ -197,7 +195,7 @@ impl Permissions {
     /// deserialisation check them.
     ///
     /// ```
-    /// use skills_embed_runtime::permission::{Access, Permissions};
+    /// use skills_embed_runtime::policy::{Access, Permissions};
     /// let p = Permissions::new().with_default(Access::Deny).allow("pdf-*");
     /// assert_eq!(p.check("pdf-forms"), Access::Allow);
     /// assert_eq!(p.check("docx"), Access::Deny);
@@ -209,7 +207,7 @@ impl Permissions {
     /// Appends a rule asking before skills that match `pattern` are loaded.
     ///
     /// ```
-    /// use skills_embed_runtime::permission::{Access, Permissions};
+    /// use skills_embed_runtime::policy::{Access, Permissions};
     /// assert_eq!(Permissions::new().ask("deploy").check("deploy"), Access::Ask);
     /// ```
     pub fn ask(self, pattern: impl Into<String>) -> Self {
@@ -219,7 +217,7 @@ impl Permissions {
     /// Appends a rule denying skills that match `pattern`.
     ///
     /// ```
-    /// use skills_embed_runtime::permission::{Access, Permissions};
+    /// use skills_embed_runtime::policy::{Access, Permissions};
     /// assert_eq!(Permissions::new().deny("internal-*").check("internal-x"), Access::Deny);
     /// ```
     pub fn deny(self, pattern: impl Into<String>) -> Self {
@@ -230,11 +228,11 @@ impl Permissions {
     /// [`ask`](Self::ask) and [`deny`](Self::deny) are shorthands for it.
     ///
     /// ```
-    /// use skills_embed_runtime::permission::{Access, Permissions};
+    /// use skills_embed_runtime::policy::{Access, Permissions};
     /// assert_eq!(Permissions::new().rule("x", Access::Ask), Permissions::new().ask("x"));
     /// ```
     pub fn rule(mut self, pattern: impl Into<String>, access: Access) -> Self {
-        self.rules.push(Rule {
+        self.rules.push(PermissionRule {
             pattern: pattern.into(),
             access,
         });
@@ -244,7 +242,7 @@ impl Permissions {
     /// Sets what skills matched by no rule get.
     ///
     /// ```
-    /// use skills_embed_runtime::permission::{Access, Permissions};
+    /// use skills_embed_runtime::policy::{Access, Permissions};
     /// assert_eq!(Permissions::new().with_default(Access::Ask).check("pdf"), Access::Ask);
     /// ```
     pub fn with_default(mut self, access: Access) -> Self {
@@ -255,7 +253,7 @@ impl Permissions {
     /// What skills matched by no rule get.
     ///
     /// ```
-    /// use skills_embed_runtime::permission::{Access, Permissions};
+    /// use skills_embed_runtime::policy::{Access, Permissions};
     /// assert_eq!(Permissions::new().default_access(), Access::Allow);
     /// ```
     pub fn default_access(&self) -> Access {
@@ -265,11 +263,11 @@ impl Permissions {
     /// The rules, in the order they were added or written.
     ///
     /// ```
-    /// use skills_embed_runtime::permission::{Access, Permissions};
+    /// use skills_embed_runtime::policy::{Access, Permissions};
     /// let p = Permissions::new().deny("a-*").allow("a-b");
     /// assert_eq!(p.rules()[1].access, Access::Allow);
     /// ```
-    pub fn rules(&self) -> &[Rule] {
+    pub fn rules(&self) -> &[PermissionRule] {
         &self.rules
     }
 
@@ -278,7 +276,7 @@ impl Permissions {
     /// Never allocates, so it can run for every skill each time a listing is rendered.
     ///
     /// ```
-    /// use skills_embed_runtime::permission::{Access, Permissions};
+    /// use skills_embed_runtime::policy::{Access, Permissions};
     /// let p = Permissions::new().deny("*").allow("pdf").deny("pdf");
     /// assert_eq!(p.check("pdf"), Access::Deny);
     /// assert_eq!(p.check("docx"), Access::Deny);
@@ -308,7 +306,7 @@ impl Permissions {
     /// expected there.
     ///
     /// ```
-    /// use skills_embed_runtime::permission::{Access, Permissions};
+    /// use skills_embed_runtime::policy::{Access, Permissions};
     ///
     /// let p = Permissions::parse("default deny\nallow pdf-*   # documents only\n")?;
     /// assert_eq!(p.check("pdf-forms"), Access::Allow);
@@ -321,7 +319,7 @@ impl Permissions {
     ///     "permissions line 2: unknown keyword \"alow\" (did you mean `allow`?); \
     ///      expected `allow PATTERN`, `ask PATTERN`, `deny PATTERN` or `default allow|ask|deny`",
     /// );
-    /// # Ok::<(), skills_embed_runtime::permission::PermissionParseError>(())
+    /// # Ok::<(), skills_embed_runtime::policy::PermissionParseError>(())
     /// ```
     pub fn parse(text: &str) -> Result<Self, PermissionParseError> {
         let text = text.strip_prefix('\u{feff}').unwrap_or(text);
@@ -391,7 +389,7 @@ impl FromStr for Permissions {
 /// Its `Display` is one line naming the line number and what was expected:
 ///
 /// ```
-/// use skills_embed_runtime::permission::{ParseProblem, Permissions};
+/// use skills_embed_runtime::policy::{ParseProblem, Permissions};
 /// let error = Permissions::parse("\n\ndeny").unwrap_err();
 /// assert_eq!(error.line(), 3);
 /// assert!(matches!(error.problem(), ParseProblem::MissingPattern { .. }));
@@ -411,7 +409,7 @@ impl PermissionParseError {
     /// The 1-based number of the offending line.
     ///
     /// ```
-    /// use skills_embed_runtime::permission::Permissions;
+    /// use skills_embed_runtime::policy::Permissions;
     /// assert_eq!(Permissions::parse("allow a\nallow a b").unwrap_err().line(), 2);
     /// ```
     pub fn line(&self) -> usize {
@@ -421,7 +419,7 @@ impl PermissionParseError {
     /// What is wrong with it.
     ///
     /// ```
-    /// use skills_embed_runtime::permission::{ParseProblem, Permissions};
+    /// use skills_embed_runtime::policy::{ParseProblem, Permissions};
     /// let error = Permissions::parse("default maybe").unwrap_err();
     /// assert_eq!(error.problem(), &ParseProblem::UnknownAccess { found: "maybe".into() });
     /// ```
@@ -433,7 +431,7 @@ impl PermissionParseError {
 /// What is wrong with a line of a rules file; see [`PermissionParseError`].
 ///
 /// ```
-/// use skills_embed_runtime::permission::{Access, ParseProblem};
+/// use skills_embed_runtime::policy::{Access, ParseProblem};
 /// let problem = ParseProblem::MissingPattern { keyword: Access::Allow };
 /// assert_eq!(problem.to_string(), "`allow` needs a skill-name pattern, e.g. `allow pdf-*`");
 /// ```
@@ -484,7 +482,7 @@ const EXPECTED_LINE: &str =
 /// A word taken from the input, quoted for a message: escaped with `{:?}` so that quotes and
 /// control characters cannot break the message's single line, and cut short so that a runaway
 /// line cannot flood it.
-struct Quoted<'a>(&'a str);
+pub(super) struct Quoted<'a>(pub(super) &'a str);
 
 impl fmt::Display for Quoted<'_> {
     fn fmt(&self, f: &mut fmt::Formatter<'_>) -> fmt::Result {
@@ -626,7 +624,7 @@ fn wildcard_match(pattern: &str, text: &str) -> bool {
 /// reading one agent's rules tells the whole story for that agent.
 ///
 /// ```
-/// use skills_embed_runtime::permission::{Access, AgentPermissions, Permissions};
+/// use skills_embed_runtime::policy::{Access, AgentPermissions, Permissions};
 ///
 /// let all = AgentPermissions::new(Permissions::new().deny("deploy-*"))
 ///     .with_agent("release-bot", Permissions::new().ask("deploy-*"));
@@ -637,7 +635,7 @@ fn wildcard_match(pattern: &str, text: &str) -> bool {
 /// In JSON, both fields are optional:
 ///
 /// ```
-/// use skills_embed_runtime::permission::{Access, AgentPermissions};
+/// use skills_embed_runtime::policy::{Access, AgentPermissions};
 /// let all: AgentPermissions = serde_json::from_str(r#"{
 ///     "default": {"rules": [{"pattern": "deploy-*", "access": "deny"}]},
 ///     "agents": {"release-bot": {"default": "ask"}}
@@ -659,7 +657,7 @@ impl AgentPermissions {
     /// [`with_agent`](Self::with_agent).
     ///
     /// ```
-    /// use skills_embed_runtime::permission::{Access, AgentPermissions, Permissions};
+    /// use skills_embed_runtime::policy::{Access, AgentPermissions, Permissions};
     /// let all = AgentPermissions::new(Permissions::new().with_default(Access::Deny));
     /// assert_eq!(all.for_agent("any").check("pdf"), Access::Deny);
     /// ```
@@ -673,7 +671,7 @@ impl AgentPermissions {
     /// Gives `agent` its own permissions, replacing any it had.
     ///
     /// ```
-    /// use skills_embed_runtime::permission::{Access, AgentPermissions, Permissions};
+    /// use skills_embed_runtime::policy::{Access, AgentPermissions, Permissions};
     /// let all = AgentPermissions::new(Permissions::new())
     ///     .with_agent("a", Permissions::new().deny("*"))
     ///     .with_agent("a", Permissions::new().ask("*"));
@@ -687,7 +685,7 @@ impl AgentPermissions {
     /// The permissions of `agent`: its own if it has some, the default ones otherwise.
     ///
     /// ```
-    /// use skills_embed_runtime::permission::{AgentPermissions, Permissions};
+    /// use skills_embed_runtime::policy::{AgentPermissions, Permissions};
     /// let all = AgentPermissions::new(Permissions::new().deny("x"));
     /// assert_eq!(all.for_agent("unknown"), &Permissions::new().deny("x"));
     /// ```
@@ -696,279 +694,12 @@ impl AgentPermissions {
     }
 }
 
-/// A person's answer when asked whether a skill may be loaded.
-///
-/// Serialised in lowercase: `"once"`, `"always"`, `"reject"`.
-///
-/// ```
-/// use skills_embed_runtime::permission::Answer;
-/// assert_eq!(serde_json::from_str::<Answer>(r#""always""#).unwrap(), Answer::Always);
-/// ```
-#[derive(Debug, Clone, Copy, PartialEq, Eq, Hash, Serialize, Deserialize)]
-#[serde(rename_all = "lowercase")]
-pub enum Answer {
-    /// Load it this time; ask again next time.
-    Once,
-    /// Load it, and do not ask again for this skill while its content stays as it is now
-    /// (see [`Grants`]).
-    Always,
-    /// Do not load it this time.
-    Reject,
-}
-
-/// The skills a person answered [`Answer::Always`] for, each bound to the skill as it was
-/// when approved, so they are not asked again while it stays that way.
-///
-/// A grant records the skill's name and its [`Skill::content_digest`], which covers every field
-/// and every file. It turns [`Access::Ask`] into [`Access::Allow`] only for a skill with that name
-/// **and** that digest: when a reload changes the skill (its body, a script, its description,
-/// any file), the next load asks again, since the person approved what they saw, not whatever
-/// later lands under the name. The stale grant is kept but does not apply; a new
-/// [`Answer::Always`] replaces it, [`Answer::Reject`] and [`Grants::revoke`] remove it, and it
-/// applies again if the skill comes back to the content that was approved.
-///
-/// A grant never overrides [`Access::Deny`], so tightening the rules takes effect even for
-/// skills granted earlier. Keep one per conversation, or per agent and person, as suits the
-/// host.
-///
-/// # Serialised form
-///
-/// A JSON object from skill name to the approved digest in 64 lowercase hex digits
-/// (`{"deploy": "9f86d0…"}`), to remember answers across runs; uppercase digits are accepted.
-/// The older form, an array of names, is accepted and read as **no** grants: those answers
-/// carry no digest, so they cannot say which content was approved, and every such skill is
-/// asked for again once. Anything else (a digest of the wrong length, a value that is not a
-/// string) is an error.
-///
-/// ```
-/// use skills_embed_runtime::permission::{Access, Answer, Grants, Permissions};
-/// use skills_embed_runtime::{OwnedFields, Skill};
-///
-/// let deploy = |body: &str| {
-///     let fields = OwnedFields { name: "deploy-prod".into(), description: "Deploy.".into(), ..OwnedFields::default() };
-///     Skill::owned(fields, body.into(), Vec::new())
-/// };
-/// let permissions = Permissions::new().ask("deploy-*");
-/// let mut grants = Grants::default();
-/// let approved = deploy("Run make deploy.\n");
-/// assert_eq!(grants.access(&permissions, &approved), Access::Ask);
-/// // The host asks the person, who answers "always":
-/// assert!(grants.answer(&approved, Answer::Always));
-/// assert_eq!(grants.access(&permissions, &approved), Access::Allow);
-/// // The same skill read again is still allowed; a changed one is asked for again.
-/// assert_eq!(grants.access(&permissions, &deploy("Run make deploy.\n")), Access::Allow);
-/// assert_eq!(grants.access(&permissions, &deploy("Run make deploy; rm -rf backups.\n")), Access::Ask);
-///
-/// // Grants serialise, and old name-only grants count for nothing.
-/// let json = serde_json::to_string(&grants)?;
-/// assert_eq!(serde_json::from_str::<Grants>(&json)?, grants);
-/// assert!(serde_json::from_str::<Grants>(r#"["deploy-prod"]"#)?.is_empty());
-/// # Ok::<(), serde_json::Error>(())
-/// ```
-#[derive(Debug, Clone, Default, PartialEq, Eq)]
-pub struct Grants {
-    // A `BTreeMap` so that `Debug` and serialised output are stable.
-    always: BTreeMap<String, [u8; 32]>,
-}
-
-impl Grants {
-    /// What `skill` gets under `permissions`, once earlier "always" answers are counted: a
-    /// grant turns [`Access::Ask`] into [`Access::Allow`] when it was given for this skill's
-    /// current content.
-    ///
-    /// The digest is computed only for a skill under `ask` that has a grant, so checking every
-    /// skill of a listing stays cheap.
-    ///
-    /// ```
-    /// use skills_embed_runtime::permission::{Access, Answer, Grants, Permissions};
-    /// use skills_embed_runtime::{OwnedFields, Skill};
-    ///
-    /// let fields = OwnedFields { name: "shell".into(), description: "Run commands.".into(), ..OwnedFields::default() };
-    /// let shell = Skill::owned(fields, "Use bash.\n".into(), Vec::new());
-    /// let mut grants = Grants::default();
-    /// grants.answer(&shell, Answer::Always);
-    /// assert_eq!(grants.access(&Permissions::new().ask("shell"), &shell), Access::Allow);
-    /// assert_eq!(grants.access(&Permissions::new().deny("shell"), &shell), Access::Deny);
-    /// ```
-    pub fn access(&self, permissions: &Permissions, skill: &Skill) -> Access {
-        match permissions.check(skill.name()) {
-            Access::Ask if self.is_granted(skill) => Access::Allow,
-            access => access,
-        }
-    }
-
-    /// Records the person's answer for `skill`; returns whether this load may go ahead.
-    ///
-    /// [`Answer::Always`] is remembered for the skill's current content (replacing a grant
-    /// for earlier content). [`Answer::Reject`] forgets an earlier "always" for the skill's
-    /// name: when a person refuses, the safe reading is that they changed their mind.
-    ///
-    /// ```
-    /// use skills_embed_runtime::permission::{Answer, Grants};
-    /// use skills_embed_runtime::{OwnedFields, Skill};
-    ///
-    /// let fields = OwnedFields { name: "shell".into(), description: "Run commands.".into(), ..OwnedFields::default() };
-    /// let shell = Skill::owned(fields, "Use bash.\n".into(), Vec::new());
-    /// let mut grants = Grants::default();
-    /// assert!(grants.answer(&shell, Answer::Once));
-    /// assert!(!grants.is_granted(&shell));
-    /// assert!(grants.answer(&shell, Answer::Always));
-    /// assert!(grants.is_granted(&shell));
-    /// assert!(!grants.answer(&shell, Answer::Reject));
-    /// assert!(!grants.is_granted(&shell));
-    /// ```
-    pub fn answer(&mut self, skill: &Skill, answer: Answer) -> bool {
-        match answer {
-            Answer::Once => true,
-            Answer::Always => {
-                let digest = skill.content_digest();
-                match self.always.get_mut(skill.name()) {
-                    Some(granted) => *granted = digest,
-                    None => {
-                        self.always.insert(skill.name().to_owned(), digest);
-                    }
-                }
-                true
-            }
-            Answer::Reject => {
-                self.always.remove(skill.name());
-                false
-            }
-        }
-    }
-
-    /// Whether "always" was answered for `skill` as it is now (its name and its current
-    /// content). Computes the digest only when the name has a grant.
-    ///
-    /// ```
-    /// use skills_embed_runtime::permission::Grants;
-    /// use skills_embed_runtime::{OwnedFields, Skill};
-    /// let fields = OwnedFields { name: "pdf".into(), description: "Read PDFs.".into(), ..OwnedFields::default() };
-    /// assert!(!Grants::default().is_granted(&Skill::owned(fields, String::new(), Vec::new())));
-    /// ```
-    pub fn is_granted(&self, skill: &Skill) -> bool {
-        self.always
-            .get(skill.name())
-            .is_some_and(|granted| *granted == skill.content_digest())
-    }
-
-    /// The content digest that "always" was answered for under the skill name `skill`, if
-    /// any, whether or not the skill still has that content.
-    ///
-    /// ```
-    /// use skills_embed_runtime::permission::{Answer, Grants};
-    /// use skills_embed_runtime::{OwnedFields, Skill};
-    /// let fields = OwnedFields { name: "pdf".into(), description: "Read PDFs.".into(), ..OwnedFields::default() };
-    /// let pdf = Skill::owned(fields, String::new(), Vec::new());
-    /// let mut grants = Grants::default();
-    /// assert_eq!(grants.granted_digest("pdf"), None);
-    /// grants.answer(&pdf, Answer::Always);
-    /// assert_eq!(grants.granted_digest("pdf"), Some(pdf.content_digest()));
-    /// ```
-    pub fn granted_digest(&self, skill: &str) -> Option<[u8; 32]> {
-        self.always.get(skill).copied()
-    }
-
-    /// Forgets an "always" answer for the skill name `skill`; returns whether there was one.
-    ///
-    /// ```
-    /// use skills_embed_runtime::permission::{Answer, Grants};
-    /// use skills_embed_runtime::{OwnedFields, Skill};
-    /// let fields = OwnedFields { name: "pdf".into(), description: "Read PDFs.".into(), ..OwnedFields::default() };
-    /// let mut grants = Grants::default();
-    /// grants.answer(&Skill::owned(fields, String::new(), Vec::new()), Answer::Always);
-    /// assert!(grants.revoke("pdf"));
-    /// assert!(!grants.revoke("pdf"));
-    /// ```
-    pub fn revoke(&mut self, skill: &str) -> bool {
-        self.always.remove(skill).is_some()
-    }
-
-    /// Whether no "always" answer is kept.
-    ///
-    /// ```
-    /// assert!(skills_embed_runtime::permission::Grants::default().is_empty());
-    /// ```
-    pub fn is_empty(&self) -> bool {
-        self.always.is_empty()
-    }
-}
-
-impl Serialize for Grants {
-    fn serialize<S: serde::Serializer>(&self, serializer: S) -> Result<S::Ok, S::Error> {
-        use serde::ser::SerializeMap;
-        let mut map = serializer.serialize_map(Some(self.always.len()))?;
-        for (name, digest) in &self.always {
-            map.serialize_entry(name, &hex(digest))?;
-        }
-        map.end()
-    }
-}
-
-impl<'de> Deserialize<'de> for Grants {
-    fn deserialize<D: serde::Deserializer<'de>>(deserializer: D) -> Result<Self, D::Error> {
-        struct Visitor;
-
-        impl<'de> serde::de::Visitor<'de> for Visitor {
-            type Value = Grants;
-
-            fn expecting(&self, f: &mut fmt::Formatter<'_>) -> fmt::Result {
-                f.write_str("an object from skill name to content digest (64 hex digits)")
-            }
-
-            fn visit_map<A: serde::de::MapAccess<'de>>(
-                self,
-                mut map: A,
-            ) -> Result<Grants, A::Error> {
-                let mut always = BTreeMap::new();
-                while let Some((name, digest)) = map.next_entry::<String, String>()? {
-                    let Some(digest) = parse_digest(&digest) else {
-                        return Err(serde::de::Error::custom(format_args!(
-                            "the grant for skill {} is not a content digest (64 hex digits)",
-                            Quoted(&name)
-                        )));
-                    };
-                    always.insert(name, digest);
-                }
-                Ok(Grants { always })
-            }
-
-            // The older form: names without digests. They cannot say what was approved, so
-            // they grant nothing; the names must still be strings.
-            fn visit_seq<A: serde::de::SeqAccess<'de>>(
-                self,
-                mut seq: A,
-            ) -> Result<Grants, A::Error> {
-                while seq.next_element::<String>()?.is_some() {}
-                Ok(Grants::default())
-            }
-        }
-
-        deserializer.deserialize_any(Visitor)
-    }
-}
-
-/// A digest written as 64 hex digits (either case).
-fn parse_digest(text: &str) -> Option<[u8; 32]> {
-    let bytes = text.as_bytes();
-    if bytes.len() != 64 {
-        return None;
-    }
-    let mut digest = [0u8; 32];
-    for (out, pair) in digest.iter_mut().zip(bytes.chunks_exact(2)) {
-        let &[high, low] = pair else {
-            return None;
-        };
-        let high = char::from(high).to_digit(16)?;
-        let low = char::from(low).to_digit(16)?;
-        *out = u8::try_from(high * 16 + low).ok()?;
-    }
-    Some(digest)
-}
-
 #[cfg(test)]
 mod tests {
     use super::*;
+    use crate::model::file::hex;
+    use crate::model::skill::Skill;
+    use crate::policy::grants::*;
 
     #[test]
     fn wildcard_matching() {
@@ -1054,19 +785,19 @@ mod tests {
         assert_eq!(
             p.rules(),
             &[
-                Rule {
+                PermissionRule {
                     pattern: "pdf-*".into(),
                     access: Access::Allow
                 },
-                Rule {
+                PermissionRule {
                     pattern: "deploy".into(),
                     access: Access::Ask
                 },
-                Rule {
+                PermissionRule {
                     pattern: "internal-*".into(),
                     access: Access::Deny
                 },
-                Rule {
+                PermissionRule {
                     pattern: "*".into(),
                     access: Access::Allow
                 },
@@ -1265,7 +996,7 @@ mod tests {
     }
 
     fn skill(name: &str, body: &str) -> Skill {
-        let fields = crate::skill::OwnedFields {
+        let fields = crate::model::fields::Fields {
             name: name.into(),
             description: "A skill.".into(),
             ..Default::default()
@@ -1320,7 +1051,7 @@ mod tests {
         // Any change asks again: the body, or a field.
         assert_eq!(grants.access(&permissions, &changed), Access::Ask);
         assert!(!grants.is_granted(&changed));
-        let mut fields = crate::skill::OwnedFields {
+        let mut fields = crate::model::fields::Fields {
             name: "deploy".into(),
             description: "A skill.".into(),
             ..Default::default()

@@ -9,13 +9,12 @@
 //! mode), an Anthropic tool and an MCP tool.
 //!
 //! No skill, no tool: when no skill is visible (an empty set, or every skill denied),
-//! [`Tools::is_empty`] says so, [`Tools::offered`] is empty and the listing is the empty string.
-//! [`Tools::definitions`] still describes the tools (with an empty `skill` enum), for hosts whose
+//! [`Tools::is_empty`](super::Tools::is_empty) says so, [`Tools::offered`](super::Tools::offered) is empty and the listing is the empty string.
+//! [`Tools::definitions`](super::Tools::definitions) still describes the tools (with an empty `skill` enum), for hosts whose
 //! set may fill up later, such as a watched folder.
 
 use serde_json::{Value, json};
 
-use crate::Tools;
 use crate::listing::ListingFormat;
 
 /// Which tools the model gets.
@@ -70,7 +69,7 @@ pub enum OutputShape {
 /// How tools are named, described and answered.
 ///
 /// ```
-/// use skills_embed_runtime::tool::{ToolConfig, ToolStyle};
+/// use skills_embed_runtime::tools::{ToolConfig, ToolStyle};
 /// let config = ToolConfig { style: ToolStyle::Split, ..ToolConfig::default() };
 /// assert_eq!(config.name, "load_skill");
 /// assert_eq!(config.max_chars, 12_000);
@@ -111,46 +110,6 @@ impl Default for ToolConfig {
                 .to_vec(),
             dump_executables: false,
             shape: OutputShape::Brackets,
-        }
-    }
-}
-
-impl<Id> Tools<'_, Id> {
-    /// Whether no skill is visible (an empty set, or every skill denied): then there is nothing
-    /// to list or load, the listing is the empty string and [`Tools::offered`] is empty.
-    ///
-    /// ```
-    /// use skills_embed_runtime::listing::ListingOptions;
-    /// use skills_embed_runtime::permission::Permissions;
-    /// use skills_embed_runtime::{OwnedFields, Skill, SkillSet, SummaryFormat, Tools};
-    /// let empty = SkillSet::from_skills(Vec::new(), SummaryFormat::Markdown);
-    /// let tools = Tools::new(&empty);
-    /// assert!(tools.is_empty());
-    /// assert!(tools.offered().is_empty());
-    /// assert_eq!(tools.listing(&ListingOptions::default()), "");
-    ///
-    /// let demo = Skill::owned(
-    ///     OwnedFields { name: "demo".into(), description: "A demo.".into(), ..OwnedFields::default() },
-    ///     "Do it.\n".into(),
-    ///     Vec::new(),
-    /// );
-    /// let set = SkillSet::from_skills(vec![demo], SummaryFormat::Markdown);
-    /// assert_eq!(Tools::new(&set).offered().len(), 1);
-    /// let denied = Tools::new(&set).with_permissions(Permissions::new().deny("*"));
-    /// assert!(denied.is_empty() && denied.offered().is_empty());
-    /// ```
-    pub fn is_empty(&self) -> bool {
-        self.visible().next().is_none()
-    }
-
-    /// The tool definitions to offer the model now: [`Tools::definitions`], or none when no
-    /// skill is visible, since a tool whose `skill` enum is empty could never be called (and an
-    /// empty `enum` is rejected by some providers' schema checks).
-    pub fn offered(&self) -> Vec<ToolDefinition> {
-        if self.is_empty() {
-            Vec::new()
-        } else {
-            self.definitions()
         }
     }
 }

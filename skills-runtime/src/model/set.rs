@@ -4,11 +4,13 @@ use std::borrow::Cow;
 use std::fmt;
 use std::marker::PhantomData;
 
-use crate::error::{SkillError, closest};
-use crate::id::{Dynamic, SkillIdentifier};
-use crate::index::Index;
-use crate::skill::{Loaded, Skill};
-use crate::summary::{self, Entry, SummaryFormat};
+use crate::listing::{self, ListingFormat};
+use crate::model::error::SkillError;
+use crate::model::id::{Dynamic, SkillIdentifier};
+use crate::model::index::Index;
+use crate::model::skill::Loaded;
+use crate::model::skill::Skill;
+use crate::text::closest;
 
 /// Skills sorted by name, with their L1 listing.
 ///
@@ -17,14 +19,14 @@ use crate::summary::{self, Entry, SummaryFormat};
 /// use [`Dynamic`] and are looked up by name.
 ///
 /// ```
-/// use skills_embed_runtime::{OwnedFields, Skill, SkillSet, SummaryFormat};
+/// use skills_embed_runtime::{Fields, Skill, SkillSet, listing::ListingFormat};
 /// // `skills!` generates a static set; this one is built at run time.
 /// let pdf = Skill::owned(
-///     OwnedFields { name: "pdf".into(), description: "Work with PDF files.".into(), ..OwnedFields::default() },
+///     Fields { name: "pdf".into(), description: "Work with PDF files.".into(), ..Fields::default() },
 ///     "Use pdftotext.\n".into(),
 ///     vec![],
 /// );
-/// let SKILLS = SkillSet::from_skills(vec![pdf], SummaryFormat::Markdown);
+/// let SKILLS = SkillSet::from_skills(vec![pdf], &ListingFormat::Markdown);
 /// assert_eq!(SKILLS.summary(), "- pdf: Work with PDF files.\n");
 /// assert_eq!(SKILLS.get("pdf").unwrap().body(), "Use pdftotext.\n");
 /// let miss = SKILLS.get("pfd").unwrap_err().to_string();
@@ -138,12 +140,12 @@ impl<Id> SkillSet<Id> {
     }
 
     /// Renders the listing again in another format.
-    pub fn render_summary(&self, format: SummaryFormat) -> String {
-        summary::render(
-            self.skills.iter().map(|s| Entry {
+    pub fn render_summary(&self, format: &ListingFormat) -> String {
+        listing::summary(
+            self.skills.iter().map(|s| listing::Entry {
                 name: s.name(),
                 description: s.description(),
-                ..Entry::default()
+                ..listing::Entry::default()
             }),
             format,
         )
@@ -183,7 +185,7 @@ impl SkillSet<Dynamic> {
 
     /// A set built at run time. Skills are sorted by name; of two with the same name the first
     /// is kept. The listing is rendered in `format`.
-    pub fn from_skills(mut skills: Vec<Skill>, format: SummaryFormat) -> Self {
+    pub fn from_skills(mut skills: Vec<Skill>, format: &ListingFormat) -> Self {
         skills.sort_by(|a, b| a.name().cmp(b.name()));
         skills.dedup_by(|a, b| a.name() == b.name());
         let mut set = SkillSet {

@@ -1,131 +1,36 @@
-//! What can go wrong when a skill or a file is asked for. Every message is written for a model:
-//! what was asked, what exists, what to do next.
+//! What a message does with a name or value it cannot use: suggest the closest one that exists
+//! ("did you mean"), and clip what it echoes back.
 
-use std::fmt;
+use std::borrow::Cow;
 
-use crate::path::PathProblem;
-
-/// An error from looking up a skill or one of its files.
-///
-/// ```
-/// use skills_embed_runtime::{SkillError, SkillSet};
-/// let set = SkillSet::empty();
-/// let err = set.get("pdf").unwrap_err();
-/// assert!(matches!(err, SkillError::UnknownSkill { .. }));
-/// assert_eq!(err.to_string(), r#"Skill "pdf" not found. There are no skills available."#);
-/// ```
-#[derive(Debug, Clone, PartialEq, Eq, thiserror::Error)]
-#[non_exhaustive]
-pub enum SkillError {
-    /// No skill has that name.
-    #[error(
-        "Skill {} not found. {}{}",
-        Quoted(requested),
-        Available("Available skills", "There are no skills available.", available),
-        DidYouMean(suggestion.as_deref())
-    )]
-    UnknownSkill {
-        /// The name that was asked for.
-        requested: String,
-        /// Every skill name, sorted.
-        available: Vec<String>,
-        /// The closest name, when one is close.
-        suggestion: Option<String>,
-    },
-    /// The skill has no file at that path.
-    #[error(
-        "File {} not found in skill {}. {}{} Use \"SKILL.md\" for the skill's instructions.",
-        Quoted(requested),
-        Quoted(skill),
-        Available("Available files", "It has no files.", available),
-        DidYouMean(suggestion.as_deref())
-    )]
-    FileNotFound {
-        /// The skill that was searched.
-        skill: String,
-        /// The path that was asked for, normalised.
-        requested: String,
-        /// Every path the skill serves, sorted.
-        available: Vec<String>,
-        /// The closest path, when one is close.
-        suggestion: Option<String>,
-    },
-    /// The skill has no chunk with that id.
-    #[error(
-        "Chunk {} not found in skill {}. {}{}",
-        Quoted(requested),
-        Quoted(skill),
-        Available("Available chunks", "It has no chunks.", available),
-        DidYouMean(suggestion.as_deref())
-    )]
-    ChunkNotFound {
-        /// The skill that was searched.
-        skill: String,
-        /// The chunk id that was asked for.
-        requested: String,
-        /// Every chunk id of the skill, in body order.
-        available: Vec<String>,
-        /// The closest id, when one is close.
-        suggestion: Option<String>,
-    },
-    /// The path was refused before any lookup.
-    #[error(
-        "Path {} was refused because {problem}. Paths are relative to the skill's folder and use '/', like \"SKILL.md\" or \"references/guide.md\". {}",
-        Quoted(requested),
-        Available("Available files", "It has no files.", available)
-    )]
-    InvalidPath {
-        /// The skill the path was meant for.
-        skill: String,
-        /// The path as sent.
-        requested: String,
-        /// What is wrong with it.
-        problem: PathProblem,
-        /// Every path the skill serves, sorted.
-        available: Vec<String>,
-    },
+/// `text` cut to at most `limit` characters, `…` included, at a word boundary when one is near;
+/// borrowed when it already fits. The one clip: listings cut descriptions with it, and every
+/// error that echoes what a model or client sent clips it with [`ECHO`] first.
+pub fn clip(text: &str, limit: usize) -> Cow<'_, str> {
+    if text.chars().count() <= limit {
+        return Cow::Borrowed(text);
+    }
+    let keep = limit.saturating_sub(1);
+    let end = text.char_indices().nth(keep).map_or(text.len(), |(i, _)| i);
+    let mut head = &text[..end];
+    // Back to the last space, unless that loses more than a third of it.
+    if let Some(space) = head.rfind(char::is_whitespace)
+        && space >= end - end / 3
+    {
+        head = &head[..space];
+    }
+    let head =
+        head.trim_end_matches(|c: char| c.is_whitespace() || matches!(c, ',' | ';' | ':' | '.'));
+    Cow::Owned(format!("{head}…"))
 }
 
-/// A name or a path the model sent or the skill holds, as a JSON string: `"a.md"`, and
-/// `"a\"b.md"` or `"e\nf.md"` for awkward ones, so it stays one line and reads back.
-struct Quoted<'a>(&'a str);
+/// How much of a value a model or client sent an error echoes back: a model that sends 100 KB
+/// of path gets a short answer, not its path back.
+pub const ECHO: usize = 100;
 
-impl fmt::Display for Quoted<'_> {
-    fn fmt(&self, f: &mut fmt::Formatter<'_>) -> fmt::Result {
-        f.write_str(&crate::listing::json_string(self.0))
-    }
-}
-
-/// Renders `Label: a, b, c.` or the text for an empty list, each name written as listings
-/// write names (bare when plain, else a JSON string).
-struct Available<'a>(&'static str, &'static str, &'a [String]);
-
-impl fmt::Display for Available<'_> {
-    fn fmt(&self, f: &mut fmt::Formatter<'_>) -> fmt::Result {
-        let Available(label, none, items) = *self;
-        if items.is_empty() {
-            return f.write_str(none);
-        }
-        write!(f, "{label}: ")?;
-        for (i, item) in items.iter().enumerate() {
-            if i > 0 {
-                f.write_str(", ")?;
-            }
-            f.write_str(&crate::listing::quote_name(item))?;
-        }
-        f.write_str(".")
-    }
-}
-
-struct DidYouMean<'a>(Option<&'a str>);
-
-impl fmt::Display for DidYouMean<'_> {
-    fn fmt(&self, f: &mut fmt::Formatter<'_>) -> fmt::Result {
-        match self.0 {
-            Some(s) => write!(f, " Did you mean {}?", Quoted(s)),
-            None => Ok(()),
-        }
-    }
+/// A value a model or client sent, clipped to [`ECHO`] characters for an error message.
+pub(crate) fn echo(text: &str) -> String {
+    clip(text, ECHO).into_owned()
 }
 
 /// A name as [`closest`] compares it: NFKC-normalised (as the validator compares a skill's name
@@ -191,7 +96,7 @@ pub(crate) fn closest<'a>(
 
 #[cfg(test)]
 mod tests {
-    use super::closest;
+    use super::{clip, closest};
 
     #[test]
     fn suggests_only_near_misses() {
@@ -233,5 +138,18 @@ mod tests {
             closest("cafe\u{301}.md", paths).as_deref(),
             Some("r\u{e9}f/caf\u{e9}.md")
         );
+    }
+
+    #[test]
+    fn clips_at_a_word_boundary_within_the_limit() {
+        assert_eq!(clip("short", 10), "short");
+        assert!(matches!(clip("short", 10), std::borrow::Cow::Borrowed(_)));
+        // Backs up to the last space when it loses less than a third.
+        assert_eq!(clip("Work with PDF files, forms", 20), "Work with PDF…");
+        assert_eq!(clip("Work with PDF files", 19), "Work with PDF files");
+        assert_eq!(clip("abcdef", 4), "abc…");
+        let long = "x".repeat(10_000);
+        assert_eq!(clip(&long, super::ECHO).chars().count(), super::ECHO);
+        assert_eq!(clip("é".repeat(5).as_str(), 3), "éé…");
     }
 }

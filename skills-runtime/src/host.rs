@@ -2,8 +2,8 @@
 
 use std::sync::Arc;
 
-use crate::id::Dynamic;
-use crate::set::SkillSet;
+use crate::model::id::Dynamic;
+use crate::model::set::SkillSet;
 
 /// One snapshot of the served skills.
 pub(crate) type Snapshot = Arc<SkillSet<Dynamic>>;

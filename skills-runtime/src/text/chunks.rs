@@ -35,7 +35,7 @@
 //! reports every error, not only the first.
 //!
 //! ```
-//! use skills_embed_runtime::chunk::{core_segments, find_chunks};
+//! use skills_embed_runtime::text::chunks::{core_segments, find_chunks};
 //!
 //! let body = "# Forms\n\
 //!             <chunk id=\"examples\" description=\"Worked examples &amp; tips\">\n\
@@ -61,12 +61,12 @@
 use std::collections::HashMap;
 use std::fmt;
 
-use crate::excerpt::{Fences, Line, Lines};
+use crate::text::lines::{Fences, Line, Lines};
 
 /// A well-formed `<chunk>` block of a body. Offsets are byte offsets into the body.
 ///
 /// ```
-/// use skills_embed_runtime::chunk::find_chunks;
+/// use skills_embed_runtime::text::chunks::find_chunks;
 /// let body = "Intro\n  <chunk id=\"a\" description=\"A\">\n  text\n</chunk>\nOutro\n";
 /// let span = &find_chunks(body).0[0];
 /// let block = "  <chunk id=\"a\" description=\"A\">\n  text\n</chunk>\n";
@@ -97,7 +97,7 @@ impl ChunkSpan {
     /// `body` is too short or the offsets do not fall on character boundaries.
     ///
     /// ```
-    /// use skills_embed_runtime::chunk::find_chunks;
+    /// use skills_embed_runtime::text::chunks::find_chunks;
     /// let body = "<chunk id=\"a\" description=\"A\">\nhello\n</chunk>";
     /// assert_eq!(find_chunks(body).0[0].content(body), Some("hello\n"));
     /// ```
@@ -110,7 +110,7 @@ impl ChunkSpan {
 /// A mistake in a body's `<chunk>` blocks, with where it is.
 ///
 /// ```
-/// use skills_embed_runtime::chunk::{find_chunks, ChunkProblem};
+/// use skills_embed_runtime::text::chunks::{find_chunks, ChunkProblem};
 /// let (_, errors) = find_chunks("text\n</chunk>\n");
 /// assert_eq!((errors[0].line, errors[0].column), (2, 1));
 /// assert_eq!(errors[0].problem, ChunkProblem::StrayClose);
@@ -144,7 +144,7 @@ impl std::error::Error for ChunkError {}
 /// could not be read.
 ///
 /// ```
-/// use skills_embed_runtime::chunk::ChunkProblem;
+/// use skills_embed_runtime::text::chunks::ChunkProblem;
 /// let problem = ChunkProblem::Duplicate { id: "examples".into(), first_line: 3 };
 /// assert_eq!(
 ///     problem.to_string(),
@@ -273,7 +273,7 @@ impl fmt::Display for Named<'_> {
 /// with a letter or digit.
 ///
 /// ```
-/// use skills_embed_runtime::chunk::is_valid_chunk_id;
+/// use skills_embed_runtime::text::chunks::is_valid_chunk_id;
 /// assert!(is_valid_chunk_id("worked-examples_2"));
 /// assert!(!is_valid_chunk_id("Examples"));
 /// assert!(!is_valid_chunk_id("-examples"));
@@ -295,7 +295,7 @@ pub fn is_valid_chunk_id(id: &str) -> bool {
 /// the spans; the errors are sorted by line and column.
 ///
 /// ```
-/// use skills_embed_runtime::chunk::{find_chunks, ChunkProblem};
+/// use skills_embed_runtime::text::chunks::{find_chunks, ChunkProblem};
 /// let body = "<chunk id=\"a\" description=\"A\">\n\
 ///             a\n\
 ///             </chunk>\n\
@@ -335,7 +335,7 @@ pub fn find_chunks(body: &str) -> (Vec<ChunkSpan>, Vec<ChunkError>) {
 /// do not fit the body are skipped rather than trusted.
 ///
 /// ```
-/// use skills_embed_runtime::chunk::{core_segments, find_chunks};
+/// use skills_embed_runtime::text::chunks::{core_segments, find_chunks};
 /// let body = "A\n<chunk id=\"x\" description=\"X\">\nx\n</chunk>\nB\n";
 /// let (spans, _) = find_chunks(body);
 /// assert_eq!(core_segments(body, &spans).collect::<Vec<_>>(), ["A\n", "B\n"]);

@@ -1,79 +1,11 @@
-//! Disclosure modes, and the keyword matcher that picks skills for eager disclosure.
-//!
-//! A host shows skills to a model in one of three ways ([`Disclosure`]): as a listing the model
-//! chooses from (progressive), by injecting the bodies of the skills that match the user's input
-//! (eager), or a mix (hybrid). Eager disclosure needs a matcher that runs before the model sees
-//! anything; [`match_skills`] is that matcher.
-//!
-//! # How [`match_skills`] scores
-//!
-//! The matcher is deliberately simple, so that a skill author can predict what it picks. It uses
-//! no randomness, no hashing order and no locale: the same input and skills always give the same
-//! result, whatever the order the skills are given in.
-//!
-//! 1. **Words.** Text is cut into words at every character that is not alphanumeric in Unicode
-//!    ([`char::is_alphanumeric`]), so `pdf-forms`, `PDF/forms` and `pdf_forms` all give `pdf` and
-//!    `forms`. Each word is lowercased character by character ([`char::to_lowercase`]).
-//! 2. **Dropped words.** Words of fewer than 3 characters are dropped, and so are the
-//!    [`STOP_WORDS`]: common English words and the words most skill descriptions share ("use
-//!    this skill when the user asks…"). Stop words are compared before step 3.
-//! 3. **Suffixes.** Each word loses at most one suffix: the first rule of this list that applies
-//!    and leaves at least 3 characters is used; if none does, the word is kept whole.
-//!
-//!    | rule                                                  | examples                           |
-//!    |-------------------------------------------------------|------------------------------------|
-//!    | `ies` → `y`                                           | `policies` → `policy`              |
-//!    | `es` → removed                                        | `boxes` → `box`, `files` → `fil`   |
-//!    | `s` → removed, unless the word ends in `ss`           | `pdfs` → `pdf`; `class` stays      |
-//!    | `ing` → removed, if an ASCII vowel (`aeiouy`) remains | `filling` → `fill`; `string` stays |
-//!    | `ed` → removed, unless the word ends in `eed`         | `created` → `creat`; `speed` stays |
-//!    | `e` → removed                                         | `file` → `fil`, `create` → `creat` |
-//!
-//!    The last rule exists so that `file`, `files`, `filing` and `filed` all become `fil`. The
-//!    result is a matching key, not a word: [`keywords`] shows the keys a text gives.
-//! 4. **Keywords.** A skill's keywords are the words of its name (for a valid name, its
-//!    hyphen-separated parts), worth [`NAME_WEIGHT`] (3), and the words of its description,
-//!    worth [`DESCRIPTION_WEIGHT`] (1). A word in both is worth 3.
-//! 5. **Score.** Each *distinct* word of the input (after step 3) adds the weight of the skill
-//!    keyword it equals, or nothing. Repeating a word in the input, or in a description, adds
-//!    nothing more.
-//! 6. **Selection.** Skills scoring at least [`MatchConfig::min_score`] are kept (a skill scoring
-//!    0 never is, even with `min_score: 0`), sorted by score, highest first, then by name in
-//!    byte order, and the first [`MatchConfig::max_skills`] are returned. If a name is given more
-//!    than once, only its best-scoring entry counts.
-//!
-//! With the default [`MatchConfig`] (`min_score` 2), one word of a skill's name is enough to
-//! select it, one word of its description alone is not.
-//!
-//! ```
-//! use skills_embed_runtime::mode::{match_skills, MatchConfig};
-//!
-//! let skills = [
-//!     ("pdf-forms", "Fill in and validate PDF forms. Use when the user asks to fill a form."),
-//!     ("code-review", "Review code changes for bugs, style and missing tests."),
-//! ];
-//! let found = match_skills("Please fill in this PDF form", skills, &MatchConfig::default());
-//! assert_eq!(found.len(), 1);
-//! assert_eq!(found[0].name, "pdf-forms");
-//! // `pdf` and `form` are name words (3 each), `fill` is a description word (1).
-//! assert_eq!(found[0].score, 7);
-//! assert_eq!(found[0].matched, ["fill", "form", "pdf"]);
-//! ```
-//!
-//! # Limits
-//!
-//! There is no Unicode normalisation: `é` written as one character and as `e` plus a combining
-//! accent are different (the accent is not alphanumeric, so it splits the word). Scripts written
-//! without spaces between words, such as Chinese or Japanese, give one long word per run of
-//! text, which rarely equals a keyword. The stop words and suffix rules are English. For anything
-//! smarter, let the model choose ([`Disclosure::Progressive`]).
+//! Disclosure modes and the keyword matcher: see the [`tools`](crate::tools) module docs.
 
 use std::cmp::Ordering;
 
 /// How a host discloses skills to the model.
 ///
 /// ```
-/// use skills_embed_runtime::mode::{Disclosure, MatchConfig};
+/// use skills_embed_runtime::tools::{Disclosure, MatchConfig};
 ///
 /// assert_eq!(Disclosure::default(), Disclosure::Progressive);
 /// let eager = Disclosure::Eager(MatchConfig { max_skills: 1, ..MatchConfig::default() });
@@ -99,7 +31,7 @@ pub enum Disclosure {
 /// How many skills [`match_skills`] returns, and how good a match must be.
 ///
 /// ```
-/// use skills_embed_runtime::mode::MatchConfig;
+/// use skills_embed_runtime::tools::MatchConfig;
 /// assert_eq!(MatchConfig::default(), MatchConfig { max_skills: 3, min_score: 2 });
 /// ```
 #[derive(Debug, Clone, PartialEq, Eq)]
@@ -123,7 +55,7 @@ impl Default for MatchConfig {
 /// One skill selected by [`match_skills`].
 ///
 /// ```
-/// use skills_embed_runtime::mode::{match_skills, MatchConfig};
+/// use skills_embed_runtime::tools::{match_skills, MatchConfig};
 /// let found = match_skills("Summarise these PDFs", [("pdf", "Read PDF files.")], &MatchConfig::default());
 /// assert_eq!(found[0].name, "pdf");
 /// assert_eq!(found[0].score, 3);
@@ -133,7 +65,7 @@ impl Default for MatchConfig {
 pub struct Match {
     /// The skill's name.
     pub name: String,
-    /// Its score; see the [module documentation](self).
+    /// Its score; see the [module documentation](crate::tools#disclosure-modes).
     pub score: u32,
     /// The input words that matched one of its keywords: lowercased, as they appeared in the
     /// input (before suffixes were removed), sorted by byte order, without duplicates. Words that
@@ -154,7 +86,7 @@ pub const DESCRIPTION_WEIGHT: u32 = 1;
 /// request. Sorted, so it can be searched by bisection.
 ///
 /// ```
-/// use skills_embed_runtime::mode::STOP_WORDS;
+/// use skills_embed_runtime::tools::STOP_WORDS;
 /// assert!(STOP_WORDS.contains(&"skill"));
 /// assert!(!STOP_WORDS.contains(&"pdf"));
 /// ```
@@ -179,12 +111,12 @@ const MIN_WORD_CHARS: usize = 3;
 /// Picks the skills whose names and descriptions share the most words with `input`.
 ///
 /// `skills` yields `(name, description)` pairs. The scoring is described precisely in the
-/// [module documentation](self). Cost: one pass over the input and one over each name and
+/// [module documentation](crate::tools#disclosure-modes). Cost: one pass over the input and one over each name and
 /// description, with a bisection in the input's words per word; it allocates only for the
 /// input's words, a few scratch buffers reused across skills, and the returned matches.
 ///
 /// ```
-/// use skills_embed_runtime::mode::{match_skills, MatchConfig};
+/// use skills_embed_runtime::tools::{match_skills, MatchConfig};
 ///
 /// let skills = [
 ///     ("pdf-forms", "Fill in PDF forms."),
@@ -259,12 +191,12 @@ fn by_score_then_name(a: &Match, b: &Match) -> Ordering {
 }
 
 /// The matching keys `text` gives: its words after steps 1 to 3 of the
-/// [module documentation](self), without duplicates, sorted.
+/// [module documentation](crate::tools#disclosure-modes), without duplicates, sorted.
 ///
 /// Meant for skill authors asking why a skill did or did not match.
 ///
 /// ```
-/// use skills_embed_runtime::mode::keywords;
+/// use skills_embed_runtime::tools::keywords;
 /// assert_eq!(
 ///     keywords("Use this skill when the user asks to fill PDF forms or merge files"),
 ///     ["fil", "fill", "form", "merg", "pdf"],

@@ -6,7 +6,7 @@
 //! continuation hint for the next call.
 //!
 //! ```
-//! use skills_embed_runtime::excerpt::{excerpt, section};
+//! use skills_embed_runtime::text::excerpt::{excerpt, section};
 //!
 //! let text = "# Forms\nIntro.\n## Usage\nFill it.\n### Fields\nName.\n## Limits\nNone.\n";
 //! let usage = section(text, "## usage").unwrap();
@@ -40,10 +40,12 @@
 //! Offsets are byte offsets into the text, and every returned piece is a subslice of it: nothing
 //! here allocates except [`headings`], which returns a `Vec`.
 
+use crate::text::lines::{Fences, Lines, block_indent_stripped};
+
 /// A `#` heading of a text.
 ///
 /// ```
-/// use skills_embed_runtime::excerpt::{headings, Heading};
+/// use skills_embed_runtime::text::excerpt::{headings, Heading};
 /// let text = "Intro\n## Usage ##\n";
 /// assert_eq!(headings(text), [Heading { level: 2, title: "Usage", start: 6, line: 2 }]);
 /// ```
@@ -64,7 +66,7 @@ pub struct Heading<'a> {
 /// See the [module documentation](self) for what counts as a heading.
 ///
 /// ```
-/// use skills_embed_runtime::excerpt::headings;
+/// use skills_embed_runtime::text::excerpt::headings;
 /// let text = "# Title\n```sh\n# not a heading\n```\n## Next #\nUnderlined\n===\n";
 /// let found: Vec<_> = headings(text).iter().map(|h| (h.level, h.title, h.line)).collect();
 /// assert_eq!(found, [(1, "Title", 1), (2, "Next", 5)]);
@@ -77,7 +79,7 @@ pub fn headings(text: &str) -> Vec<Heading<'_>> {
 /// A heading and the text it governs.
 ///
 /// ```
-/// use skills_embed_runtime::excerpt::section;
+/// use skills_embed_runtime::text::excerpt::section;
 /// let text = "# A\none\n## B\ntwo\n# C\nthree\n";
 /// let a = section(text, "A").unwrap();
 /// assert_eq!((a.heading.title, a.text, a.start), ("A", "# A\none\n## B\ntwo\n", 0));
@@ -102,7 +104,7 @@ pub struct Section<'a> {
 /// Headings inside fenced code blocks are neither found nor end a section.
 ///
 /// ```
-/// use skills_embed_runtime::excerpt::section;
+/// use skills_embed_runtime::text::excerpt::section;
 /// let text = "# Guide\n## Quick start\nRun it.\n```md\n# not a heading\n```\n## Options\n-v\n";
 ///
 /// let quick = section(text, "## quick START").unwrap();
@@ -130,7 +132,7 @@ pub fn section<'a>(text: &'a str, wanted: &str) -> Option<Section<'a>> {
 /// A piece of a text, at most a given number of characters long.
 ///
 /// ```
-/// use skills_embed_runtime::excerpt::excerpt;
+/// use skills_embed_runtime::text::excerpt::excerpt;
 /// let piece = excerpt("one\ntwo\n", 0, 5);
 /// assert_eq!((piece.text, piece.start, piece.end, piece.total_bytes), ("one\n", 0, 4, 8));
 /// assert!(piece.truncated);
@@ -155,7 +157,7 @@ impl Excerpt<'_> {
     /// Where the next piece starts, when something comes after this one.
     ///
     /// ```
-    /// use skills_embed_runtime::excerpt::excerpt;
+    /// use skills_embed_runtime::text::excerpt::excerpt;
     /// assert_eq!(excerpt("ab\ncd", 0, 3).next_offset(), Some(3));
     /// assert_eq!(excerpt("ab\ncd", 3, 3).next_offset(), None);
     /// ```
@@ -167,7 +169,7 @@ impl Excerpt<'_> {
     /// The number of characters in the piece (not bytes).
     ///
     /// ```
-    /// use skills_embed_runtime::excerpt::excerpt;
+    /// use skills_embed_runtime::text::excerpt::excerpt;
     /// assert_eq!(excerpt("日本", 0, 10).chars(), 2);
     /// ```
     #[must_use]
@@ -189,7 +191,7 @@ impl Excerpt<'_> {
 /// of the text exactly once, in order.
 ///
 /// ```
-/// use skills_embed_runtime::excerpt::excerpt;
+/// use skills_embed_runtime::text::excerpt::excerpt;
 /// let text = "short\na line that is far too long\nend\n";
 /// let mut pieces = Vec::new();
 /// let mut offset = Some(0);
@@ -371,122 +373,6 @@ fn closing_sequence_stripped(title: &str) -> &str {
     } else {
         title
     }
-}
-
-/// `line` without an indentation of at most 3 spaces, or `None` when it is indented 4 columns or
-/// more (an indented code block in CommonMark; a tab reaches column 4 on its own).
-fn block_indent_stripped(line: &str) -> Option<&str> {
-    let rest = line.trim_start_matches(' ');
-    let indent = line.len() - rest.len();
-    (indent <= 3 && !rest.starts_with('\t')).then_some(rest)
-}
-
-/// One line of a text.
-#[derive(Debug, Clone, Copy)]
-pub(crate) struct Line<'a> {
-    /// The byte offset of the line's start.
-    pub(crate) start: usize,
-    /// The byte offset just after the line's `\n`, or the end of the text.
-    pub(crate) end: usize,
-    /// The line without its `\n` or `\r\n`.
-    pub(crate) text: &'a str,
-    /// The 1-based line number.
-    pub(crate) number: usize,
-}
-
-/// The lines of a text with their offsets; a final line without `\n` counts, an empty text has
-/// no lines.
-#[derive(Debug, Clone)]
-pub(crate) struct Lines<'a> {
-    rest: &'a str,
-    at: usize,
-    number: usize,
-}
-
-impl<'a> Lines<'a> {
-    pub(crate) fn new(text: &'a str) -> Self {
-        Lines {
-            rest: text,
-            at: 0,
-            number: 0,
-        }
-    }
-}
-
-impl<'a> Iterator for Lines<'a> {
-    type Item = Line<'a>;
-
-    fn next(&mut self) -> Option<Line<'a>> {
-        if self.rest.is_empty() {
-            return None;
-        }
-        let len = self.rest.find('\n').map_or(self.rest.len(), |i| i + 1);
-        let (whole, rest) = self.rest.split_at_checked(len)?;
-        let text = whole.strip_suffix('\n').unwrap_or(whole);
-        let text = text.strip_suffix('\r').unwrap_or(text);
-        let start = self.at;
-        self.rest = rest;
-        self.at += len;
-        self.number += 1;
-        Some(Line {
-            start,
-            end: self.at,
-            text,
-            number: self.number,
-        })
-    }
-}
-
-/// Tracks CommonMark fenced code blocks line by line.
-#[derive(Debug, Clone, Copy, Default)]
-pub(crate) struct Fences {
-    /// The fence character and length of the open block, if any.
-    open: Option<(u8, usize)>,
-}
-
-impl Fences {
-    /// Whether `line` is code: a fence line, or a line inside a fenced block. Must be called on
-    /// every line in order.
-    pub(crate) fn is_code(&mut self, line: &str) -> bool {
-        match self.open {
-            Some((ch, len)) => {
-                if closes_fence(line, ch, len) {
-                    self.open = None;
-                }
-                true
-            }
-            None => {
-                self.open = opening_fence(line);
-                self.open.is_some()
-            }
-        }
-    }
-}
-
-/// The character and length of the fence `line` opens: 3 or more `` ` `` or `~`; a backtick
-/// fence's info string cannot hold a backtick (that is inline code, not a fence).
-fn opening_fence(line: &str) -> Option<(u8, usize)> {
-    let rest = block_indent_stripped(line)?;
-    let ch = *rest
-        .as_bytes()
-        .first()
-        .filter(|&&b| b == b'`' || b == b'~')?;
-    let len = rest.bytes().take_while(|&b| b == ch).count();
-    let info = rest.get(len..)?;
-    (len >= 3 && !(ch == b'`' && info.contains('`'))).then_some((ch, len))
-}
-
-/// Whether `line` closes a fence of `len` `ch`s: the same character, at least as many, and
-/// nothing but spaces or tabs after them.
-fn closes_fence(line: &str, ch: u8, len: usize) -> bool {
-    let Some(rest) = block_indent_stripped(line) else {
-        return false;
-    };
-    let run = rest.bytes().take_while(|&b| b == ch).count();
-    run >= len
-        && rest
-            .get(run..)
-            .is_some_and(|after| after.trim_matches([' ', '\t']).is_empty())
 }
 
 #[cfg(test)]

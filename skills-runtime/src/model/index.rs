@@ -9,13 +9,13 @@
 //!
 //! A lookup compares the requested path with the skill's stored paths as they are: stored paths
 //! are normal and inside the skill, so an exact match needs no check, and only a miss runs
-//! [`path::check`](crate::path::check). A skill's few files are scanned once by length and a
+//! [`path::check`](crate::model::path::check). A skill's few files are scanned once by length and a
 //! one-byte tag (measured 2.5x faster than a binary search over ten paths); a skill with more
 //! than 16 files is searched by binary search.
 //!
 //! Not a public API: generated code builds these through `__private`.
 
-use crate::skill::Chunk;
+use crate::model::chunk::Chunk;
 
 /// An `(offset, length)` pair into `Index::strings`.
 pub type Span = (u32, u32);
@@ -99,12 +99,6 @@ fn unpack(packed: &[u8]) -> Box<[u8]> {
 #[cfg(not(feature = "compress"))]
 fn unpack(_: &[u8]) -> Box<[u8]> {
     Box::default()
-}
-
-/// Compresses a block as `Block::packed` holds it (used by the macro).
-#[cfg(feature = "compress")]
-pub fn pack(bytes: &[u8]) -> Vec<u8> {
-    lz4_flex::compress_prepend_size(bytes)
 }
 
 /// One skill of an `Index`: spans into the string table and `(first, count)` ranges into
@@ -332,7 +326,7 @@ pub fn name_hash(bytes: &[u8]) -> u32 {
 
 /// The high byte of a name table slot: the name hash's high byte. The low 24 bits hold the
 /// skill's index + 1.
-const SLOT_TAG: u32 = 0xff00_0000;
+pub(crate) const SLOT_TAG: u32 = 0xff00_0000;
 
 /// A path's tag, kept in the high byte of `FileEntry::flags`: three of its bytes mixed, which
 /// with the length tells a skill's paths apart before any comparison (cheaper than a hash;
@@ -346,29 +340,10 @@ pub fn path_tag(path: &[u8]) -> u8 {
     first.rotate_left(3) ^ middle ^ last.rotate_left(5)
 }
 
-/// The name table for `names` (in skill order): a power of two at least twice as long. Empty
-/// (names are then found by binary search) past 2^24 - 1 skills, which slots cannot index.
-pub fn name_table<'a>(names: impl ExactSizeIterator<Item = &'a str>) -> Vec<u32> {
-    if names.len() >= (1 << 24) - 1 {
-        return Vec::new();
-    }
-    let size = (names.len() * 2).next_power_of_two().max(2);
-    let mask = size - 1;
-    let mut table = vec![0u32; size];
-    for (at, name) in names.enumerate() {
-        let hash = name_hash(name.as_bytes());
-        let mut slot = hash as usize & mask;
-        while table[slot] != 0 {
-            slot = (slot + 1) & mask;
-        }
-        table[slot] = (hash & SLOT_TAG) | (at as u32 + 1);
-    }
-    table
-}
-
 #[cfg(test)]
 mod tests {
     use super::*;
+    use crate::embedded::encode::name_table;
 
     #[test]
     fn the_name_table_finds_every_name_and_nothing_else() {

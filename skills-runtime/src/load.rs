@@ -1,0 +1,111 @@
+//! The one bridge from the validator's results to the model: a scanned [`Tree`]'s valid skills
+//! read into [`Skill`]s and a [`SkillSet`]. The macro embeds instead; the command-line tool and
+//! the disk loader come through here.
+//!
+//! ```
+//! use skills_embed_runtime::listing::ListingFormat;
+//! use skills_embed_runtime::parse::{scan, ScanOptions};
+//! let dir = tempfile::tempdir()?;
+//! std::fs::create_dir(dir.path().join("pdf"))?;
+//! std::fs::write(dir.path().join("pdf/SKILL.md"), "---\nname: pdf\ndescription: Read PDFs.\n---\nUse pdftotext.\n")?;
+//! let tree = scan(dir.path(), &ScanOptions::default());
+//! let (set, problems) = skills_embed_runtime::load::set(&tree, &ListingFormat::Markdown);
+//! assert!(problems.is_empty());
+//! assert_eq!(set.summary(), "- pdf: Read PDFs.\n");
+//! # Ok::<(), std::io::Error>(())
+//! ```
+
+use std::fs;
+use std::io;
+use std::path::Path;
+
+use crate::listing::ListingFormat;
+use crate::model::chunk::Chunk;
+use crate::model::fields::Fields;
+use crate::model::file::File;
+use crate::model::set::SkillSet;
+use crate::model::skill::Skill;
+use crate::parse::tree::{Resource, SkillSource, Tree};
+use crate::parse::{Diagnostic, Rule};
+
+/// Reads every resource and builds the runtime [`Skill`].
+pub fn skill(source: &SkillSource) -> io::Result<Skill> {
+    skill_with(source, |r| fs::read(&r.file))
+}
+
+/// Builds the runtime [`Skill`], reading each resource with `read`.
+pub fn skill_with(
+    source: &SkillSource,
+    mut read: impl FnMut(&Resource) -> io::Result<Vec<u8>>,
+) -> io::Result<Skill> {
+    let manifest = source.manifest.clone().unwrap_or_default();
+    let fields = Fields {
+        name: source.name(),
+        description: manifest.description,
+        license: manifest.license,
+        compatibility: manifest.compatibility,
+        metadata: manifest.metadata,
+        allowed_tools: manifest.allowed_tools,
+        extra: serde_json::Value::Object(manifest.extra).to_string(),
+    };
+    let files = source
+        .resources
+        .iter()
+        .map(|r| Ok(File::owned(r.path.clone(), read(r)?, r.executable)))
+        .collect::<io::Result<Vec<_>>>()?;
+    // The validator found the chunks already: they are not parsed a second time.
+    let chunks = source
+        .chunks
+        .iter()
+        .cloned()
+        .filter_map(Chunk::from_span)
+        .collect();
+    Ok(Skill::with_chunks(
+        fields,
+        source.body().to_owned(),
+        files,
+        chunks,
+    ))
+}
+
+/// The valid skills as a [`SkillSet`]; a skill whose files cannot be read is reported with a
+/// `read-error` diagnostic and left out.
+pub fn set(tree: &Tree, format: &ListingFormat) -> (SkillSet, Vec<Diagnostic>) {
+    let (loaded, diagnostics) = skills(tree, None);
+    let skills = loaded.into_iter().map(|(skill, _)| skill).collect();
+    (SkillSet::from_skills(skills, format), diagnostics)
+}
+
+/// Reads the valid skills, each with the index of its source in `Tree::skills`.
+///
+/// Every file is read through a handle checked to lie inside the root (no symbolic link
+/// out, no swap between check and read) and, with `cap`, to be at most that many bytes.
+/// A skill with a file that cannot be read is left out, with a `read-error` diagnostic.
+pub fn skills(tree: &Tree, cap: Option<u64>) -> (Vec<(Skill, usize)>, Vec<Diagnostic>) {
+    let mut skills = Vec::new();
+    let mut diagnostics = Vec::new();
+    let Ok(root) = fs::canonicalize(&tree.root) else {
+        return (skills, diagnostics);
+    };
+    // A SKILL.md given as the root: its folder is the root.
+    let root = if root.is_file() {
+        root.parent().map(Path::to_owned).unwrap_or(root)
+    } else {
+        root
+    };
+    for (i, source) in tree.skills.iter().enumerate().filter(|(_, s)| s.valid) {
+        let read = |r: &Resource| {
+            crate::parse::read::read_inside(&root, &r.file, cap)
+                .map_err(|e| io::Error::new(e.kind(), format!("{}: {e}", r.path)))
+        };
+        match skill_with(source, read) {
+            Ok(skill) => skills.push((skill, i)),
+            Err(e) => diagnostics.push(Diagnostic::path_error(
+                Rule::ReadError,
+                &source.dir,
+                format!("cannot read the skill's files: {e}"),
+            )),
+        }
+    }
+    (skills, diagnostics)
+}

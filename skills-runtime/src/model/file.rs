@@ -1,0 +1,104 @@
+//! The owned [`File`] of a skill read at run time, and the digests files are named by.
+
+use super::fields::MANIFEST;
+use crate::text::is_text;
+
+/// One file of a skill read at run time. `SKILL.md` is stored as its body, without the
+/// frontmatter.
+#[derive(Debug, Clone)]
+pub struct File {
+    path: String,
+    contents: Contents,
+    executable: bool,
+    sha256: [u8; 32],
+}
+
+#[derive(Debug, Clone)]
+enum Contents {
+    Text(String),
+    Binary(Vec<u8>),
+}
+
+impl File {
+    /// The body as the `SKILL.md` file.
+    pub(super) fn body(text: String) -> File {
+        File {
+            path: MANIFEST.to_owned(),
+            sha256: sha256(text.as_bytes()),
+            contents: Contents::Text(text),
+            executable: false,
+        }
+    }
+
+    /// A file read at run time: text when it is UTF-8 without NUL bytes, binary otherwise.
+    ///
+    /// ```
+    /// use skills_embed_runtime::File;
+    /// let file = File::owned("scripts/run.sh".into(), b"#!/bin/sh\n".to_vec(), true);
+    /// assert_eq!((file.path(), file.text(), file.is_executable()), ("scripts/run.sh", Some("#!/bin/sh\n"), true));
+    /// assert_eq!(File::owned("a.bin".into(), vec![0, 159], false).text(), None);
+    /// ```
+    pub fn owned(path: String, bytes: Vec<u8>, executable: bool) -> Self {
+        let sha256 = sha256(&bytes);
+        let contents = if is_text(&bytes) {
+            match String::from_utf8(bytes) {
+                Ok(text) => Contents::Text(text),
+                Err(e) => Contents::Binary(e.into_bytes()),
+            }
+        } else {
+            Contents::Binary(bytes)
+        };
+        File {
+            path,
+            contents,
+            executable,
+            sha256,
+        }
+    }
+
+    /// The SHA-256 digest of [`File::bytes`], computed when the file was made.
+    pub fn sha256(&self) -> &[u8; 32] {
+        &self.sha256
+    }
+
+    /// The path relative to the skill's folder, with `/` separators.
+    pub fn path(&self) -> &str {
+        &self.path
+    }
+
+    /// The bytes.
+    pub fn bytes(&self) -> &[u8] {
+        match &self.contents {
+            Contents::Text(t) => t.as_bytes(),
+            Contents::Binary(b) => b,
+        }
+    }
+
+    /// The text, or `None` for a binary file.
+    pub fn text(&self) -> Option<&str> {
+        match &self.contents {
+            Contents::Text(t) => Some(t),
+            Contents::Binary(_) => None,
+        }
+    }
+
+    /// Whether the file had an executable bit in the source folder.
+    pub fn is_executable(&self) -> bool {
+        self.executable
+    }
+}
+
+/// The SHA-256 digest of `bytes`.
+pub fn sha256(bytes: &[u8]) -> [u8; 32] {
+    use sha2::Digest;
+    sha2::Sha256::digest(bytes).into()
+}
+
+/// A digest as 64 lowercase hex digits.
+pub fn hex(digest: &[u8; 32]) -> String {
+    use std::fmt::Write;
+    digest.iter().fold(String::with_capacity(64), |mut out, b| {
+        let _ = write!(out, "{b:02x}");
+        out
+    })
+}
