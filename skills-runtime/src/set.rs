@@ -140,11 +140,14 @@ impl<Id> SkillSet<Id> {
     /// Renders the listing again in another format.
     pub fn render_summary(&self, format: SummaryFormat) -> String {
         summary::render(
-            self.skills.iter().map(|s| Entry {
-                name: s.name(),
-                description: s.description(),
-                ..Entry::default()
-            }),
+            self.skills
+                .iter()
+                .filter(|s| s.invocation().model_may_invoke())
+                .map(|s| Entry {
+                    name: s.name(),
+                    description: s.description(),
+                    ..Entry::default()
+                }),
             format,
         )
     }
