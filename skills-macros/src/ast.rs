@@ -3,7 +3,7 @@
 use proc_macro2::{Span, TokenStream};
 use quote::ToTokens;
 use skills_embed_runtime::listing::ListingFormat;
-use skills_embed_runtime::parse::{LimitAction, Limits, Profile, WalkLimits};
+use skills_embed_runtime::parse::{Dialect, Dialects, LimitAction, Limits, Profile, WalkLimits};
 use syn::ext::IdentExt;
 use syn::parse::{Parse, ParseStream};
 use syn::punctuated::Punctuated;
@@ -12,7 +12,7 @@ use syn::{Ident, LitBool, LitInt, LitStr, Path, Token, bracketed};
 use crate::ctxt::Ctxt;
 
 /// The options every key may set, for messages.
-const KEYS: &str = "profile, enum_name, static_name, include, exclude, dotfiles, summary, \
+const KEYS: &str = "profile, dialects, enum_name, static_name, include, exclude, dotfiles, summary, \
                     body_limit, max_body_lines, max_body_chars, max_resource_bytes, max_depth, \
                     max_entries, max_skill_entries, compress, crate";
 
@@ -26,6 +26,8 @@ pub(crate) struct Options {
     /// in the facade, or the `crate = path` option.
     pub(crate) krate: TokenStream,
     pub(crate) profile: Profile,
+    /// The client dialects whose fields are known fields (`dialects = [claude_code, codex]`).
+    pub(crate) dialects: Dialects,
     pub(crate) enum_name: Ident,
     pub(crate) static_name: Ident,
     pub(crate) include: Vec<String>,
@@ -43,6 +45,7 @@ impl Default for Options {
         Options {
             krate: quote::quote!(::skills_embed),
             profile: Profile::Strict,
+            dialects: Dialects::NONE,
             enum_name: Ident::new("SkillId", Span::call_site()),
             static_name: Ident::new("SKILLS", Span::call_site()),
             include: Vec::new(),
@@ -68,6 +71,7 @@ enum Value {
     Bool(LitBool),
     Int(LitInt),
     List(Punctuated<LitStr, Token![,]>),
+    Idents(Punctuated<Ident, Token![,]>),
     Path(Path),
 }
 
@@ -81,7 +85,11 @@ impl Parse for Pair {
         } else if input.peek(syn::token::Bracket) {
             let content;
             bracketed!(content in input);
-            Value::List(content.parse_terminated(|p| p.parse::<LitStr>(), Token![,])?)
+            if content.peek(Ident::peek_any) {
+                Value::Idents(content.parse_terminated(Ident::parse_any, Token![,])?)
+            } else {
+                Value::List(content.parse_terminated(|p| p.parse::<LitStr>(), Token![,])?)
+            }
         } else if input.peek(LitStr) {
             Value::Str(input.parse()?)
         } else if input.peek(LitBool) {
@@ -148,6 +156,25 @@ impl Options {
                     Some(p) => options.profile = p,
                     None => cx.error_spanned_by(&v, "expected `strict` or `lenient`"),
                 },
+                ("dialects", Value::Idents(v)) => {
+                    for ident in &v {
+                        dialect(&ident.to_string(), ident, options, cx);
+                    }
+                }
+                ("dialects", Value::List(v)) => {
+                    for lit in &v {
+                        dialect(&lit.value(), lit, options, cx);
+                    }
+                }
+                ("dialects", Value::Str(v)) => {
+                    for name in v.value().split([' ', ',']).filter(|n| !n.is_empty()) {
+                        dialect(name, &v, options, cx);
+                    }
+                }
+                ("dialects", v) => cx.error_spanned_by(
+                    v.tokens(),
+                    "`dialects` takes a list of client dialects, e.g. dialects = [claude_code, codex, opencode]",
+                ),
                 ("summary", Value::Ident(v)) => match ListingFormat::from_name(&v.to_string()) {
                     Some(f) => options.summary = f,
                     None => cx.error_spanned_by(&v, "expected `markdown` or `xml`"),
@@ -234,6 +261,17 @@ impl Options {
     }
 }
 
+/// Adds the dialect `name` (spanned by `at`) to the options, or reports it.
+fn dialect(name: &str, at: &dyn ToTokens, options: &mut Options, cx: &mut Ctxt) {
+    match Dialect::from_name(name) {
+        Some(d) => options.dialects = options.dialects.with(d),
+        None => cx.error_spanned_by(
+            at,
+            format!("unknown dialect `{name}`; expected `claude_code`, `codex` or `opencode`"),
+        ),
+    }
+}
+
 /// The walk cap an option names (`max_depth`, `max_entries` or `max_skill_entries`).
 fn walk_cap<'a>(walk: &'a mut WalkLimits, name: &str) -> &'a mut Option<usize> {
     match name {
@@ -274,6 +312,7 @@ impl Value {
             Value::Bool(v) => v.to_token_stream(),
             Value::Int(v) => v.to_token_stream(),
             Value::List(v) => v.to_token_stream(),
+            Value::Idents(v) => v.to_token_stream(),
             Value::Path(v) => v.to_token_stream(),
         }
     }

@@ -76,9 +76,10 @@ pub(crate) fn expand(input: Input) -> TokenStream {
         .filter_map(|((s, n), v)| Some((*s, n.as_str(), format_ident!("{}", v?))))
         .collect();
 
+    // Skills the model may not invoke are left out of the listing (the host still has them).
     let summary = listing::summary(
         kept.iter()
-            .filter(|(s, ..)| s.valid)
+            .filter(|(s, ..)| s.valid && model_may_invoke(s))
             .map(|(s, name, _)| Entry {
                 name,
                 description: s.manifest.as_ref().map_or("", |m| m.description.as_str()),
@@ -99,6 +100,14 @@ pub(crate) fn expand(input: Input) -> TokenStream {
     }
 }
 
+/// Whether the model may invoke a skill, as its client fields say.
+fn model_may_invoke(source: &SkillSource) -> bool {
+    source
+        .manifest
+        .as_ref()
+        .is_none_or(|m| m.invocation.model_may_invoke)
+}
+
 fn base_dir() -> PathBuf {
     std::env::var_os(BASE_DIR_VAR)
         .or_else(|| std::env::var_os("CARGO_MANIFEST_DIR"))
@@ -109,6 +118,7 @@ fn base_dir() -> PathBuf {
 fn scan_options(options: &Options) -> ScanOptions {
     ScanOptions {
         profile: options.profile,
+        dialects: options.dialects,
         include: options.include.clone(),
         exclude: options.exclude.clone(),
         dotfiles: options.dotfiles,
@@ -141,7 +151,8 @@ fn expand_enum(
     let skill_names = kept.iter().map(|(_, n, _)| *n);
     let enum_doc = format!(
         "One variant per skill embedded from `{folder}` by `skills!`, in the order of their names.\n\n\
-         Its JSON Schema is `{{\"type\":\"string\",\"enum\":[...names...]}}`, so a model can only name a skill that exists."
+         Its JSON Schema is `{{\"type\":\"string\",\"enum\":[...names...]}}`, so a model can only name a skill that exists; \
+         skills the model may not invoke (`disable-model-invocation` and the like) keep their variant but are left out of the schema."
     );
     quote! {
         #[doc = #enum_doc]
@@ -213,7 +224,7 @@ fn expand_enum(
             fn json_schema(
                 _: &mut #krate::__private::schemars::SchemaGenerator,
             ) -> #krate::__private::schemars::Schema {
-                #krate::__private::id_schema::<#name>()
+                #krate::__private::id_schema_in(&#static_name)
             }
         }
     }
@@ -240,8 +251,20 @@ fn expand_static(
     let mut blocks = Vec::new();
     for (s, name, _) in kept {
         let m = s.manifest.clone().unwrap_or_default();
-        let name = strings.listed(name);
-        let description = strings.listed(&m.description);
+        // Only the skills in the listing have their name and description there.
+        let listed = s.valid && m.invocation.model_may_invoke;
+        let (name, description) = if listed {
+            (strings.listed(name), strings.listed(&m.description))
+        } else {
+            (strings.intern(name), strings.intern(&m.description))
+        };
+        let policy = Literal::u8_unsuffixed(m.invocation.flags());
+        let argument_hint = strings.optional(m.invocation.argument_hint.as_deref());
+        let arguments = if m.invocation.arguments.is_empty() {
+            quote!((0, 0))
+        } else {
+            strings.intern(&m.invocation.arguments.join(" "))
+        };
         let license = strings.optional(m.license.as_deref());
         let compatibility = strings.optional(m.compatibility.as_deref());
         let extra = strings.intern(&serde_json_object(&m.extra));
@@ -281,6 +304,9 @@ fn expand_static(
                 metadata: #pairs_range,
                 tools: #tools_range,
                 chunks: #chunks_range,
+                policy: #policy,
+                argument_hint: #argument_hint,
+                arguments: #arguments,
             }
         });
     }

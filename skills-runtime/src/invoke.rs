@@ -305,31 +305,22 @@ pub fn split_args(args: &str) -> Vec<String> {
     words
 }
 
-/// The names of a skill's named arguments: its `arguments` field, a list of names or one string
-/// of names separated by spaces or commas. Empty when it has none.
+/// The names of a skill's named arguments: its `arguments` field (Claude Code's), a list of
+/// names or one string of names separated by spaces or commas, as read into its
+/// [invocation policy](Skill::invocation). Empty when it has none.
 ///
 /// ```
-/// use skills_embed_runtime::{Fields, Skill, invoke};
+/// use skills_embed_runtime::{Fields, InvocationFields, Skill, invoke};
+/// let invocation = InvocationFields { arguments: vec!["file".into(), "values".into()], ..InvocationFields::default() };
 /// let skill = Skill::owned(
-///     Fields { name: "pdf".into(), extra: r#"{"arguments":["file","values"]}"#.into(), ..Fields::default() },
+///     Fields { name: "pdf".into(), invocation, ..Fields::default() },
 ///     "Fill $file.\n".into(),
 ///     vec![],
 /// );
 /// assert_eq!(invoke::argument_names(&skill), ["file", "values"]);
 /// ```
 pub fn argument_names(skill: &Skill) -> Vec<String> {
-    match skill.extra("arguments") {
-        Some(serde_json::Value::Array(items)) => items
-            .iter()
-            .filter_map(|v| v.as_str().map(str::to_owned))
-            .collect(),
-        Some(serde_json::Value::String(s)) => s
-            .split([' ', ',', '\t', '\n'])
-            .filter(|w| !w.is_empty())
-            .map(str::to_owned)
-            .collect(),
-        _ => Vec::new(),
-    }
+    skill.invocation().arguments().map(str::to_owned).collect()
 }
 
 /// The text a host inserts when the user invokes `skill` with `args` (as typed): the body with
@@ -349,8 +340,7 @@ pub fn argument_names(skill: &Skill) -> Vec<String> {
 /// );
 /// ```
 pub fn render(skill: &Skill, args: &str, skill_dir: Option<&str>) -> String {
-    let names = argument_names(skill);
-    let names: Vec<&str> = names.iter().map(String::as_str).collect();
+    let names: Vec<&str> = skill.invocation().arguments().collect();
     substitute(skill.body(), args, &names, skill_dir)
 }
 
@@ -448,9 +438,17 @@ fn token_len(text: &str) -> usize {
         .unwrap_or(text.len())
 }
 
-/// Whether the user may invoke a skill: not when its `user-invocable` field is `false`.
+/// Whether the user may invoke a skill: its [invocation policy](Skill::invocation) says so
+/// (not when Claude Code's `user-invocable` is `false`). Reads a flag; parses nothing.
+///
+/// ```
+/// use skills_embed_runtime::{Fields, InvocationFields, Skill, invoke};
+/// let invocation = InvocationFields { user_may_invoke: false, ..InvocationFields::default() };
+/// let skill = Skill::owned(Fields { name: "style".into(), invocation, ..Fields::default() }, String::new(), vec![]);
+/// assert!(!invoke::is_user_invocable(&skill));
+/// ```
 pub fn is_user_invocable(skill: &Skill) -> bool {
-    skill.extra("user-invocable") != Some(serde_json::Value::Bool(false))
+    skill.invocation().user_may_invoke()
 }
 
 /// One line of the user's menu of skills.
@@ -465,19 +463,23 @@ pub struct MenuEntry {
 }
 
 /// The skills a user may invoke ([`is_user_invocable`]), in the order given, with their
-/// argument hints.
+/// argument hints. Skills the model may not invoke are in it: the user can still run them.
 ///
 /// ```
-/// use skills_embed_runtime::{Fields, Skill, invoke};
-/// let skill = |name: &str, extra: &str| Skill::owned(
-///     Fields { name: name.into(), description: "D.".into(), extra: extra.into(), ..Fields::default() },
+/// use skills_embed_runtime::{Fields, InvocationFields, Skill, invoke};
+/// let skill = |name: &str, invocation: InvocationFields| Skill::owned(
+///     Fields { name: name.into(), description: "D.".into(), invocation, ..Fields::default() },
 ///     String::new(),
 ///     vec![],
 /// );
-/// let skills = [skill("pdf", r#"{"argument-hint":"[file]"}"#), skill("internal", r#"{"user-invocable":false}"#)];
+/// let skills = [
+///     skill("pdf", InvocationFields { argument_hint: Some("[file]".into()), ..InvocationFields::default() }),
+///     skill("internal", InvocationFields { user_may_invoke: false, ..InvocationFields::default() }),
+///     skill("deploy", InvocationFields { model_may_invoke: false, ..InvocationFields::default() }),
+/// ];
 /// let menu = invoke::menu(&skills);
-/// assert_eq!(menu.len(), 1);
-/// assert_eq!((menu[0].name.as_str(), menu[0].argument_hint.as_deref()), ("pdf", Some("[file]")));
+/// assert_eq!(menu.iter().map(|e| e.name.as_str()).collect::<Vec<_>>(), ["pdf", "deploy"]);
+/// assert_eq!(menu[0].argument_hint.as_deref(), Some("[file]"));
 /// ```
 pub fn menu(skills: &[Skill]) -> Vec<MenuEntry> {
     skills
@@ -486,11 +488,7 @@ pub fn menu(skills: &[Skill]) -> Vec<MenuEntry> {
         .map(|s| MenuEntry {
             name: s.name().to_owned(),
             description: s.description().to_owned(),
-            argument_hint: s.extra("argument-hint").and_then(|v| match v {
-                serde_json::Value::String(s) => Some(s),
-                serde_json::Value::Null => None,
-                other => Some(other.to_string()),
-            }),
+            argument_hint: s.invocation().argument_hint().map(str::to_owned),
         })
         .collect()
 }
@@ -666,7 +664,11 @@ mod tests {
             Fields {
                 name: "pdf".into(),
                 description: "PDF.".into(),
-                extra: r#"{"arguments":"file, out","argument-hint":"[file] [out]"}"#.into(),
+                invocation: crate::InvocationFields {
+                    argument_hint: Some("[file] [out]".into()),
+                    arguments: vec!["file".into(), "out".into()],
+                    ..crate::InvocationFields::default()
+                },
                 ..Fields::default()
             },
             "From $file to $out.\n".into(),

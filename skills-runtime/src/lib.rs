@@ -79,6 +79,7 @@ pub use model::error::SkillError;
 pub use model::fields::Fields;
 pub use model::file::File;
 pub use model::id::{Dynamic, SkillIdentifier};
+pub use model::invocation::{InvocationFields, InvocationPolicy};
 pub use model::path::{self, PathProblem};
 pub use model::set::SkillSet;
 pub use model::skill::{Loaded, MANIFEST, Skill};

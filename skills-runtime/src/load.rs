@@ -47,6 +47,7 @@ pub fn skill_with(
         metadata: manifest.metadata,
         allowed_tools: manifest.allowed_tools,
         extra: serde_json::Value::Object(manifest.extra).to_string(),
+        invocation: manifest.invocation,
     };
     let files = source
         .resources

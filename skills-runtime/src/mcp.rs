@@ -16,9 +16,12 @@
 //!
 //! # Permissions and sessions
 //!
-//! Every surface goes through [`Tools`] with the server's [`Permissions`]: a denied skill is
-//! absent from the tool's `enum`, the resource listing and templates, the skills extension and
-//! the prompt, and naming it anywhere answers exactly like naming a skill that does not exist.
+//! Every surface goes through [`Tools`] with the server's [`Permissions`]: a denied skill, and
+//! a skill the model may not invoke (its [invocation policy](crate::Skill::invocation), e.g.
+//! Claude Code's `disable-model-invocation: true`), is absent from the tool's `enum`, the
+//! resource listing and templates, the skills extension and the prompt, and naming it anywhere
+//! answers exactly like naming a skill that does not exist. With no skill left to show,
+//! `tools/list` is empty (a reload that brings one notifies the client).
 //! Tool calls are answered by one [`Session`] per connection (so its events and approvals
 //! apply); a skill under `ask` is loaded, by the tool or by `resources/read`, only after the
 //! host's approval hook ([`McpServer::with_approval`]) says so, and an `always` answer holds for
@@ -901,9 +904,10 @@ impl ServerHandler for McpServer {
         context: RequestContext<RoleServer>,
     ) -> Result<ListToolsResult, ErrorData> {
         let set = self.current(&context.peer).await;
+        // No visible skill, no tool (`offered`); a reload that brings one notifies the client.
         let tools = self
             .tools(&set)
-            .definitions()
+            .offered()
             .iter()
             .map(|d| {
                 serde_json::from_value::<Tool>(d.to_mcp())

@@ -10,7 +10,9 @@ use std::process::ExitCode;
 
 use crate::disk::discover::Discovery;
 use crate::listing::ListingFormat;
-use crate::parse::{Diagnostic, Profile, ResourceAction, Rule, ScanOptions, WalkLimits, scan};
+use crate::parse::{
+    Diagnostic, Dialect, Profile, ResourceAction, Rule, ScanOptions, WalkLimits, scan,
+};
 use crate::tools::{OutputShape, ToolConfig, ToolStyle};
 use crate::{SkillSet, Tools};
 use clap::builder::TypedValueParser as _;
@@ -69,7 +71,8 @@ enum Command {
         #[arg(long, default_value = "markdown", value_parser = listing_format())]
         format: ListingFormat,
     },
-    /// The tool definition(s) as JSON, with the skills as the `skill` enum.
+    /// The tool definition(s) as JSON, with the skills the model may invoke as the `skill`
+    /// enum; `[]` when there is none (a host offers no tool then).
     #[command(override_usage = "skills schema [OPTIONS] <PATH | --discover>")]
     Schema {
         #[command(flatten)]
@@ -131,6 +134,16 @@ enum Command {
         /// [PATH] MESSAGE
         #[arg(required = true, num_args = 1..=2, value_name = "ARGS")]
         args: Vec<String>,
+        #[command(flatten)]
+        common: Common,
+    },
+    /// The user's menu: one line per skill the user may invoke, `/name [argument hint]` and
+    /// what it does. Skills whose `user-invocable` is `false` are left out; skills the model
+    /// may not invoke are in it.
+    #[command(override_usage = "skills menu [OPTIONS] <PATH | --discover>")]
+    Menu {
+        #[command(flatten)]
+        target: TargetArgs,
         #[command(flatten)]
         common: Common,
     },
@@ -207,6 +220,12 @@ struct Common {
     /// (Discovery always reads leniently: those files are not yours.)
     #[arg(long)]
     lenient: bool,
+    /// Accept a client's fields as known fields: `claude-code`, `codex` or `opencode`;
+    /// repeatable. Their types are checked (a wrong type is a `client-field-type` error) and
+    /// they say who may invoke each skill, with no warning. Without it, the strict profile
+    /// reports client fields as `unknown-field` and the lenient one honours them with a warning.
+    #[arg(long = "dialect", value_name = "NAME", value_parser = parse_dialect)]
+    dialects: Vec<Dialect>,
     /// The size cap of a resource, in bytes, or `none` [default: 2000000]. Over the default
     /// cap a resource gets a warning and is left out of its skill (which still loads); with
     /// this option, `validate` reports it as an error.
@@ -224,6 +243,11 @@ struct Common {
     /// it are left out with a `scan-limit` warning.
     #[arg(long, value_name = "N", value_parser = parse_count)]
     max_skill_entries: Option<Count>,
+}
+
+fn parse_dialect(text: &str) -> Result<Dialect, String> {
+    Dialect::from_name(text)
+        .ok_or_else(|| format!("expected `claude-code`, `codex` or `opencode`, not {text:?}"))
 }
 
 /// A size cap given on the command line: a number of bytes, or no cap.
@@ -271,6 +295,7 @@ impl Common {
     fn options(&self) -> ScanOptions {
         let mut options = ScanOptions {
             profile: self.profile(),
+            dialects: self.dialects.iter().copied().collect(),
             follow_symlinks: true,
             walk: self.walk(WalkLimits::default()),
             ..ScanOptions::default()
@@ -302,6 +327,7 @@ impl Common {
     fn validate_options(&self, dot_folders: bool) -> ScanOptions {
         let mut options = ScanOptions {
             profile: self.profile(),
+            dialects: self.dialects.iter().copied().collect(),
             dot_folders,
             walk: self.walk(WalkLimits::default()),
             ..ScanOptions::for_repositories()
@@ -317,6 +343,7 @@ impl Common {
     fn discovery(&self) -> Discovery {
         let mut discovery = Discovery::default();
         discovery.scan.walk = self.walk(discovery.scan.walk);
+        discovery.scan.dialects = self.dialects.iter().copied().collect();
         if let Some(Cap(cap)) = self.max_resource_bytes {
             discovery.scan.limits.max_resource_bytes = cap;
             discovery.max_file_bytes = cap;
@@ -402,6 +429,7 @@ pub fn main() -> ExitCode {
             format,
         } => validate(&paths, &common, !no_dot_folders, format),
         Command::List { target, common } => list(&target.target(), &common),
+        Command::Menu { target, common } => menu(&target.target(), &common),
         Command::Prompt {
             target,
             common,
@@ -656,6 +684,32 @@ fn list(target: &Target, common: &Common) -> Outcome {
     outcome
 }
 
+fn menu(target: &Target, common: &Common) -> Outcome {
+    let Loaded { set, outcome, .. } = load(target, common, &ListingFormat::Markdown);
+    if outcome == Outcome::Usage {
+        return outcome;
+    }
+    let entries = crate::invoke::menu(set.skills());
+    let commands: Vec<String> = entries
+        .iter()
+        .map(|e| match &e.argument_hint {
+            Some(hint) => format!("/{} {hint}", e.name),
+            None => format!("/{}", e.name),
+        })
+        .collect();
+    let width = commands
+        .iter()
+        .map(|c| c.chars().count())
+        .max()
+        .unwrap_or(0);
+    let mut out = std::io::stdout().lock();
+    for (entry, command) in entries.iter().zip(&commands) {
+        let pad = width - command.chars().count();
+        let _ = writeln!(out, "{command}{:pad$}  {}", "", cut(&entry.description, 70));
+    }
+    outcome
+}
+
 /// The text on one line, cut to `max` chars with an ellipsis.
 fn cut(text: &str, max: usize) -> String {
     let one_line = text.split_whitespace().collect::<Vec<_>>().join(" ");
@@ -749,8 +803,9 @@ fn schema(target: &Target, common: &Common, format: SchemaFormat, style: Style) 
         style,
         ..ToolConfig::default()
     });
+    // What a host offers: no tool when no skill is visible to the model.
     let defs: Vec<serde_json::Value> = tools
-        .definitions()
+        .offered()
         .iter()
         .map(|d| match format {
             SchemaFormat::JsonSchema => serde_json::json!({

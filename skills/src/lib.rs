@@ -121,6 +121,7 @@ pub use cli::main as __cli_main;
 /// | option | default | meaning |
 /// |---|---|---|
 /// | `profile = strict \| lenient` | `strict` | which rules are errors; lenient warnings are compiler warnings (`#[allow(deprecated)]` silences them) |
+/// | `dialects = [claude_code, codex, opencode]` | none | client fields to accept as known fields in any profile: their types are checked (a wrong type is a `client-field-type` error) and they set who may invoke each skill (a skill the model may not invoke is left out of `summary()` and of the enum's JSON Schema); also as strings, `dialects = ["claude-code"]` |
 /// | `enum_name = Ident` | `SkillId` | the enum's name |
 /// | `static_name = IDENT` | `SKILLS` | the static's name |
 /// | `include = ["glob", ...]` | every file | resources to embed, globs relative to each skill's folder |

@@ -25,8 +25,9 @@ const FLOORS: &[(&str, usize)] = &[
     ("rig", 10),
 ];
 
-/// What `parse` may import besides itself: it is a leaf that knows text and one `Fields`.
-const PARSE_MAY_USE: &[&str] = &["text", "model::fields"];
+/// What `parse` may import besides itself: it is a leaf that knows text and one `Fields` (with
+/// its invocation part).
+const PARSE_MAY_USE: &[&str] = &["text", "model::fields", "model::invocation"];
 
 fn src() -> PathBuf {
     Path::new(env!("CARGO_MANIFEST_DIR")).join("../skills-runtime/src")

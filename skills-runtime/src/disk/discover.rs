@@ -58,7 +58,7 @@ use unicode_normalization::UnicodeNormalization;
 
 use crate::Skill;
 use crate::parse::{
-    Diagnostic, Limits, Profile, ResourceAction, Rule, ScanOptions, Severity, WalkLimits,
+    Diagnostic, Dialects, Limits, Profile, ResourceAction, Rule, ScanOptions, Severity, WalkLimits,
     WalkSummary, scan,
 };
 
@@ -211,7 +211,10 @@ pub struct Discovery {
     /// depth 6, at most 2,000 folders per root, symbolic links not followed, dot-folders skipped,
     /// a resource over 2,000,000 bytes left out with a warning ([`ResourceAction::Skip`]), and
     /// the [walk caps](crate::parse::walk) of [`WalkLimits::default`] with a time limit of 10
-    /// seconds per walk (a reload cut by it keeps the root's previous skills).
+    /// seconds per walk (a reload cut by it keeps the root's previous skills), and no client
+    /// dialect opted in: set [`scan.dialects`](ScanOptions::dialects) (or call
+    /// [`Discovery::with_dialects`]) to accept Claude Code's, Codex's or OpenCode's invocation
+    /// fields without warnings (lenient reads and honours them anyway, with a warning each).
     pub scan: ScanOptions,
     /// The most bytes read from any one file; `None` for no cap. Default: 2,000,000. A resource
     /// over it is left out of its skill with a `resource-too-large` warning (the skill loads
@@ -243,6 +246,33 @@ impl Discovery {
             code_roots: vec![root],
             ..Discovery::default()
         }
+    }
+}
+
+impl Discovery {
+    /// This discovery with the fields of `dialects` accepted as known fields: their types are
+    /// checked (a wrong type is a `client-field-type` error and leaves the skill out) and no
+    /// portability warning is given (see [`crate::parse::dialect`]).
+    ///
+    /// ```
+    /// use skills_embed_runtime::disk::discover::Discovery;
+    /// use skills_embed_runtime::parse::{Dialect, Dialects};
+    ///
+    /// let folder = tempfile::tempdir().unwrap();
+    /// let skill = folder.path().join("deploy");
+    /// std::fs::create_dir_all(skill.join("agents")).unwrap();
+    /// std::fs::write(skill.join("SKILL.md"), "---\nname: deploy\ndescription: Deploy.\n---\nGo.\n").unwrap();
+    /// std::fs::write(skill.join("agents/openai.yaml"), "policy:\n  allow_implicit_invocation: false\n").unwrap();
+    ///
+    /// let found = Discovery::only(folder.path()).with_dialects(Dialect::Codex.into()).scan();
+    /// assert!(found.diagnostics.is_empty());
+    /// let skill = &found.skills[0].skill;
+    /// assert!(!skill.invocation().model_may_invoke());
+    /// # let _ = Dialects::ALL;
+    /// ```
+    pub fn with_dialects(mut self, dialects: Dialects) -> Discovery {
+        self.scan.dialects = dialects;
+        self
     }
 }
 

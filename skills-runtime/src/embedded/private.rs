@@ -12,6 +12,7 @@ pub use crate::model::file::{hex, sha256};
 pub use crate::model::index::{
     Block, EXEC, FileEntry, Index, NONE, PACKED, SkillEntry, Span, TAG, TEXT, name_hash, path_tag,
 };
+pub use crate::model::invocation::InvocationFields;
 pub use crate::text::is_text;
 
 use crate::model::error::SkillError;
@@ -63,6 +64,25 @@ pub fn deserialize_id<'de, Id: SkillIdentifier, D: serde::Deserializer<'de>>(
 pub fn id_schema<Id: SkillIdentifier>() -> schemars::Schema {
     let names = Id::ALL
         .iter()
+        .map(|id| serde_json::Value::from(id.name()))
+        .collect();
+    let mut map = serde_json::Map::new();
+    map.insert("type".into(), "string".into());
+    map.insert("enum".into(), serde_json::Value::Array(names));
+    schemars::Schema::from(map)
+}
+
+/// The JSON Schema of a generated enum as the model is sent it: the names of the skills of
+/// `set` the model may invoke. Variants the model may not invoke stay in the enum for the
+/// host's own code, but are left out of the schema.
+pub fn id_schema_in<Id: SkillIdentifier>(set: &SkillSet<Id>) -> schemars::Schema {
+    let names = Id::ALL
+        .iter()
+        .filter(|id| {
+            set.skills()
+                .get(id.index())
+                .is_some_and(|s| s.invocation().model_may_invoke())
+        })
         .map(|id| serde_json::Value::from(id.name()))
         .collect();
     let mut map = serde_json::Map::new();

@@ -1,6 +1,8 @@
 //! The frontmatter fields of a skill, as one owned value: what the validator reads from a
 //! SKILL.md and what a skill read at run time keeps.
 
+use super::invocation::InvocationFields;
+
 /// The name of the manifest file, whose frontmatter holds the fields; `load` with this path
 /// returns the body.
 pub const MANIFEST: &str = "SKILL.md";
@@ -23,4 +25,6 @@ pub struct Fields {
     pub allowed_tools: Vec<String>,
     /// Fields the specification does not define, as a JSON object text.
     pub extra: String,
+    /// Who may invoke the skill, read from its client fields ([`Skill::invocation`](crate::Skill::invocation)).
+    pub invocation: InvocationFields,
 }

@@ -123,6 +123,13 @@ pub struct SkillEntry {
     pub tools: (u32, u32),
     /// Its chunks in `Index::chunks`.
     pub chunks: (u32, u32),
+    /// Its invocation policy's flag bits: `MODEL_HIDDEN` 1 (the model may not invoke it),
+    /// `USER_HIDDEN` 2 (the user may not).
+    pub policy: u8,
+    /// Its `argument-hint`, or `NONE`.
+    pub argument_hint: Span,
+    /// Its named `arguments`, separated by single spaces (`(0, 0)` for none).
+    pub arguments: Span,
 }
 
 impl SkillEntry {
@@ -137,6 +144,9 @@ impl SkillEntry {
         metadata: (0, 0),
         tools: (0, 0),
         chunks: (0, 0),
+        policy: 0,
+        argument_hint: NONE,
+        arguments: (0, 0),
     };
 }
 

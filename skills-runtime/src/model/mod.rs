@@ -11,6 +11,7 @@ pub(crate) mod fields;
 pub(crate) mod file;
 pub(crate) mod id;
 pub(crate) mod index;
+pub(crate) mod invocation;
 pub mod path;
 pub(crate) mod set;
 pub(crate) mod skill;

@@ -142,11 +142,14 @@ impl<Id> SkillSet<Id> {
     /// Renders the listing again in another format.
     pub fn render_summary(&self, format: &ListingFormat) -> String {
         listing::summary(
-            self.skills.iter().map(|s| listing::Entry {
-                name: s.name(),
-                description: s.description(),
-                ..listing::Entry::default()
-            }),
+            self.skills
+                .iter()
+                .filter(|s| s.invocation().model_may_invoke())
+                .map(|s| listing::Entry {
+                    name: s.name(),
+                    description: s.description(),
+                    ..listing::Entry::default()
+                }),
             format,
         )
     }

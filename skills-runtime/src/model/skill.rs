@@ -12,6 +12,7 @@ use super::error::SkillError;
 use super::fields::Fields;
 use super::file::{File, sha256};
 use super::index::{self, FileEntry, Index};
+use super::invocation::{InvocationFields, InvocationPolicy};
 use super::path;
 use crate::listing::Entry;
 use crate::text::closest;
@@ -78,7 +79,21 @@ impl Skill {
 
     /// A skill built at run time. The body becomes the `SKILL.md` file (its `<chunk>` blocks are
     /// found again; malformed ones stay in the body as text); `files` may come in any order, and
-    /// a `SKILL.md` among them is replaced.
+    /// a `SKILL.md` among them is replaced. When `fields.invocation` is left at its default,
+    /// Claude Code's invocation fields in `fields.extra` (`disable-model-invocation`,
+    /// `user-invocable`, `argument-hint`, `arguments`) make it, once, here.
+    ///
+    /// ```
+    /// use skills_embed_runtime::{Fields, Skill};
+    /// let fields = Fields {
+    ///     name: "style".into(),
+    ///     extra: r#"{"user-invocable":false,"arguments":"file out"}"#.into(),
+    ///     ..Fields::default()
+    /// };
+    /// let skill = Skill::owned(fields, String::new(), vec![]);
+    /// assert!(!skill.invocation().user_may_invoke());
+    /// assert_eq!(skill.invocation().arguments().collect::<Vec<_>>(), ["file", "out"]);
+    /// ```
     pub fn owned(fields: Fields, body: String, files: Vec<File>) -> Self {
         let (spans, _) = crate::text::chunks::find_chunks(&body);
         let chunks = spans.into_iter().filter_map(Chunk::from_span).collect();
@@ -98,6 +113,9 @@ impl Skill {
         files.dedup_by(|a, b| a.path() == b.path());
         if fields.extra.is_empty() {
             fields.extra = "{}".into();
+        }
+        if fields.invocation.is_default() {
+            fields.invocation = InvocationFields::from_extra(&fields.extra);
         }
         Skill {
             repr: Repr::Owned(Arc::new(OwnedSkill {
@@ -193,8 +211,8 @@ impl Skill {
             .chain(owned.iter().map(String::as_str))
     }
 
-    /// Frontmatter fields the specification does not define (kept by the lenient profile), as
-    /// JSON object text.
+    /// Frontmatter fields the specification does not define (kept by the lenient profile, and
+    /// the fields of the client dialects opted in to in any profile), as JSON object text.
     pub fn extra_json(&self) -> &str {
         match &self.repr {
             Repr::Embedded(index, at, _) => match index.str(index.skill(*at).extra) {
@@ -207,8 +225,8 @@ impl Skill {
 
     /// A SHA-256 digest of everything a reader of the skill can see: every field (name,
     /// description, licence, compatibility, metadata, allowed tools, the fields the
-    /// specification does not define) and every file (path, executable bit, bytes; the body is
-    /// the `SKILL.md` file). Equal digests mean the same answers on every surface, so this is
+    /// specification does not define, the [invocation policy](Skill::invocation)) and every
+    /// file (path, executable bit, bytes; the body is the `SKILL.md` file). Equal digests mean the same answers on every surface, so this is
     /// what an overlay's reload and an MCP server's change notifications compare.
     ///
     /// Files read at run time contribute the digests kept from their read; embedded files are
@@ -261,6 +279,19 @@ impl Skill {
             part(tool.as_bytes());
         }
         part(self.extra_json().as_bytes());
+        let policy = self.invocation();
+        part(b"invocation");
+        part(&[policy.flags()]);
+        match policy.argument_hint() {
+            Some(hint) => {
+                part(b"some");
+                part(hint.as_bytes());
+            }
+            None => part(b"none"),
+        }
+        for name in policy.arguments() {
+            part(name.as_bytes());
+        }
         part(b"files");
         for file in self.files() {
             part(file.path().as_bytes());
@@ -268,6 +299,37 @@ impl Skill {
             part(&file.sha256());
         }
         hasher.finalize().into()
+    }
+
+    /// Who may invoke the skill (the model, the user) and with which arguments, as its client
+    /// fields say (see [`InvocationPolicy`]). Read when the skill was read: nothing is parsed
+    /// here.
+    ///
+    /// ```
+    /// use skills_embed_runtime::{Fields, InvocationFields, Skill};
+    /// let fields = |model_may_invoke| Fields {
+    ///     name: "deploy".into(),
+    ///     invocation: InvocationFields { model_may_invoke, ..InvocationFields::default() },
+    ///     ..Fields::default()
+    /// };
+    /// let hidden = Skill::owned(fields(false), String::new(), vec![]);
+    /// assert!(!hidden.invocation().model_may_invoke());
+    /// // A policy change is a content change.
+    /// let shown = Skill::owned(fields(true), String::new(), vec![]);
+    /// assert_ne!(hidden.content_digest(), shown.content_digest());
+    /// ```
+    pub fn invocation(&self) -> InvocationPolicy<'_> {
+        match &self.repr {
+            Repr::Embedded(index, at, _) => {
+                let entry = index.skill(*at);
+                InvocationPolicy::embedded(
+                    entry.policy,
+                    index.opt_str(entry.argument_hint),
+                    index.str(entry.arguments),
+                )
+            }
+            Repr::Owned(o) => InvocationPolicy::of(&o.fields.invocation),
+        }
     }
 
     /// One field the specification does not define, as a JSON value.

@@ -156,6 +156,8 @@ rules! {
     MetadataType = "metadata-type",
     /// `allowed-tools` must be a space-separated string or a list of strings.
     AllowedToolsType = "allowed-tools-type",
+    /// A client dialect's field has the wrong type, e.g. `disable-model-invocation` must be a boolean.
+    ClientFieldType = "client-field-type",
     /// The body is over the line or character limit (500 lines, 40,000 characters by default).
     BodyTooLong = "body-too-long",
     /// A `<chunk>` block is malformed, unclosed, nested in another, or has no description.

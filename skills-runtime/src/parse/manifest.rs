@@ -31,8 +31,10 @@ use serde::de::{
 use serde_yaml::{Mapping, Value};
 use unicode_normalization::UnicodeNormalization;
 
+use super::dialect::{self, Dialect, Dialects, Expect, Reading};
 use super::frontmatter::{self, Split};
 use super::{Diagnostic, Profile, Rule, Severity};
+use crate::model::invocation::InvocationFields;
 
 /// The fields the Agent Skills specification defines, in the order messages list them.
 pub const ALLOWED_FIELDS: &[&str] = &[
@@ -83,8 +85,12 @@ pub struct Manifest {
     pub metadata: Vec<(String, String)>,
     /// `allowed-tools`, in order (from a space-separated string or a list).
     pub allowed_tools: Vec<String>,
-    /// Fields the specification does not define, kept as JSON values (lenient profile).
+    /// Fields the specification does not define, kept as JSON values (lenient profile), and
+    /// the fields of the client dialects opted in to (any profile).
     pub extra: serde_json::Map<String, serde_json::Value>,
+    /// Who may invoke the skill, from the client fields read (see [`dialect`]). Codex's
+    /// `agents/openai.yaml` is another file: the scanner applies it.
+    pub invocation: InvocationFields,
     /// Byte offset in the file's text where the body starts (after the closing fence and the
     /// blank lines that follow it).
     pub body_start: usize,
@@ -112,6 +118,45 @@ pub fn parse_manifest(
     dir_name: Option<&str>,
     profile: Profile,
 ) -> (Option<Manifest>, Vec<Diagnostic>) {
+    parse_manifest_with(text, file, dir_name, profile, Dialects::NONE)
+}
+
+/// [`parse_manifest`], with the fields of the client `dialects` accepted as known fields: their
+/// types are checked (a wrong type is a `client-field-type` error at its line), no warning is
+/// given, and they are kept in [`Manifest::extra`]. See [`dialect`] for what each profile does
+/// with the fields of a dialect not opted in to.
+///
+/// ```
+/// use std::path::Path;
+/// use skills_embed_runtime::parse::{parse_manifest_with, Dialect, Profile, Rule};
+///
+/// let text = "---\nname: deploy\ndescription: Deploy.\ndisable-model-invocation: true\nargument-hint: \"[env]\"\n---\n";
+/// let file = Path::new("deploy/SKILL.md");
+/// let (manifest, diagnostics) =
+///     parse_manifest_with(text, file, Some("deploy"), Profile::Strict, Dialect::ClaudeCode.into());
+/// let manifest = manifest.unwrap();
+/// assert!(diagnostics.is_empty());
+/// assert!(!manifest.invocation.model_may_invoke);
+/// assert_eq!(manifest.invocation.argument_hint.as_deref(), Some("[env]"));
+/// assert_eq!(manifest.extra["disable-model-invocation"], true);
+///
+/// let wrong = text.replace("invocation: true", "invocation: \"yes\"");
+/// let (_, diagnostics) =
+///     parse_manifest_with(&wrong, file, Some("deploy"), Profile::Strict, Dialect::ClaudeCode.into());
+/// assert_eq!(diagnostics[0].rule, Rule::ClientFieldType);
+/// assert_eq!((diagnostics[0].line, diagnostics[0].column), (4, 1));
+/// assert_eq!(
+///     diagnostics[0].message,
+///     "field \"disable-model-invocation\" (Claude Code) must be a boolean (true or false), not a string"
+/// );
+/// ```
+pub fn parse_manifest_with(
+    text: &str,
+    file: &Path,
+    dir_name: Option<&str>,
+    profile: Profile,
+    dialects: Dialects,
+) -> (Option<Manifest>, Vec<Diagnostic>) {
     let split = match frontmatter::split(text) {
         Ok(split) => split,
         Err(error) => {
@@ -121,6 +166,7 @@ pub fn parse_manifest(
         }
     };
     let mut checker = Checker::new(file, profile, &split);
+    checker.dialects = dialects;
     let Some(mapping) = checker.read_mapping(split.yaml) else {
         return (None, checker.diagnostics);
     };
@@ -144,6 +190,8 @@ struct Pos {
 struct Checker<'a> {
     file: &'a Path,
     profile: Profile,
+    /// The client dialects whose fields are known fields.
+    dialects: Dialects,
     /// The frontmatter, one entry per line (without line endings); repaired in place when the
     /// lenient profile rewrites an unquoted colon, so line numbers never move.
     lines: Vec<String>,
@@ -168,6 +216,7 @@ impl<'a> Checker<'a> {
         Checker {
             file,
             profile,
+            dialects: Dialects::NONE,
             lines,
             first_line: split.yaml_line,
             keys: Vec::new(),
@@ -1061,7 +1110,122 @@ impl Checker<'_> {
         manifest.license = self.check_license(mapping.get("license"));
         manifest.metadata = self.check_metadata(mapping.get("metadata"));
         manifest.allowed_tools = self.check_allowed_tools(mapping.get("allowed-tools"));
+        manifest.invocation = self.read_invocation(mapping, &manifest.metadata);
         manifest
+    }
+
+    /// How this file reads the fields of `dialect`.
+    fn reading(&self, dialect: Dialect) -> Reading {
+        Reading::of(dialect, self.profile, self.dialects)
+    }
+
+    /// A client field of `dialect` that is not of the type `expect`: an error when the dialect
+    /// is opted in to, a warning when the lenient profile honours it. Null reads as absent.
+    fn check_client_type(&mut self, key: &str, value: &Value, expect: Expect, dialect: Dialect) {
+        if value.is_null() || expect.accepts(value) {
+            return;
+        }
+        let message = format!(
+            "field {key:?} ({}) must be {}, not {}",
+            dialect.client(),
+            expect.describe(),
+            kind(value)
+        );
+        let severity = self.reading(dialect).type_severity();
+        self.push(severity, Rule::ClientFieldType, self.key_pos(key), message);
+    }
+
+    /// A client field's portability warning under the lenient profile.
+    fn warn_client_field(&mut self, what: String, dialect: Dialect, pos: Pos) {
+        let article = if dialect.client().starts_with(['A', 'E', 'I', 'O', 'U']) {
+            "an"
+        } else {
+            "a"
+        };
+        let message = format!(
+            "{what} is {article} {} field, not part of the Agent Skills specification: it is \
+             honoured here, other clients ignore it; opt in to the {} dialect to accept it \
+             without this warning",
+            dialect.client(),
+            dialect.as_str()
+        );
+        self.push(Severity::Warning, Rule::UnknownField, pos, message);
+    }
+
+    /// The invocation policy from Claude Code's fields and OpenCode's metadata key, as far as
+    /// the profile and the dialects read them (types were checked with the unknown fields).
+    fn read_invocation(
+        &mut self,
+        mapping: &Mapping,
+        metadata: &[(String, String)],
+    ) -> InvocationFields {
+        let mut policy = InvocationFields::default();
+        if self.reading(Dialect::ClaudeCode) != Reading::Ignored {
+            let get = |key: &str| mapping.get(key).map(untag);
+            if let Some(Value::Bool(true)) = get("disable-model-invocation") {
+                policy.model_may_invoke = false;
+            }
+            if let Some(Value::Bool(false)) = get("user-invocable") {
+                policy.user_may_invoke = false;
+            }
+            policy.argument_hint = match get("argument-hint") {
+                // `argument-hint: [file]` is YAML for a list: what the author meant is the text.
+                Some(Value::Sequence(items)) => {
+                    let words: Vec<String> = items
+                        .iter()
+                        .filter_map(|item| scalar_text(item, None))
+                        .map(|item| format!("[{}]", item.trim()))
+                        .collect();
+                    Some(words.join(" "))
+                }
+                Some(value) => scalar_text(value, self.raw_value("argument-hint").as_deref())
+                    .map(|text| text.trim().to_owned()),
+                None => None,
+            }
+            .filter(|hint| !hint.is_empty() && !hint.chars().any(char::is_control));
+            policy.arguments = match get("arguments") {
+                Some(Value::Sequence(items)) => items
+                    .iter()
+                    .filter_map(|item| scalar_text(item, None))
+                    .flat_map(|item| argument_words(&item))
+                    .collect(),
+                Some(value) => scalar_text(value, None)
+                    .map(|text| argument_words(&text))
+                    .unwrap_or_default(),
+                None => Vec::new(),
+            };
+        }
+        let opencode = self.reading(Dialect::OpenCode);
+        let autoinvoke = metadata
+            .iter()
+            .find(|(key, _)| key == dialect::OPENCODE_AUTOINVOKE);
+        if let (true, Some((key, value))) = (opencode != Reading::Ignored, autoinvoke) {
+            let pos = self
+                .children_of("metadata")
+                .iter()
+                .find(|entry| entry.key == *key)
+                .map_or_else(|| self.key_pos("metadata"), |e| self.at(e.line, e.column));
+            match value.trim() {
+                "false" | "true" => {
+                    if value.trim() == "false" {
+                        policy.model_may_invoke = false;
+                    }
+                    if opencode == Reading::Warned {
+                        let what = format!("metadata {key:?}");
+                        self.warn_client_field(what, Dialect::OpenCode, pos);
+                    }
+                }
+                other => {
+                    let message = format!(
+                        "metadata {key:?} (OpenCode) must be \"true\" or \"false\", not {:?}",
+                        excerpt(other, 40)
+                    );
+                    let severity = opencode.type_severity();
+                    self.push(severity, Rule::ClientFieldType, pos, message);
+                }
+            }
+        }
+        policy
     }
 
     fn check_unknown_fields(&mut self, mapping: &Mapping, manifest: &mut Manifest) {
@@ -1069,6 +1233,20 @@ impl Checker<'_> {
             let key = key_text(key);
             if ALLOWED_FIELDS.contains(&key.as_str()) {
                 continue;
+            }
+            if let Some((expect, invocation)) = dialect::claude_code_field(&key) {
+                let reading = self.reading(Dialect::ClaudeCode);
+                // Opted in: a known field. Lenient: the invocation fields are honoured, with a
+                // warning; the other client fields stay unknown fields (kept, warned).
+                if reading == Reading::Known || (reading == Reading::Warned && invocation) {
+                    if reading == Reading::Warned {
+                        let what = format!("field {key:?}");
+                        self.warn_client_field(what, Dialect::ClaudeCode, self.key_pos(&key));
+                    }
+                    self.check_client_type(&key, value, expect, Dialect::ClaudeCode);
+                    manifest.extra.insert(key, to_json(value));
+                    continue;
+                }
             }
             let hint = closest_field(&key)
                 .map(|field| format!(" (did you mean {field:?}?)"))
@@ -1373,6 +1551,22 @@ fn split_tools(text: &str) -> Vec<String> {
         tools.push(current);
     }
     tools
+}
+
+/// The names in an `arguments` value: separated by spaces or commas.
+fn argument_words(text: &str) -> Vec<String> {
+    text.split(|c: char| c == ',' || c.is_whitespace())
+        .filter(|word| !word.is_empty())
+        .map(str::to_owned)
+        .collect()
+}
+
+/// A value without its YAML tag.
+fn untag(value: &Value) -> &Value {
+    match value {
+        Value::Tagged(tagged) => untag(&tagged.value),
+        other => other,
+    }
 }
 
 /// The allowed field closest to an unknown one, when it is probably a typo.
@@ -1909,6 +2103,183 @@ mod tests {
             serde_json::Value::Object(extra),
             serde_json::json!({"version": 1.0, "user-invocable": true, "tags": ["a", "b"]})
         );
+    }
+
+    // --- client dialects -----------------------------------------------------------------
+
+    fn dialects(text: &str, profile: Profile, dialects: Dialects) -> (Manifest, Vec<Diagnostic>) {
+        let (manifest, diagnostics) =
+            parse_manifest_with(text, Path::new(FILE), None, profile, dialects);
+        (manifest.expect("a mapping"), diagnostics)
+    }
+
+    const CLAUDE: &str = "disable-model-invocation: true\nuser-invocable: false\n\
+                          argument-hint: \"[file] [out]\"\narguments: [file, out]\nmodel: sonnet\n";
+
+    #[test]
+    fn claude_code_fields_stay_unknown_when_strict() {
+        let (manifest, diagnostics) = dialects(&with(CLAUDE), Profile::Strict, Dialects::NONE);
+        assert_eq!(
+            found(&diagnostics),
+            [4, 5, 6, 7, 8].map(|line| ("unknown-field", E, line, 1))
+        );
+        // The message is the specification's, as for any unknown field.
+        assert_eq!(
+            diagnostics[0].message,
+            "unknown field \"disable-model-invocation\"; the allowed fields are name, description, \
+             license, compatibility, metadata, allowed-tools"
+        );
+        // Nothing is honoured.
+        assert!(manifest.invocation.is_default());
+        assert!(manifest.extra.is_empty());
+    }
+
+    #[test]
+    fn claude_code_fields_are_honoured_with_warnings_when_lenient() {
+        let (manifest, diagnostics) = dialects(&with(CLAUDE), Profile::Lenient, Dialects::NONE);
+        assert_eq!(
+            found(&diagnostics),
+            [4, 5, 6, 7, 8].map(|line| ("unknown-field", W, line, 1))
+        );
+        assert_eq!(
+            diagnostics[0].message,
+            "field \"disable-model-invocation\" is a Claude Code field, not part of the Agent \
+             Skills specification: it is honoured here, other clients ignore it; opt in to the \
+             claude-code dialect to accept it without this warning"
+        );
+        // `model` is not an invocation field: the usual unknown-field warning.
+        assert!(
+            diagnostics[4]
+                .message
+                .starts_with("unknown field \"model\"")
+        );
+        let policy = manifest.invocation;
+        assert!(!policy.model_may_invoke && !policy.user_may_invoke);
+        assert_eq!(policy.argument_hint.as_deref(), Some("[file] [out]"));
+        assert_eq!(policy.arguments, ["file", "out"]);
+        assert_eq!(manifest.extra["model"], "sonnet");
+    }
+
+    #[test]
+    fn claude_code_fields_are_known_when_opted_in() {
+        for profile in [Profile::Strict, Profile::Lenient] {
+            let (manifest, diagnostics) =
+                dialects(&with(CLAUDE), profile, Dialect::ClaudeCode.into());
+            assert!(diagnostics.is_empty(), "{profile:?}: {diagnostics:#?}");
+            assert!(!manifest.invocation.model_may_invoke);
+            assert!(!manifest.invocation.user_may_invoke);
+            assert_eq!(manifest.invocation.arguments, ["file", "out"]);
+            // Known client fields are kept, never dropped.
+            assert_eq!(manifest.extra["model"], "sonnet");
+            assert_eq!(
+                manifest.extra["arguments"],
+                serde_json::json!(["file", "out"])
+            );
+        }
+        // Another dialect opted in does not make Claude Code's fields known.
+        let (_, diagnostics) = dialects(&with(CLAUDE), Profile::Strict, Dialect::Codex.into());
+        assert_eq!(diagnostics.len(), 5);
+    }
+
+    #[test]
+    fn claude_code_types_are_checked_with_lines_when_opted_in() {
+        let text = with(
+            "disable-model-invocation: \"yes\"\nuser-invocable: 1\nargument-hint: {a: b}\n\
+             arguments: [[a]]\nhooks: run\npaths: [\"src/**\"]\nwhen_to_use: Use it.\n",
+        );
+        let (manifest, diagnostics) = dialects(&text, Profile::Strict, Dialect::ClaudeCode.into());
+        assert_eq!(
+            found(&diagnostics),
+            [4, 5, 6, 7, 8].map(|line| ("client-field-type", E, line, 1))
+        );
+        let messages: Vec<&str> = diagnostics.iter().map(|d| d.message.as_str()).collect();
+        assert_eq!(
+            messages,
+            [
+                "field \"disable-model-invocation\" (Claude Code) must be a boolean (true or false), not a string",
+                "field \"user-invocable\" (Claude Code) must be a boolean (true or false), not a number",
+                "field \"argument-hint\" (Claude Code) must be a string or a list of strings, not a mapping",
+                "field \"arguments\" (Claude Code) must be a string or a list of strings, not a list",
+                "field \"hooks\" (Claude Code) must be a mapping, not a string",
+            ]
+        );
+        // A wrong value is not honoured.
+        assert!(manifest.invocation.model_may_invoke && manifest.invocation.user_may_invoke);
+        // Lenient without the opt-in: the same problems are warnings, beside the portability
+        // warnings; the other client fields are not checked.
+        let (_, diagnostics) = dialects(&text, Profile::Lenient, Dialects::NONE);
+        let types: Vec<_> = found(&diagnostics)
+            .into_iter()
+            .filter(|d| d.0 == "client-field-type")
+            .collect();
+        assert_eq!(
+            types,
+            [4, 5, 6, 7].map(|line| ("client-field-type", W, line, 1))
+        );
+    }
+
+    #[test]
+    fn arguments_and_hints_in_every_shape() {
+        let read = |extra: &str| {
+            dialects(&with(extra), Profile::Strict, Dialect::ClaudeCode.into())
+                .0
+                .invocation
+        };
+        assert_eq!(read("arguments: file out\n").arguments, ["file", "out"]);
+        assert_eq!(
+            read("arguments: \"file, out\"\n").arguments,
+            ["file", "out"]
+        );
+        assert_eq!(
+            read("arguments:\n  - file\n  - out\n").arguments,
+            ["file", "out"]
+        );
+        assert!(read("arguments:\n").arguments.is_empty());
+        // `argument-hint: [file]` is a YAML list; the author meant the text.
+        assert_eq!(
+            read("argument-hint: [file, out]\n")
+                .argument_hint
+                .as_deref(),
+            Some("[file] [out]")
+        );
+        assert_eq!(
+            read("argument-hint: 3\n").argument_hint.as_deref(),
+            Some("3")
+        );
+        assert_eq!(read("argument-hint: \"  \"\n").argument_hint, None);
+        assert!(read("disable-model-invocation: false\nuser-invocable: true\n").is_default());
+    }
+
+    #[test]
+    fn opencode_autoinvoke() {
+        let text = with("metadata:\n  author: Ann\n  opencode/autoinvoke: \"false\"\n");
+        // Strict: valid metadata, not honoured.
+        let (manifest, diagnostics) = dialects(&text, Profile::Strict, Dialects::NONE);
+        assert!(diagnostics.is_empty() && manifest.invocation.model_may_invoke);
+        // Lenient: honoured, with a warning at the key.
+        let (manifest, diagnostics) = dialects(&text, Profile::Lenient, Dialects::NONE);
+        assert_eq!(found(&diagnostics), [("unknown-field", W, 6, 3)]);
+        assert!(
+            diagnostics[0]
+                .message
+                .starts_with("metadata \"opencode/autoinvoke\" is an OpenCode field")
+        );
+        assert!(!manifest.invocation.model_may_invoke);
+        // Opted in: honoured, no warning; a bad value is an error at its line.
+        let (manifest, diagnostics) = dialects(&text, Profile::Strict, Dialect::OpenCode.into());
+        assert!(diagnostics.is_empty() && !manifest.invocation.model_may_invoke);
+        let bad = with("metadata:\n  opencode/autoinvoke: never\n");
+        let (manifest, diagnostics) = dialects(&bad, Profile::Strict, Dialect::OpenCode.into());
+        assert_eq!(found(&diagnostics), [("client-field-type", E, 5, 3)]);
+        assert_eq!(
+            diagnostics[0].message,
+            "metadata \"opencode/autoinvoke\" (OpenCode) must be \"true\" or \"false\", not \"never\""
+        );
+        assert!(manifest.invocation.model_may_invoke);
+        // A YAML boolean is read as its text.
+        let boolean = with("metadata: {opencode/autoinvoke: false}\n");
+        let (manifest, diagnostics) = dialects(&boolean, Profile::Strict, Dialect::OpenCode.into());
+        assert!(diagnostics.is_empty() && !manifest.invocation.model_may_invoke);
     }
 
     // --- name -------------------------------------------------------------------------------

@@ -3,6 +3,8 @@
 //!
 //! - [`frontmatter`] splits a SKILL.md into its YAML frontmatter and its body.
 //! - [`manifest`] reads the fields and checks every rule of the Agent Skills specification.
+//! - [`dialect`] reads the client fields (Claude Code, Codex, OpenCode) that make a skill's
+//!   invocation policy, under the profile and the dialects opted in to.
 //! - [`tree`] walks a folder, finds every skill and its resources, and checks the folder as a
 //!   whole (duplicate names, symlinks leaving the root).
 //! - [`walk`] is the policy every walk of a folder follows: links never leave the root, each
@@ -12,6 +14,7 @@
 //! collected, never only the first.
 
 mod diagnostic;
+pub mod dialect;
 pub mod frontmatter;
 pub mod manifest;
 pub(crate) mod read;
@@ -19,7 +22,8 @@ pub mod tree;
 pub mod walk;
 
 pub use diagnostic::{Diagnostic, Profile, Rule, Severity};
-pub use manifest::{Manifest, parse_manifest};
+pub use dialect::{Dialect, Dialects};
+pub use manifest::{Manifest, parse_manifest, parse_manifest_with};
 pub use tree::{
     LimitAction, Limits, Resource, ResourceAction, SKIPPED_FOLDERS, ScanOptions, SkillSource, Tree,
     scan,

@@ -10,8 +10,9 @@ use globset::{Glob, GlobSet, GlobSetBuilder};
 use unicode_normalization::UnicodeNormalization;
 use walkdir::WalkDir;
 
+use super::dialect::{self, Dialect, Dialects, Reading};
 use super::walk::{Budget, WalkLimits, WalkSummary};
-use super::{Diagnostic, Manifest, Profile, Rule, parse_manifest};
+use super::{Diagnostic, Manifest, Profile, Rule, parse_manifest_with};
 use crate::model::fields::MANIFEST;
 use crate::text::is_text;
 
@@ -45,6 +46,10 @@ pub const SKIPPED_FOLDERS: &[&str] = &[
 pub struct ScanOptions {
     /// How strictly each SKILL.md is checked.
     pub profile: Profile,
+    /// The client dialects whose fields are known fields, in any profile: their types are
+    /// checked and they make the skill's invocation policy (see [`dialect`]).
+    /// Empty by default.
+    pub dialects: Dialects,
     /// Globs (relative to each skill's folder) a resource must match to be kept; empty keeps all.
     pub include: Vec<String>,
     /// Globs (relative to each skill's folder) that drop a resource.
@@ -733,19 +738,75 @@ fn read_skill(
     };
     source.body_end = source.text.len();
     let dir_name = folder_name(&source.dir);
-    let (manifest, mut found) = parse_manifest(
+    let (manifest, mut found) = parse_manifest_with(
         &source.text,
         &source.manifest_path,
         Some(&dir_name),
         options.profile,
+        options.dialects,
     );
     source.manifest = manifest;
+    if let Some(manifest) = &mut source.manifest {
+        read_codex_policy(&source.dir, manifest, options, &mut found);
+    }
     if source.manifest.is_some() {
         check_body(&mut source, &options.limits, &mut found);
     }
     source.valid = source.manifest.is_some() && !found.iter().any(Diagnostic::is_error);
     diagnostics.extend(found);
     source
+}
+
+/// Codex's `agents/openai.yaml` beside SKILL.md, when the profile or the dialects read it:
+/// `policy.allow_implicit_invocation: false` means the model may not invoke the skill. The
+/// file stays one of the skill's resources.
+fn read_codex_policy(
+    dir: &Path,
+    manifest: &mut Manifest,
+    options: &ScanOptions,
+    found: &mut Vec<Diagnostic>,
+) {
+    let reading = Reading::of(Dialect::Codex, options.profile, options.dialects);
+    if reading == Reading::Ignored {
+        return;
+    }
+    let path = dir.join(dialect::CODEX_FILE);
+    // Only a regular file inside the skill's folder; through a link only when links are
+    // followed and it stays inside the folder.
+    let Ok(meta) = fs::symlink_metadata(&path) else {
+        return;
+    };
+    let regular = if meta.file_type().is_symlink() {
+        let inside = match (fs::canonicalize(&path), fs::canonicalize(dir)) {
+            (Ok(target), Ok(dir)) => target.starts_with(dir) && target.is_file(),
+            _ => false,
+        };
+        options.follow_symlinks && inside
+    } else {
+        meta.is_file()
+    };
+    if !regular {
+        return;
+    }
+    let text = match read_regular(&path, Some(64 * 1024)) {
+        Ok(bytes) => String::from_utf8_lossy(&bytes).into_owned(),
+        Err(e) => {
+            let d = read_error(&path, &e);
+            found.push(match reading.type_severity() {
+                super::Severity::Error => d,
+                super::Severity::Warning => Diagnostic {
+                    severity: super::Severity::Warning,
+                    ..d
+                },
+            });
+            return;
+        }
+    };
+    let (allow, diagnostics) = dialect::read_codex(&path, &text, reading);
+    found.extend(diagnostics);
+    if allow == Some(false) {
+        manifest.invocation.model_may_invoke = false;
+    }
 }
 
 /// The body's size limits and its `<chunk>` blocks.

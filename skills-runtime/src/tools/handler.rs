@@ -256,12 +256,79 @@ impl<'s, Id> Tools<'s, Id> {
         self.set
     }
 
-    /// The skills the model may see: every skill not denied, sorted by name.
+    /// Whether the model may see `skill`: its [invocation policy](Skill::invocation) lets the
+    /// model invoke it and the permissions do not deny it. The one filter behind every surface
+    /// the model reaches: the listing, the tools' `skill` enum, the answers to tool calls
+    /// ([`Tools::lookup`]), the MCP server and the rig tool.
+    ///
+    /// ```
+    /// use skills_embed_runtime::{Fields, InvocationFields, Skill, SkillSet, listing::ListingFormat, Tools};
+    /// let skill = |name: &str, model_may_invoke| Skill::owned(
+    ///     Fields {
+    ///         name: name.into(),
+    ///         description: "D.".into(),
+    ///         invocation: InvocationFields { model_may_invoke, ..InvocationFields::default() },
+    ///         ..Fields::default()
+    ///     },
+    ///     String::new(),
+    ///     vec![],
+    /// );
+    /// let set = SkillSet::from_skills(vec![skill("pdf", true), skill("deploy", false)], &ListingFormat::Markdown);
+    /// let tools = Tools::new(&set);
+    /// assert_eq!(tools.visible().map(|s| s.name()).collect::<Vec<_>>(), ["pdf"]);
+    /// assert!(!tools.shows(set.get("deploy").unwrap()));
+    /// // The host still has it.
+    /// assert!(set.get("deploy").is_ok());
+    /// ```
+    pub fn shows(&self, skill: &Skill) -> bool {
+        skill.invocation().model_may_invoke()
+            && self.permissions.check(skill.name()) != Access::Deny
+    }
+
+    /// The skills the model may see ([`Tools::shows`]), sorted by name.
     pub fn visible(&self) -> impl Iterator<Item = &'s Skill> + '_ {
-        self.set
-            .skills()
-            .iter()
-            .filter(|s| self.permissions.check(s.name()) != Access::Deny)
+        self.set.skills().iter().filter(|s| self.shows(s))
+    }
+
+    /// The skills the user may invoke: their [invocation policy](Skill::invocation) lets the
+    /// user invoke them and the permissions do not deny them, whether or not the model may.
+    /// Sorted by name.
+    ///
+    /// ```
+    /// use skills_embed_runtime::{Fields, InvocationFields, Skill, SkillSet, listing::ListingFormat, Tools};
+    /// let skill = |name: &str, model_may_invoke, user_may_invoke| Skill::owned(
+    ///     Fields {
+    ///         name: name.into(),
+    ///         invocation: InvocationFields { model_may_invoke, user_may_invoke, ..InvocationFields::default() },
+    ///         ..Fields::default()
+    ///     },
+    ///     String::new(),
+    ///     vec![],
+    /// );
+    /// let set = SkillSet::from_skills(
+    ///     vec![skill("deploy", false, true), skill("style", true, false)],
+    ///     &ListingFormat::Markdown,
+    /// );
+    /// let tools = Tools::new(&set);
+    /// assert_eq!(tools.user_invocable().map(|s| s.name()).collect::<Vec<_>>(), ["deploy"]);
+    /// assert!(tools.lookup_for_user("deploy").is_ok() && tools.lookup("deploy").is_err());
+    /// assert!(tools.lookup_for_user("style").is_err() && tools.lookup("style").is_ok());
+    /// ```
+    pub fn user_invocable(&self) -> impl Iterator<Item = &'s Skill> + '_ {
+        self.set.skills().iter().filter(|s| self.user_may_invoke(s))
+    }
+
+    fn user_may_invoke(&self, skill: &Skill) -> bool {
+        skill.invocation().user_may_invoke() && self.permissions.check(skill.name()) != Access::Deny
+    }
+
+    /// A skill the user may invoke ([`Tools::user_invocable`]), by name; any other answers
+    /// like an unknown skill, naming only the skills the user may invoke.
+    pub fn lookup_for_user(&self, name: &str) -> Result<&'s Skill, CallError> {
+        match self.set.get(name) {
+            Ok(skill) if self.user_may_invoke(skill) => Ok(skill),
+            _ => Err(unknown(name, self.user_invocable())),
+        }
     }
 
     /// The L1 listing of the visible skills.
@@ -403,19 +470,12 @@ impl<'s, Id> Tools<'s, Id> {
         }
     }
 
-    /// A visible skill by name; denied skills answer exactly like unknown ones.
+    /// A visible skill by name ([`Tools::shows`]); denied skills and skills the model may not
+    /// invoke answer exactly like unknown ones, and are never named or suggested.
     pub fn lookup(&self, name: &str) -> Result<&'s Skill, CallError> {
         match self.set.get(name) {
-            Ok(skill) if self.permissions.check(skill.name()) != Access::Deny => Ok(skill),
-            _ => {
-                let visible: Vec<&str> = self.visible().map(Skill::name).collect();
-                let err = SkillError::UnknownSkill {
-                    requested: clip(name),
-                    available: visible.iter().map(|s| s.to_string()).collect(),
-                    suggestion: crate::text::closest(name, visible.iter().copied()),
-                };
-                Err(CallError(err.to_string()))
-            }
+            Ok(skill) if self.shows(skill) => Ok(skill),
+            _ => Err(unknown(name, self.visible())),
         }
     }
 
@@ -708,9 +768,21 @@ impl<'s, Id> Tools<'s, Id> {
     }
 }
 
+/// The answer to a name that is not among `among`: what exists, and the closest name.
+#[cold]
+fn unknown<'s>(name: &str, among: impl Iterator<Item = &'s Skill>) -> CallError {
+    let names: Vec<&str> = among.map(Skill::name).collect();
+    let err = SkillError::UnknownSkill {
+        requested: clip(name),
+        available: names.iter().map(|s| s.to_string()).collect(),
+        suggestion: crate::text::closest(name, names.iter().copied()),
+    };
+    CallError(err.to_string())
+}
+
 /// The body without its chunk blocks. Where a block was cut out, the blank lines on both sides
 /// of it would add up: at those joins only, one blank line is kept.
-fn join_core(skill: &Skill) -> String {
+pub(crate) fn join_core(skill: &Skill) -> String {
     let mut core = String::with_capacity(skill.body().len());
     for piece in skill.core_body() {
         let piece = if core.ends_with("\n\n") || core.is_empty() {

@@ -74,7 +74,7 @@
 
 mod definition;
 mod disclosure;
-mod handler;
+pub(crate) mod handler;
 mod session;
 
 pub use definition::{
@@ -86,4 +86,4 @@ pub use disclosure::{
     match_skills,
 };
 pub use handler::{Call, CallError, LoadReport, ToolOutput, Tools};
-pub use session::{Event, Invoked, Session, UnloadReason};
+pub use session::{Event, Invoked, Reattach, Reattached, ReattachedSkill, Session, UnloadReason};

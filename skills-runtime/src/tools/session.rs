@@ -1,15 +1,17 @@
 //! A conversation's skill state: what the model has loaded, which tools that brings, what waits
-//! for the user's approval, and the system prompt for the current disclosure mode.
+//! for the user's approval, the system prompt for the current disclosure mode, and what to
+//! re-attach when the host compacts the conversation ([`Session::reattach`]).
 
+use std::borrow::Cow;
 use std::collections::{BTreeMap, BTreeSet};
 use std::fmt::Write;
 
 use crate::invoke::{self, Invocation, Unknown};
-use crate::listing::ListingOptions;
+use crate::listing::{ListingOptions, TokenCounter};
 use crate::model::id::Dynamic;
 use crate::model::skill::Skill;
 use crate::policy::{Access, Answer, Grants};
-use crate::tools::{Call, ToolOutput, Tools};
+use crate::tools::{Call, READ_SKILL, READ_SKILL_RESOURCE, ToolOutput, ToolStyle, Tools};
 use crate::tools::{Disclosure, match_skills};
 
 /// Something the host may want to react to.
@@ -76,6 +78,8 @@ impl std::fmt::Display for UnloadReason {
         f.write_str(match self {
             UnloadReason::Idle => "idle",
             UnloadReason::Host => "unloaded by the host",
+            UnloadReason::Compacted => "left out when the conversation was compacted",
+            UnloadReason::Removed => "no longer in the skill set",
         })
     }
 }
@@ -88,6 +92,11 @@ pub enum UnloadReason {
     Idle,
     /// The host unloaded it.
     Host,
+    /// The host compacted the conversation and the skill did not fit the re-attach budget
+    /// ([`Session::compact`]).
+    Compacted,
+    /// The skill is not in the set the session moved to ([`Session::over`]), or is denied there.
+    Removed,
 }
 
 /// A skill the user invoked in a message, and the text to insert for it.
@@ -104,9 +113,27 @@ pub struct Invoked {
 
 #[derive(Debug, Clone, Default)]
 struct Active {
+    /// The turn it was last used in, for unloading idle skills.
     last_used: u64,
+    /// When it was last loaded or invoked, counted in uses across the session: orders
+    /// re-attachment, most recent first.
+    last_seq: u64,
     body_loaded: bool,
+    /// How the model last received the body.
+    content: Content,
     chunks: BTreeSet<String>,
+}
+
+/// How the model last received a skill's body.
+#[derive(Debug, Clone, Default, PartialEq, Eq)]
+enum Content {
+    /// From the load tool: the body without its chunk blocks.
+    #[default]
+    Tool,
+    /// From a user invocation: the body with these arguments filled in.
+    User { args: String, dir: Option<String> },
+    /// In the system prompt ([`Session::system_prompt`]), which compaction does not touch.
+    System,
 }
 
 /// What a model has loaded in one conversation.
@@ -140,6 +167,8 @@ pub struct Session<'s, Id: 'static = Dynamic> {
     active: BTreeMap<String, Active>,
     pending: BTreeMap<String, Call>,
     turn: u64,
+    /// Uses so far: the clock behind [`Active::last_seq`].
+    seq: u64,
     unload_after: Option<u64>,
     events: Vec<Event>,
 }
@@ -153,9 +182,15 @@ impl<'s, Id> Session<'s, Id> {
             active: BTreeMap::new(),
             pending: BTreeMap::new(),
             turn: 0,
+            seq: 0,
             unload_after: None,
             events: Vec::new(),
         }
+    }
+
+    /// Marks `name` as used now and returns its entry, creating it.
+    fn touch(&mut self, name: &str) -> &mut Active {
+        touch(&mut self.active, &mut self.seq, self.turn, name)
     }
 
     /// Unloads a skill (and its tools) after this many turns without use.
@@ -257,10 +292,10 @@ impl<'s, Id> Session<'s, Id> {
         ToolOutput::awaiting_approval(&name)
     }
 
-    /// Finds the skills the user's `message` invokes ([`invoke::parse_with`]) among the visible
-    /// skills the user may invoke ([`invoke::is_user_invocable`]), renders each, and records it
-    /// like a load: the skill becomes active (its tools too), with an [`Event::Invoked`] each
-    /// time and an [`Event::Loaded`] the first time. A body already loaded is not sent again
+    /// Finds the skills the user's `message` invokes ([`invoke::parse_with`]) among the skills
+    /// the user may invoke ([`Tools::user_invocable`], including those the model may not
+    /// invoke), renders each, and records it like a load: the skill becomes active (its tools
+    /// too), with an [`Event::Invoked`] each time and an [`Event::Loaded`] the first time. A body already loaded is not sent again
     /// unless the invocation has arguments. Skills the permissions deny are reported as unknown;
     /// `ask` skills are not asked about, since the user named them. `skill_dir` gives a skill's
     /// folder on disk, when it has one, for `${SKILL_DIR}`.
@@ -288,33 +323,38 @@ impl<'s, Id> Session<'s, Id> {
         let parsed = {
             let visible: Vec<&Skill> = self
                 .tools
-                .visible()
-                .filter(|s| invoke::is_user_invocable(s))
+                .user_invocable()
                 .filter(|s| self.grants.access(self.tools.permissions(), s) != Access::Deny)
                 .collect();
             invoke::parse(message, visible.iter().map(|s| s.name()))
         };
         let mut invoked = Vec::new();
         for invocation in parsed.invocations {
-            let Ok(skill) = self.tools.lookup(&invocation.name) else {
+            let Ok(skill) = self.tools.lookup_for_user(&invocation.name) else {
                 continue;
             };
             let name = skill.name().to_owned();
             let already_loaded = self.active.get(&name).is_some_and(|a| a.body_loaded);
-            let text = if already_loaded && invocation.args.is_empty() {
-                format!(
+            let (text, content) = if already_loaded && invocation.args.is_empty() {
+                let note = format!(
                     "Skill {} is already loaded: its instructions are earlier in this conversation.",
                     crate::text::json_string(&name)
-                )
+                );
+                (note, None)
             } else {
-                invoke::render(skill, &invocation.args, skill_dir(skill).as_deref())
+                let dir = skill_dir(skill);
+                let text = invoke::render(skill, &invocation.args, dir.as_deref());
+                let args = invocation.args.clone();
+                (text, Some(Content::User { args, dir }))
             };
             let before = self.active_tools_owned();
             self.events.push(Event::Invoked {
                 skill: name.clone(),
             });
-            let entry = self.active.entry(name.clone()).or_default();
-            entry.last_used = self.turn;
+            let entry = touch(&mut self.active, &mut self.seq, self.turn, &name);
+            if let Some(content) = content {
+                entry.content = content;
+            }
             if !entry.body_loaded {
                 entry.body_loaded = true;
                 self.events.push(Event::Loaded { skill: name });
@@ -367,9 +407,7 @@ impl<'s, Id> Session<'s, Id> {
         {
             let loaded = self.active.get(&name).is_some_and(|a| a.body_loaded);
             if loaded && !force {
-                if let Some(a) = self.active.get_mut(&name) {
-                    a.last_used = self.turn;
-                }
+                self.touch(&name);
                 return ToolOutput {
                     text: format!(
                         "Skill {} is already loaded: its instructions are earlier in this \
@@ -387,8 +425,10 @@ impl<'s, Id> Session<'s, Id> {
             return out;
         }
         let before = self.active_tools_owned();
-        let entry = self.active.entry(name.clone()).or_default();
-        entry.last_used = self.turn;
+        let entry = touch(&mut self.active, &mut self.seq, self.turn, &name);
+        if let Call::Body { .. } = call {
+            entry.content = Content::Tool;
+        }
         match call {
             Call::Body { .. } if !entry.body_loaded => {
                 entry.body_loaded = true;
@@ -515,6 +555,306 @@ impl<'s, Id> Session<'s, Id> {
         out
     }
 
+    /// What the model had loaded, for the host to insert again after it compacts (summarises)
+    /// the conversation, as Claude Code does: each skill's current content, most recently loaded
+    /// or invoked first, within `budget` tokens per skill and in total. Call
+    /// [`Session::compact`] instead when you do compact: it also unloads the skills left out.
+    ///
+    /// - **Which skills**: those whose body the model received in the conversation, by the load
+    ///   tool or a user invocation ([`Session::invoke`]), and that are still loaded. A skill
+    ///   unloaded (idle, by the host, by an earlier compaction) is not re-attached: the session
+    ///   no longer counts it as loaded, so the model can load it again. Skills the model only
+    ///   read files or chunks of are not re-attached ([`Session::carried_chunks`] carries
+    ///   chunks), nor are those [`Session::system_prompt`] put in the system prompt, which
+    ///   compaction does not touch.
+    /// - **What content**: the skill as it is in the session's set now (after a reload, see
+    ///   [`Session::over`]), not a copy of what was sent: the body as the load tool serves it
+    ///   (without its chunk blocks), or, for a skill the user invoked last, that body with the
+    ///   invocation's arguments filled in ([`invoke::substitute`]).
+    /// - **Order and budget**: most recent first. Each skill gets at most
+    ///   [`Reattach::per_skill`] tokens, and no more than what is left of [`Reattach::total`].
+    ///   Tokens are counted by [`Reattach::counter`] on each skill's whole block as inserted
+    ///   ([`ReattachedSkill::text`]), and the sum of the blocks and the heading line stays
+    ///   within the total.
+    /// - **Cuts**: a skill over its share keeps its beginning, cut after a whole line, at the
+    ///   start of a section when one starts in the last quarter of what fits, and never inside
+    ///   a fenced code block when a line outside it keeps half; when whole lines would keep
+    ///   nothing but headings and blank lines, the cut falls inside the next line, after a
+    ///   word. The cut ends with the call that loads the rest, worded as the load tool words
+    ///   its own cuts (the offset is where the tool's answer continues); for a skill only the
+    ///   user may invoke, it says the user can invoke it again.
+    /// - **Left out**: a skill of which nothing fits beside its frame and that line is named
+    ///   in a closing line, never dropped silently ([`Reattached::omitted`]).
+    ///
+    /// ```
+    /// use skills_embed_runtime::{Fields, Skill, SkillSet, listing::ListingFormat, Tools};
+    /// use skills_embed_runtime::tools::{Reattach, Session};
+    /// let skill = |name: &str, body: &str| Skill::owned(
+    ///     Fields { name: name.into(), description: "D.".into(), ..Fields::default() },
+    ///     body.into(),
+    ///     vec![],
+    /// );
+    /// let long = "# Deploy\nBuild first.\n".to_owned() + &"## Step\nRun the step.\n".repeat(50);
+    /// let set = SkillSet::from_skills(
+    ///     vec![skill("deploy", &long), skill("pdf", "Use pdftotext.\n")],
+    ///     &ListingFormat::Markdown,
+    /// );
+    /// let mut session = Session::new(Tools::new(&set));
+    /// session.handle("load_skill", r#"{"skill":"deploy"}"#);
+    /// session.handle("load_skill", r#"{"skill":"pdf"}"#);
+    ///
+    /// let back = session.reattach(&Reattach { per_skill: 100, ..Reattach::default() });
+    /// let names: Vec<_> = back.skills.iter().map(|s| s.skill.as_str()).collect();
+    /// assert_eq!(names, ["pdf", "deploy"]);
+    /// assert!(!back.skills[0].cut && back.skills[1].cut);
+    /// assert!(back.skills.iter().all(|s| s.tokens <= 100));
+    /// let deploy = &back.skills[1].text;
+    /// assert!(deploy.starts_with("<skill name=\"deploy\">\n# Deploy\nBuild first.\n## Step\n"));
+    /// assert!(deploy.contains(r#"To continue, call load_skill with {"skill": "deploy", "path": "SKILL.md", "offset": "#));
+    /// assert!(back.to_prompt().contains("<skill name=\"pdf\">\nUse pdftotext.\n</skill>\n"));
+    /// ```
+    pub fn reattach(&self, budget: &Reattach) -> Reattached {
+        let counter = budget.counter.unwrap_or(crate::listing::estimate_tokens);
+        let mut out = Reattached::default();
+        let mut left = budget.total.saturating_sub(counter(REATTACH_HEADING));
+        let mut below = u64::MAX;
+        while let Some((name, active)) = self
+            .active
+            .iter()
+            .filter(|(_, a)| a.body_loaded && a.content != Content::System && a.last_seq < below)
+            .max_by_key(|(_, a)| a.last_seq)
+        {
+            below = active.last_seq;
+            match self.reattach_one(name, active, budget.per_skill.min(left), counter) {
+                Some(entry) => {
+                    left = left.saturating_sub(entry.tokens);
+                    out.skills.push(entry);
+                }
+                None => out.omitted.push(name.clone()),
+            }
+        }
+        if !out.omitted.is_empty() {
+            let tool = match self.tools.config().style {
+                ToolStyle::Unified => self.tools.config().name.as_str(),
+                ToolStyle::Split => READ_SKILL,
+            };
+            out.closing = Some(format!(
+                "(Not re-attached, over the budget for skills after compaction: {}. To use one \
+                 again, load it with {tool}.)\n",
+                crate::listing::names(&out.omitted)
+            ));
+        }
+        out
+    }
+
+    /// [`Session::reattach`], for a host that is compacting the conversation now: the skills
+    /// left out are also unloaded ([`UnloadReason::Compacted`], with their tools), so that
+    /// loading one again sends its body instead of saying it is already loaded.
+    ///
+    /// ```
+    /// use skills_embed_runtime::{Fields, Skill, SkillSet, listing::ListingFormat, Tools};
+    /// use skills_embed_runtime::tools::{Event, Reattach, Session, UnloadReason};
+    /// let fields = Fields { name: "pdf".into(), description: "D.".into(), ..Fields::default() };
+    /// let set = SkillSet::from_skills(vec![Skill::owned(fields, "Use pdftotext.\n".into(), vec![])], &ListingFormat::Markdown);
+    /// let mut session = Session::new(Tools::new(&set));
+    /// session.handle("load_skill", r#"{"skill":"pdf"}"#);
+    /// session.drain_events();
+    ///
+    /// // A budget too small for anything: the closing line names the skill, and it is unloaded.
+    /// let back = session.compact(&Reattach { per_skill: 5, total: 5, counter: None });
+    /// assert_eq!(back.omitted, ["pdf"]);
+    /// assert!(back.to_prompt().contains("Not re-attached"));
+    /// assert_eq!(session.drain_events(), [Event::Unloaded { skill: "pdf".into(), reason: UnloadReason::Compacted }]);
+    /// assert!(session.handle("load_skill", r#"{"skill":"pdf"}"#).text.contains("Use pdftotext."));
+    /// ```
+    pub fn compact(&mut self, budget: &Reattach) -> Reattached {
+        let out = self.reattach(budget);
+        for name in &out.omitted {
+            self.remove(name, UnloadReason::Compacted);
+        }
+        out
+    }
+
+    /// The same conversation over other tools, typically over the set a reload produced (an
+    /// overlay's new snapshot): what was loaded stays loaded, with its recency, and
+    /// [`Session::reattach`] gives the new content. Skills the new set lacks, or its
+    /// permissions deny, are unloaded ([`UnloadReason::Removed`], with their tools) and their
+    /// pending approvals dropped. The grants carry over; each holds only while its skill is
+    /// unchanged (see [`Grants`]).
+    ///
+    /// ```
+    /// use skills_embed_runtime::{Fields, Skill, SkillSet, listing::ListingFormat, Tools};
+    /// use skills_embed_runtime::tools::{Reattach, Session};
+    /// let set = |body: &str| {
+    ///     let fields = Fields { name: "pdf".into(), description: "D.".into(), ..Fields::default() };
+    ///     SkillSet::from_skills(vec![Skill::owned(fields, body.into(), vec![])], &ListingFormat::Markdown)
+    /// };
+    /// let before = set("Use pdftotext.\n");
+    /// let mut session = Session::new(Tools::new(&before));
+    /// session.handle("load_skill", r#"{"skill":"pdf"}"#);
+    ///
+    /// let after = set("Use pdftotext -layout.\n");
+    /// let session = session.over(Tools::new(&after));
+    /// assert_eq!(session.active_skills().collect::<Vec<_>>(), ["pdf"]);
+    /// assert!(session.reattach(&Reattach::default()).to_prompt().contains("pdftotext -layout"));
+    /// ```
+    pub fn over<'t>(self, tools: Tools<'t, Id>) -> Session<'t, Id> {
+        let before = self.active_tools_owned();
+        let mut next = Session {
+            tools,
+            grants: self.grants,
+            active: self.active,
+            pending: self.pending,
+            turn: self.turn,
+            seq: self.seq,
+            unload_after: self.unload_after,
+            events: self.events,
+        };
+        let gone: Vec<String> = next
+            .active
+            .keys()
+            .filter(|name| !next.serves(name))
+            .cloned()
+            .collect();
+        for name in gone {
+            next.active.remove(&name);
+            next.events.push(Event::Unloaded {
+                skill: name,
+                reason: UnloadReason::Removed,
+            });
+        }
+        let pending: Vec<String> = next
+            .pending
+            .keys()
+            .filter(|name| !next.serves(name))
+            .cloned()
+            .collect();
+        for name in pending {
+            next.pending.remove(&name);
+        }
+        next.push_tool_changes(&before);
+        next
+    }
+
+    /// Whether the set has a skill of this name that the permissions do not deny.
+    fn serves(&self, name: &str) -> bool {
+        self.tools
+            .set()
+            .get(name)
+            .is_ok_and(|s| self.tools.permissions().check(s.name()) != Access::Deny)
+    }
+
+    /// One skill's block for [`Session::reattach`] within `limit` tokens, or `None` when none
+    /// of it fits (or it is no longer in the set).
+    fn reattach_one(
+        &self,
+        name: &str,
+        active: &Active,
+        limit: usize,
+        counter: TokenCounter,
+    ) -> Option<ReattachedSkill> {
+        if !self.serves(name) {
+            return None;
+        }
+        let skill = self.tools.set().get(name).ok()?;
+        // What the load tool serves, and what its offsets count in.
+        let core: Cow<'_, str> = if skill.chunks().is_empty() {
+            Cow::Borrowed(skill.body().trim_start_matches(['\n', '\r']))
+        } else {
+            Cow::Owned(crate::tools::handler::join_core(skill))
+        };
+        let names = match active.content {
+            Content::User { .. } => invoke::argument_names(skill),
+            _ => Vec::new(),
+        };
+        let names: Vec<&str> = names.iter().map(String::as_str).collect();
+        // The model can load the rest itself unless only the user may invoke the skill.
+        let loadable = self.tools.lookup(name).is_ok();
+        let open = format!("<skill name=\"{}\">\n", attribute(name));
+        let close = "</skill>\n";
+        let build = |end: usize| {
+            let kept = core.get(..end).unwrap_or(&core);
+            let mut text = String::with_capacity(open.len() + kept.len() + 160);
+            text.push_str(&open);
+            match &active.content {
+                Content::User { args, dir } => {
+                    text.push_str(&invoke::substitute(kept, args, &names, dir.as_deref()));
+                }
+                _ => text.push_str(kept),
+            }
+            if !text.ends_with('\n') {
+                text.push('\n');
+            }
+            if end < core.len() {
+                self.push_cut(&mut text, name, end, core.len(), loadable);
+            }
+            text.push_str(close);
+            text
+        };
+        let entry = |end: usize, text: String, tokens: usize| ReattachedSkill {
+            skill: name.to_owned(),
+            text,
+            tokens,
+            cut: end < core.len(),
+            next_offset: (end < core.len()).then_some(end),
+            invoked: matches!(active.content, Content::User { .. }),
+        };
+        let frame = counter(&open) + counter(close);
+        // The whole skill, when the parts say it may fit.
+        if counter(&core) + frame <= limit {
+            let text = build(core.len());
+            let tokens = counter(&text);
+            if tokens <= limit {
+                return Some(entry(core.len(), text, tokens));
+            }
+        }
+        let mut marker = String::new();
+        self.push_cut(&mut marker, name, core.len(), core.len(), loadable);
+        let mut room = limit.saturating_sub(frame + counter(&marker));
+        // The parts are counted apart; a counter that is not additive, or arguments filled in,
+        // may make the block dearer: cut shorter by the excess and try again.
+        for _ in 0..8 {
+            let end = cut_point(&core, room, counter);
+            if end == 0 {
+                return None;
+            }
+            let text = build(end);
+            let tokens = counter(&text);
+            if tokens <= limit {
+                return Some(entry(end, text, tokens));
+            }
+            room = room.saturating_sub(tokens - limit);
+        }
+        None
+    }
+
+    /// The line ending a cut block: how to load the rest, worded as the load tool words the
+    /// end of its own cut answers.
+    fn push_cut(&self, out: &mut String, name: &str, end: usize, total: usize, loadable: bool) {
+        use crate::text::json_string;
+        if loadable {
+            let config = self.tools.config();
+            let (tool, key) = match config.style {
+                ToolStyle::Unified => (config.name.as_str(), "path"),
+                ToolStyle::Split => (READ_SKILL_RESOURCE, "file"),
+            };
+            let _ = writeln!(
+                out,
+                "[Cut at byte {end} of {total}. To continue, call {tool} with {{\"skill\": {}, \
+                 \"{key}\": {}, \"offset\": {end}}}.]",
+                json_string(name),
+                json_string(crate::model::skill::MANIFEST),
+            );
+        } else {
+            let _ = writeln!(
+                out,
+                "[Cut at byte {end} of {total}. The rest is left out: the user can invoke /{} \
+                 again for the whole skill.]",
+                crate::text::quote_name(name)
+            );
+        }
+    }
+
     /// The system-prompt text for a disclosure mode, given the user's latest input (used by
     /// the eager matcher).
     ///
@@ -550,10 +890,10 @@ impl<'s, Id> Session<'s, Id> {
             }
             out.push_str("</skill>\n\n");
             let before = self.active_tools_owned();
-            let entry = self.active.entry(name.clone()).or_default();
-            entry.last_used = self.turn;
+            let entry = touch(&mut self.active, &mut self.seq, self.turn, name);
             if !entry.body_loaded {
                 entry.body_loaded = true;
+                entry.content = Content::System;
                 self.events.push(Event::Loaded {
                     skill: name.clone(),
                 });
@@ -586,6 +926,272 @@ impl<'s, Id> Session<'s, Id> {
     }
 }
 
+/// The heading [`Reattached`] writes before the skills.
+const REATTACH_HEADING: &str = "Skills loaded earlier in this conversation, re-attached after it was summarised (most recent first):\n";
+
+/// How much [`Session::reattach`] gives back, in tokens: Claude Code's budget by default, the
+/// first 5,000 tokens of each skill and 25,000 in all.
+///
+/// ```
+/// use skills_embed_runtime::tools::Reattach;
+/// let budget = Reattach::default();
+/// assert_eq!((budget.per_skill, budget.total), (Reattach::PER_SKILL, Reattach::TOTAL));
+/// assert_eq!((budget.per_skill, budget.total), (5_000, 25_000));
+///
+/// // Your tokenizer, and room for two skills.
+/// fn count(text: &str) -> usize { text.split_whitespace().count() * 4 / 3 }
+/// let budget = Reattach { total: 10_000, counter: Some(count), ..Reattach::default() };
+/// assert_eq!(budget.per_skill, 5_000);
+/// ```
+#[derive(Debug, Clone, Copy)]
+pub struct Reattach {
+    /// The most tokens one skill's block may take.
+    pub per_skill: usize,
+    /// The most tokens all the blocks and the heading line may take together.
+    pub total: usize,
+    /// Counts tokens; [`estimate_tokens`](crate::listing::estimate_tokens) when `None`, as for
+    /// the listing's [`Budget`](crate::listing::Budget).
+    pub counter: Option<TokenCounter>,
+}
+
+impl Reattach {
+    /// The default [`Reattach::per_skill`]: 5,000 tokens, as Claude Code.
+    ///
+    /// ```
+    /// assert_eq!(skills_embed_runtime::tools::Reattach::PER_SKILL, 5_000);
+    /// ```
+    pub const PER_SKILL: usize = 5_000;
+    /// The default [`Reattach::total`]: 25,000 tokens, as Claude Code.
+    ///
+    /// ```
+    /// assert_eq!(skills_embed_runtime::tools::Reattach::TOTAL, 25_000);
+    /// ```
+    pub const TOTAL: usize = 25_000;
+}
+
+impl Default for Reattach {
+    fn default() -> Self {
+        Reattach {
+            per_skill: Reattach::PER_SKILL,
+            total: Reattach::TOTAL,
+            counter: None,
+        }
+    }
+}
+
+/// What [`Session::reattach`] gives back: the blocks to insert, most recent first, and the
+/// skills left out. Written out ([`Display`](std::fmt::Display), [`Reattached::to_prompt`]) it
+/// is the heading line, the blocks, and a closing line naming the skills left out; nothing at
+/// all when nothing was loaded.
+///
+/// ```
+/// use skills_embed_runtime::{SkillSet, listing::ListingFormat, Tools};
+/// use skills_embed_runtime::tools::{Reattach, Session};
+/// let set = SkillSet::from_skills(Vec::new(), &ListingFormat::Markdown);
+/// let back = Session::new(Tools::new(&set)).reattach(&Reattach::default());
+/// assert!(back.is_empty() && back.to_prompt().is_empty());
+/// ```
+#[derive(Debug, Clone, Default, PartialEq, Eq)]
+#[non_exhaustive]
+pub struct Reattached {
+    /// The skills re-attached, most recently loaded or invoked first.
+    pub skills: Vec<ReattachedSkill>,
+    /// The skills left out because none of their content fitted, most recent first.
+    pub omitted: Vec<String>,
+    /// The line naming [`Reattached::omitted`] and how to load them, when any: written after
+    /// the blocks, and not counted in the budget (it is never left out).
+    pub closing: Option<String>,
+}
+
+impl Reattached {
+    /// The text to insert after the summary: the same as `to_string()`.
+    ///
+    /// ```
+    /// use skills_embed_runtime::{Fields, Skill, SkillSet, listing::ListingFormat, Tools};
+    /// use skills_embed_runtime::tools::{Reattach, Session};
+    /// let fields = Fields { name: "pdf".into(), description: "D.".into(), ..Fields::default() };
+    /// let set = SkillSet::from_skills(vec![Skill::owned(fields, "Use pdftotext.\n".into(), vec![])], &ListingFormat::Markdown);
+    /// let mut session = Session::new(Tools::new(&set));
+    /// session.handle("load_skill", r#"{"skill":"pdf"}"#);
+    /// assert_eq!(
+    ///     session.reattach(&Reattach::default()).to_prompt(),
+    ///     "Skills loaded earlier in this conversation, re-attached after it was summarised (most recent first):\n\
+    ///      <skill name=\"pdf\">\nUse pdftotext.\n</skill>\n"
+    /// );
+    /// ```
+    pub fn to_prompt(&self) -> String {
+        self.to_string()
+    }
+
+    /// Whether there is nothing to insert: no skill re-attached or left out.
+    ///
+    /// ```
+    /// assert!(skills_embed_runtime::tools::Reattached::default().is_empty());
+    /// ```
+    pub fn is_empty(&self) -> bool {
+        self.skills.is_empty() && self.omitted.is_empty()
+    }
+}
+
+impl std::fmt::Display for Reattached {
+    fn fmt(&self, f: &mut std::fmt::Formatter<'_>) -> std::fmt::Result {
+        if !self.skills.is_empty() {
+            f.write_str(REATTACH_HEADING)?;
+        }
+        for skill in &self.skills {
+            f.write_str(&skill.text)?;
+        }
+        if let Some(closing) = &self.closing {
+            f.write_str(closing)?;
+        }
+        Ok(())
+    }
+}
+
+/// One skill re-attached by [`Session::reattach`].
+///
+/// ```
+/// use skills_embed_runtime::{Fields, Skill, SkillSet, listing::ListingFormat, Tools};
+/// use skills_embed_runtime::tools::{Reattach, Session};
+/// let fields = Fields { name: "pdf".into(), description: "D.".into(), ..Fields::default() };
+/// let set = SkillSet::from_skills(vec![Skill::owned(fields, "Fill $0.\n".into(), vec![])], &ListingFormat::Markdown);
+/// let mut session = Session::new(Tools::new(&set));
+/// session.invoke("/pdf a.pdf", |_| None);
+/// let back = session.reattach(&Reattach::default());
+/// let pdf = &back.skills[0];
+/// assert_eq!(pdf.text, "<skill name=\"pdf\">\nFill a.pdf.\n</skill>\n");
+/// assert!(pdf.invoked && !pdf.cut && pdf.next_offset.is_none());
+/// assert!(pdf.tokens > 0);
+/// ```
+#[derive(Debug, Clone, PartialEq, Eq)]
+#[non_exhaustive]
+pub struct ReattachedSkill {
+    /// The skill's name.
+    pub skill: String,
+    /// The block to insert: `<skill name="…">`, the content, the cut line when cut, and
+    /// `</skill>`.
+    pub text: String,
+    /// The tokens of `text`, by the budget's counter.
+    pub tokens: usize,
+    /// Whether the content was cut to fit; the block then ends with how to load the rest.
+    pub cut: bool,
+    /// When cut, the offset at which the load tool continues the body.
+    pub next_offset: Option<usize>,
+    /// Whether the content is a user invocation's, with its arguments filled in.
+    pub invoked: bool,
+}
+
+/// The end of the longest beginning of `text` that costs at most `limit` tokens, cut after a
+/// whole line ([`excerpt`](crate::text::excerpt::excerpt)), then moved back to a better boundary
+/// ([`boundary`]); when that keeps nothing but headings and blank lines, cut inside the next
+/// line after a word instead. 0 when nothing fits.
+fn cut_point(text: &str, limit: usize, counter: TokenCounter) -> usize {
+    let (mut lo, mut hi, mut end) = (0usize, text.chars().count(), 0usize);
+    // Binary search on the characters allowed: the piece grows with them.
+    while lo < hi {
+        let mid = lo + (hi - lo).div_ceil(2);
+        let piece = crate::text::excerpt::excerpt(text, 0, mid);
+        if counter(piece.text) <= limit {
+            lo = mid;
+            end = piece.end;
+        } else {
+            hi = mid - 1;
+        }
+    }
+    if end >= text.len() {
+        return end;
+    }
+    let end = boundary(text, end);
+    let kept = text.get(..end).unwrap_or_default();
+    if kept
+        .lines()
+        .any(|line| !line.trim().is_empty() && !is_heading(line))
+    {
+        return end;
+    }
+    // Only headings and blank lines fit whole (the next line is long): cut inside that line
+    // instead, after a word.
+    let (mut lo, mut hi, mut at) = (0usize, text.chars().count(), 0usize);
+    while lo < hi {
+        let mid = lo + (hi - lo).div_ceil(2);
+        let probe = text.char_indices().nth(mid).map_or(text.len(), |(i, _)| i);
+        if counter(text.get(..probe).unwrap_or(text)) <= limit {
+            lo = mid;
+            at = probe;
+        } else {
+            hi = mid - 1;
+        }
+    }
+    if at <= end {
+        return end;
+    }
+    let line_start = text[..at].rfind('\n').map_or(0, |i| i + 1);
+    match text[line_start..at].rfind(' ') {
+        Some(space) if line_start + space + 1 > end => line_start + space + 1,
+        _ => at,
+    }
+}
+
+/// A cut at `end` moved back: to the start of the last section (a heading outside code) when
+/// it keeps three quarters, else, when `end` falls inside a fenced code block, to the last line
+/// start outside code when that keeps half.
+fn boundary(text: &str, end: usize) -> usize {
+    use crate::text::lines::{Fences, Lines};
+    let Some(kept) = text.get(..end) else {
+        return end;
+    };
+    // Whether a fenced block is open: a plain line is code only inside one.
+    let open = |fences: &Fences| {
+        let mut probe = *fences;
+        probe.is_code("x")
+    };
+    let mut fences = Fences::default();
+    let (mut section, mut outside) = (0, 0);
+    for line in Lines::new(kept) {
+        if line.start > 0 && !open(&fences) {
+            outside = line.start;
+            if is_heading(line.text) {
+                section = line.start;
+            }
+        }
+        fences.is_code(line.text);
+    }
+    if section > 0 && section >= end - end / 4 {
+        section
+    } else if open(&fences) && outside >= end / 2 && outside > 0 {
+        outside
+    } else {
+        end
+    }
+}
+
+/// Whether a line (outside code) is an ATX heading: up to 3 spaces, 1 to 6 `#`s, then a space,
+/// a tab or the end of the line.
+fn is_heading(line: &str) -> bool {
+    let rest = line.trim_start_matches(' ');
+    let hashes = rest.len() - rest.trim_start_matches('#').len();
+    line.len() - rest.len() <= 3
+        && (1..=6).contains(&hashes)
+        && rest
+            .get(hashes..)
+            .is_some_and(|r| r.is_empty() || r.starts_with([' ', '\t']))
+}
+
+/// Marks `name` as used in `turn` and returns its entry, creating it. A free function so that
+/// callers can push events while they hold the entry.
+fn touch<'a>(
+    active: &'a mut BTreeMap<String, Active>,
+    clock: &mut u64,
+    turn: u64,
+    name: &str,
+) -> &'a mut Active {
+    *clock += 1;
+    let entry = active.entry(name.to_owned()).or_default();
+    entry.last_used = turn;
+    entry.last_seq = *clock;
+    entry
+}
+
 /// A name as an XML attribute value: written as listings write names, then XML-escaped.
 fn attribute(name: &str) -> String {
     let mut out = String::new();
@@ -609,6 +1215,138 @@ mod tests {
             ..Fields::default()
         };
         Skill::owned(fields, body.into(), vec![])
+    }
+
+    /// The last line of a cut answer before `</skill>` or the end, with its numbers as `#`.
+    fn cut_line(text: &str) -> String {
+        let line = text
+            .lines()
+            .rfind(|l| l.starts_with("[Cut at byte "))
+            .unwrap_or_default();
+        line.chars()
+            .map(|c| if c.is_ascii_digit() { '#' } else { c })
+            .collect()
+    }
+
+    #[test]
+    fn a_cut_is_worded_as_the_load_tool_words_its_own() {
+        use crate::tools::ToolConfig;
+        let body = "# T\n".to_owned() + &"A line of the body.\n".repeat(100);
+        let set = SkillSet::from_skills(vec![skill("t", "", &[], &body)], &ListingFormat::Markdown);
+        for style in [ToolStyle::Unified, ToolStyle::Split] {
+            let config = ToolConfig {
+                style,
+                max_body_chars: 200,
+                ..ToolConfig::default()
+            };
+            let tools = Tools::new(&set).with_config(config);
+            let call = match style {
+                ToolStyle::Unified => ("load_skill", r#"{"skill":"t"}"#),
+                ToolStyle::Split => ("read_skill", r#"{"skill":"t"}"#),
+            };
+            let served = tools.handle(call.0, call.1).text;
+            let mut session = Session::new(tools);
+            session.handle(call.0, call.1);
+            let back = session.reattach(&Reattach {
+                per_skill: 100,
+                ..Reattach::default()
+            });
+            let ours = cut_line(&back.skills[0].text);
+            assert!(ours.contains("To continue"), "{ours}");
+            assert_eq!(ours, cut_line(&served));
+        }
+    }
+
+    #[test]
+    fn cuts_move_back_to_a_section_or_out_of_code() {
+        // A heading in the last quarter of what fits: cut there.
+        let text = "# A\n".to_owned() + &"line\n".repeat(10) + "## B\nfour\nfive\n";
+        let end = text.find("five").unwrap();
+        assert_eq!(boundary(&text, end), text.find("## B").unwrap());
+        // A heading earlier than that: keep the line cut.
+        let text = "# A\n## B\n".to_owned() + &"line\n".repeat(20);
+        assert_eq!(boundary(&text, text.len() - 5), text.len() - 5);
+        // Inside a fence: back to the line before it, when that keeps half.
+        let text = "one\ntwo\nthree\nfour\n```\ncode\nmore\n```\n";
+        let end = text.find("more").unwrap();
+        assert_eq!(boundary(text, end), text.find("```").unwrap());
+        // A `#` line inside a fence is not a heading.
+        let text = "one two three four\n```\n# not\nx\n```\n";
+        assert_eq!(
+            boundary(text, text.find("x\n").unwrap()),
+            text.find("```").unwrap()
+        );
+        // Nothing to move to.
+        assert_eq!(boundary("", 0), 0);
+        assert_eq!(boundary("abc", 2), 2);
+    }
+
+    #[test]
+    fn headings_are_atx() {
+        for yes in ["# A", "###### A", "   ## A", "#", "##\tA"] {
+            assert!(is_heading(yes), "{yes}");
+        }
+        for no in ["####### A", "    # A", "#A", "text", ""] {
+            assert!(!is_heading(no), "{no}");
+        }
+    }
+
+    #[test]
+    fn cut_points_fit_and_make_progress() {
+        let text = "0123456789\n".repeat(10);
+        for limit in 0..60 {
+            let end = cut_point(&text, limit, crate::listing::estimate_tokens);
+            assert!(crate::listing::estimate_tokens(&text[..end]) <= limit);
+            // A whole line (5 tokens) fits from a limit of 5: then the cut is after one.
+            assert_eq!(limit >= 5, text[..end].ends_with('\n'), "{limit}");
+        }
+        // One huge line: cut inside it rather than not at all.
+        let line = "word ".repeat(100);
+        let end = cut_point(&line, 10, crate::listing::estimate_tokens);
+        assert!(end > 0 && end < line.len());
+        // A heading, then a paragraph on one long line: not the heading alone, but the heading
+        // and the paragraph's first words, cut after a word.
+        let text = "# Title\n\n".to_owned() + &line;
+        let end = cut_point(&text, 12, crate::listing::estimate_tokens);
+        assert!(text[..end].starts_with("# Title\n\nword ") && text[..end].ends_with(' '));
+        assert!(crate::listing::estimate_tokens(&text[..end]) <= 12);
+    }
+
+    #[test]
+    fn a_skill_only_the_user_may_invoke_is_reattached_without_a_load_call() {
+        use crate::InvocationFields;
+        let body = "Deploy $0.\n".to_owned() + &"A line of the steps.\n".repeat(100);
+        let fields = Fields {
+            name: "deploy".into(),
+            description: "D.".into(),
+            invocation: InvocationFields {
+                model_may_invoke: false,
+                ..InvocationFields::default()
+            },
+            ..Fields::default()
+        };
+        let set = SkillSet::from_skills(
+            vec![Skill::owned(fields, body, vec![])],
+            &ListingFormat::Markdown,
+        );
+        let mut session = Session::new(Tools::new(&set));
+        let (invoked, unknown) = session.invoke("/deploy prod", |_| None);
+        assert!(unknown.is_empty());
+        assert!(invoked[0].text.starts_with("Deploy prod.\n"));
+        let back = session.reattach(&Reattach {
+            per_skill: 100,
+            ..Reattach::default()
+        });
+        let deploy = &back.skills[0];
+        assert!(deploy.cut && deploy.invoked);
+        assert!(
+            deploy
+                .text
+                .starts_with("<skill name=\"deploy\">\nDeploy prod.\n")
+        );
+        assert!(deploy.text.contains(
+            "The rest is left out: the user can invoke /deploy again for the whole skill.]"
+        ));
     }
 
     #[test]

@@ -859,3 +859,84 @@ fn invoke_substitutes_arguments_and_the_skill_folder() {
         stderr(&o)
     );
 }
+
+#[test]
+fn dialects_on_the_command_line() {
+    let folder = path("tests/fixtures/invocation");
+    let all = [
+        "--dialect",
+        "claude-code",
+        "--dialect",
+        "codex",
+        "--dialect",
+        "opencode",
+    ];
+    let with = |command: &str, rest: &[&str]| {
+        let mut args = vec![command];
+        args.extend(all);
+        args.push(&folder);
+        args.extend(rest);
+        run(&args)
+    };
+    // Strict without dialects: Claude Code's fields are unknown fields, as the spec says.
+    let o = run(&["validate", &folder]);
+    assert_eq!(o.status.code(), Some(1));
+    assert!(
+        stderr(&o).contains("checked 5 skills: 8 errors, 0 warnings"),
+        "{}",
+        stderr(&o)
+    );
+    // Lenient: honoured, with warnings naming the client.
+    let o = run(&["validate", "--lenient", &folder]);
+    assert_eq!(o.status.code(), Some(0));
+    let out = stdout(&o) + &stderr(&o);
+    assert!(out.contains("deploy/SKILL.md:4:1: warning[unknown-field]: field \"disable-model-invocation\" is a Claude Code field"), "{out}");
+    assert!(
+        out.contains("release/agents/openai.yaml:4:3: warning[unknown-field]"),
+        "{out}"
+    );
+    // Opted in: known fields, no warning.
+    let o = with("validate", &[]);
+    assert_eq!(o.status.code(), Some(0));
+    assert!(
+        stderr(&o).contains("checked 5 skills: 0 errors, 0 warnings"),
+        "{}",
+        stderr(&o)
+    );
+    // The model's view leaves out what it may not invoke.
+    assert_eq!(
+        stdout(&with("prompt", &[])),
+        "- pdf: Fill PDF forms. Use when the user asks to fill a PDF.\n\
+         - style-guide: The house style for prose. Use when writing documentation.\n"
+    );
+    let schema: serde_json::Value = serde_json::from_str(&stdout(&with("schema", &[]))).unwrap();
+    assert_eq!(
+        schema[0]["parameters"]["properties"]["skill"]["enum"],
+        serde_json::json!(["pdf", "style-guide"])
+    );
+    let o = with("call", &["load_skill", r#"{"skill":"deploy"}"#]);
+    assert_eq!(o.status.code(), Some(1));
+    assert_eq!(
+        stdout(&o) + &stderr(&o),
+        "Skill \"deploy\" not found. Available skills: pdf, style-guide.\n"
+    );
+    // The user's menu leaves out what the user may not invoke, and the user invokes the rest.
+    assert_eq!(
+        stdout(&with("menu", &[])),
+        "/autoinvoke-off       Rotate the API keys. Use only when the user asks.\n\
+         /deploy [env]         Deploy the site to an environment. Only the user starts a deploy.\n\
+         /pdf [file] [values]  Fill PDF forms. Use when the user asks to fill a PDF.\n\
+         /release              Cut a release. Use when the user asks for a release.\n"
+    );
+    assert_eq!(
+        stdout(&with("invoke", &["/deploy prod"])),
+        "Deploy to prod.\n"
+    );
+    // A bad dialect name is a usage error.
+    assert_eq!(
+        run(&["validate", "--dialect", "claude", &folder])
+            .status
+            .code(),
+        Some(2)
+    );
+}

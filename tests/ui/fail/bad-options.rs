@@ -18,3 +18,9 @@ fn main() {}
 mod limits {
     skills_embed::skills!("fixtures/basic", body_limit = trim, max_body_lines = 0, max_body_chars = "many", max_resource_bytes = lots);
 }
+mod dialects {
+    skills_embed::skills!("fixtures/basic", dialects = [claude, codex]);
+}
+mod dialects_kind {
+    skills_embed::skills!("fixtures/basic", dialects = claude_code);
+}
