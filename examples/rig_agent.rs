@@ -35,10 +35,17 @@ fn agent(
 ) -> rig_agent::Agent {
     let tool =
         SkillTool::new(&SKILLS).with_permissions(Permissions::new().deny("brand-guidelines"));
-    let listing = tool.tools().listing(&Default::default());
+    let tools = tool.tools();
+    let assistant = "You are a careful software assistant.";
+    if tools.is_empty() {
+        // No skill the model may see: no listing and no tool (a tool with nothing to load
+        // would only invite calls that fail).
+        return AgentBuilder::new(model).preamble(assistant).build();
+    }
+    let listing = tools.listing(&Default::default());
     AgentBuilder::new(model)
         .preamble(format!(
-            "You are a careful software assistant. Skills are instructions for specific tasks; \
+            "{assistant} Skills are instructions for specific tasks; \
              before a task one of these covers, load it with the load_skill tool and follow it:\n\
              {listing}"
         ))

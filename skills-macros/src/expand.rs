@@ -9,6 +9,7 @@ use std::path::{Path, PathBuf};
 
 use proc_macro2::{Literal, Span, TokenStream, TokenTree};
 use quote::{format_ident, quote};
+use skills_embed_runtime::Fields;
 use skills_embed_runtime::listing::{self, Entry};
 use skills_embed_runtime::parse::{
     self, Diagnostic, Rule, ScanOptions, Severity, SkillSource, Tree,
@@ -82,7 +83,10 @@ pub(crate) fn expand(input: Input) -> TokenStream {
             .filter(|(s, ..)| s.valid && model_may_invoke(s))
             .map(|(s, name, _)| Entry {
                 name,
-                description: s.manifest.as_ref().map_or("", |m| m.description.as_str()),
+                description: s
+                    .manifest
+                    .as_ref()
+                    .map_or("", |m| m.fields.description.as_str()),
                 ..Entry::default()
             }),
         &input.options.summary,
@@ -105,7 +109,7 @@ fn model_may_invoke(source: &SkillSource) -> bool {
     source
         .manifest
         .as_ref()
-        .is_none_or(|m| m.invocation.model_may_invoke)
+        .is_none_or(|m| m.fields.invocation.model_may_invoke)
 }
 
 fn base_dir() -> PathBuf {
@@ -143,7 +147,11 @@ fn expand_enum(
     let variants = kept.iter().map(|(s, skill_name, variant)| {
         let doc = format!(
             "`{skill_name}`: {}",
-            first_sentence(s.manifest.as_ref().map_or("", |m| m.description.as_str()))
+            first_sentence(
+                s.manifest
+                    .as_ref()
+                    .map_or("", |m| m.fields.description.as_str())
+            )
         );
         quote! { #[doc = #doc] #variant, }
     });
@@ -249,8 +257,10 @@ fn expand_static(
     let mut ranges = Vec::new();
     let mut packed = Vec::new();
     let mut blocks = Vec::new();
+    let no_fields = Fields::default();
     for (s, name, _) in kept {
-        let m = s.manifest.clone().unwrap_or_default();
+        // The validator's fields, as the disk loader hands them to a `Skill`.
+        let m = s.manifest.as_ref().map_or(&no_fields, |m| &m.fields);
         // Only the skills in the listing have their name and description there.
         let listed = s.valid && m.invocation.model_may_invoke;
         let (name, description) = if listed {
@@ -258,7 +268,9 @@ fn expand_static(
         } else {
             (strings.intern(name), strings.intern(&m.description))
         };
-        let policy = Literal::u8_unsuffixed(m.invocation.flags());
+        let policy = Literal::u8_unsuffixed(skills_embed_runtime::__private::invocation_flags(
+            &m.invocation,
+        ));
         let argument_hint = strings.optional(m.invocation.argument_hint.as_deref());
         let arguments = if m.invocation.arguments.is_empty() {
             quote!((0, 0))
@@ -267,7 +279,9 @@ fn expand_static(
         };
         let license = strings.optional(m.license.as_deref());
         let compatibility = strings.optional(m.compatibility.as_deref());
-        let extra = strings.intern(&serde_json_object(&m.extra));
+        // Canonical JSON text from the validator, embedded as is: the disk loader holds the same
+        // bytes, so both give one `content_digest`.
+        let extra = strings.intern(&m.extra);
         // A skill with errors gets its fields but no files, so no `include_bytes!` adds errors
         // of its own on top of the diagnostics.
         let (first_file, first_chunk) = (files.len(), chunks.len());
@@ -359,7 +373,7 @@ fn expand_static(
     });
     let skills = ranges.iter().enumerate().map(|(i, files)| {
         let i = lit(i);
-        quote!(#krate::Skill::embedded(&INDEX, #i, #files))
+        quote!(#krate::__private::skill(&INDEX, #i, #files))
     });
     let doc = format!(
         "The skills embedded from `{folder}` by `skills!`: look them up by [`{enum_name}`] or by name, \
@@ -402,7 +416,7 @@ fn expand_static(
             };
             #[doc = " Per skill, its index and its `(first, count)` range of `FILES`."]
             static SET: [#krate::Skill; #skills_len] = [#(#skills),*];
-            #krate::SkillSet::from_index(&INDEX, &SET, <str>::split_at(STRINGS, #summary_len).0)
+            #krate::__private::set(&INDEX, &SET, <str>::split_at(STRINGS, #summary_len).0)
         };
     }
 }
@@ -671,7 +685,7 @@ fn pack(_: &[FileOut<'_>], _: &mut Ctxt) -> Option<Packed> {
     None
 }
 
-/// `Chunk::new(...)` per `<chunk>` block of the body.
+/// `__private::chunk(...)` per `<chunk>` block of the body.
 fn expand_chunks(source: &SkillSource, krate: &TokenStream) -> Vec<TokenStream> {
     source
         .chunks
@@ -682,7 +696,7 @@ fn expand_chunks(source: &SkillSource, krate: &TokenStream) -> Vec<TokenStream> 
             let (content_start, content_end) = (n(c.content_start)?, n(c.content_end)?);
             let (id, description) = (&c.id, &c.description);
             Some(quote! {
-                #krate::Chunk::new(#id, #description, (#start, #end), (#content_start, #content_end))
+                #krate::__private::chunk(#id, #description, (#start, #end), (#content_start, #content_end))
             })
         })
         .collect()
@@ -699,10 +713,6 @@ fn abs_path(path: &Path, cx: &mut Ctxt) -> Option<LitStr> {
             None
         }
     }
-}
-
-fn serde_json_object(map: &serde_json::Map<String, serde_json::Value>) -> String {
-    serde_json::Value::Object(map.clone()).to_string()
 }
 
 /// Real compiler warnings on stable Rust: a use of a `#[deprecated]` constant whose note is the

@@ -1,9 +1,18 @@
-//! A skill set that may change while it is served, shared by the MCP server and the rig tools.
+//! What every host (the MCP server, the rig tools) shares, written once: where the served skills
+//! come from ([`Source`]), how tools are built over a snapshot ([`Host::tools`]), and how a skill
+//! under `ask` gets the user's answer ([`Host::approve`]), recorded in the host's grants.
 
-use std::sync::Arc;
+use std::fmt;
+use std::future::Future;
+use std::pin::Pin;
+use std::sync::{Arc, Mutex, MutexGuard};
 
 use crate::model::id::Dynamic;
 use crate::model::set::SkillSet;
+use crate::model::skill::Skill;
+use crate::policy::{Answer, Grants, Permissions};
+use crate::tools::render::{cannot_ask, declined};
+use crate::tools::{ToolConfig, Tools};
 
 /// One snapshot of the served skills.
 pub(crate) type Snapshot = Arc<SkillSet<Dynamic>>;
@@ -34,4 +43,125 @@ impl Source {
     pub(crate) fn is_live(&self) -> bool {
         matches!(self, Source::Live(_))
     }
+}
+
+/// How a host asks the user whether a skill under `ask` may be loaded.
+type Approver = Arc<dyn Fn(String) -> Pin<Box<dyn Future<Output = Answer> + Send>> + Send + Sync>;
+
+/// A host's settings and the answers its user gave: the one place the builders of every host
+/// (`with_config`, `with_permissions`, `with_approval`, `with_workdir`) write to.
+#[derive(Clone)]
+pub(crate) struct Host {
+    /// Tool names, style, limits, output shape.
+    pub(crate) config: ToolConfig,
+    /// The rules, as the user wrote them: grants are never folded into them.
+    pub(crate) permissions: Permissions,
+    /// Where skills with scripts are written when loaded.
+    #[cfg(feature = "fs")]
+    pub(crate) workdir: Option<std::path::PathBuf>,
+    approval: Option<Approver>,
+    /// The "always" answers, shared by the clones of a host value (a rig tool and its copies,
+    /// an MCP connection and its session thread), each for the content approved.
+    grants: Arc<Mutex<Grants>>,
+    /// What the host is called in its refusals: `server`, `agent`.
+    noun: &'static str,
+}
+
+impl fmt::Debug for Host {
+    fn fmt(&self, f: &mut fmt::Formatter<'_>) -> fmt::Result {
+        f.debug_struct("Host")
+            .field("config", &self.config)
+            .field("permissions", &self.permissions)
+            .field("approval", &self.approval.is_some())
+            .finish_non_exhaustive()
+    }
+}
+
+impl Host {
+    /// Default settings, no rules, no way to ask; `noun` names the host in refusals.
+    pub(crate) fn new(noun: &'static str) -> Self {
+        Host {
+            config: ToolConfig::default(),
+            permissions: Permissions::new(),
+            #[cfg(feature = "fs")]
+            workdir: None,
+            approval: None,
+            grants: Arc::new(Mutex::new(Grants::default())),
+            noun,
+        }
+    }
+
+    /// Sets how the user is asked: `approve(skill)` is awaited for a skill under `ask`.
+    pub(crate) fn set_approval<F, Fut>(&mut self, approve: F)
+    where
+        F: Fn(String) -> Fut + Send + Sync + 'static,
+        Fut: Future<Output = Answer> + Send + 'static,
+    {
+        self.approval = Some(Arc::new(move |skill| Box::pin(approve(skill))));
+    }
+
+    /// Tools over `set` with these settings and the answers given so far (a copy: answers given
+    /// later are recorded here, not in tools already built).
+    pub(crate) fn tools<'s, Id>(&self, set: &'s SkillSet<Id>) -> Tools<'s, Id> {
+        let tools = Tools::new(set)
+            .with_config(self.config.clone())
+            .with_permissions(self.permissions.clone())
+            .with_grants(self.grants());
+        #[cfg(feature = "fs")]
+        let tools = match &self.workdir {
+            Some(dir) => tools.with_workdir(dir.clone()),
+            None => tools,
+        };
+        tools
+    }
+
+    /// The "always" answers given so far.
+    pub(crate) fn grants(&self) -> Grants {
+        lock(&self.grants).clone()
+    }
+
+    /// The user's answer about loading `skill`, or the refusal for the model when this host has
+    /// no way to ask.
+    pub(crate) async fn ask(&self, skill: &str) -> Result<Answer, String> {
+        match &self.approval {
+            Some(approve) => Ok(approve(skill.to_owned()).await),
+            None => Err(cannot_ask(skill, self.noun)),
+        }
+    }
+
+    /// Records `answer`, given for `skill` as it was shown (the content the user was asked
+    /// about): `Always` holds for that content, `Reject` forgets an earlier `Always`. Returns
+    /// the refusal for the model when the user declined.
+    pub(crate) fn record(&self, skill: &Skill, answer: Answer) -> Result<(), String> {
+        if answer != Answer::Once {
+            lock(&self.grants).answer(skill, answer);
+        }
+        match answer {
+            Answer::Reject => Err(declined(skill.name())),
+            Answer::Once | Answer::Always => Ok(()),
+        }
+    }
+
+    /// Forgets an `Always` for the skill name `skill` (the user declined it where the skill as
+    /// shown is no longer at hand).
+    // Only MCP's session path declines by name.
+    #[cfg_attr(not(feature = "mcp"), allow(dead_code))]
+    pub(crate) fn revoke(&self, skill: &str) {
+        lock(&self.grants).revoke(skill);
+    }
+
+    /// Asks the user about loading `skill` and records the answer: `Ok` when the load may go
+    /// ahead, else the refusal for the model (nobody to ask, or the user declined).
+    pub(crate) async fn approve(&self, skill: &Skill) -> Result<(), String> {
+        let answer = self.ask(skill.name()).await?;
+        self.record(skill, answer)
+    }
+}
+
+/// Locks `mutex`, even one a panic poisoned: every value the hosts keep behind a lock is whole
+/// between statements, so a panic elsewhere leaves nothing half-written.
+pub(crate) fn lock<T>(mutex: &Mutex<T>) -> MutexGuard<'_, T> {
+    mutex
+        .lock()
+        .unwrap_or_else(std::sync::PoisonError::into_inner)
 }

@@ -21,7 +21,6 @@ use std::path::Path;
 
 use crate::listing::ListingFormat;
 use crate::model::chunk::Chunk;
-use crate::model::fields::Fields;
 use crate::model::file::File;
 use crate::model::set::SkillSet;
 use crate::model::skill::Skill;
@@ -38,17 +37,13 @@ pub fn skill_with(
     source: &SkillSource,
     mut read: impl FnMut(&Resource) -> io::Result<Vec<u8>>,
 ) -> io::Result<Skill> {
-    let manifest = source.manifest.clone().unwrap_or_default();
-    let fields = Fields {
-        name: source.name(),
-        description: manifest.description,
-        license: manifest.license,
-        compatibility: manifest.compatibility,
-        metadata: manifest.metadata,
-        allowed_tools: manifest.allowed_tools,
-        extra: serde_json::Value::Object(manifest.extra).to_string(),
-        invocation: manifest.invocation,
-    };
+    // The validator's fields are the skill's: only a missing name falls back to the folder's.
+    let mut fields = source
+        .manifest
+        .as_ref()
+        .map(|manifest| manifest.fields.clone())
+        .unwrap_or_default();
+    fields.name = source.name();
     let files = source
         .resources
         .iter()

@@ -59,8 +59,7 @@ pub use rig_core;
 
 use std::fmt;
 use std::future::Future;
-use std::pin::Pin;
-use std::sync::{Arc, Mutex, MutexGuard};
+use std::sync::Arc;
 
 use rig_core::message::ToolName;
 use rig_core::tool::{
@@ -69,15 +68,13 @@ use rig_core::tool::{
 use serde::{Deserialize, Serialize};
 use serde_json::Value;
 
+use crate::host::{Host, Source};
 use crate::model::file::hex;
 use crate::model::id::Dynamic;
 use crate::model::set::SkillSet;
-use crate::policy::{Access, Answer, Grants, Permissions};
+use crate::policy::{Answer, Permissions};
 use crate::tools::{CallError, Tools};
 use crate::tools::{ToolConfig, ToolStyle};
-
-type Approver = Arc<dyn Fn(String) -> Pin<Box<dyn Future<Output = Answer> + Send>> + Send + Sync>;
-use crate::host::Source;
 
 /// What one successful load returned, published in the tool context's result metadata
 /// (`context.result::<SkillLoad>()` after the call; the model never sees it).
@@ -183,132 +180,46 @@ impl From<SkillToolError> for ToolExecutionError {
     }
 }
 
-/// How the tools are built over a snapshot, and the answers given to `ask` skills.
-#[derive(Clone)]
-struct Core {
-    config: ToolConfig,
-    permissions: Permissions,
-    #[cfg(feature = "fs")]
-    workdir: Option<std::path::PathBuf>,
-    approval: Option<Approver>,
-    grants: Arc<Mutex<Grants>>,
-}
-
-impl fmt::Debug for Core {
-    fn fmt(&self, f: &mut fmt::Formatter<'_>) -> fmt::Result {
-        f.debug_struct("Core")
-            .field("config", &self.config)
-            .field("permissions", &self.permissions)
-            .field("approval", &self.approval.is_some())
-            .finish_non_exhaustive()
+/// Answers one call of tool `name` on `set` with `host`'s settings, asking the user when a
+/// skill needs it (through the host core, which records the answer).
+async fn answer<Id>(
+    host: &Host,
+    set: &SkillSet<Id>,
+    name: &str,
+    arguments: &Value,
+    context: &mut ToolContext,
+) -> Result<ToolOutput, SkillToolError> {
+    let arguments = arguments.to_string();
+    let tools = host.tools(set);
+    let call = tools
+        .parse(name, &arguments)
+        .map_err(|e: CallError| SkillToolError::new(ToolErrorKind::InvalidArgs, e.to_string()))?;
+    let found = tools
+        .lookup(call.skill())
+        .map_err(|e| SkillToolError::new(ToolErrorKind::NotFound, e.to_string()))?;
+    let mut out = tools.call(&call);
+    if out.approval.is_some() {
+        // Asked about the skill as it is in `set`: an `Always` holds for that content, and a
+        // later snapshot where it changed asks again.
+        host.approve(found).await.map_err(SkillToolError::refused)?;
+        out = tools.call_allowed(found, &call);
     }
-}
-
-impl Core {
-    fn new(config: ToolConfig) -> Self {
-        Core {
-            config,
-            permissions: Permissions::new(),
-            #[cfg(feature = "fs")]
-            workdir: None,
-            approval: None,
-            grants: Arc::new(Mutex::new(Grants::default())),
-        }
+    if out.is_error {
+        return Err(SkillToolError::new(ToolErrorKind::NotFound, out.text));
     }
-
-    /// Tools over `set`; `also` is allowed on top of the rules and the `always` answers.
-    fn tools<'s, Id>(&self, set: &'s SkillSet<Id>, also: Option<&str>) -> Tools<'s, Id> {
-        let grants = lock(&self.grants).clone();
-        let mut permissions = self.permissions.clone();
-        for skill in set.skills() {
-            // The digest is computed only for a skill under `ask` with a grant.
-            if self.permissions.check(skill.name()) == Access::Ask && grants.is_granted(skill) {
-                permissions = permissions.allow(skill.name());
-            }
-        }
-        if let Some(skill) = also {
-            permissions = permissions.allow(skill);
-        }
-        let tools = Tools::new(set)
-            .with_config(self.config.clone())
-            .with_permissions(permissions);
-        #[cfg(feature = "fs")]
-        let tools = match &self.workdir {
-            Some(dir) => tools.with_workdir(dir.clone()),
-            None => tools,
+    if let Some(report) = &out.report {
+        let load = SkillLoad {
+            skill: report.skill.clone(),
+            path: report.path.clone(),
+            source: report.source.to_owned(),
+            sha256: format!("sha256:{}", hex(&report.sha256)),
+            truncated: report.truncated,
+            next_offset: report.next_offset,
         };
-        tools
+        // Metadata for the host: a value that cannot be stored changes nothing for the model.
+        let _ = context.insert_result(load);
     }
-
-    /// Answers one call of tool `name` on `set`, asking for approval when a skill needs it.
-    async fn answer<Id>(
-        &self,
-        set: &SkillSet<Id>,
-        name: &str,
-        arguments: &Value,
-        context: &mut ToolContext,
-    ) -> Result<ToolOutput, SkillToolError> {
-        let arguments = arguments.to_string();
-        let tools = self.tools(set, None);
-        let call = tools.parse(name, &arguments).map_err(|e: CallError| {
-            SkillToolError::new(ToolErrorKind::InvalidArgs, e.to_string())
-        })?;
-        let found = tools
-            .lookup(call.skill())
-            .map_err(|e| SkillToolError::new(ToolErrorKind::NotFound, e.to_string()))?;
-        let skill = found.name().to_owned();
-        let mut out = tools.call(&call);
-        if out.approval.is_some() {
-            let Some(approve) = &self.approval else {
-                return Err(SkillToolError::refused(format!(
-                    "Loading skill \"{skill}\" needs the user's approval, and this agent has no \
-                     way to ask for it. Do the task without this skill."
-                )));
-            };
-            let answer = approve(skill.clone()).await;
-            // `Always` holds for the skill as it is in `set`, the content the person was asked
-            // about: a later snapshot where it changed asks again.
-            if answer != Answer::Once {
-                lock(&self.grants).answer(found, answer);
-            }
-            if answer == Answer::Reject {
-                return Err(SkillToolError::refused(format!(
-                    "The user declined loading skill \"{skill}\". Do the task without it."
-                )));
-            }
-            out = self.tools(set, Some(&skill)).call(&call);
-        }
-        if out.is_error {
-            return Err(SkillToolError::new(ToolErrorKind::NotFound, out.text));
-        }
-        if let Some(report) = &out.report {
-            let load = SkillLoad {
-                skill: report.skill.clone(),
-                path: report.path.clone(),
-                source: report.source.to_owned(),
-                sha256: format!("sha256:{}", hex(&report.sha256)),
-                truncated: report.truncated,
-                next_offset: report.next_offset,
-            };
-            // Metadata for the host: a value that cannot be stored changes nothing for the model.
-            let _ = context.insert_result(load);
-        }
-        Ok(ToolOutput::text(out.text))
-    }
-}
-
-fn lock<T>(mutex: &Mutex<T>) -> MutexGuard<'_, T> {
-    mutex
-        .lock()
-        .unwrap_or_else(std::sync::PoisonError::into_inner)
-}
-
-fn approver<F, Fut>(approve: F) -> Approver
-where
-    F: Fn(String) -> Fut + Send + Sync + 'static,
-    Fut: Future<Output = Answer> + Send + 'static,
-{
-    Arc::new(move |skill| Box::pin(approve(skill)))
+    Ok(ToolOutput::text(out.text))
 }
 
 /// The unified load tool, `load_skill`, as a typed rig tool over a set that lives as long as
@@ -331,6 +242,11 @@ where
 /// assert_eq!(tool.parameters()["properties"]["skill"]["type"], "string");
 /// ```
 ///
+/// A typed tool is registered once and offered on every turn, so it cannot withdraw itself when
+/// no skill is visible to the model: check [`Tools::is_empty`] on [`SkillTool::tools`] before
+/// adding it, or use [`DynamicSkillTools`], whose [`tools`](DynamicSkillTools::tools) are then
+/// none.
+///
 /// Added to a rig-agent agent:
 ///
 /// ```ignore
@@ -342,7 +258,7 @@ where
 #[derive(Debug, Clone)]
 pub struct SkillTool<Id: 'static = Dynamic> {
     set: &'static SkillSet<Id>,
-    core: Core,
+    host: Host,
 }
 
 impl<Id> SkillTool<Id> {
@@ -356,7 +272,7 @@ impl<Id> SkillTool<Id> {
     pub fn new(set: &'static SkillSet<Id>) -> Self {
         SkillTool {
             set,
-            core: Core::new(ToolConfig::default()),
+            host: Host::new("agent"),
         }
     }
 
@@ -371,7 +287,7 @@ impl<Id> SkillTool<Id> {
     /// assert_eq!(tool.tools().config().name, "load_skill");
     /// ```
     pub fn with_config(mut self, config: ToolConfig) -> Self {
-        self.core.config = ToolConfig {
+        self.host.config = ToolConfig {
             name: <Self as rig_core::tool::Tool>::NAME.to_owned(),
             style: ToolStyle::Unified,
             ..config
@@ -390,13 +306,13 @@ impl<Id> SkillTool<Id> {
     /// # drop(tool);
     /// ```
     pub fn with_permissions(mut self, permissions: Permissions) -> Self {
-        self.core.permissions = permissions;
+        self.host.permissions = permissions;
         self
     }
 
     /// How a skill under `ask` gets the user's answer; without it such loads are refused.
     /// `Always` holds for this tool value and its clones, for the skill's content as approved
-    /// (see [`Grants`]): a changed skill is asked for again.
+    /// (see [`Grants`](crate::policy::Grants)): a changed skill is asked for again.
     ///
     /// ```
     /// use skills_embed_runtime::policy::{Answer, Permissions};
@@ -411,7 +327,7 @@ impl<Id> SkillTool<Id> {
         F: Fn(String) -> Fut + Send + Sync + 'static,
         Fut: Future<Output = Answer> + Send + 'static,
     {
-        self.core.approval = Some(approver(approve));
+        self.host.set_approval(approve);
         self
     }
 
@@ -426,7 +342,7 @@ impl<Id> SkillTool<Id> {
     #[cfg(feature = "fs")]
     #[cfg_attr(docsrs, doc(cfg(feature = "fs")))]
     pub fn with_workdir(mut self, dir: impl Into<std::path::PathBuf>) -> Self {
-        self.core.workdir = Some(dir.into());
+        self.host.workdir = Some(dir.into());
         self
     }
 
@@ -439,7 +355,7 @@ impl<Id> SkillTool<Id> {
     /// # drop(preamble);
     /// ```
     pub fn tools(&self) -> Tools<'static, Id> {
-        self.core.tools(self.set, None)
+        self.host.tools(self.set)
     }
 }
 
@@ -475,29 +391,38 @@ impl<Id: 'static> rig_core::tool::Tool for SkillTool<Id> {
         context: &mut ToolContext,
         args: Value,
     ) -> Result<ToolOutput, SkillToolError> {
-        self.core.answer(self.set, Self::NAME, &args, context).await
+        answer(&self.host, self.set, Self::NAME, &args, context).await
     }
 }
 
 /// The skill tools as rig [`DynamicTool`]s: any tool name or style, and sets that change.
 ///
 /// [`DynamicSkillTools::tools`] builds one tool per definition (one unified tool, or the three
-/// split ones). Every call reads the source's current snapshot, so a skill added to an overlay
+/// split ones), and none while no skill is visible to the model. Every call reads the source's current snapshot, so a skill added to an overlay
 /// is loadable at once; the `enum` in the tools' schemas is the one of the set when they were
 /// built, so build them again (and re-register them) after a reload that added or removed
 /// skills, for the model to see the change.
 ///
 /// ```
-/// use rig_core::tool::ToolContext;
 /// use skills_embed_runtime::rig::DynamicSkillTools;
 /// use skills_embed_runtime::tools::{ToolConfig, ToolStyle};
-/// # static SKILLS: skills_embed_runtime::SkillSet = skills_embed_runtime::SkillSet::empty();
+/// use skills_embed_runtime::{Fields, Skill, SkillSet, listing::ListingFormat};
 ///
-/// let tools = DynamicSkillTools::new(&SKILLS)
+/// // `skills!` generates a static set; this one is built once at run time.
+/// static SKILLS: std::sync::LazyLock<SkillSet> = std::sync::LazyLock::new(|| {
+///     let fields = Fields { name: "pdf".into(), description: "Read PDF files.".into(), ..Fields::default() };
+///     SkillSet::from_skills(vec![Skill::owned(fields, "Use pdftotext.\n".into(), vec![])], &ListingFormat::Markdown)
+/// });
+///
+/// let tools = DynamicSkillTools::new(&*SKILLS)
 ///     .with_config(ToolConfig { style: ToolStyle::Split, ..ToolConfig::default() })
 ///     .tools();
 /// let names: Vec<String> = tools.iter().map(|t| t.name().to_string()).collect();
 /// assert_eq!(names, ["read_skill", "read_skill_resource", "load_skill_chunk"]);
+///
+/// // No skill the model may see: no tool to offer (and no listing to put in the preamble).
+/// static NONE: skills_embed_runtime::SkillSet = skills_embed_runtime::SkillSet::empty();
+/// assert!(DynamicSkillTools::new(&NONE).tools().is_empty());
 /// ```
 ///
 /// Over an overlay of skills on disk (feature `fs`), added to a rig-agent agent:
@@ -511,64 +436,41 @@ impl<Id: 'static> rig_core::tool::Tool for SkillTool<Id> {
 #[derive(Clone)]
 pub struct DynamicSkillTools {
     source: Source,
-    core: Core,
+    host: Host,
 }
 
 impl fmt::Debug for DynamicSkillTools {
     fn fmt(&self, f: &mut fmt::Formatter<'_>) -> fmt::Result {
         f.debug_struct("DynamicSkillTools")
             .field("live", &self.source.is_live())
-            .field("core", &self.core)
+            .field("host", &self.host)
             .finish()
     }
 }
 
 impl DynamicSkillTools {
-    /// Tools over a set that lives as long as the program.
+    /// Tools over a set that lives as long as the program (what `skills!` generates).
     ///
     /// ```
     /// # static SKILLS: skills_embed_runtime::SkillSet = skills_embed_runtime::SkillSet::empty();
     /// let tools = skills_embed_runtime::rig::DynamicSkillTools::new(&SKILLS).tools();
-    /// assert_eq!(tools.len(), 1);
+    /// // This set is empty: nothing to load, so no tool.
+    /// assert!(tools.is_empty());
     /// ```
     pub fn new<Id>(set: &'static SkillSet<Id>) -> Self {
         Self::from_source(Source::embedded(set))
     }
 
-    /// Tools over a set built at run time.
-    ///
-    /// ```
-    /// use std::sync::Arc;
-    /// use skills_embed_runtime::{SkillSet, listing::ListingFormat, rig::DynamicSkillTools};
-    /// let set = Arc::new(SkillSet::from_skills(Vec::new(), &ListingFormat::Markdown));
-    /// assert_eq!(DynamicSkillTools::from_shared(set).tools().len(), 1);
-    /// ```
-    pub fn from_shared(set: Arc<SkillSet<Dynamic>>) -> Self {
-        Self::from_source(Source::Fixed(set))
-    }
-
-    /// Tools that answer every call from `snapshot()`, called once per call.
-    ///
-    /// ```
-    /// use std::sync::Arc;
-    /// use skills_embed_runtime::{SkillSet, listing::ListingFormat, rig::DynamicSkillTools};
-    /// let set = Arc::new(SkillSet::from_skills(Vec::new(), &ListingFormat::Markdown));
-    /// let tools = DynamicSkillTools::live(move || Arc::clone(&set)).tools();
-    /// assert_eq!(tools[0].name().to_string(), "load_skill");
-    /// ```
-    pub fn live(snapshot: impl Fn() -> Arc<SkillSet<Dynamic>> + Send + Sync + 'static) -> Self {
-        Self::from_source(Source::Live(Arc::new(snapshot)))
-    }
-
-    /// Tools over an overlay of skills on disk: every call answers from its current snapshot.
+    /// Tools over an overlay of skills on disk (feature `fs`), each call answered from the
+    /// overlay's snapshot at that moment: a reload is seen by the next call.
     ///
     /// ```no_run
-    /// use std::sync::Arc;
-    /// use skills_embed_runtime::disk::{Discovery, Overlay};
-    /// use skills_embed_runtime::rig::DynamicSkillTools;
     /// # static SKILLS: skills_embed_runtime::SkillSet = skills_embed_runtime::SkillSet::empty();
-    /// let overlay = Arc::new(Overlay::new(&SKILLS, Discovery::default()));
-    /// let tools = DynamicSkillTools::from_overlay(Arc::clone(&overlay)).tools();
+    /// use skills_embed_runtime::{disk::{Discovery, Overlay}, rig::DynamicSkillTools};
+    /// let overlay = std::sync::Arc::new(Overlay::new(&SKILLS, Discovery::default()));
+    /// let source = DynamicSkillTools::from_overlay(overlay.clone());
+    /// overlay.reload();
+    /// let rebuilt = source.tools(); // the schema of the reloaded set
     /// ```
     #[cfg(feature = "fs")]
     #[cfg_attr(docsrs, doc(cfg(feature = "fs")))]
@@ -576,46 +478,102 @@ impl DynamicSkillTools {
         Self::live(move || overlay.snapshot())
     }
 
+    /// Tools that answer every call from `snapshot()`, called once per call (and once by
+    /// [`DynamicSkillTools::tools`], for the schema).
+    ///
+    /// ```
+    /// use std::sync::{Arc, Mutex};
+    /// use skills_embed_runtime::{Fields, Skill, SkillSet, listing::ListingFormat, rig::DynamicSkillTools};
+    /// let current = Arc::new(Mutex::new(Arc::new(SkillSet::from_skills(Vec::new(), &ListingFormat::Markdown))));
+    /// let tools = DynamicSkillTools::live({
+    ///     let current = Arc::clone(&current);
+    ///     move || Arc::clone(&current.lock().unwrap())
+    /// });
+    /// assert!(tools.tools().is_empty());
+    /// // A skill arrives: tools built again offer the load tool.
+    /// let fields = Fields { name: "pdf".into(), description: "Read PDFs.".into(), ..Fields::default() };
+    /// *current.lock().unwrap() = Arc::new(SkillSet::from_skills(vec![Skill::owned(fields, String::new(), vec![])], &ListingFormat::Markdown));
+    /// assert_eq!(tools.tools()[0].name().to_string(), "load_skill");
+    /// ```
+    pub fn live(snapshot: impl Fn() -> Arc<SkillSet<Dynamic>> + Send + Sync + 'static) -> Self {
+        Self::from_source(Source::Live(Arc::new(snapshot)))
+    }
+
+    /// Tools over a set built at run time, shared with the caller.
+    ///
+    /// ```
+    /// use std::sync::Arc;
+    /// use skills_embed_runtime::{Fields, Skill, SkillSet, listing::ListingFormat, rig::DynamicSkillTools};
+    /// let fields = Fields { name: "pdf".into(), description: "Read PDFs.".into(), ..Fields::default() };
+    /// let set = Arc::new(SkillSet::from_skills(vec![Skill::owned(fields, String::new(), vec![])], &ListingFormat::Markdown));
+    /// assert_eq!(DynamicSkillTools::from_shared(set).tools().len(), 1);
+    /// ```
+    pub fn from_shared(set: Arc<SkillSet<Dynamic>>) -> Self {
+        Self::from_source(Source::Fixed(set))
+    }
+
     fn from_source(source: Source) -> Self {
         DynamicSkillTools {
             source,
-            core: Core::new(ToolConfig::default()),
+            host: Host::new("agent"),
         }
     }
 
     /// Sets the configuration: the tool name, unified or split, limits, output shape.
     ///
     /// ```
-    /// use skills_embed_runtime::tools::ToolConfig;
-    /// # static SKILLS: skills_embed_runtime::SkillSet = skills_embed_runtime::SkillSet::empty();
-    /// let tools = skills_embed_runtime::rig::DynamicSkillTools::new(&SKILLS)
+    /// use std::sync::Arc;
+    /// use skills_embed_runtime::{Fields, Skill, SkillSet, listing::ListingFormat, tools::ToolConfig};
+    /// let fields = Fields { name: "pdf".into(), description: "Read PDFs.".into(), ..Fields::default() };
+    /// let set = Arc::new(SkillSet::from_skills(vec![Skill::owned(fields, String::new(), vec![])], &ListingFormat::Markdown));
+    /// let tools = skills_embed_runtime::rig::DynamicSkillTools::from_shared(set)
     ///     .with_config(ToolConfig { name: "open_skill".into(), ..ToolConfig::default() })
     ///     .tools();
     /// assert_eq!(tools[0].name().to_string(), "open_skill");
     /// ```
     pub fn with_config(mut self, config: ToolConfig) -> Self {
-        self.core.config = config;
+        self.host.config = config;
         self
     }
 
-    /// Sets the permission rules.
+    /// Writes skills with scripts under `dir` when loaded, and tells the model where, so it
+    /// can run them (see [`Tools::with_workdir`]). Tools built from one value share the folder.
     ///
     /// ```
-    /// use skills_embed_runtime::policy::Permissions;
+    /// use skills_embed_runtime::rig::DynamicSkillTools;
     /// # static SKILLS: skills_embed_runtime::SkillSet = skills_embed_runtime::SkillSet::empty();
-    /// let tools = skills_embed_runtime::rig::DynamicSkillTools::new(&SKILLS)
-    ///     .with_permissions(Permissions::new().deny("internal-*"));
-    /// # drop(tools);
+    /// let dir = std::env::temp_dir().join("agent-skills");
+    /// assert!(DynamicSkillTools::new(&SKILLS).with_workdir(&dir).tools().is_empty());
+    /// ```
+    #[cfg(feature = "fs")]
+    #[cfg_attr(docsrs, doc(cfg(feature = "fs")))]
+    pub fn with_workdir(mut self, dir: impl Into<std::path::PathBuf>) -> Self {
+        self.host.workdir = Some(dir.into());
+        self
+    }
+
+    /// Sets the permission rules: denied skills leave the schema, and with none left to show
+    /// there is no tool at all.
+    ///
+    /// ```
+    /// use std::sync::Arc;
+    /// use skills_embed_runtime::{Fields, Skill, SkillSet, listing::ListingFormat, policy::Permissions};
+    /// let fields = Fields { name: "internal-ops".into(), description: "Ops.".into(), ..Fields::default() };
+    /// let set = Arc::new(SkillSet::from_skills(vec![Skill::owned(fields, String::new(), vec![])], &ListingFormat::Markdown));
+    /// let tools = skills_embed_runtime::rig::DynamicSkillTools::from_shared(set)
+    ///     .with_permissions(Permissions::parse("deny internal-*")?);
+    /// assert!(tools.tools().is_empty());
+    /// # Ok::<(), skills_embed_runtime::policy::PermissionParseError>(())
     /// ```
     pub fn with_permissions(mut self, permissions: Permissions) -> Self {
-        self.core.permissions = permissions;
+        self.host.permissions = permissions;
         self
     }
 
     /// How a skill under `ask` gets the user's answer; without it such loads are refused.
     /// `Always` holds for every tool built from this value, for the skill's content as
     /// approved: when a reload changes the skill, the next load asks again (see
-    /// [`Grants`]).
+    /// [`Grants`](crate::policy::Grants)).
     ///
     /// ```
     /// use skills_embed_runtime::policy::Answer;
@@ -629,45 +587,39 @@ impl DynamicSkillTools {
         F: Fn(String) -> Fut + Send + Sync + 'static,
         Fut: Future<Output = Answer> + Send + 'static,
     {
-        self.core.approval = Some(approver(approve));
+        self.host.set_approval(approve);
         self
     }
 
-    /// Writes skills with scripts under `dir` when loaded (see [`Tools::with_workdir`]).
+    /// The tools, with the schema of the set as it is now; none when no skill is visible to
+    /// the model (every skill denied, or none the model may invoke), since a tool whose
+    /// `skill` enum is empty could never be called. Build them again after a reload.
     ///
     /// ```
-    /// # static SKILLS: skills_embed_runtime::SkillSet = skills_embed_runtime::SkillSet::empty();
-    /// let tools = skills_embed_runtime::rig::DynamicSkillTools::new(&SKILLS)
-    ///     .with_workdir(std::env::temp_dir().join("agent-skills"));
-    /// # drop(tools);
-    /// ```
-    #[cfg(feature = "fs")]
-    #[cfg_attr(docsrs, doc(cfg(feature = "fs")))]
-    pub fn with_workdir(mut self, dir: impl Into<std::path::PathBuf>) -> Self {
-        self.core.workdir = Some(dir.into());
-        self
-    }
-
-    /// The tools, with the schema of the set as it is now.
-    ///
-    /// ```
+    /// use std::sync::Arc;
+    /// use skills_embed_runtime::rig::DynamicSkillTools;
     /// use skills_embed_runtime::tools::{ToolConfig, ToolStyle};
-    /// # static SKILLS: skills_embed_runtime::SkillSet = skills_embed_runtime::SkillSet::empty();
-    /// let split = skills_embed_runtime::rig::DynamicSkillTools::new(&SKILLS)
+    /// use skills_embed_runtime::{Fields, Skill, SkillSet, listing::ListingFormat, policy::Permissions};
+    /// let fields = Fields { name: "pdf".into(), description: "Read PDFs.".into(), ..Fields::default() };
+    /// let set = Arc::new(SkillSet::from_skills(vec![Skill::owned(fields, String::new(), vec![])], &ListingFormat::Markdown));
+    /// let split = DynamicSkillTools::from_shared(Arc::clone(&set))
     ///     .with_config(ToolConfig { style: ToolStyle::Split, ..ToolConfig::default() })
     ///     .tools();
     /// assert_eq!(split.len(), 3);
+    /// // No visible skill, no tool.
+    /// let denied = DynamicSkillTools::from_shared(set).with_permissions(Permissions::new().deny("*"));
+    /// assert!(denied.tools().is_empty());
     /// ```
     pub fn tools(&self) -> Vec<DynamicTool> {
         let set = self.source.snapshot();
-        self.core
-            .tools(&set, None)
-            .definitions()
+        self.host
+            .tools(&set)
+            .offered()
             .into_iter()
             .filter_map(|definition| {
                 let name = ToolName::new(definition.name.clone()).ok()?;
                 let source = self.source.clone();
-                let core = self.core.clone();
+                let host = self.host.clone();
                 let tool_name = definition.name.clone();
                 Some(DynamicTool::new_with_context(
                     name,
@@ -675,10 +627,10 @@ impl DynamicSkillTools {
                     definition.json_schema(),
                     move |context: &mut ToolContext, arguments: Value| {
                         let set = source.snapshot();
-                        let core = core.clone();
+                        let host = host.clone();
                         let tool_name = tool_name.clone();
                         Box::pin(async move {
-                            core.answer(&set, &tool_name, &arguments, context)
+                            answer(&host, &set, &tool_name, &arguments, context)
                                 .await
                                 .map_err(ToolExecutionError::from)
                         })

@@ -46,6 +46,15 @@ fn check(profile: Profile, dir_name: &str, text: &str) -> (Option<Manifest>, Vec
     parse_manifest(text, Path::new(&file), Some(dir_name), profile)
 }
 
+/// The fields a lenient manifest kept beyond the specification (`Fields::extra`, JSON text).
+fn extra(manifest: Option<Manifest>) -> serde_json::Map<String, serde_json::Value> {
+    let manifest = manifest.expect("lenient keeps the manifest");
+    match serde_json::from_str(&manifest.fields.extra) {
+        Ok(serde_json::Value::Object(map)) => map,
+        other => panic!("extra is not a JSON object: {other:?}"),
+    }
+}
+
 /// The rule ids and severities found under the strict profile (the reference's only one).
 fn strict(dir_name: &str, text: &str) -> Vec<(&'static str, Severity)> {
     ids(&check(Profile::Strict, dir_name, text).1)
@@ -85,7 +94,10 @@ fn valid_skill() {
     assert!(diagnostics.is_empty(), "{diagnostics:#?}");
     let manifest = manifest.expect("a valid skill has a manifest");
     assert_eq!(
-        (manifest.name.as_str(), manifest.description.as_str()),
+        (
+            manifest.fields.name.as_str(),
+            manifest.fields.description.as_str()
+        ),
         ("my-skill", "A test skill")
     );
     assert_eq!(&text[manifest.body_start..], "# My Skill\n");
@@ -206,7 +218,7 @@ fn unexpected_fields() {
     // DIFFERENCE: lenient keeps the field as a warning.
     let (manifest, diagnostics) = check(Profile::Lenient, "my-skill", text);
     assert_eq!(ids(&diagnostics), [("unknown-field", W)]);
-    let extra = manifest.expect("lenient keeps the manifest").extra;
+    let extra = extra(manifest);
     assert_eq!(
         extra.get("unknown_field"),
         Some(&serde_json::json!("should not be here"))
@@ -219,9 +231,9 @@ fn valid_with_all_fields() {
     let (manifest, diagnostics) = check(Profile::Strict, "my-skill", text);
     assert!(diagnostics.is_empty(), "{diagnostics:#?}");
     let manifest = manifest.expect("a valid skill has a manifest");
-    assert_eq!(manifest.license.as_deref(), Some("MIT"));
+    assert_eq!(manifest.fields.license.as_deref(), Some("MIT"));
     assert_eq!(
-        manifest.metadata,
+        manifest.fields.metadata,
         [("author".to_owned(), "Test".to_owned())]
     );
 }
@@ -232,7 +244,7 @@ fn allowed_tools_accepted() {
     let (manifest, diagnostics) = check(Profile::Strict, "my-skill", text);
     assert!(diagnostics.is_empty(), "{diagnostics:#?}");
     assert_eq!(
-        manifest.expect("valid").allowed_tools,
+        manifest.expect("valid").fields.allowed_tools,
         ["Bash(jq:*)", "Bash(git:*)"]
     );
 }
@@ -284,7 +296,7 @@ fn valid_compatibility() {
     let (manifest, diagnostics) = check(Profile::Strict, "my-skill", text);
     assert!(diagnostics.is_empty(), "{diagnostics:#?}");
     assert_eq!(
-        manifest.expect("valid").compatibility.as_deref(),
+        manifest.expect("valid").fields.compatibility.as_deref(),
         Some("Requires Python 3.11+")
     );
 }
@@ -310,7 +322,7 @@ fn nfkc_normalization() {
     let text = "---\nname: cafe\u{301}\ndescription: A test skill\n---\nBody\n";
     let (manifest, diagnostics) = check(Profile::Strict, "caf\u{e9}", text);
     assert!(diagnostics.is_empty(), "{diagnostics:#?}");
-    assert_eq!(manifest.expect("valid").name, "caf\u{e9}");
+    assert_eq!(manifest.expect("valid").fields.name, "caf\u{e9}");
 }
 
 const CAPABILITIES: &str = "---\nname: my-skill\ndescription: A test skill\ncapabilities:\n  - shell\n  - filesystem\n  - network\n  - browser\n---\nBody\n";
@@ -322,7 +334,7 @@ fn valid_capabilities() {
     assert_eq!(strict("my-skill", CAPABILITIES), [("unknown-field", E)]);
     let (manifest, diagnostics) = check(Profile::Lenient, "my-skill", CAPABILITIES);
     assert_eq!(ids(&diagnostics), [("unknown-field", W)]);
-    let extra = manifest.expect("lenient keeps the manifest").extra;
+    let extra = extra(manifest);
     assert_eq!(
         extra.get("capabilities"),
         Some(&serde_json::json!([
@@ -361,10 +373,7 @@ fn empty_capabilities_list() {
     let (manifest, diagnostics) = check(Profile::Lenient, "my-skill", text);
     assert_eq!(ids(&diagnostics), [("unknown-field", W)]);
     assert_eq!(
-        manifest
-            .expect("lenient keeps the manifest")
-            .extra
-            .get("capabilities"),
+        extra(manifest).get("capabilities"),
         Some(&serde_json::json!([]))
     );
 }

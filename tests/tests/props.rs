@@ -204,8 +204,8 @@ proptest! {
         let errors: Vec<_> = diagnostics.iter().filter(|d| d.is_error()).collect();
         prop_assert!(errors.is_empty(), "{errors:?}");
         let manifest = manifest.unwrap();
-        prop_assert_eq!(manifest.name, name);
-        prop_assert_eq!(manifest.description, description.trim());
+        prop_assert_eq!(manifest.fields.name, name);
+        prop_assert_eq!(manifest.fields.description, description.trim());
         prop_assert_eq!(&text[manifest.body_start..], format!("Body{eol}"));
     }
 

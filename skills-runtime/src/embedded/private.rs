@@ -12,12 +12,14 @@ pub use crate::model::file::{hex, sha256};
 pub use crate::model::index::{
     Block, EXEC, FileEntry, Index, NONE, PACKED, SkillEntry, Span, TAG, TEXT, name_hash, path_tag,
 };
-pub use crate::model::invocation::InvocationFields;
 pub use crate::text::is_text;
 
+use crate::model::chunk::Chunk;
 use crate::model::error::SkillError;
 use crate::model::id::SkillIdentifier;
+use crate::model::invocation::InvocationFields;
 use crate::model::set::SkillSet;
+use crate::model::skill::Skill;
 use crate::text::closest;
 
 /// `FromStr` for a generated enum: a binary search over the sorted names.
@@ -89,4 +91,35 @@ pub fn id_schema_in<Id: SkillIdentifier>(set: &SkillSet<Id>) -> schemars::Schema
     map.insert("type".into(), "string".into());
     map.insert("enum".into(), serde_json::Value::Array(names));
     schemars::Schema::from(map)
+}
+
+/// An embedded skill: the `at`-th skill of `index`, whose files are `files` (first, count) of
+/// the index.
+pub const fn skill(index: &'static Index, at: u32, files: (u32, u32)) -> Skill {
+    Skill::embedded(index, at, files)
+}
+
+/// A set of embedded skills: `skills[i]` is the `i`-th skill of `index`, sorted by name, and
+/// when `Id` is an enum its variants are in the same order.
+pub const fn set<Id>(
+    index: &'static Index,
+    skills: &'static [Skill],
+    summary: &'static str,
+) -> SkillSet<Id> {
+    SkillSet::from_index(index, skills, summary)
+}
+
+/// A `<chunk>` block of an embedded body: byte ranges into the body.
+pub const fn chunk(
+    id: &'static str,
+    description: &'static str,
+    block: (u32, u32),
+    content: (u32, u32),
+) -> Chunk {
+    Chunk::new(id, description, block, content)
+}
+
+/// The flag bits an embedded skill stores for its invocation policy.
+pub fn invocation_flags(fields: &InvocationFields) -> u8 {
+    fields.flags()
 }

@@ -18,8 +18,9 @@ pub struct Chunk {
 }
 
 impl Chunk {
-    /// A chunk of an embedded body (used by generated code): byte ranges into the body.
-    pub const fn new(
+    /// A chunk of an embedded body (`__private::chunk` for generated code): byte ranges into
+    /// the body.
+    pub(crate) const fn new(
         id: &'static str,
         description: &'static str,
         block: (u32, u32),

@@ -175,9 +175,8 @@ impl Default for InvocationFields {
 }
 
 impl InvocationFields {
-    /// The flag bits an embedded skill stores (used by the macro).
-    #[doc(hidden)]
-    pub fn flags(&self) -> u8 {
+    /// The flag bits an embedded skill stores (`__private::invocation_flags` for the macro).
+    pub(crate) fn flags(&self) -> u8 {
         let mut flags = 0;
         if !self.model_may_invoke {
             flags |= MODEL_HIDDEN;

@@ -43,8 +43,7 @@ pub struct SkillSet<Id: 'static = Dynamic> {
 impl<Id> SkillSet<Id> {
     /// A set of embedded skills (used by generated code): `skills[i]` is the `i`-th skill of
     /// `index`, sorted by name, and when `Id` is an enum its variants are in the same order.
-    #[doc(hidden)]
-    pub const fn from_index(
+    pub(crate) const fn from_index(
         index: &'static Index,
         skills: &'static [Skill],
         summary: &'static str,

@@ -70,8 +70,7 @@ impl fmt::Debug for Skill {
 impl Skill {
     /// An embedded skill: the `at`-th skill of `index`, whose files are `files` (first,
     /// count) of the index (used by generated code).
-    #[doc(hidden)]
-    pub const fn embedded(index: &'static Index, at: u32, files: (u32, u32)) -> Self {
+    pub(crate) const fn embedded(index: &'static Index, at: u32, files: (u32, u32)) -> Self {
         Skill {
             repr: Repr::Embedded(index, at, files),
         }

@@ -24,6 +24,7 @@ use std::path::Path;
 
 use serde_yaml::Value;
 
+use super::value::kind;
 use super::{Diagnostic, Profile, Rule, Severity};
 
 /// A client whose fields a skill may use beyond the Agent Skills specification.
@@ -228,13 +229,18 @@ fn untag(value: &Value) -> &Value {
     }
 }
 
-/// Claude Code's frontmatter fields beyond the specification, and their types. The first four
-/// make the invocation policy.
-pub(crate) const CLAUDE_CODE_FIELDS: &[(&str, Expect)] = &[
+/// Claude Code's fields that make the invocation policy (honoured under lenient), and their
+/// types.
+const CLAUDE_CODE_POLICY_FIELDS: &[(&str, Expect)] = &[
     ("disable-model-invocation", Expect::Bool),
     ("user-invocable", Expect::Bool),
     ("argument-hint", Expect::TextOrList),
     ("arguments", Expect::TextOrList),
+];
+
+/// Claude Code's other frontmatter fields beyond the specification, and their types: checked
+/// and kept, not read.
+const CLAUDE_CODE_OTHER_FIELDS: &[(&str, Expect)] = &[
     ("when_to_use", Expect::Text),
     ("model", Expect::Text),
     ("effort", Expect::Text),
@@ -246,15 +252,17 @@ pub(crate) const CLAUDE_CODE_FIELDS: &[(&str, Expect)] = &[
     ("paths", Expect::TextOrList),
 ];
 
-/// How many of [`CLAUDE_CODE_FIELDS`] are invocation fields (honoured under lenient).
-pub(crate) const CLAUDE_CODE_POLICY_FIELDS: usize = 4;
-
 /// The type of a Claude Code field, and whether it belongs to the invocation policy.
 pub(crate) fn claude_code_field(key: &str) -> Option<(Expect, bool)> {
-    CLAUDE_CODE_FIELDS
-        .iter()
-        .position(|(name, _)| *name == key)
-        .map(|i| (CLAUDE_CODE_FIELDS[i].1, i < CLAUDE_CODE_POLICY_FIELDS))
+    let find = |fields: &[(&str, Expect)]| {
+        fields
+            .iter()
+            .find(|(name, _)| *name == key)
+            .map(|(_, expect)| *expect)
+    };
+    find(CLAUDE_CODE_POLICY_FIELDS)
+        .map(|expect| (expect, true))
+        .or_else(|| find(CLAUDE_CODE_OTHER_FIELDS).map(|expect| (expect, false)))
 }
 
 /// OpenCode's metadata key.
@@ -399,19 +407,6 @@ fn key_position(text: &str, key: &str) -> (usize, usize) {
         }
     }
     (1, 1)
-}
-
-/// What a value is, for messages.
-pub(crate) fn kind(value: &Value) -> &'static str {
-    match value {
-        Value::Null => "null",
-        Value::Bool(_) => "a boolean",
-        Value::Number(_) => "a number",
-        Value::String(_) => "a string",
-        Value::Sequence(_) => "a list",
-        Value::Mapping(_) => "a mapping",
-        Value::Tagged(tagged) => kind(&tagged.value),
-    }
 }
 
 #[cfg(test)]

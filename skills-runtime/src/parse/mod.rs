@@ -2,7 +2,10 @@
 //! the on-disk loader, so a skill that passes one passes all three.
 //!
 //! - [`frontmatter`] splits a SKILL.md into its YAML frontmatter and its body.
-//! - [`manifest`] reads the fields and checks every rule of the Agent Skills specification.
+//! - [`manifest`] reads the fields and checks every rule of the Agent Skills specification:
+//!   it loads the YAML with bounds (`yaml`), places each field at its line (`keys`), repairs
+//!   unquoted colons (`colon`), checks the specification's fields (`fields`) and the others
+//!   (`extra`: unknown and client fields, kept as canonical JSON), through one `checker`.
 //! - [`dialect`] reads the client fields (Claude Code, Codex, OpenCode) that make a skill's
 //!   invocation policy, under the profile and the dialects opted in to.
 //! - [`tree`] walks a folder, finds every skill and its resources, and checks the folder as a
@@ -13,13 +16,22 @@
 //! Every problem is a [`Diagnostic`] with a [`Rule`], a place and a message; all of them are
 //! collected, never only the first.
 
+mod checker;
+mod colon;
 mod diagnostic;
 pub mod dialect;
+mod extra;
+mod fields;
 pub mod frontmatter;
+mod keys;
 pub mod manifest;
 pub(crate) mod read;
+#[cfg(test)]
+mod testing;
 pub mod tree;
+mod value;
 pub mod walk;
+mod yaml;
 
 pub use diagnostic::{Diagnostic, Profile, Rule, Severity};
 pub use dialect::{Dialect, Dialects};

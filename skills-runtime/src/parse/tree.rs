@@ -238,7 +238,7 @@ impl SkillSource {
     /// The skill's name: the `name` field, or the folder's name when that is missing.
     pub fn name(&self) -> String {
         match &self.manifest {
-            Some(m) if !m.name.is_empty() => m.name.clone(),
+            Some(m) if !m.fields.name.is_empty() => m.fields.name.clone(),
             _ => folder_name(&self.dir),
         }
     }
@@ -805,7 +805,7 @@ fn read_codex_policy(
     let (allow, diagnostics) = dialect::read_codex(&path, &text, reading);
     found.extend(diagnostics);
     if allow == Some(false) {
-        manifest.invocation.model_may_invoke = false;
+        manifest.fields.invocation.model_may_invoke = false;
     }
 }
 
@@ -884,7 +884,7 @@ fn check_duplicate_names(tree: &mut Tree) {
         if tree.skills[i]
             .manifest
             .as_ref()
-            .is_none_or(|m| m.name.is_empty())
+            .is_none_or(|m| m.fields.name.is_empty())
         {
             continue;
         }

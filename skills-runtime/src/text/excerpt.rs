@@ -348,7 +348,7 @@ impl<'a> Iterator for Headings<'a> {
 }
 
 /// The level and title of an ATX heading line (without its line ending).
-fn atx_heading(line: &str) -> Option<(u8, &str)> {
+pub(crate) fn atx_heading(line: &str) -> Option<(u8, &str)> {
     let rest = block_indent_stripped(line)?;
     let level = rest.bytes().take_while(|&b| b == b'#').count();
     let after = rest.get(level..)?;

@@ -1,138 +1,19 @@
-//! Answering tool calls: whatever the model sends, an answer it can act on, never a panic.
+//! [`Tools`]: the definitions offered, what the model may see, and the answer to each call:
+//! whatever the model sends, an answer it can act on, never a panic. Decoding a call is in
+//! `call.rs`, framing the answer in `render.rs`.
 
 use std::fmt::Write;
 
-use serde_json::{Map, Value};
-
-use super::definition::{
-    self, LOAD_SKILL_CHUNK, OutputShape, READ_SKILL, READ_SKILL_RESOURCE, ToolConfig,
-    ToolDefinition,
-};
+use super::call::{self, Call, CallError};
+use super::definition::{self, ToolConfig, ToolDefinition};
+use super::render::{self, ToolOutput};
 use crate::listing::{self, Entry, ListingOptions};
 use crate::model::error::SkillError;
 use crate::model::id::Dynamic;
 use crate::model::set::SkillSet;
-use crate::model::skill::{MANIFEST, Skill};
-use crate::model::{file::hex, skill::Loaded};
-use crate::policy::{Access, Permissions};
-use crate::text::excerpt;
-use crate::text::{self, echo as clip};
-
-/// What a tool call returns to the model, and what the host may want to know about it.
-#[derive(Debug, Clone, PartialEq, Eq)]
-pub struct ToolOutput {
-    /// The text for the model.
-    pub text: String,
-    /// Whether the call failed (report it to the model as a tool error).
-    pub is_error: bool,
-    /// What was loaded, for logs and sessions.
-    pub report: Option<LoadReport>,
-    /// The skill whose loading waits for the user's approval (an `ask` permission).
-    pub approval: Option<String>,
-}
-
-impl ToolOutput {
-    fn error(text: impl Into<String>) -> Self {
-        ToolOutput {
-            text: text.into(),
-            is_error: true,
-            report: None,
-            approval: None,
-        }
-    }
-}
-
-/// A call that cannot be answered with content: its text says what was wrong and what is
-/// valid, for the model.
-#[derive(Debug, Clone, PartialEq, Eq, thiserror::Error)]
-#[error("{0}")]
-pub struct CallError(String);
-
-impl ToolOutput {
-    /// The answer while loading `skill` waits for the user's approval.
-    pub(crate) fn awaiting_approval(skill: &str) -> Self {
-        ToolOutput {
-            text: format!(
-                "Loading skill {} needs the user's approval, which has been requested. \
-                 Continue without it until the user answers.",
-                text::json_string(skill)
-            ),
-            is_error: false,
-            report: None,
-            approval: Some(skill.to_owned()),
-        }
-    }
-}
-
-impl From<CallError> for ToolOutput {
-    fn from(e: CallError) -> Self {
-        ToolOutput::error(e.0)
-    }
-}
-
-/// What one load returned.
-#[derive(Debug, Clone, PartialEq, Eq)]
-pub struct LoadReport {
-    /// The skill.
-    pub skill: String,
-    /// The file (`SKILL.md` for the body), or `#id` for a chunk.
-    pub path: String,
-    /// Where the skill came from: `embedded` or `disk`.
-    pub source: &'static str,
-    /// The SHA-256 digest of the whole file.
-    pub sha256: [u8; 32],
-    /// Bytes of the file that were returned.
-    pub bytes_read: usize,
-    /// Characters of content returned.
-    pub chars_returned: usize,
-    /// Whether part of the file was left out.
-    pub truncated: bool,
-    /// Where to continue, when the file was cut.
-    pub next_offset: Option<usize>,
-}
-
-/// A parsed tool call.
-#[derive(Debug, Clone, PartialEq, Eq)]
-pub enum Call {
-    /// A skill's body.
-    Body {
-        /// The skill's name.
-        skill: String,
-        /// A heading to return alone.
-        section: Option<String>,
-        /// Where to continue a cut body.
-        offset: usize,
-    },
-    /// One file of a skill.
-    File {
-        /// The skill's name.
-        skill: String,
-        /// The path relative to the skill's folder.
-        path: String,
-        /// A heading to return alone.
-        section: Option<String>,
-        /// Where to continue a cut file.
-        offset: usize,
-    },
-    /// One chunk of a skill's body.
-    Chunk {
-        /// The skill's name.
-        skill: String,
-        /// The chunk's id.
-        chunk: String,
-    },
-}
-
-impl Call {
-    /// The skill the call is for.
-    pub fn skill(&self) -> &str {
-        match self {
-            Call::Body { skill, .. } | Call::File { skill, .. } | Call::Chunk { skill, .. } => {
-                skill
-            }
-        }
-    }
-}
+use crate::model::skill::{Loaded, MANIFEST, Skill};
+use crate::policy::{Access, Grants, Permissions};
+use crate::text::{self, echo as clip, excerpt};
 
 /// Tool definitions and the call handler over a skill set.
 ///
@@ -164,6 +45,13 @@ pub struct Tools<'s, Id: 'static = Dynamic> {
     set: &'s SkillSet<Id>,
     config: ToolConfig,
     permissions: Permissions,
+    /// The "always" answers: an `ask` skill granted for its current content is allowed.
+    /// Consulted per skill, never folded into the rules, so a granted name is never read as
+    /// a pattern and nothing is rebuilt per call.
+    grants: Grants,
+    /// Skills a host cannot serve (MCP: names its skills extension cannot carry): treated as
+    /// denied on every surface, whatever the rules say.
+    hide: Option<fn(&Skill) -> bool>,
     /// Where skills with scripts are written so the model can run them.
     workdir: Option<std::path::PathBuf>,
 }
@@ -215,6 +103,8 @@ impl<'s, Id> Tools<'s, Id> {
             set,
             config: ToolConfig::default(),
             permissions: Permissions::new(),
+            grants: Grants::default(),
+            hide: None,
             workdir: None,
         }
     }
@@ -239,6 +129,76 @@ impl<'s, Id> Tools<'s, Id> {
     pub fn with_permissions(mut self, permissions: Permissions) -> Self {
         self.permissions = permissions;
         self
+    }
+
+    /// Counts the "always" answers in `grants`: a skill under `ask` whose grant was given for
+    /// its current content is loaded without asking ([`Grants::access`]). The permission rules
+    /// stay as they are: a grant is looked up by the skill's exact name, never as a pattern.
+    ///
+    /// ```
+    /// use skills_embed_runtime::policy::{Access, Answer, Grants, Permissions};
+    /// use skills_embed_runtime::{Fields, Skill, SkillSet, listing::ListingFormat, Tools};
+    /// let fields = Fields { name: "deploy".into(), description: "Deploy.".into(), ..Fields::default() };
+    /// let set = SkillSet::from_skills(vec![Skill::owned(fields, "Run make.\n".into(), vec![])], &ListingFormat::Markdown);
+    /// let rules = Permissions::new().ask("deploy");
+    /// let mut grants = Grants::default();
+    /// grants.answer(set.get("deploy").unwrap(), Answer::Always);
+    ///
+    /// let tools = Tools::new(&set).with_permissions(rules.clone()).with_grants(grants);
+    /// assert_eq!(tools.access(set.get("deploy").unwrap()), Access::Allow);
+    /// assert!(tools.handle("load_skill", r#"{"skill":"deploy"}"#).approval.is_none());
+    /// assert_eq!(tools.permissions(), &rules);
+    /// ```
+    pub fn with_grants(mut self, grants: Grants) -> Self {
+        self.grants = grants;
+        self
+    }
+
+    /// Treats every skill `hide` holds for as denied, on every surface (a host that cannot
+    /// serve some skills); combined with the rules in [`Tools::shows`], not written into them.
+    // Only the MCP host hides skills.
+    #[cfg_attr(not(feature = "mcp"), allow(dead_code))]
+    pub(crate) fn hiding(mut self, hide: fn(&Skill) -> bool) -> Self {
+        self.hide = Some(hide);
+        self
+    }
+
+    /// The "always" answers counted ([`Tools::with_grants`]).
+    pub fn grants(&self) -> &Grants {
+        &self.grants
+    }
+
+    /// The answers a session records as the user gives them.
+    pub(crate) fn grants_mut(&mut self) -> &mut Grants {
+        &mut self.grants
+    }
+
+    /// What loading `skill` needs: [`Access::Deny`] when the rules deny it (or the host hides
+    /// it), [`Access::Ask`] for an `ask` skill without a grant for its current content,
+    /// [`Access::Allow`] otherwise. The digest is computed only for an `ask` skill with a grant.
+    ///
+    /// ```
+    /// use skills_embed_runtime::policy::{Access, Permissions};
+    /// use skills_embed_runtime::{Fields, Skill, SkillSet, listing::ListingFormat, Tools};
+    /// let fields = Fields { name: "deploy".into(), description: "Deploy.".into(), ..Fields::default() };
+    /// let set = SkillSet::from_skills(vec![Skill::owned(fields, String::new(), vec![])], &ListingFormat::Markdown);
+    /// let tools = Tools::new(&set).with_permissions(Permissions::new().ask("deploy"));
+    /// assert_eq!(tools.access(set.get("deploy").unwrap()), Access::Ask);
+    /// ```
+    pub fn access(&self, skill: &Skill) -> Access {
+        if self.hidden(skill) {
+            return Access::Deny;
+        }
+        self.grants.access(&self.permissions, skill)
+    }
+
+    /// Whether the rules deny `skill` or the host hides it (grants never lift a denial).
+    fn denies(&self, skill: &Skill) -> bool {
+        self.hidden(skill) || self.permissions.check(skill.name()) == Access::Deny
+    }
+
+    fn hidden(&self, skill: &Skill) -> bool {
+        self.hide.is_some_and(|hide| hide(skill))
     }
 
     /// The configuration.
@@ -281,8 +241,7 @@ impl<'s, Id> Tools<'s, Id> {
     /// assert!(set.get("deploy").is_ok());
     /// ```
     pub fn shows(&self, skill: &Skill) -> bool {
-        skill.invocation().model_may_invoke()
-            && self.permissions.check(skill.name()) != Access::Deny
+        skill.invocation().model_may_invoke() && !self.denies(skill)
     }
 
     /// The skills the model may see ([`Tools::shows`]), sorted by name.
@@ -319,7 +278,7 @@ impl<'s, Id> Tools<'s, Id> {
     }
 
     fn user_may_invoke(&self, skill: &Skill) -> bool {
-        skill.invocation().user_may_invoke() && self.permissions.check(skill.name()) != Access::Deny
+        skill.invocation().user_may_invoke() && !self.denies(skill)
     }
 
     /// A skill the user may invoke ([`Tools::user_invocable`]), by name; any other answers
@@ -367,6 +326,17 @@ impl<'s, Id> Tools<'s, Id> {
         definition::definitions(&self.config, &names, listing.as_deref())
     }
 
+    /// Parses a call; the error is the answer for the model.
+    pub fn parse(&self, tool_name: &str, arguments: &str) -> Result<Call, CallError> {
+        call::decode(
+            &self.config,
+            tool_name,
+            arguments,
+            &|| self.names_note(),
+            &|| self.definitions().into_iter().map(|d| d.name).collect(),
+        )
+    }
+
     /// Answers a call to any tool of either style, given its raw JSON arguments.
     pub fn handle(&self, tool_name: &str, arguments: &str) -> ToolOutput {
         match self.parse(tool_name, arguments) {
@@ -375,69 +345,14 @@ impl<'s, Id> Tools<'s, Id> {
         }
     }
 
-    /// Parses a call; the error is the answer for the model.
-    pub fn parse(&self, tool_name: &str, arguments: &str) -> Result<Call, CallError> {
-        let args = parse_object(arguments).map_err(|e| CallError(e + &self.usage(tool_name)))?;
-        let skill = || self.required_str(&args, "skill", tool_name);
-        let name = tool_name.trim();
-        if name == self.config.name {
-            let chunk = optional_str(&args, "chunk")?;
-            let section = optional_str(&args, "section")?;
-            let offset = optional_offset(&args)?;
-            let path = optional_str(&args, "path")?.unwrap_or_else(|| MANIFEST.to_owned());
-            let skill = skill()?;
-            Ok(match chunk {
-                Some(chunk) => Call::Chunk { skill, chunk },
-                None if is_manifest(&path) => Call::Body {
-                    skill,
-                    section,
-                    offset,
-                },
-                None => Call::File {
-                    skill,
-                    path,
-                    section,
-                    offset,
-                },
-            })
-        } else if name == READ_SKILL {
-            Ok(Call::Body {
-                skill: skill()?,
-                section: None,
-                offset: 0,
-            })
-        } else if name == READ_SKILL_RESOURCE {
-            let offset = optional_offset(&args)?;
-            let path = self.required_str(&args, "file", tool_name)?;
-            Ok(Call::File {
-                skill: skill()?,
-                path,
-                section: None,
-                offset,
-            })
-        } else if name == LOAD_SKILL_CHUNK {
-            let chunk = self.required_str(&args, "chunk", tool_name)?;
-            Ok(Call::Chunk {
-                skill: skill()?,
-                chunk,
-            })
-        } else {
-            let names: Vec<String> = self.definitions().into_iter().map(|d| d.name).collect();
-            Err(CallError(format!(
-                "Unknown tool {}. The skill tools are: {}.",
-                text::json_string(&clip(tool_name)),
-                names.join(", ")
-            )))
-        }
-    }
-
-    /// Answers a parsed call.
+    /// Answers a parsed call. A skill under `ask` without a grant for its content
+    /// ([`Tools::with_grants`]) is not loaded: the answer names it in [`ToolOutput::approval`].
     pub fn call(&self, call: &Call) -> ToolOutput {
         let skill = match self.lookup(call.skill()) {
             Ok(skill) => skill,
             Err(e) => return e.into(),
         };
-        if self.permissions.check(skill.name()) == Access::Ask {
+        if self.access(skill) == Access::Ask {
             return ToolOutput::awaiting_approval(skill.name());
         }
         self.call_allowed(skill, call)
@@ -462,8 +377,8 @@ impl<'s, Id> Tools<'s, Id> {
             Call::Chunk { chunk, .. } => match skill.chunk(chunk) {
                 Ok(text) => {
                     let digest = crate::model::file::sha256(text.as_bytes());
-                    let report = self.report(skill, format!("#{chunk}"), digest, text, None);
-                    self.frame(report, text, "")
+                    let report = render::report(skill, format!("#{chunk}"), digest, text, None);
+                    render::frame(&self.config, report, text, "")
                 }
                 Err(e) => ToolOutput::error(SkillError::clipped(e).to_string()),
             },
@@ -480,23 +395,25 @@ impl<'s, Id> Tools<'s, Id> {
     }
 
     fn body(&self, skill: &Skill, section: Option<&str>, offset: usize) -> ToolOutput {
-        let core = join_core(skill);
-        let (text, note) = pick_section(&core, section);
+        let core = render::join_core(skill);
+        let (text, note) = render::pick_section(&core, section);
         let cut = excerpt::excerpt(text, offset, self.config.max_body_chars);
         let digest = skill.load(MANIFEST).map_or([0; 32], |f| f.sha256());
-        let mut report = self.report(skill, MANIFEST.into(), digest, cut.text, Some(&cut));
+        let mut report = render::report(skill, MANIFEST.into(), digest, cut.text, Some(&cut));
         report.bytes_read = cut.text.len();
-        let mut trailer = self.continuation(&cut, skill.name(), MANIFEST);
+        let mut trailer = render::continuation(&self.config, &cut, skill.name(), MANIFEST);
         if offset == 0 || cut.next_offset().is_none() {
-            self.push_chunks(&mut trailer, skill);
-            self.push_files(&mut trailer, skill);
+            render::push_chunks(&self.config, &mut trailer, skill);
+            render::push_files(&self.config, &mut trailer, skill);
             match self.on_disk(skill) {
                 Ok(Some(dir)) => {
                     let _ = writeln!(
                         trailer,
                         "This skill's files are on disk at {}: run its scripts from there, e.g. {}.",
                         text::one_line(&dir.display().to_string()),
-                        text::one_line(&dir.join(first_script(skill)).display().to_string())
+                        text::one_line(
+                            &dir.join(render::first_script(skill)).display().to_string()
+                        )
                     );
                 }
                 Ok(None) => {}
@@ -509,7 +426,7 @@ impl<'s, Id> Tools<'s, Id> {
             }
         }
         let content = format!("{note}{}", cut.text);
-        self.frame(report, &content, &trailer)
+        render::frame(&self.config, report, &content, &trailer)
     }
 
     fn file(
@@ -541,21 +458,26 @@ impl<'s, Id> Tools<'s, Id> {
                     text::one_line(&dir.join(loaded.path()).display().to_string())
                 );
             }
-            let mut report = self.report(skill, loaded.path().into(), loaded.sha256(), "", None);
+            let mut report = render::report(skill, loaded.path().into(), loaded.sha256(), "", None);
             report.bytes_read = 0;
-            return self.frame(report, &content, "");
+            return render::frame(&self.config, report, &content, "");
         };
-        let (picked, note) = pick_section(text, section);
+        let (picked, note) = render::pick_section(text, section);
         let cut = excerpt::excerpt(picked, offset, self.config.max_chars);
-        let report = self.report(
+        let report = render::report(
             skill,
             loaded.path().into(),
             loaded.sha256(),
             cut.text,
             Some(&cut),
         );
-        let trailer = self.continuation(&cut, skill.name(), loaded.path());
-        self.frame(report, &format!("{note}{}", cut.text), &trailer)
+        let trailer = render::continuation(&self.config, &cut, skill.name(), loaded.path());
+        render::frame(
+            &self.config,
+            report,
+            &format!("{note}{}", cut.text),
+            &trailer,
+        )
     }
 
     /// Where a skill with scripts is on disk, writing it there first; `None` without a work
@@ -588,182 +510,12 @@ impl<'s, Id> Tools<'s, Id> {
             .any(|t| t.eq_ignore_ascii_case(ext))
     }
 
-    fn report(
-        &self,
-        skill: &Skill,
-        path: String,
-        sha256: [u8; 32],
-        returned: &str,
-        cut: Option<&excerpt::Excerpt<'_>>,
-    ) -> LoadReport {
-        LoadReport {
-            skill: skill.name().to_owned(),
-            path,
-            source: skill.source(),
-            sha256,
-            bytes_read: returned.len(),
-            chars_returned: returned.chars().count(),
-            truncated: cut.is_some_and(|c| c.truncated),
-            next_offset: cut.and_then(excerpt::Excerpt::next_offset),
-        }
-    }
-
-    fn frame(&self, report: LoadReport, content: &str, trailer: &str) -> ToolOutput {
-        let mut text = String::with_capacity(content.len() + trailer.len() + 256);
-        let digest = hex(&report.sha256);
-        let (source, truncated) = (report.source, report.truncated);
-        let (bytes, chars) = (report.bytes_read, report.chars_returned);
-        match self.config.shape {
-            OutputShape::Brackets => {
-                let _ = write!(
-                    text,
-                    "[Skill: {} | source={source}]\n[Skill Path: {}]\n[Load Report: sha256={digest} \
-                     truncated={truncated} bytes_read={bytes} chars_returned={chars}]\n\n",
-                    text::quote_name(&report.skill),
-                    text::quote_name(&report.path)
-                );
-            }
-            OutputShape::Xml => {
-                let (mut skill, mut path) = (String::new(), String::new());
-                listing::push_escaped(&mut skill, &text::quote_name(&report.skill));
-                listing::push_escaped(&mut path, &text::quote_name(&report.path));
-                let _ = writeln!(
-                    text,
-                    "<skill_content name=\"{skill}\" source=\"{source}\" path=\"{path}\" sha256=\"{digest}\" \
-                     truncated=\"{truncated}\" bytes_read=\"{bytes}\" chars_returned=\"{chars}\">"
-                );
-            }
-        }
-        text.push_str(content);
-        if !trailer.is_empty() {
-            ensure_blank_line(&mut text);
-            text.push_str(trailer);
-        }
-        if self.config.shape == OutputShape::Xml {
-            if !text.ends_with('\n') {
-                text.push('\n');
-            }
-            text.push_str("</skill_content>");
-        }
-        ToolOutput {
-            text,
-            is_error: false,
-            report: Some(report),
-            approval: None,
-        }
-    }
-
-    fn push_chunks(&self, out: &mut String, skill: &Skill) {
-        if skill.chunks().is_empty() {
-            return;
-        }
-        let how = match self.config.style {
-            definition::ToolStyle::Unified => format!("{} with `chunk`", self.config.name),
-            definition::ToolStyle::Split => LOAD_SKILL_CHUNK.to_owned(),
-        };
-        let _ = writeln!(
-            out,
-            "Optional blocks of these instructions (load one with {how}), id | description:"
-        );
-        for c in skill.chunks() {
-            let _ = write!(out, "- {} | ", text::quote_name(c.id()));
-            listing::push_one_line(out, c.description());
-            out.push('\n');
-        }
-        out.push('\n');
-    }
-
-    fn push_files(&self, out: &mut String, skill: &Skill) {
-        let files: Vec<&str> = skill.resources().map(|f| f.path()).collect();
-        if files.is_empty() {
-            return;
-        }
-        let how = match self.config.style {
-            definition::ToolStyle::Unified => format!("{} with `path`", self.config.name),
-            definition::ToolStyle::Split => READ_SKILL_RESOURCE.to_owned(),
-        };
-        let _ = writeln!(out, "Files of this skill (load one with {how}):");
-        let shown = files.len().min(self.config.max_listed_files);
-        // One line per folder, in the order folders first appear (a folder's files are not
-        // always next to each other in path order: `a.md`, `b/c.md`, `d.md`).
-        let mut folders: Vec<(&str, Vec<&str>)> = Vec::new();
-        let mut position: std::collections::HashMap<&str, usize> = Default::default();
-        for path in &files[..shown] {
-            let (folder, name) = path.rsplit_once('/').unwrap_or(("", path));
-            let at = *position.entry(folder).or_insert_with(|| {
-                folders.push((folder, Vec::new()));
-                folders.len() - 1
-            });
-            folders[at].1.push(name);
-        }
-        for (folder, names) in &folders {
-            let label = match *folder {
-                "" => "./".to_owned(),
-                // A folder named `.` is quoted, so it cannot pass for the skill's own folder.
-                "." => format!("{}/", text::json_string(folder)),
-                _ => format!("{}/", text::quote_name(folder)),
-            };
-            let _ = writeln!(out, "- {label}: {}", listing::names(names));
-        }
-        if files.len() > shown {
-            let _ = writeln!(out, "- … and {} more", files.len() - shown);
-        }
-    }
-
-    /// How to get the rest of a cut file, in the configured style.
-    fn continuation(&self, cut: &excerpt::Excerpt<'_>, skill: &str, path: &str) -> String {
-        let Some(next) = cut.next_offset() else {
-            return String::new();
-        };
-        let (tool, key) = match self.config.style {
-            definition::ToolStyle::Unified => (self.config.name.as_str(), "path"),
-            definition::ToolStyle::Split => (READ_SKILL_RESOURCE, "file"),
-        };
-        // Each value is a JSON string, so the object is valid JSON whatever the names hold.
-        format!(
-            "[Cut at byte {next} of {}. To continue, call {tool} with {{\"skill\": {}, \"{key}\": {}, \"offset\": {next}}}.]\n",
-            cut.total_bytes,
-            text::json_string(skill),
-            text::json_string(path),
-        )
-    }
-
-    fn usage(&self, tool_name: &str) -> String {
-        let example = match tool_name.trim() {
-            READ_SKILL => r#"{"skill": "NAME"}"#,
-            READ_SKILL_RESOURCE => r#"{"skill": "NAME", "file": "references/guide.md"}"#,
-            LOAD_SKILL_CHUNK => r#"{"skill": "NAME", "chunk": "ID"}"#,
-            _ => r#"{"skill": "NAME", "path": "SKILL.md"}"#,
-        };
-        format!(" Send a JSON object like {example}.{}", self.names_note())
-    }
-
     fn names_note(&self) -> String {
         let names: Vec<&str> = self.visible().map(Skill::name).collect();
         if names.is_empty() {
             " There are no skills available.".into()
         } else {
             format!(" Available skills: {}.", listing::names(&names))
-        }
-    }
-
-    fn required_str(
-        &self,
-        args: &Map<String, Value>,
-        key: &str,
-        tool_name: &str,
-    ) -> Result<String, CallError> {
-        match args.get(key) {
-            Some(Value::String(s)) => Ok(s.clone()),
-            None | Some(Value::Null) => Err(CallError(format!(
-                "Missing \"{key}\".{}",
-                self.usage(tool_name)
-            ))),
-            Some(other) => Err(CallError(format!(
-                "\"{key}\" must be a string, not {}.{}",
-                kind(other),
-                self.usage(tool_name)
-            ))),
         }
     }
 }
@@ -780,120 +532,75 @@ fn unknown<'s>(name: &str, among: impl Iterator<Item = &'s Skill>) -> CallError 
     CallError(err.to_string())
 }
 
-/// The body without its chunk blocks. Where a block was cut out, the blank lines on both sides
-/// of it would add up: at those joins only, one blank line is kept.
-pub(crate) fn join_core(skill: &Skill) -> String {
-    let mut core = String::with_capacity(skill.body().len());
-    for piece in skill.core_body() {
-        let piece = if core.ends_with("\n\n") || core.is_empty() {
-            piece.trim_start_matches(['\n', '\r'])
-        } else {
-            piece
+#[cfg(test)]
+mod tests {
+    use super::*;
+    use crate::listing::ListingFormat;
+    use crate::model::fields::Fields;
+    use crate::policy::Answer;
+
+    fn skill(name: &str) -> Skill {
+        let fields = Fields {
+            name: name.into(),
+            description: "D.".into(),
+            ..Fields::default()
         };
-        core.push_str(piece);
+        Skill::owned(fields, format!("Body of {name}.\n"), Vec::new())
     }
-    core
-}
 
-/// A script to name in the example path: an executable one if any.
-fn first_script(skill: &Skill) -> &str {
-    skill
-        .resources()
-        .find(|f| f.is_executable())
-        .or_else(|| skill.resources().find(|f| f.path().starts_with("scripts/")))
-        .map_or("scripts", |f| f.path())
-}
+    #[test]
+    fn a_grant_for_a_skill_named_star_lets_no_other_skill_through() {
+        // A set built in code may hold a name the validator would refuse. Granting it must not
+        // read as the rule `allow *`.
+        let set =
+            SkillSet::from_skills(vec![skill("*"), skill("deploy")], &ListingFormat::Markdown);
+        let rules = Permissions::new().ask("*");
+        let mut grants = Grants::default();
+        grants.answer(set.get("*").unwrap(), Answer::Always);
+        let tools = Tools::new(&set)
+            .with_permissions(rules.clone())
+            .with_grants(grants);
 
-fn parse_object(arguments: &str) -> Result<Map<String, Value>, String> {
-    let trimmed = arguments.trim();
-    if trimmed.is_empty() {
-        return Ok(Map::new());
+        assert_eq!(tools.access(set.get("*").unwrap()), Access::Allow);
+        assert_eq!(tools.access(set.get("deploy").unwrap()), Access::Ask);
+        let star = tools.handle("load_skill", r#"{"skill": "*"}"#);
+        assert!(
+            star.approval.is_none() && star.text.contains("Body of *."),
+            "{star:?}"
+        );
+        let deploy = tools.handle("load_skill", r#"{"skill": "deploy"}"#);
+        assert_eq!(deploy.approval.as_deref(), Some("deploy"));
+        assert_eq!(tools.permissions(), &rules);
     }
-    match serde_json::from_str::<Value>(trimmed) {
-        Ok(Value::Object(map)) => Ok(map),
-        Ok(other) => Err(format!(
-            "The arguments must be a JSON object, not {}.",
-            kind(&other)
-        )),
-        Err(e) => Err(format!("The arguments are not valid JSON ({e}).")),
-    }
-}
 
-fn optional_str(args: &Map<String, Value>, key: &str) -> Result<Option<String>, CallError> {
-    match args.get(key) {
-        None | Some(Value::Null) => Ok(None),
-        Some(Value::String(s)) if s.trim().is_empty() && key != "path" => Ok(None),
-        Some(Value::String(s)) => Ok(Some(s.clone())),
-        Some(other) => Err(CallError(format!(
-            "\"{key}\" must be a string, not {}.",
-            kind(other)
-        ))),
-    }
-}
+    #[test]
+    fn grants_and_hiding_apply_without_changing_the_rules() {
+        let set = SkillSet::from_skills(
+            vec![skill("a*b"), skill("a-b"), skill("deploy")],
+            &ListingFormat::Markdown,
+        );
+        let rules = Permissions::new().ask("deploy");
+        let mut grants = Grants::default();
+        grants.answer(set.get("deploy").unwrap(), Answer::Always);
+        let tools = Tools::new(&set)
+            .with_permissions(rules.clone())
+            .with_grants(grants.clone())
+            .hiding(|s| s.name().contains('*'));
 
-fn optional_offset(args: &Map<String, Value>) -> Result<usize, CallError> {
-    match args.get("offset") {
-        None | Some(Value::Null) => Ok(0),
-        Some(Value::Number(n)) => match n.as_u64().and_then(|n| usize::try_from(n).ok()) {
-            Some(n) => Ok(n),
-            None => Err(CallError(format!(
-                "\"offset\" must be a whole number of 0 or more, as given at the end of a cut answer; got {n}."
-            ))),
-        },
-        // Some models send numbers as strings.
-        Some(Value::String(s)) if s.trim().parse::<usize>().is_ok() => {
-            Ok(s.trim().parse().unwrap_or(0))
-        }
-        Some(other) => Err(CallError(format!(
-            "\"offset\" must be a whole number of 0 or more, not {}.",
-            kind(other)
-        ))),
-    }
-}
-
-fn kind(v: &Value) -> &'static str {
-    match v {
-        Value::Null => "null",
-        Value::Bool(_) => "a boolean",
-        Value::Number(_) => "a number",
-        Value::String(_) => "a string",
-        Value::Array(_) => "an array",
-        Value::Object(_) => "an object",
-    }
-}
-
-fn is_manifest(path: &str) -> bool {
-    crate::model::path::check(path).is_ok_and(|p| p.to_string() == MANIFEST)
-}
-
-/// The section asked for, or the whole text with a note naming the headings that exist.
-fn pick_section<'t>(text: &'t str, section: Option<&str>) -> (&'t str, String) {
-    let Some(wanted) = section else {
-        return (text, String::new());
-    };
-    if let Some(found) = excerpt::section(text, wanted) {
-        return (found.text, String::new());
-    }
-    let headings: Vec<&str> = excerpt::headings(text).iter().map(|h| h.title).collect();
-    let list = if headings.is_empty() {
-        "it has no headings".to_owned()
-    } else {
-        format!("its headings are: {}", headings.join("; "))
-    };
-    (
-        text,
-        format!(
-            "[Section {} not found, so this is the file from its start; {list}.]\n\n",
-            text::json_string(&clip(wanted))
-        ),
-    )
-}
-
-fn ensure_blank_line(text: &mut String) {
-    if !text.ends_with('\n') {
-        text.push('\n');
-    }
-    if !text.ends_with("\n\n") {
-        text.push('\n');
+        // The rules are the user's, untouched; the grants are kept as given.
+        assert_eq!(tools.permissions(), &rules);
+        assert_eq!(tools.grants(), &grants);
+        // Hiding is by skill, not by pattern: `a*b` is hidden, `a-b` (which it would match as
+        // a pattern) is not.
+        let visible: Vec<&str> = tools.visible().map(Skill::name).collect();
+        assert_eq!(visible, ["a-b", "deploy"]);
+        assert_eq!(tools.access(set.get("a*b").unwrap()), Access::Deny);
+        assert!(tools.lookup("a*b").is_err() && tools.lookup_for_user("a*b").is_err());
+        assert!(
+            tools
+                .handle("load_skill", r#"{"skill": "deploy"}"#)
+                .approval
+                .is_none()
+        );
     }
 }

@@ -72,11 +72,15 @@
 //! text, which rarely equals a keyword. The stop words and suffix rules are English. For anything
 //! smarter, let the model choose ([`Disclosure::Progressive`]).
 
+mod call;
 mod definition;
 mod disclosure;
 pub(crate) mod handler;
+pub(crate) mod reattach;
+pub(crate) mod render;
 mod session;
 
+pub use call::{Call, CallError};
 pub use definition::{
     LOAD_SKILL_CHUNK, OutputShape, READ_SKILL, READ_SKILL_RESOURCE, ToolConfig, ToolDefinition,
     ToolStyle,
@@ -85,5 +89,7 @@ pub use disclosure::{
     DESCRIPTION_WEIGHT, Disclosure, Match, MatchConfig, NAME_WEIGHT, STOP_WORDS, keywords,
     match_skills,
 };
-pub use handler::{Call, CallError, LoadReport, ToolOutput, Tools};
-pub use session::{Event, Invoked, Reattach, Reattached, ReattachedSkill, Session, UnloadReason};
+pub use handler::Tools;
+pub use reattach::{Reattach, Reattached, ReattachedSkill};
+pub use render::{LoadReport, ToolOutput};
+pub use session::{Event, Invoked, Session, UnloadReason};

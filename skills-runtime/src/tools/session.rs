@@ -6,6 +6,8 @@ use std::borrow::Cow;
 use std::collections::{BTreeMap, BTreeSet};
 use std::fmt::Write;
 
+use super::reattach::{REATTACH_HEADING, Reattach, Reattached, ReattachedSkill, cut_point};
+use super::render::declined;
 use crate::invoke::{self, Invocation, Unknown};
 use crate::listing::{ListingOptions, TokenCounter};
 use crate::model::id::Dynamic;
@@ -162,8 +164,8 @@ enum Content {
 /// ```
 #[derive(Debug)]
 pub struct Session<'s, Id: 'static = Dynamic> {
+    /// The tools, holding this conversation's "always" answers ([`Tools::grants`]).
     tools: Tools<'s, Id>,
-    grants: Grants,
     active: BTreeMap<String, Active>,
     pending: BTreeMap<String, Call>,
     turn: u64,
@@ -178,7 +180,6 @@ impl<'s, Id> Session<'s, Id> {
     pub fn new(tools: Tools<'s, Id>) -> Self {
         Session {
             tools,
-            grants: Grants::default(),
             active: BTreeMap::new(),
             pending: BTreeMap::new(),
             turn: 0,
@@ -237,7 +238,7 @@ impl<'s, Id> Session<'s, Id> {
     /// assert!(third.handle("load_skill", load).approval.is_some());
     /// ```
     pub fn with_grants(mut self, grants: Grants) -> Self {
-        self.grants = grants;
+        self.tools = self.tools.with_grants(grants);
         self
     }
 
@@ -250,7 +251,14 @@ impl<'s, Id> Session<'s, Id> {
     /// assert!(Session::new(Tools::new(&set)).grants().is_empty());
     /// ```
     pub fn grants(&self) -> &Grants {
-        &self.grants
+        self.tools.grants()
+    }
+
+    /// The answers, for a host that also records answers given elsewhere (MCP's
+    /// `resources/read`) into the conversation.
+    #[cfg_attr(not(feature = "mcp"), allow(dead_code))]
+    pub(crate) fn grants_mut(&mut self) -> &mut Grants {
+        self.tools.grants_mut()
     }
 
     /// Answers a tool call and remembers what it loaded. A body already loaded is not sent
@@ -273,7 +281,7 @@ impl<'s, Id> Session<'s, Id> {
             Ok(skill) => skill,
             Err(e) => return e.into(),
         };
-        match self.grants.access(self.tools.permissions(), skill) {
+        match self.tools.access(skill) {
             Access::Deny => return self.tools.call(&call),
             Access::Ask => return self.request_approval(skill, call),
             Access::Allow => {}
@@ -321,11 +329,8 @@ impl<'s, Id> Session<'s, Id> {
         skill_dir: impl Fn(&Skill) -> Option<String>,
     ) -> (Vec<Invoked>, Vec<Unknown>) {
         let parsed = {
-            let visible: Vec<&Skill> = self
-                .tools
-                .user_invocable()
-                .filter(|s| self.grants.access(self.tools.permissions(), s) != Access::Deny)
-                .collect();
+            // `user_invocable` already leaves out what the rules deny or the host hides.
+            let visible: Vec<&Skill> = self.tools.user_invocable().collect();
             invoke::parse(message, visible.iter().map(|s| s.name()))
         };
         let mut invoked = Vec::new();
@@ -381,19 +386,16 @@ impl<'s, Id> Session<'s, Id> {
     pub fn answer(&mut self, skill: &str, answer: Answer) -> Option<ToolOutput> {
         let call = self.pending.remove(skill)?;
         if answer == Answer::Reject {
-            self.grants.revoke(skill);
+            self.tools.grants_mut().revoke(skill);
             return Some(ToolOutput {
-                text: format!(
-                    "The user declined loading skill {}. Do the task without it.",
-                    crate::text::json_string(skill)
-                ),
+                text: declined(skill),
                 is_error: true,
                 report: None,
                 approval: None,
             });
         }
         let found = self.tools.lookup(skill).ok()?;
-        self.grants.answer(found, answer);
+        self.tools.grants_mut().answer(found, answer);
         Some(self.perform(found, &call, false))
     }
 
@@ -698,11 +700,12 @@ impl<'s, Id> Session<'s, Id> {
     /// assert_eq!(session.active_skills().collect::<Vec<_>>(), ["pdf"]);
     /// assert!(session.reattach(&Reattach::default()).to_prompt().contains("pdftotext -layout"));
     /// ```
-    pub fn over<'t>(self, tools: Tools<'t, Id>) -> Session<'t, Id> {
+    pub fn over<'t>(mut self, tools: Tools<'t, Id>) -> Session<'t, Id> {
         let before = self.active_tools_owned();
+        // The conversation's answers carry over, whatever the new tools held.
+        let grants = std::mem::take(self.tools.grants_mut());
         let mut next = Session {
-            tools,
-            grants: self.grants,
+            tools: tools.with_grants(grants),
             active: self.active,
             pending: self.pending,
             turn: self.turn,
@@ -741,7 +744,7 @@ impl<'s, Id> Session<'s, Id> {
         self.tools
             .set()
             .get(name)
-            .is_ok_and(|s| self.tools.permissions().check(s.name()) != Access::Deny)
+            .is_ok_and(|s| self.tools.access(s) != Access::Deny)
     }
 
     /// One skill's block for [`Session::reattach`] within `limit` tokens, or `None` when none
@@ -761,7 +764,7 @@ impl<'s, Id> Session<'s, Id> {
         let core: Cow<'_, str> = if skill.chunks().is_empty() {
             Cow::Borrowed(skill.body().trim_start_matches(['\n', '\r']))
         } else {
-            Cow::Owned(crate::tools::handler::join_core(skill))
+            Cow::Owned(crate::tools::render::join_core(skill))
         };
         let names = match active.content {
             Content::User { .. } => invoke::argument_names(skill),
@@ -880,7 +883,7 @@ impl<'s, Id> Session<'s, Id> {
             let Ok(skill) = self.tools.lookup(name) else {
                 continue;
             };
-            if self.grants.access(self.tools.permissions(), skill) != Access::Allow {
+            if self.tools.access(skill) != Access::Allow {
                 continue;
             }
             let body: String = skill.core_body().collect();
@@ -924,257 +927,6 @@ impl<'s, Id> Session<'s, Id> {
         }
         out
     }
-}
-
-/// The heading [`Reattached`] writes before the skills.
-const REATTACH_HEADING: &str = "Skills loaded earlier in this conversation, re-attached after it was summarised (most recent first):\n";
-
-/// How much [`Session::reattach`] gives back, in tokens: Claude Code's budget by default, the
-/// first 5,000 tokens of each skill and 25,000 in all.
-///
-/// ```
-/// use skills_embed_runtime::tools::Reattach;
-/// let budget = Reattach::default();
-/// assert_eq!((budget.per_skill, budget.total), (Reattach::PER_SKILL, Reattach::TOTAL));
-/// assert_eq!((budget.per_skill, budget.total), (5_000, 25_000));
-///
-/// // Your tokenizer, and room for two skills.
-/// fn count(text: &str) -> usize { text.split_whitespace().count() * 4 / 3 }
-/// let budget = Reattach { total: 10_000, counter: Some(count), ..Reattach::default() };
-/// assert_eq!(budget.per_skill, 5_000);
-/// ```
-#[derive(Debug, Clone, Copy)]
-pub struct Reattach {
-    /// The most tokens one skill's block may take.
-    pub per_skill: usize,
-    /// The most tokens all the blocks and the heading line may take together.
-    pub total: usize,
-    /// Counts tokens; [`estimate_tokens`](crate::listing::estimate_tokens) when `None`, as for
-    /// the listing's [`Budget`](crate::listing::Budget).
-    pub counter: Option<TokenCounter>,
-}
-
-impl Reattach {
-    /// The default [`Reattach::per_skill`]: 5,000 tokens, as Claude Code.
-    ///
-    /// ```
-    /// assert_eq!(skills_embed_runtime::tools::Reattach::PER_SKILL, 5_000);
-    /// ```
-    pub const PER_SKILL: usize = 5_000;
-    /// The default [`Reattach::total`]: 25,000 tokens, as Claude Code.
-    ///
-    /// ```
-    /// assert_eq!(skills_embed_runtime::tools::Reattach::TOTAL, 25_000);
-    /// ```
-    pub const TOTAL: usize = 25_000;
-}
-
-impl Default for Reattach {
-    fn default() -> Self {
-        Reattach {
-            per_skill: Reattach::PER_SKILL,
-            total: Reattach::TOTAL,
-            counter: None,
-        }
-    }
-}
-
-/// What [`Session::reattach`] gives back: the blocks to insert, most recent first, and the
-/// skills left out. Written out ([`Display`](std::fmt::Display), [`Reattached::to_prompt`]) it
-/// is the heading line, the blocks, and a closing line naming the skills left out; nothing at
-/// all when nothing was loaded.
-///
-/// ```
-/// use skills_embed_runtime::{SkillSet, listing::ListingFormat, Tools};
-/// use skills_embed_runtime::tools::{Reattach, Session};
-/// let set = SkillSet::from_skills(Vec::new(), &ListingFormat::Markdown);
-/// let back = Session::new(Tools::new(&set)).reattach(&Reattach::default());
-/// assert!(back.is_empty() && back.to_prompt().is_empty());
-/// ```
-#[derive(Debug, Clone, Default, PartialEq, Eq)]
-#[non_exhaustive]
-pub struct Reattached {
-    /// The skills re-attached, most recently loaded or invoked first.
-    pub skills: Vec<ReattachedSkill>,
-    /// The skills left out because none of their content fitted, most recent first.
-    pub omitted: Vec<String>,
-    /// The line naming [`Reattached::omitted`] and how to load them, when any: written after
-    /// the blocks, and not counted in the budget (it is never left out).
-    pub closing: Option<String>,
-}
-
-impl Reattached {
-    /// The text to insert after the summary: the same as `to_string()`.
-    ///
-    /// ```
-    /// use skills_embed_runtime::{Fields, Skill, SkillSet, listing::ListingFormat, Tools};
-    /// use skills_embed_runtime::tools::{Reattach, Session};
-    /// let fields = Fields { name: "pdf".into(), description: "D.".into(), ..Fields::default() };
-    /// let set = SkillSet::from_skills(vec![Skill::owned(fields, "Use pdftotext.\n".into(), vec![])], &ListingFormat::Markdown);
-    /// let mut session = Session::new(Tools::new(&set));
-    /// session.handle("load_skill", r#"{"skill":"pdf"}"#);
-    /// assert_eq!(
-    ///     session.reattach(&Reattach::default()).to_prompt(),
-    ///     "Skills loaded earlier in this conversation, re-attached after it was summarised (most recent first):\n\
-    ///      <skill name=\"pdf\">\nUse pdftotext.\n</skill>\n"
-    /// );
-    /// ```
-    pub fn to_prompt(&self) -> String {
-        self.to_string()
-    }
-
-    /// Whether there is nothing to insert: no skill re-attached or left out.
-    ///
-    /// ```
-    /// assert!(skills_embed_runtime::tools::Reattached::default().is_empty());
-    /// ```
-    pub fn is_empty(&self) -> bool {
-        self.skills.is_empty() && self.omitted.is_empty()
-    }
-}
-
-impl std::fmt::Display for Reattached {
-    fn fmt(&self, f: &mut std::fmt::Formatter<'_>) -> std::fmt::Result {
-        if !self.skills.is_empty() {
-            f.write_str(REATTACH_HEADING)?;
-        }
-        for skill in &self.skills {
-            f.write_str(&skill.text)?;
-        }
-        if let Some(closing) = &self.closing {
-            f.write_str(closing)?;
-        }
-        Ok(())
-    }
-}
-
-/// One skill re-attached by [`Session::reattach`].
-///
-/// ```
-/// use skills_embed_runtime::{Fields, Skill, SkillSet, listing::ListingFormat, Tools};
-/// use skills_embed_runtime::tools::{Reattach, Session};
-/// let fields = Fields { name: "pdf".into(), description: "D.".into(), ..Fields::default() };
-/// let set = SkillSet::from_skills(vec![Skill::owned(fields, "Fill $0.\n".into(), vec![])], &ListingFormat::Markdown);
-/// let mut session = Session::new(Tools::new(&set));
-/// session.invoke("/pdf a.pdf", |_| None);
-/// let back = session.reattach(&Reattach::default());
-/// let pdf = &back.skills[0];
-/// assert_eq!(pdf.text, "<skill name=\"pdf\">\nFill a.pdf.\n</skill>\n");
-/// assert!(pdf.invoked && !pdf.cut && pdf.next_offset.is_none());
-/// assert!(pdf.tokens > 0);
-/// ```
-#[derive(Debug, Clone, PartialEq, Eq)]
-#[non_exhaustive]
-pub struct ReattachedSkill {
-    /// The skill's name.
-    pub skill: String,
-    /// The block to insert: `<skill name="…">`, the content, the cut line when cut, and
-    /// `</skill>`.
-    pub text: String,
-    /// The tokens of `text`, by the budget's counter.
-    pub tokens: usize,
-    /// Whether the content was cut to fit; the block then ends with how to load the rest.
-    pub cut: bool,
-    /// When cut, the offset at which the load tool continues the body.
-    pub next_offset: Option<usize>,
-    /// Whether the content is a user invocation's, with its arguments filled in.
-    pub invoked: bool,
-}
-
-/// The end of the longest beginning of `text` that costs at most `limit` tokens, cut after a
-/// whole line ([`excerpt`](crate::text::excerpt::excerpt)), then moved back to a better boundary
-/// ([`boundary`]); when that keeps nothing but headings and blank lines, cut inside the next
-/// line after a word instead. 0 when nothing fits.
-fn cut_point(text: &str, limit: usize, counter: TokenCounter) -> usize {
-    let (mut lo, mut hi, mut end) = (0usize, text.chars().count(), 0usize);
-    // Binary search on the characters allowed: the piece grows with them.
-    while lo < hi {
-        let mid = lo + (hi - lo).div_ceil(2);
-        let piece = crate::text::excerpt::excerpt(text, 0, mid);
-        if counter(piece.text) <= limit {
-            lo = mid;
-            end = piece.end;
-        } else {
-            hi = mid - 1;
-        }
-    }
-    if end >= text.len() {
-        return end;
-    }
-    let end = boundary(text, end);
-    let kept = text.get(..end).unwrap_or_default();
-    if kept
-        .lines()
-        .any(|line| !line.trim().is_empty() && !is_heading(line))
-    {
-        return end;
-    }
-    // Only headings and blank lines fit whole (the next line is long): cut inside that line
-    // instead, after a word.
-    let (mut lo, mut hi, mut at) = (0usize, text.chars().count(), 0usize);
-    while lo < hi {
-        let mid = lo + (hi - lo).div_ceil(2);
-        let probe = text.char_indices().nth(mid).map_or(text.len(), |(i, _)| i);
-        if counter(text.get(..probe).unwrap_or(text)) <= limit {
-            lo = mid;
-            at = probe;
-        } else {
-            hi = mid - 1;
-        }
-    }
-    if at <= end {
-        return end;
-    }
-    let line_start = text[..at].rfind('\n').map_or(0, |i| i + 1);
-    match text[line_start..at].rfind(' ') {
-        Some(space) if line_start + space + 1 > end => line_start + space + 1,
-        _ => at,
-    }
-}
-
-/// A cut at `end` moved back: to the start of the last section (a heading outside code) when
-/// it keeps three quarters, else, when `end` falls inside a fenced code block, to the last line
-/// start outside code when that keeps half.
-fn boundary(text: &str, end: usize) -> usize {
-    use crate::text::lines::{Fences, Lines};
-    let Some(kept) = text.get(..end) else {
-        return end;
-    };
-    // Whether a fenced block is open: a plain line is code only inside one.
-    let open = |fences: &Fences| {
-        let mut probe = *fences;
-        probe.is_code("x")
-    };
-    let mut fences = Fences::default();
-    let (mut section, mut outside) = (0, 0);
-    for line in Lines::new(kept) {
-        if line.start > 0 && !open(&fences) {
-            outside = line.start;
-            if is_heading(line.text) {
-                section = line.start;
-            }
-        }
-        fences.is_code(line.text);
-    }
-    if section > 0 && section >= end - end / 4 {
-        section
-    } else if open(&fences) && outside >= end / 2 && outside > 0 {
-        outside
-    } else {
-        end
-    }
-}
-
-/// Whether a line (outside code) is an ATX heading: up to 3 spaces, 1 to 6 `#`s, then a space,
-/// a tab or the end of the line.
-fn is_heading(line: &str) -> bool {
-    let rest = line.trim_start_matches(' ');
-    let hashes = rest.len() - rest.trim_start_matches('#').len();
-    line.len() - rest.len() <= 3
-        && (1..=6).contains(&hashes)
-        && rest
-            .get(hashes..)
-            .is_some_and(|r| r.is_empty() || r.starts_with([' ', '\t']))
 }
 
 /// Marks `name` as used in `turn` and returns its entry, creating it. A free function so that
@@ -1255,61 +1007,6 @@ mod tests {
             assert!(ours.contains("To continue"), "{ours}");
             assert_eq!(ours, cut_line(&served));
         }
-    }
-
-    #[test]
-    fn cuts_move_back_to_a_section_or_out_of_code() {
-        // A heading in the last quarter of what fits: cut there.
-        let text = "# A\n".to_owned() + &"line\n".repeat(10) + "## B\nfour\nfive\n";
-        let end = text.find("five").unwrap();
-        assert_eq!(boundary(&text, end), text.find("## B").unwrap());
-        // A heading earlier than that: keep the line cut.
-        let text = "# A\n## B\n".to_owned() + &"line\n".repeat(20);
-        assert_eq!(boundary(&text, text.len() - 5), text.len() - 5);
-        // Inside a fence: back to the line before it, when that keeps half.
-        let text = "one\ntwo\nthree\nfour\n```\ncode\nmore\n```\n";
-        let end = text.find("more").unwrap();
-        assert_eq!(boundary(text, end), text.find("```").unwrap());
-        // A `#` line inside a fence is not a heading.
-        let text = "one two three four\n```\n# not\nx\n```\n";
-        assert_eq!(
-            boundary(text, text.find("x\n").unwrap()),
-            text.find("```").unwrap()
-        );
-        // Nothing to move to.
-        assert_eq!(boundary("", 0), 0);
-        assert_eq!(boundary("abc", 2), 2);
-    }
-
-    #[test]
-    fn headings_are_atx() {
-        for yes in ["# A", "###### A", "   ## A", "#", "##\tA"] {
-            assert!(is_heading(yes), "{yes}");
-        }
-        for no in ["####### A", "    # A", "#A", "text", ""] {
-            assert!(!is_heading(no), "{no}");
-        }
-    }
-
-    #[test]
-    fn cut_points_fit_and_make_progress() {
-        let text = "0123456789\n".repeat(10);
-        for limit in 0..60 {
-            let end = cut_point(&text, limit, crate::listing::estimate_tokens);
-            assert!(crate::listing::estimate_tokens(&text[..end]) <= limit);
-            // A whole line (5 tokens) fits from a limit of 5: then the cut is after one.
-            assert_eq!(limit >= 5, text[..end].ends_with('\n'), "{limit}");
-        }
-        // One huge line: cut inside it rather than not at all.
-        let line = "word ".repeat(100);
-        let end = cut_point(&line, 10, crate::listing::estimate_tokens);
-        assert!(end > 0 && end < line.len());
-        // A heading, then a paragraph on one long line: not the heading alone, but the heading
-        // and the paragraph's first words, cut after a word.
-        let text = "# Title\n\n".to_owned() + &line;
-        let end = cut_point(&text, 12, crate::listing::estimate_tokens);
-        assert!(text[..end].starts_with("# Title\n\nword ") && text[..end].ends_with(' '));
-        assert!(crate::listing::estimate_tokens(&text[..end]) <= 12);
     }
 
     #[test]

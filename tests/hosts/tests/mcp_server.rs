@@ -289,24 +289,28 @@ async fn embedded_digests_and_the_served_skill_md() {
         );
         assert!(diagnostics.is_empty(), "{diagnostics:?}");
         let manifest = manifest.unwrap();
-        assert_eq!(manifest.name, skill.name());
-        assert_eq!(manifest.description, skill.description());
-        assert_eq!(manifest.license.as_deref(), skill.license());
-        assert_eq!(manifest.compatibility.as_deref(), skill.compatibility());
+        assert_eq!(manifest.fields.name, skill.name());
+        assert_eq!(manifest.fields.description, skill.description());
+        assert_eq!(manifest.fields.license.as_deref(), skill.license());
+        assert_eq!(
+            manifest.fields.compatibility.as_deref(),
+            skill.compatibility()
+        );
         let metadata: Vec<(&str, &str)> = skill.metadata().collect();
         let parsed: Vec<(&str, &str)> = manifest
+            .fields
             .metadata
             .iter()
             .map(|(k, v)| (k.as_str(), v.as_str()))
             .collect();
         assert_eq!(parsed, metadata);
         assert_eq!(
-            manifest.allowed_tools,
+            manifest.fields.allowed_tools,
             skill.allowed_tools().collect::<Vec<_>>()
         );
         assert_eq!(&text[manifest.body_start..], skill.body());
         // And the frontmatter of the extension entry is what the file says.
-        assert_eq!(entry.frontmatter.name, manifest.name);
+        assert_eq!(entry.frontmatter.name, manifest.fields.name);
         assert_eq!(
             entry
                 .frontmatter
@@ -475,7 +479,7 @@ async fn a_run_time_set_with_a_non_ascii_name() {
         skills_embed::parse::Profile::Lenient,
     );
     assert_eq!(
-        parsed.unwrap().description,
+        parsed.unwrap().fields.description,
         "Says hello: in two lines.\u{2028}Really."
     );
     client.cancel().await.unwrap();
@@ -542,5 +546,78 @@ async fn always_holds_until_a_reload_changes_the_skill() {
         3,
         "a changed skill is asked for again before a read"
     );
+    client.cancel().await.unwrap();
+}
+
+/// A skill of the given name, built in code (so the validator's name rules do not apply).
+fn owned_skill(name: &str) -> skills_embed::Skill {
+    let fields = skills_embed::Fields {
+        name: name.into(),
+        description: format!("The {name} skill."),
+        ..skills_embed::Fields::default()
+    };
+    skills_embed::Skill::owned(fields, format!("Body of {name}.\n"), Vec::new())
+}
+
+#[tokio::test(flavor = "current_thread")]
+async fn a_name_the_skills_extension_cannot_carry_hides_only_its_own_skill() {
+    // `a*b` cannot travel in `skills/list`, so it is served nowhere. It is hidden as a skill,
+    // not denied by a rule: as a pattern it would also hide `a-b`.
+    let set = skills_embed::SkillSet::from_skills(
+        vec![owned_skill("a*b"), owned_skill("a-b")],
+        &skills_embed::listing::ListingFormat::Markdown,
+    );
+    let client = connect(McpServer::from_shared(Arc::new(set)), ()).await;
+    let tools = client.list_all_tools().await.unwrap();
+    assert_eq!(
+        tools[0].input_schema["properties"]["skill"]["enum"],
+        json!(["a-b"])
+    );
+    let hidden = client
+        .call_tool(call("load_skill", json!({"skill": "a*b"})))
+        .await
+        .unwrap();
+    assert_eq!(hidden.is_error, Some(true));
+    assert!(text(&hidden).contains("not found"), "{}", text(&hidden));
+    let shown = client
+        .call_tool(call("load_skill", json!({"skill": "a-b"})))
+        .await
+        .unwrap();
+    assert!(text(&shown).contains("Body of a-b."));
+    client.cancel().await.unwrap();
+}
+
+#[tokio::test(flavor = "current_thread")]
+async fn an_always_given_through_resources_read_holds_for_the_tool() {
+    // One connection, one set of answers: the session sees a grant given on another surface.
+    let asked = Arc::new(Mutex::new(0));
+    let server = McpServer::new(&SKILLS)
+        .with_permissions(Permissions::new().ask(ASK))
+        .with_approval({
+            let asked = Arc::clone(&asked);
+            move |_skill| {
+                *asked.lock().unwrap() += 1;
+                async { Answer::Always }
+            }
+        });
+    let client = connect(server, ()).await;
+    // The session starts before the answer is given.
+    client
+        .call_tool(call("load_skill", json!({"skill": "pdf-forms"})))
+        .await
+        .unwrap();
+    client
+        .read_resource(ReadResourceRequestParams::new(format!(
+            "skill://{ASK}/SKILL.md"
+        )))
+        .await
+        .unwrap();
+    assert_eq!(*asked.lock().unwrap(), 1);
+    let out = client
+        .call_tool(call("load_skill", json!({"skill": ASK})))
+        .await
+        .unwrap();
+    assert_eq!(out.is_error, Some(false), "{}", text(&out));
+    assert_eq!(*asked.lock().unwrap(), 1, "asked once per connection");
     client.cancel().await.unwrap();
 }

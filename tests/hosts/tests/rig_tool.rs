@@ -322,3 +322,74 @@ async fn dynamic_tools_over_an_overlay() {
             .contains("[Skill Path: references/dialects/postgres.md]")
     );
 }
+
+/// A skill of the given name, built in code (so the validator's name rules do not apply).
+fn owned_skill(name: &str) -> skills_embed::Skill {
+    let fields = skills_embed::Fields {
+        name: name.into(),
+        description: format!("The {name} skill."),
+        ..skills_embed::Fields::default()
+    };
+    skills_embed::Skill::owned(fields, format!("Body of {name}.\n"), Vec::new())
+}
+
+#[tokio::test(flavor = "current_thread")]
+async fn a_skill_named_star_granted_always_lets_no_other_skill_through() {
+    let set = Arc::new(skills_embed::SkillSet::from_skills(
+        vec![owned_skill("*"), owned_skill("deploy")],
+        &skills_embed::listing::ListingFormat::Markdown,
+    ));
+    let asked = Arc::new(Mutex::new(Vec::new()));
+    let tools = DynamicSkillTools::from_shared(set)
+        .with_permissions(Permissions::new().ask("*"))
+        .with_approval({
+            let asked = Arc::clone(&asked);
+            move |skill: String| {
+                let answer = if skill == "*" {
+                    Answer::Always
+                } else {
+                    Answer::Reject
+                };
+                asked.lock().unwrap().push(skill);
+                async move { answer }
+            }
+        })
+        .tools();
+    let star = tools[0].execute(json!({"skill": "*"})).await.unwrap();
+    assert!(star.as_text().unwrap().contains("Body of *."));
+    // The grant is for the skill `*`, not the pattern: `deploy` is still asked for.
+    let deploy = tools[0].execute(json!({"skill": "deploy"})).await;
+    assert!(deploy.is_err(), "{deploy:?}");
+    let star_again = tools[0].execute(json!({"skill": "*"})).await.unwrap();
+    assert!(star_again.as_text().unwrap().contains("Body of *."));
+    assert_eq!(*asked.lock().unwrap(), ["*", "deploy"]);
+}
+
+#[tokio::test(flavor = "current_thread")]
+async fn no_visible_skill_no_dynamic_tool() {
+    // Issue 15: no listing and no tool when there are no visible skills.
+    let denied = DynamicSkillTools::new(&SKILLS).with_permissions(Permissions::new().deny("*"));
+    assert!(denied.tools().is_empty());
+    let typed = SkillTool::new(&SKILLS).with_permissions(Permissions::new().deny("*"));
+    assert!(typed.tools().is_empty());
+    assert_eq!(typed.tools().listing(&Default::default()), "");
+
+    // A live set that gains its first skill offers the tool once built again.
+    let current = Arc::new(Mutex::new(Arc::new(skills_embed::SkillSet::from_skills(
+        Vec::new(),
+        &skills_embed::listing::ListingFormat::Markdown,
+    ))));
+    let live = DynamicSkillTools::live({
+        let current = Arc::clone(&current);
+        move || Arc::clone(&current.lock().unwrap())
+    });
+    assert!(live.tools().is_empty());
+    *current.lock().unwrap() = Arc::new(skills_embed::SkillSet::from_skills(
+        vec![owned_skill("deploy")],
+        &skills_embed::listing::ListingFormat::Markdown,
+    ));
+    let tools = live.tools();
+    assert_eq!(tools.len(), 1);
+    let out = tools[0].execute(json!({"skill": "deploy"})).await.unwrap();
+    assert!(out.as_text().unwrap().contains("Body of deploy."));
+}

@@ -1,0 +1,639 @@
+//! The answers to every MCP request ([`Handler`], an rmcp [`ServerHandler`]), and [`Guarded`],
+//! what [`McpServer::serve`](super::McpServer::serve) hands to rmcp.
+
+use std::collections::BTreeSet;
+use std::sync::{Arc, Mutex};
+
+use rmcp::model::{
+    CallToolRequestParams, CallToolResponse, CallToolResult, ClientNotification,
+    CompleteRequestParams, CompleteResult, CompletionInfo, ContentBlock, CustomRequest,
+    CustomResult, ErrorCode, GetPromptRequestParams, GetPromptResponse, GetPromptResult,
+    GetSkillRequestParams, GetSkillResult, Implementation, ListPromptsResult,
+    ListResourceTemplatesResult, ListResourcesResult, ListSkillsResult, ListToolsResult,
+    PaginatedRequestParams, Prompt, PromptMessage, ReadResourceDirectoryRequestParams,
+    ReadResourceDirectoryResult, ReadResourceRequestParams, ReadResourceResponse,
+    ReadResourceResult, Reference, Resource, ResourceContents, ResourceTemplate, Role,
+    ServerCapabilities, ServerConfig, SkillResources, Tool,
+};
+use rmcp::service::{Peer, RequestContext, RoleServer};
+use rmcp::{ErrorData, ServerHandler};
+use serde_json::Value;
+
+use super::session::{Conversation, signature};
+use super::skill_md::{base64, entry, manifest, served};
+use super::uri::{parse_uri, template, uri, uris};
+use super::{DIRECTORY, LISTING_PROMPT, MARKDOWN, MAX_JSON_DEPTH, SCHEME, TOO_DEEP};
+use crate::host::{Host, Snapshot, Source, lock};
+use crate::model::id::Dynamic;
+use crate::model::set::SkillSet;
+use crate::model::skill::{MANIFEST, Skill};
+use crate::policy::{Access, Answer};
+use crate::text::echo as clip;
+use crate::tools::{Disclosure, Event, Session, ToolOutput, Tools};
+
+/// A hook called with every session event.
+pub(super) type EventHook = Arc<dyn Fn(&Event) + Send + Sync>;
+
+/// One connection's server: the settings its builder wrote, and the connection's state.
+pub(super) struct Handler {
+    pub(super) source: Source,
+    pub(super) host: Host,
+    pub(super) remember_loads: bool,
+    pub(super) on_event: Option<EventHook>,
+    pub(super) info: Implementation,
+    /// The connection's session, on its own thread (started at the first call that needs it).
+    conversation: Conversation,
+    /// The signature of what this client saw last, to tell it when a live set changed.
+    seen: Mutex<Option<u64>>,
+}
+
+impl Handler {
+    /// A server for `source` with the default settings.
+    pub(super) fn new(source: Source) -> Self {
+        Handler {
+            source,
+            host: Host::new("server"),
+            remember_loads: false,
+            on_event: None,
+            info: Implementation::new("skills", env!("CARGO_PKG_VERSION")),
+            conversation: Conversation::default(),
+            seen: Mutex::new(None),
+        }
+    }
+
+    /// The set to answer from; tells the client when what it may see of a live set changed
+    /// since its last request.
+    async fn current(&self, peer: &Peer<RoleServer>) -> Snapshot {
+        let set = self.source.snapshot();
+        if !self.source.is_live() {
+            return set;
+        }
+        let signature = signature(&self.tools(&set));
+        let before = lock(&self.seen).replace(signature);
+        if before.is_some_and(|b| b != signature) {
+            // The client may not listen for these; a failure to tell it changes nothing here.
+            let _ = peer.notify_tool_list_changed().await;
+            let _ = peer.notify_resource_list_changed().await;
+        }
+        set
+    }
+
+    fn tools<'s>(&self, set: &'s SkillSet<Dynamic>) -> Tools<'s, Dynamic> {
+        served(&self.host, set)
+    }
+
+    /// Runs `f` on the connection's session and returns its result, telling the event hook
+    /// what happened.
+    async fn with_session<R: Send + 'static>(
+        &self,
+        f: impl for<'a> FnOnce(&mut Session<'a, Dynamic>) -> R + Send + 'static,
+    ) -> Result<R, ErrorData> {
+        let (result, events) = self.conversation.run(&self.source, &self.host, f).await?;
+        if let Some(hook) = &self.on_event {
+            for event in &events {
+                hook(event);
+            }
+        }
+        Ok(result)
+    }
+
+    /// Whether a resource of `found` may be read now; under `ask`, asks first.
+    async fn may_read(&self, tools: &Tools<'_, Dynamic>, found: &Skill) -> Result<(), ErrorData> {
+        match tools.access(found) {
+            Access::Allow => Ok(()),
+            // Denied skills never get this far: they are looked up as unknown.
+            Access::Deny => Err(ErrorData::resource_not_found(
+                format!("Skill \"{}\" not found.", found.name()),
+                None,
+            )),
+            Access::Ask => self
+                .host
+                .approve(found)
+                .await
+                .map_err(|refusal| ErrorData::invalid_request(refusal, None)),
+        }
+    }
+
+    async fn call(&self, name: String, arguments: String) -> Result<ToolOutput, ErrorData> {
+        let remember = self.remember_loads;
+        let out = self
+            .with_session(move |session| {
+                if remember {
+                    session.handle(&name, &arguments)
+                } else {
+                    session.handle_forced(&name, &arguments)
+                }
+            })
+            .await?;
+        let Some(skill) = out.approval.clone() else {
+            return Ok(out);
+        };
+        let answer = self.host.ask(&skill).await;
+        let asked = answer.as_ref().ok().copied();
+        // Nobody to ask: the session's request is dropped as if declined.
+        let given = asked.unwrap_or(Answer::Reject);
+        let host = self.host.clone();
+        let answered = self
+            .with_session(move |session| {
+                // Recorded for the skill as this session serves it: the content the person was
+                // asked about (a session over a changed set no longer holds the request).
+                let answered = session.answer(&skill, given);
+                match (asked, session.tools().lookup(&skill)) {
+                    (Some(Answer::Always), Ok(found)) if answered.is_some() => {
+                        // `Ok`: an `Always` is no refusal.
+                        let _ = host.record(found, Answer::Always);
+                    }
+                    (Some(Answer::Reject), _) => host.revoke(&skill),
+                    _ => {}
+                }
+                answered
+            })
+            .await?;
+        Ok(match (answer, answered) {
+            (Err(refusal), _) => ToolOutput {
+                text: refusal,
+                is_error: true,
+                report: None,
+                approval: None,
+            },
+            (Ok(_), Some(out)) => out,
+            (Ok(_), None) => out,
+        })
+    }
+}
+
+impl ServerHandler for Handler {
+    fn get_info(&self) -> ServerConfig {
+        let builder = ServerCapabilities::builder()
+            .enable_tools()
+            .enable_resources()
+            .enable_prompts()
+            .enable_completions();
+        let capabilities = if self.source.is_live() {
+            builder
+                .enable_tool_list_changed()
+                .enable_resources_list_changed()
+                .enable_skills_with_directory_read()
+                .build()
+        } else {
+            builder.enable_skills_with_directory_read().build()
+        };
+        let set = self.source.snapshot();
+        let instructions =
+            Session::new(self.tools(&set)).system_prompt(&Disclosure::Progressive, "");
+        let config = ServerConfig::new(capabilities).with_server_info(self.info.clone());
+        if instructions.is_empty() {
+            config
+        } else {
+            config.with_instructions(instructions)
+        }
+    }
+
+    async fn list_tools(
+        &self,
+        _request: Option<PaginatedRequestParams>,
+        context: RequestContext<RoleServer>,
+    ) -> Result<ListToolsResult, ErrorData> {
+        let set = self.current(&context.peer).await;
+        // No visible skill, no tool (`offered`); a reload that brings one notifies the client.
+        let tools = self
+            .tools(&set)
+            .offered()
+            .iter()
+            .map(|d| {
+                serde_json::from_value::<Tool>(d.to_mcp())
+                    .map_err(|e| ErrorData::internal_error(format!("tool {}: {e}", d.name), None))
+            })
+            .collect::<Result<Vec<Tool>, ErrorData>>()?;
+        Ok(ListToolsResult::with_all_items(tools))
+    }
+
+    async fn call_tool(
+        &self,
+        request: CallToolRequestParams,
+        context: RequestContext<RoleServer>,
+    ) -> Result<CallToolResponse, ErrorData> {
+        self.current(&context.peer).await;
+        let arguments = request
+            .arguments
+            .map(|args| Value::Object(args).to_string())
+            .unwrap_or_default();
+        let out = self.call(request.name.into_owned(), arguments).await?;
+        let content = vec![ContentBlock::text(out.text)];
+        let result = if out.is_error {
+            CallToolResult::error(content)
+        } else {
+            CallToolResult::success(content)
+        };
+        Ok(result.into())
+    }
+
+    async fn list_resources(
+        &self,
+        _request: Option<PaginatedRequestParams>,
+        context: RequestContext<RoleServer>,
+    ) -> Result<ListResourcesResult, ErrorData> {
+        let set = self.current(&context.peer).await;
+        let resources = self
+            .tools(&set)
+            .visible()
+            .map(|skill| {
+                Resource::new(uri(skill.name(), MANIFEST), skill.name())
+                    .with_title(format!("{} (skill)", skill.name()))
+                    .with_description(skill.description())
+                    .with_mime_type(MARKDOWN)
+                    .with_size(manifest(skill).len() as u64)
+            })
+            .collect();
+        Ok(ListResourcesResult::with_all_items(resources))
+    }
+
+    async fn list_resource_templates(
+        &self,
+        _request: Option<PaginatedRequestParams>,
+        context: RequestContext<RoleServer>,
+    ) -> Result<ListResourceTemplatesResult, ErrorData> {
+        let set = self.current(&context.peer).await;
+        let templates = self
+            .tools(&set)
+            .visible()
+            .map(|skill| {
+                let paths: Vec<&str> = skill.paths().collect();
+                ResourceTemplate::new(template(skill.name()), skill.name())
+                    .with_title(format!("Files of skill {}", skill.name()))
+                    .with_description(format!(
+                        "{} Files: {}.",
+                        skill.description().trim_end(),
+                        paths.join(", ")
+                    ))
+            })
+            .collect();
+        Ok(ListResourceTemplatesResult::with_all_items(templates))
+    }
+
+    async fn read_resource(
+        &self,
+        request: ReadResourceRequestParams,
+        context: RequestContext<RoleServer>,
+    ) -> Result<ReadResourceResponse, ErrorData> {
+        let set = self.current(&context.peer).await;
+        let tools = self.tools(&set);
+        let (skill, path) = file_at(&tools, &request.uri, |e| {
+            ErrorData::resource_not_found(e, None)
+        })?;
+        if path.is_empty() || path.ends_with('/') {
+            return Err(ErrorData::resource_not_found(
+                format!(
+                    "{} is a folder, not a file; list it with resources/directory/read. The files of skill \"{}\" are: {}.",
+                    clip(&request.uri),
+                    skill.name(),
+                    uris(skill).join(", ")
+                ),
+                None,
+            ));
+        }
+        let contents = if crate::model::path::check(&path).is_ok_and(|p| p.to_string() == MANIFEST)
+        {
+            ResourceContents::text(manifest(skill), &request.uri).with_mime_type(MARKDOWN)
+        } else {
+            let loaded = skill
+                .load(&path)
+                .map_err(|e| ErrorData::resource_not_found(e.clipped().to_string(), None))?;
+            match loaded.text() {
+                Some(text) => ResourceContents::text(text, &request.uri),
+                None => ResourceContents::blob(base64(loaded.bytes()), &request.uri),
+            }
+            .with_mime_type(loaded.media_type())
+        };
+        self.may_read(&tools, skill).await?;
+        Ok(ReadResourceResult::new(vec![contents]).into())
+    }
+
+    async fn list_prompts(
+        &self,
+        _request: Option<PaginatedRequestParams>,
+        _context: RequestContext<RoleServer>,
+    ) -> Result<ListPromptsResult, ErrorData> {
+        let prompt = Prompt::new(
+            LISTING_PROMPT,
+            Some(
+                "The skills this server serves, one line each, and how to load one: for the \
+                 system prompt.",
+            ),
+            None,
+        )
+        .with_title("Available skills");
+        Ok(ListPromptsResult::with_all_items(vec![prompt]))
+    }
+
+    async fn get_prompt(
+        &self,
+        request: GetPromptRequestParams,
+        context: RequestContext<RoleServer>,
+    ) -> Result<GetPromptResponse, ErrorData> {
+        if request.name != LISTING_PROMPT {
+            return Err(ErrorData::invalid_params(
+                format!(
+                    "Unknown prompt \"{}\". This server has one prompt: \"{LISTING_PROMPT}\".",
+                    clip(&request.name)
+                ),
+                None,
+            ));
+        }
+        self.current(&context.peer).await;
+        let text = self
+            .with_session(|session| session.system_prompt(&Disclosure::Progressive, ""))
+            .await?;
+        let text = if text.is_empty() {
+            "There are no skills available.".to_owned()
+        } else {
+            text
+        };
+        let result = GetPromptResult::new(vec![PromptMessage::new_text(Role::User, text)])
+            .with_description("The skills this server serves and how to load them.");
+        Ok(result.into())
+    }
+
+    async fn complete(
+        &self,
+        request: CompleteRequestParams,
+        context: RequestContext<RoleServer>,
+    ) -> Result<CompleteResult, ErrorData> {
+        let set = self.current(&context.peer).await;
+        let tools = self.tools(&set);
+        let Reference::Resource(reference) = &request.r#ref else {
+            return Ok(CompleteResult::default());
+        };
+        let Some(skill) = tools
+            .visible()
+            .find(|s| template(s.name()) == reference.uri)
+        else {
+            return Ok(CompleteResult::default());
+        };
+        let typed = request.argument.value.as_str();
+        let mut values: Vec<String> = skill
+            .paths()
+            .filter(|p| p.starts_with(typed))
+            .map(str::to_owned)
+            .collect();
+        values.extend(
+            skill
+                .paths()
+                .filter(|p| !p.starts_with(typed) && p.contains(typed))
+                .map(str::to_owned),
+        );
+        let total = values.len();
+        values.truncate(CompletionInfo::MAX_VALUES);
+        let info = CompletionInfo::with_pagination(
+            values,
+            u32::try_from(total).ok(),
+            total > CompletionInfo::MAX_VALUES,
+        )
+        .unwrap_or_default();
+        Ok(CompleteResult::new(info))
+    }
+
+    async fn on_custom_request(
+        &self,
+        request: CustomRequest,
+        _context: RequestContext<RoleServer>,
+    ) -> Result<CustomResult, ErrorData> {
+        if request.method == TOO_DEEP {
+            // A request `DepthGuard` could not pass on: its method and depth, from the guard.
+            let params = request.params.unwrap_or_default();
+            let method = params["method"].as_str().unwrap_or("a request");
+            let depth = params["depth"].as_u64().unwrap_or_default();
+            return Err(ErrorData::invalid_request(
+                format!(
+                    "This {} request is nested {} levels deep; the server reads JSON nested at \
+                     most {MAX_JSON_DEPTH} levels, so it did not read it. Send its arguments \
+                     nested less deeply.",
+                    clip(method),
+                    if depth > 0 {
+                        depth.to_string()
+                    } else {
+                        "too many".to_owned()
+                    }
+                ),
+                None,
+            ));
+        }
+        Err(ErrorData::new(
+            ErrorCode::METHOD_NOT_FOUND,
+            format!(
+                "Unknown method \"{}\". This server answers the MCP methods for tools, \
+                 resources, prompts, completion and the skills extension.",
+                clip(&request.method)
+            ),
+            None,
+        ))
+    }
+
+    async fn list_skills(
+        &self,
+        _request: Option<PaginatedRequestParams>,
+        context: RequestContext<RoleServer>,
+    ) -> Result<ListSkillsResult, ErrorData> {
+        let set = self.current(&context.peer).await;
+        let skills = self
+            .tools(&set)
+            .visible()
+            .filter_map(|skill| entry(skill).ok())
+            .collect();
+        Ok(ListSkillsResult::with_all_items(skills))
+    }
+
+    async fn get_skill(
+        &self,
+        request: GetSkillRequestParams,
+        context: RequestContext<RoleServer>,
+    ) -> Result<GetSkillResult, ErrorData> {
+        let set = self.current(&context.peer).await;
+        let tools = self.tools(&set);
+        let known = || skill_uris(&tools).join(", ");
+        let (name, path) = parse_uri(&request.uri).map_err(|e| invalid_uri(&tools, &e))?;
+        if path != MANIFEST {
+            return Err(ErrorData::invalid_params(
+                format!(
+                    "skills/get takes the URI of a skill's SKILL.md, like {}. The skills are: {}.",
+                    clip(&uri(&name, MANIFEST)),
+                    known()
+                ),
+                None,
+            ));
+        }
+        let skill = tools.lookup(&name).map_err(|e| {
+            ErrorData::invalid_params(format!("{e} Their URIs: {}.", known()), None)
+        })?;
+        let mut entry = entry(skill).map_err(|e| {
+            ErrorData::invalid_params(
+                format!(
+                    "Skill \"{}\" cannot be served by the skills extension: {e}",
+                    skill.name()
+                ),
+                None,
+            )
+        })?;
+        if entry.uri != request.uri {
+            // The same skill, percent-encoded differently: answer under the client's spelling.
+            if let SkillResources::Files(files) = &mut entry.resources {
+                for file in files.iter_mut().filter(|f| f.uri == entry.uri) {
+                    file.uri.clone_from(&request.uri);
+                }
+            }
+            entry.uri.clone_from(&request.uri);
+        }
+        Ok(GetSkillResult::new(entry))
+    }
+
+    async fn read_resource_directory(
+        &self,
+        request: ReadResourceDirectoryRequestParams,
+        context: RequestContext<RoleServer>,
+    ) -> Result<ReadResourceDirectoryResult, ErrorData> {
+        let set = self.current(&context.peer).await;
+        let tools = self.tools(&set);
+        let (skill, path) = file_at(&tools, &request.uri, |e| ErrorData::invalid_params(e, None))?;
+        let folder = path.trim_end_matches('/');
+        let prefix = if folder.is_empty() {
+            String::new()
+        } else {
+            format!("{folder}/")
+        };
+        let mut folders = BTreeSet::new();
+        let mut children = Vec::new();
+        for file in skill.files() {
+            let Some(rest) = file.path().strip_prefix(&prefix) else {
+                continue;
+            };
+            match rest.split_once('/') {
+                Some((sub, _)) => {
+                    folders.insert(sub.to_owned());
+                }
+                None => {
+                    let size = if file.path() == MANIFEST {
+                        manifest(skill).len()
+                    } else {
+                        file.bytes().len()
+                    };
+                    let media = skill
+                        .load(file.path())
+                        .map_or(MARKDOWN, |loaded| loaded.media_type());
+                    children.push(
+                        Resource::new(uri(skill.name(), file.path()), rest)
+                            .with_mime_type(media)
+                            .with_size(size as u64),
+                    );
+                }
+            }
+        }
+        if children.is_empty() && folders.is_empty() {
+            let mut all: BTreeSet<String> = BTreeSet::from([uri(skill.name(), "")]);
+            for file in skill.files() {
+                let mut at = file.path();
+                while let Some((parent, _)) = at.rsplit_once('/') {
+                    all.insert(uri(skill.name(), &format!("{parent}/")));
+                    at = parent;
+                }
+            }
+            return Err(ErrorData::invalid_params(
+                format!(
+                    "{} is not a folder of skill \"{}\". Its folders are: {}.",
+                    clip(&request.uri),
+                    skill.name(),
+                    all.into_iter().collect::<Vec<_>>().join(", ")
+                ),
+                None,
+            ));
+        }
+        let mut listing: Vec<Resource> = folders
+            .into_iter()
+            .map(|sub| {
+                Resource::new(uri(skill.name(), &format!("{prefix}{sub}/")), sub)
+                    .with_mime_type(DIRECTORY)
+            })
+            .collect();
+        listing.extend(children);
+        Ok(ReadResourceDirectoryResult::with_all_items(listing))
+    }
+}
+
+/// The server as rmcp serves it from [`McpServer::serve`](super::McpServer::serve): it answers the `skills/get` requests
+/// rmcp's dispatch would refuse with the whole URI echoed, with the URI clipped.
+pub(super) struct Guarded(pub(super) Handler);
+
+impl rmcp::Service<RoleServer> for Guarded {
+    async fn handle_request(
+        &self,
+        request: rmcp::model::ClientRequest,
+        context: RequestContext<RoleServer>,
+    ) -> Result<rmcp::model::ServerResult, ErrorData> {
+        if let rmcp::model::ClientRequest::GetSkillRequest(get) = &request
+            && rmcp::model::skill_name_from_uri(&get.params.uri).is_none()
+        {
+            let set = self.0.current(&context.peer).await;
+            let known = skill_uris(&self.0.tools(&set));
+            return Err(ErrorData::invalid_params(
+                format!(
+                    "\"{}\" is not the URI of a skill's {MANIFEST}: skills/get takes \
+                     {SCHEME}<skill>/{MANIFEST}. The skills are: {}.",
+                    clip(&get.params.uri),
+                    known.join(", ")
+                ),
+                None,
+            ));
+        }
+        rmcp::Service::handle_request(&self.0, request, context).await
+    }
+
+    async fn handle_notification(
+        &self,
+        notification: ClientNotification,
+        context: rmcp::service::NotificationContext<RoleServer>,
+    ) -> Result<(), ErrorData> {
+        rmcp::Service::handle_notification(&self.0, notification, context).await
+    }
+
+    fn get_info(&self) -> ServerConfig {
+        rmcp::Service::get_info(&self.0)
+    }
+
+    fn supported_protocol_versions(
+        &self,
+    ) -> std::borrow::Cow<'static, [rmcp::model::ProtocolVersion]> {
+        rmcp::Service::supported_protocol_versions(&self.0)
+    }
+}
+
+/// The visible skill and the path a `skill://` URI names; `unknown` makes the error for a skill
+/// the client may not see (which reads like one that does not exist).
+fn file_at<'s>(
+    tools: &Tools<'s, Dynamic>,
+    uri: &str,
+    unknown: impl FnOnce(String) -> ErrorData,
+) -> Result<(&'s Skill, String), ErrorData> {
+    let (name, path) = parse_uri(uri).map_err(|e| invalid_uri(tools, &e))?;
+    let skill = tools.lookup(&name).map_err(|e| unknown(e.to_string()))?;
+    Ok((skill, path))
+}
+
+/// The URIs of the `SKILL.md` of every skill the client may see, for error messages.
+fn skill_uris(tools: &Tools<'_, Dynamic>) -> Vec<String> {
+    tools.visible().map(|s| uri(s.name(), MANIFEST)).collect()
+}
+
+/// The error for a URI that names no skill file: what was wrong, the URI form, what exists.
+fn invalid_uri(tools: &Tools<'_, Dynamic>, problem: &str) -> ErrorData {
+    let known = skill_uris(tools);
+    let known = if known.is_empty() {
+        "There are no skills available.".to_owned()
+    } else {
+        format!("The skills are: {}.", known.join(", "))
+    };
+    ErrorData::invalid_params(
+        format!(
+            "{problem}. Skill files are {SCHEME}<skill>/<path>, like {SCHEME}<skill>/{MANIFEST}. {known}"
+        ),
+        None,
+    )
+}

@@ -1,0 +1,162 @@
+//! An MCP server for a skill set, on [rmcp](https://docs.rs/rmcp) (the official Rust SDK).
+//!
+//! [`McpServer`] serves any [`SkillSet`] (the one `skills!` embeds, one built at run time, or a
+//! live view such as an overlay of skills on disk) to an MCP client over stdio or any other
+//! rmcp transport. A client sees the skills four ways:
+//!
+//! | MCP surface | what it holds |
+//! |---|---|
+//! | `tools/list`, `tools/call` | the load tool(s) of [`Tools`], with the `skill` enum, answered through a per-connection [`Session`] |
+//! | `resources/list`, `resources/read`, `resources/templates/list` | every file as `skill://<name>/<path>`: the listing names each skill's `SKILL.md`, one template per skill (`skill://<name>/{+path}`, with the skill's description) reaches the rest |
+//! | `skills/list`, `skills/get`, `resources/directory/read` | the MCP skills extension (`io.modelcontextprotocol/skills`, SEP-2640): each skill's frontmatter and every file with its `sha256:` digest and size |
+//! | `prompts/list`, `prompts/get` | one prompt, `skills`: the L1 listing with how to load a skill (the same text a [`Session`] puts in a system prompt) |
+//!
+//! The initialize result's `instructions` carry the same listing, so hosts that put server
+//! instructions in the system prompt disclose the skills without a prompt call.
+//!
+//! # Permissions and sessions
+//!
+//! Every surface goes through [`Tools`] with the server's [`Permissions`]: a denied skill, and
+//! a skill the model may not invoke (its [invocation policy](crate::Skill::invocation), e.g.
+//! Claude Code's `disable-model-invocation: true`), is absent from the tool's `enum`, the
+//! resource listing and templates, the skills extension and the prompt, and naming it anywhere
+//! answers exactly like naming a skill that does not exist. With no skill left to show,
+//! `tools/list` is empty (a reload that brings one notifies the client).
+//! Tool calls are answered by one [`Session`] per connection (so its events and approvals
+//! apply); a skill under `ask` is loaded, by the tool or by `resources/read`, only after the
+//! host's approval hook ([`McpServer::with_approval`]) says so, and an `always` answer holds for
+//! the rest of the connection while the skill stays as it was approved: when a live set's
+//! reload changes the skill, the next load asks again (see [`Grants`]). Without a hook,
+//! loading such a skill is refused with a message that says why.
+//!
+//! A change of a live set is told to a client (`notifications/tools/list_changed` and
+//! `notifications/resources/list_changed`) only when what that client may see changed: editing
+//! a denied skill on disk tells it nothing. A skill whose name the skills extension cannot
+//! carry (over 64 characters, say, which the lenient profile loads with a warning) is served on
+//! no surface, so every surface lists the same skills.
+//!
+//! # Limits on what a client can make the server hold
+//!
+//! A client can send requests faster than it reads the answers. [`McpServer::serve`] (and so
+//! [`McpServer::serve_stdio`] and [`McpServer::run_stdio`]) bounds the requests being
+//! answered: at most [`DEFAULT_MAX_IN_FLIGHT`] per connection ([`McpServer::with_max_in_flight`])
+//! and [`DEFAULT_SERVER_MAX_IN_FLIGHT`] across the process ([`InFlightLimit`],
+//! [`McpServer::with_server_limit`]). A request counts from when it is read until its answer
+//! has been written to the transport; while the limit is reached the server reads nothing more
+//! from that client, so the client's own writes wait (backpressure) and the server's memory
+//! stays flat whatever the client pipelines. A client must therefore read answers while it
+//! sends; one that writes thousands of requests before reading any stalls itself, not the
+//! server. A client that never reads keeps its share of the process limit until it disconnects:
+//! with the defaults, eight such connections hold all 64, and the others wait; size the process
+//! limit for the connections one program serves. A request reusing the id of a request still
+//! being answered waits for that answer.
+//! `notifications/cancelled` is ignored: every request is answered (the specification lets a
+//! server ignore a cancellation it cannot act on, and the client drops the late answer), which
+//! keeps the count exact. With rmcp's own serving API (the handler given to rmcp directly), the
+//! transport is rmcp's and these limits do not apply; nor does the clipping of a `skills/get`
+//! URI that is not a `SKILL.md` one, which rmcp's dispatch refuses before the handler runs.
+//!
+//! Whatever a request echoes back in an error (a URI, a name, a path) is cut to 100 characters,
+//! on every surface. Over stdio, a request nested deeper than the JSON parser reads
+//! ([`MAX_JSON_DEPTH`] levels) is answered with an error carrying its id; a notification nested
+//! so deep has no id to answer and is dropped. Over another transport given to
+//! [`McpServer::serve`], rmcp's transport drops such a line unanswered.
+//!
+//! # `SKILL.md` over MCP
+//!
+//! A skill's `SKILL.md` resource is the file a host expects: YAML frontmatter, then the body.
+//! The frontmatter is written from the skill's fields (every value quoted as JSON, which is
+//! valid YAML), so it matches the `frontmatter` of `skills/list` exactly; its digest is computed
+//! when the entry is built. Every other file is served byte for byte, with the digest computed
+//! when the crate compiled (embedded skills) or when the file was read (skills from disk).
+//!
+//! ```no_run
+//! use skills_embed_runtime::mcp::McpServer;
+//! use skills_embed_runtime::policy::Permissions;
+//! # static SKILLS: skills_embed_runtime::SkillSet = skills_embed_runtime::SkillSet::empty();
+//!
+//! fn main() -> std::io::Result<()> {
+//!     // `SKILLS` is what `skills_embed::skills!("skills")` generates.
+//!     McpServer::new(&SKILLS)
+//!         .with_permissions(Permissions::new().deny("internal-*"))
+//!         .run_stdio()
+//! }
+//! ```
+//!
+//! [`SkillSet`]: crate::SkillSet
+//! [`Tools`]: crate::Tools
+//! [`Session`]: crate::tools::Session
+//! [`Permissions`]: crate::policy::Permissions
+//! [`Grants`]: crate::policy::Grants
+
+/// The rmcp release this module is built on (3.x), for naming its types without a second
+/// dependency that could drift to another version.
+///
+/// ```
+/// use skills_embed_runtime::mcp::rmcp::ServerHandler;
+/// fn is_a_handler<H: ServerHandler>() {}
+/// is_a_handler::<skills_embed_runtime::mcp::McpServer>();
+/// ```
+#[doc(no_inline)]
+pub use rmcp;
+
+mod connection;
+mod handler;
+mod server;
+mod session;
+mod skill_md;
+mod uri;
+
+pub use connection::InFlightLimit;
+pub use server::McpServer;
+pub use skill_md::{manifest_digest, manifest_text};
+pub use uri::file_uri;
+
+/// The URI scheme of skill files: `skill://<name>/<path>`.
+///
+/// ```
+/// assert!(skills_embed_runtime::mcp::file_uri("pdf", "SKILL.md").starts_with(skills_embed_runtime::mcp::SCHEME));
+/// ```
+pub const SCHEME: &str = "skill://";
+
+/// The name of the prompt that holds the L1 listing (`prompts/get` with this name).
+///
+/// ```
+/// assert_eq!(skills_embed_runtime::mcp::LISTING_PROMPT, "skills");
+/// ```
+pub const LISTING_PROMPT: &str = "skills";
+
+/// The media type of a `SKILL.md` resource.
+const MARKDOWN: &str = "text/markdown";
+
+/// The media type the skills extension gives a folder.
+const DIRECTORY: &str = "inode/directory";
+
+/// How many requests of one connection are answered at once by default: read, being worked
+/// on, or with an answer not yet written (see [`McpServer::with_max_in_flight`]).
+///
+/// ```
+/// assert_eq!(skills_embed_runtime::mcp::DEFAULT_MAX_IN_FLIGHT, 8);
+/// ```
+pub const DEFAULT_MAX_IN_FLIGHT: usize = 8;
+
+/// How many requests all the connections of a process are answered at once by default (see
+/// [`InFlightLimit`]). With files of up to 2 MB, that is some hundreds of megabytes at worst.
+///
+/// ```
+/// assert_eq!(skills_embed_runtime::mcp::DEFAULT_SERVER_MAX_IN_FLIGHT, 64);
+/// ```
+pub const DEFAULT_SERVER_MAX_IN_FLIGHT: usize = 64;
+
+/// The deepest nesting of arrays and objects a request may have: serde_json, which reads
+/// every request, refuses more. Over stdio a deeper request is answered with an error that
+/// carries its id.
+///
+/// ```
+/// assert_eq!(skills_embed_runtime::mcp::MAX_JSON_DEPTH, 127);
+/// ```
+pub const MAX_JSON_DEPTH: usize = 127;
+
+/// The method a request nested too deep is rewritten to, so the server answers it with an
+/// error under its id (a client that sends it gets the same error).
+const TOO_DEEP: &str = "skills-embed/nested-too-deep";

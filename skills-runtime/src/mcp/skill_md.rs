@@ -1,0 +1,213 @@
+//! The skills extension's view of a skill: the `SKILL.md` written from its fields, its entry
+//! with every file's digest and size, which names the extension can carry, and base64 for
+//! binary resources.
+
+use serde_json::{Map, Value};
+
+use rmcp::model::{SkillFrontmatter, SkillResource, SkillResources};
+
+use super::uri::uri;
+use crate::host::Host;
+use crate::model::file::{hex, sha256};
+use crate::model::id::Dynamic;
+use crate::model::set::SkillSet;
+use crate::model::skill::{MANIFEST, Skill};
+use crate::tools::Tools;
+
+/// The tools every MCP surface answers with: the host's, hiding the skills the skills extension
+/// cannot carry, so every surface lists the same skills. Hidden, not denied by a rule: a rule
+/// naming a skill would act as a pattern when the name holds a `*`.
+pub(super) fn served<'s>(host: &Host, set: &'s SkillSet<Dynamic>) -> Tools<'s, Dynamic> {
+    host.tools(set).hiding(unservable)
+}
+
+/// Whether the MCP skills extension cannot carry `skill` (its name must be 1 to 64 characters
+/// after NFKC, lowercase letters, digits and single hyphens): the lenient profile loads longer
+/// names, which `skills/list` could not hold, so they are served on no surface.
+fn unservable(skill: &Skill) -> bool {
+    let name = skill.name();
+    rmcp::model::Skill::new(
+        uri(name, MANIFEST),
+        SkillFrontmatter::new(name, "-"),
+        SkillResources::Dynamic,
+    )
+    .validate()
+    .is_err()
+}
+
+/// The skills-extension entry of a skill: frontmatter, and every file with digest and size.
+pub(super) fn entry(skill: &Skill) -> Result<rmcp::model::Skill, String> {
+    let fields = frontmatter(skill);
+    let mut front = SkillFrontmatter::new(skill.name(), skill.description());
+    for (key, value) in fields.into_iter().skip(2) {
+        front = front.with_field(key, value);
+    }
+    let text = manifest(skill);
+    let files = skill
+        .files()
+        .map(|file| {
+            if file.path() == MANIFEST {
+                SkillResource::from_bytes(uri(skill.name(), MANIFEST), text.as_bytes())
+            } else {
+                SkillResource::new(
+                    uri(skill.name(), file.path()),
+                    format!("sha256:{}", hex(&file.sha256())),
+                    file.bytes().len() as u64,
+                )
+            }
+        })
+        .collect();
+    let entry = rmcp::model::Skill::new(
+        uri(skill.name(), MANIFEST),
+        front,
+        SkillResources::Files(files),
+    );
+    entry.validate().map_err(|e| e.to_string())?;
+    Ok(entry)
+}
+
+/// The frontmatter fields, in the order they are written: `name` and `description` first.
+fn frontmatter(skill: &Skill) -> Vec<(String, Value)> {
+    let mut fields: Vec<(String, Value)> = vec![
+        ("name".into(), skill.name().into()),
+        ("description".into(), skill.description().into()),
+    ];
+    if let Some(license) = skill.license() {
+        fields.push(("license".into(), license.into()));
+    }
+    if let Some(compatibility) = skill.compatibility() {
+        fields.push(("compatibility".into(), compatibility.into()));
+    }
+    let metadata: Map<String, Value> = skill
+        .metadata()
+        .map(|(k, v)| (k.to_owned(), Value::from(v)))
+        .collect();
+    if !metadata.is_empty() {
+        fields.push(("metadata".into(), Value::Object(metadata)));
+    }
+    let tools: Vec<&str> = skill.allowed_tools().collect();
+    if !tools.is_empty() {
+        fields.push(("allowed-tools".into(), tools.join(" ").into()));
+    }
+    if let Ok(Value::Object(extra)) = serde_json::from_str::<Value>(skill.extra_json()) {
+        let mut extra: Vec<(String, Value)> = extra.into_iter().collect();
+        extra.sort_by(|a, b| a.0.cmp(&b.0));
+        fields.extend(extra.into_iter().filter(|(k, _)| {
+            !matches!(
+                k.as_str(),
+                "name" | "description" | "license" | "compatibility" | "metadata" | "allowed-tools"
+            )
+        }));
+    }
+    fields
+}
+
+/// The `SKILL.md` a host reads: the frontmatter written from the skill's fields, then the body.
+///
+/// Every value is written as JSON (a JSON string is a YAML double-quoted scalar, a JSON object
+/// a YAML flow mapping), so the file parses back to exactly the `frontmatter` of the skill's
+/// extension entry.
+pub(super) fn manifest(skill: &Skill) -> String {
+    let mut text = String::from("---\n");
+    for (key, value) in frontmatter(skill) {
+        if key
+            .bytes()
+            .all(|b| b.is_ascii_alphanumeric() || b == b'-' || b == b'_')
+        {
+            text.push_str(&key);
+        } else {
+            text.push_str(&yaml_json(&Value::String(key)));
+        }
+        text.push_str(": ");
+        text.push_str(&yaml_json(&value));
+        text.push('\n');
+    }
+    text.push_str("---\n");
+    text.push_str(skill.body());
+    text
+}
+
+/// JSON text that YAML reads back as the same value: YAML also breaks lines at U+0085, U+2028
+/// and U+2029, which JSON leaves unescaped.
+fn yaml_json(value: &Value) -> String {
+    let json = value.to_string();
+    if !json.contains(['\u{85}', '\u{2028}', '\u{2029}']) {
+        return json;
+    }
+    json.replace('\u{85}', "\\u0085")
+        .replace('\u{2028}', "\\u2028")
+        .replace('\u{2029}', "\\u2029")
+}
+
+/// Standard base64 with padding, for binary resources.
+pub(super) fn base64(bytes: &[u8]) -> String {
+    const ALPHABET: &[u8; 64] = b"ABCDEFGHIJKLMNOPQRSTUVWXYZabcdefghijklmnopqrstuvwxyz0123456789+/";
+    let mut out = String::with_capacity(bytes.len().div_ceil(3) * 4);
+    for chunk in bytes.chunks(3) {
+        let b = [
+            chunk[0],
+            *chunk.get(1).unwrap_or(&0),
+            *chunk.get(2).unwrap_or(&0),
+        ];
+        let n = (u32::from(b[0]) << 16) | (u32::from(b[1]) << 8) | u32::from(b[2]);
+        for (i, shift) in [18, 12, 6, 0].into_iter().enumerate() {
+            if i <= chunk.len() {
+                out.push(char::from(ALPHABET[(n >> shift) as usize & 63]));
+            } else {
+                out.push('=');
+            }
+        }
+    }
+    out
+}
+
+/// The digest of a skill's `SKILL.md` as served over MCP (frontmatter and body), as the skills
+/// extension writes it: `sha256:` and 64 hex digits.
+///
+/// ```
+/// use skills_embed_runtime::{Fields, Skill};
+/// let fields = Fields { name: "demo".into(), description: "A demo.".into(), ..Fields::default() };
+/// let skill = Skill::owned(fields, "Do it.\n".into(), vec![]);
+/// let digest = skills_embed_runtime::mcp::manifest_digest(&skill);
+/// assert!(digest.starts_with("sha256:") && digest.len() == 7 + 64);
+/// ```
+pub fn manifest_digest(skill: &Skill) -> String {
+    format!("sha256:{}", hex(&sha256(manifest(skill).as_bytes())))
+}
+
+/// The text of a skill's `SKILL.md` as served over MCP: its frontmatter (written from its
+/// fields) and its body.
+///
+/// ```
+/// use skills_embed_runtime::{Fields, Skill};
+/// let fields = Fields { name: "demo".into(), description: "A demo: quoted.".into(), ..Fields::default() };
+/// let skill = Skill::owned(fields, "Do it.\n".into(), vec![]);
+/// assert_eq!(
+///     skills_embed_runtime::mcp::manifest_text(&skill),
+///     "---\nname: \"demo\"\ndescription: \"A demo: quoted.\"\n---\nDo it.\n",
+/// );
+/// ```
+pub fn manifest_text(skill: &Skill) -> String {
+    manifest(skill)
+}
+
+#[cfg(test)]
+mod tests {
+    use super::*;
+
+    #[test]
+    fn base64_matches_the_standard_alphabet_and_padding() {
+        assert_eq!(base64(b""), "");
+        assert_eq!(base64(b"f"), "Zg==");
+        assert_eq!(base64(b"fo"), "Zm8=");
+        assert_eq!(base64(b"foo"), "Zm9v");
+        assert_eq!(base64(b"foobar"), "Zm9vYmFy");
+        assert_eq!(base64(&[0xff, 0xfe, 0x00]), "//4A");
+    }
+
+    #[test]
+    fn yaml_escapes_what_yaml_reads_as_a_line_break() {
+        assert_eq!(yaml_json(&Value::from("a\u{2028}b")), "\"a\\u2028b\"");
+        assert_eq!(yaml_json(&Value::from("a: b")), "\"a: b\"");
+    }
+}

@@ -1,0 +1,409 @@
+//! The fields beyond the specification: unknown fields (errors when strict, kept when lenient),
+//! the client fields of the dialects read (see [`dialect`](super::dialect)), the invocation
+//! policy they make, and the one JSON text all kept fields become.
+
+use serde_yaml::{Mapping, Value};
+
+use super::checker::{Checker, Pos};
+use super::dialect::{self, Dialect, Expect, Reading};
+use super::fields::ALLOWED_FIELDS;
+use super::value::{json_text, key_text, kind, scalar_text, to_json, untag};
+use super::{Rule, Severity};
+use crate::model::invocation::InvocationFields;
+use crate::text::{clip, closest};
+
+/// Reports the fields the specification does not define, and returns the ones kept as
+/// canonical JSON object text ([`Fields::extra`](crate::Fields::extra)): the client fields of
+/// the dialects read, and under the lenient profile every unknown field.
+pub(super) fn check_unknown_fields(cx: &mut Checker<'_>, mapping: &Mapping) -> String {
+    let mut extra = serde_json::Map::new();
+    for (key, value) in mapping {
+        let key = key_text(key);
+        if ALLOWED_FIELDS.contains(&key.as_str()) {
+            continue;
+        }
+        if let Some((expect, invocation)) = dialect::claude_code_field(&key) {
+            let reading = cx.reading(Dialect::ClaudeCode);
+            // Opted in: a known field. Lenient: the invocation fields are honoured, with a
+            // warning; the other client fields stay unknown fields (kept, warned).
+            if reading == Reading::Known || (reading == Reading::Warned && invocation) {
+                if reading == Reading::Warned {
+                    let (what, pos) = (format!("field {key:?}"), cx.key_pos(&key));
+                    warn_client_field(cx, what, Dialect::ClaudeCode, pos);
+                }
+                check_client_type(cx, &key, value, expect, Dialect::ClaudeCode);
+                extra.insert(key, to_json(value));
+                continue;
+            }
+        }
+        // The one "did you mean"; `allowed_tools` is the usual slip for `allowed-tools`.
+        let hint = closest(&key.replace('_', "-"), ALLOWED_FIELDS.iter().copied())
+            .map(|field| format!(" (did you mean {field:?}?)"))
+            .unwrap_or_default();
+        let message = format!(
+            "unknown field {key:?}{hint}; the allowed fields are {}",
+            ALLOWED_FIELDS.join(", ")
+        );
+        cx.strict_error(Rule::UnknownField, cx.key_pos(&key), message);
+        if cx.lenient() {
+            extra.insert(key, to_json(value));
+        }
+    }
+    json_text(&serde_json::Value::Object(extra))
+}
+
+/// A client field of `dialect` that is not of the type `expect`: an error when the dialect
+/// is opted in to, a warning when the lenient profile honours it. Null reads as absent.
+fn check_client_type(
+    cx: &mut Checker<'_>,
+    key: &str,
+    value: &Value,
+    expect: Expect,
+    dialect: Dialect,
+) {
+    if value.is_null() || expect.accepts(value) {
+        return;
+    }
+    let message = format!(
+        "field {key:?} ({}) must be {}, not {}",
+        dialect.client(),
+        expect.describe(),
+        kind(value)
+    );
+    let severity = cx.reading(dialect).type_severity();
+    cx.push(severity, Rule::ClientFieldType, cx.key_pos(key), message);
+}
+
+/// A client field's portability warning under the lenient profile.
+fn warn_client_field(cx: &mut Checker<'_>, what: String, dialect: Dialect, pos: Pos) {
+    let article = if dialect.client().starts_with(['A', 'E', 'I', 'O', 'U']) {
+        "an"
+    } else {
+        "a"
+    };
+    let message = format!(
+        "{what} is {article} {} field, not part of the Agent Skills specification: it is \
+         honoured here, other clients ignore it; opt in to the {} dialect to accept it \
+         without this warning",
+        dialect.client(),
+        dialect.as_str()
+    );
+    cx.push(Severity::Warning, Rule::UnknownField, pos, message);
+}
+
+/// The invocation policy from Claude Code's fields and OpenCode's metadata key, as far as
+/// the profile and the dialects read them (types were checked with the unknown fields).
+pub(super) fn read_invocation(
+    cx: &mut Checker<'_>,
+    mapping: &Mapping,
+    metadata: &[(String, String)],
+) -> InvocationFields {
+    let mut policy = InvocationFields::default();
+    if cx.reading(Dialect::ClaudeCode) != Reading::Ignored {
+        let get = |key: &str| mapping.get(key).map(untag);
+        if let Some(Value::Bool(true)) = get("disable-model-invocation") {
+            policy.model_may_invoke = false;
+        }
+        if let Some(Value::Bool(false)) = get("user-invocable") {
+            policy.user_may_invoke = false;
+        }
+        policy.argument_hint = match get("argument-hint") {
+            // `argument-hint: [file]` is YAML for a list: what the author meant is the text.
+            Some(Value::Sequence(items)) => {
+                let words: Vec<String> = items
+                    .iter()
+                    .filter_map(|item| scalar_text(item, None))
+                    .map(|item| format!("[{}]", item.trim()))
+                    .collect();
+                Some(words.join(" "))
+            }
+            Some(value) => scalar_text(value, cx.raw_value("argument-hint").as_deref())
+                .map(|text| text.trim().to_owned()),
+            None => None,
+        }
+        .filter(|hint| !hint.is_empty() && !hint.chars().any(char::is_control));
+        policy.arguments = match get("arguments") {
+            Some(Value::Sequence(items)) => items
+                .iter()
+                .filter_map(|item| scalar_text(item, None))
+                .flat_map(|item| argument_words(&item))
+                .collect(),
+            Some(value) => scalar_text(value, None)
+                .map(|text| argument_words(&text))
+                .unwrap_or_default(),
+            None => Vec::new(),
+        };
+    }
+    let opencode = cx.reading(Dialect::OpenCode);
+    let autoinvoke = metadata
+        .iter()
+        .find(|(key, _)| key == dialect::OPENCODE_AUTOINVOKE);
+    if let (true, Some((key, value))) = (opencode != Reading::Ignored, autoinvoke) {
+        let pos = cx.child_pos("metadata", key);
+        match value.trim() {
+            "false" | "true" => {
+                if value.trim() == "false" {
+                    policy.model_may_invoke = false;
+                }
+                if opencode == Reading::Warned {
+                    let what = format!("metadata {key:?}");
+                    warn_client_field(cx, what, Dialect::OpenCode, pos);
+                }
+            }
+            other => {
+                let message = format!(
+                    "metadata {key:?} (OpenCode) must be \"true\" or \"false\", not {:?}",
+                    clip(other, 41)
+                );
+                let severity = opencode.type_severity();
+                cx.push(severity, Rule::ClientFieldType, pos, message);
+            }
+        }
+    }
+    policy
+}
+
+/// The names in an `arguments` value: separated by spaces or commas.
+fn argument_words(text: &str) -> Vec<String> {
+    text.split(|c: char| c == ',' || c.is_whitespace())
+        .filter(|word| !word.is_empty())
+        .map(str::to_owned)
+        .collect()
+}
+
+#[cfg(test)]
+mod tests {
+    use super::*;
+    use crate::parse::testing::*;
+
+    #[test]
+    fn unknown_fields_are_errors_when_strict() {
+        let (manifest, diagnostics) = strict(&with("version: 1.0\nallowed_tools: Read\n"));
+        assert_eq!(
+            found(&diagnostics),
+            [("unknown-field", E, 4, 1), ("unknown-field", E, 5, 1)]
+        );
+        assert_eq!(
+            diagnostics[1].message,
+            "unknown field \"allowed_tools\" (did you mean \"allowed-tools\"?); the allowed fields are \
+             name, description, license, compatibility, metadata, allowed-tools"
+        );
+        assert!(extra_of(&manifest.unwrap()).is_empty());
+    }
+
+    #[test]
+    fn unknown_fields_get_a_hint_only_when_near() {
+        let hint = |key: &str| {
+            let diagnostics = strict(&with(&format!("{key}: x\n"))).1;
+            let message = &single(&diagnostics).message;
+            message.split_once("(did you mean ").map(|(_, rest)| {
+                rest.split_once('?')
+                    .map_or(rest, |(name, _)| name)
+                    .to_owned()
+            })
+        };
+        assert_eq!(hint("descripton").as_deref(), Some("\"description\""));
+        assert_eq!(hint("Licence").as_deref(), Some("\"license\""));
+        assert_eq!(hint("allowed_tool").as_deref(), Some("\"allowed-tools\""));
+        assert_eq!(hint("version"), None);
+        assert_eq!(hint("x".repeat(10_000).as_str()), None);
+    }
+
+    #[test]
+    fn unknown_fields_are_kept_when_lenient() {
+        let (manifest, diagnostics) =
+            lenient(&with("version: 1.0\nuser-invocable: true\ntags: [a, b]\n"));
+        assert_eq!(
+            found(&diagnostics),
+            [
+                ("unknown-field", W, 4, 1),
+                ("unknown-field", W, 5, 1),
+                ("unknown-field", W, 6, 1)
+            ]
+        );
+        let manifest = manifest.unwrap();
+        // Canonical JSON text: keys sorted, whatever order they were written in.
+        assert_eq!(
+            manifest.fields.extra,
+            r#"{"tags":["a","b"],"user-invocable":true,"version":1.0}"#
+        );
+        let extra = extra_of(&manifest);
+        assert_eq!(
+            serde_json::Value::Object(extra),
+            serde_json::json!({"version": 1.0, "user-invocable": true, "tags": ["a", "b"]})
+        );
+    }
+
+    const CLAUDE: &str = "disable-model-invocation: true\nuser-invocable: false\n\
+                          argument-hint: \"[file] [out]\"\narguments: [file, out]\nmodel: sonnet\n";
+
+    #[test]
+    fn claude_code_fields_stay_unknown_when_strict() {
+        let (manifest, diagnostics) = dialects(&with(CLAUDE), Profile::Strict, Dialects::NONE);
+        assert_eq!(
+            found(&diagnostics),
+            [4, 5, 6, 7, 8].map(|line| ("unknown-field", E, line, 1))
+        );
+        // The message is the specification's, as for any unknown field.
+        assert_eq!(
+            diagnostics[0].message,
+            "unknown field \"disable-model-invocation\"; the allowed fields are name, description, \
+             license, compatibility, metadata, allowed-tools"
+        );
+        // Nothing is honoured.
+        assert!(manifest.fields.invocation.is_default());
+        assert!(extra_of(&manifest).is_empty());
+    }
+
+    #[test]
+    fn claude_code_fields_are_honoured_with_warnings_when_lenient() {
+        let (manifest, diagnostics) = dialects(&with(CLAUDE), Profile::Lenient, Dialects::NONE);
+        assert_eq!(
+            found(&diagnostics),
+            [4, 5, 6, 7, 8].map(|line| ("unknown-field", W, line, 1))
+        );
+        assert_eq!(
+            diagnostics[0].message,
+            "field \"disable-model-invocation\" is a Claude Code field, not part of the Agent \
+             Skills specification: it is honoured here, other clients ignore it; opt in to the \
+             claude-code dialect to accept it without this warning"
+        );
+        // `model` is not an invocation field: the usual unknown-field warning.
+        assert!(
+            diagnostics[4]
+                .message
+                .starts_with("unknown field \"model\"")
+        );
+        let policy = manifest.fields.invocation.clone();
+        assert!(!policy.model_may_invoke && !policy.user_may_invoke);
+        assert_eq!(policy.argument_hint.as_deref(), Some("[file] [out]"));
+        assert_eq!(policy.arguments, ["file", "out"]);
+        assert_eq!(extra_of(&manifest)["model"], "sonnet");
+    }
+
+    #[test]
+    fn claude_code_fields_are_known_when_opted_in() {
+        for profile in [Profile::Strict, Profile::Lenient] {
+            let (manifest, diagnostics) =
+                dialects(&with(CLAUDE), profile, Dialect::ClaudeCode.into());
+            assert!(diagnostics.is_empty(), "{profile:?}: {diagnostics:#?}");
+            assert!(!manifest.fields.invocation.model_may_invoke);
+            assert!(!manifest.fields.invocation.user_may_invoke);
+            assert_eq!(manifest.fields.invocation.arguments, ["file", "out"]);
+            // Known client fields are kept, never dropped.
+            assert_eq!(extra_of(&manifest)["model"], "sonnet");
+            assert_eq!(
+                extra_of(&manifest)["arguments"],
+                serde_json::json!(["file", "out"])
+            );
+        }
+        // Another dialect opted in does not make Claude Code's fields known.
+        let (_, diagnostics) = dialects(&with(CLAUDE), Profile::Strict, Dialect::Codex.into());
+        assert_eq!(diagnostics.len(), 5);
+    }
+
+    #[test]
+    fn claude_code_types_are_checked_with_lines_when_opted_in() {
+        let text = with(
+            "disable-model-invocation: \"yes\"\nuser-invocable: 1\nargument-hint: {a: b}\n\
+             arguments: [[a]]\nhooks: run\npaths: [\"src/**\"]\nwhen_to_use: Use it.\n",
+        );
+        let (manifest, diagnostics) = dialects(&text, Profile::Strict, Dialect::ClaudeCode.into());
+        assert_eq!(
+            found(&diagnostics),
+            [4, 5, 6, 7, 8].map(|line| ("client-field-type", E, line, 1))
+        );
+        let messages: Vec<&str> = diagnostics.iter().map(|d| d.message.as_str()).collect();
+        assert_eq!(
+            messages,
+            [
+                "field \"disable-model-invocation\" (Claude Code) must be a boolean (true or false), not a string",
+                "field \"user-invocable\" (Claude Code) must be a boolean (true or false), not a number",
+                "field \"argument-hint\" (Claude Code) must be a string or a list of strings, not a mapping",
+                "field \"arguments\" (Claude Code) must be a string or a list of strings, not a list",
+                "field \"hooks\" (Claude Code) must be a mapping, not a string",
+            ]
+        );
+        // A wrong value is not honoured.
+        assert!(
+            manifest.fields.invocation.model_may_invoke
+                && manifest.fields.invocation.user_may_invoke
+        );
+        // Lenient without the opt-in: the same problems are warnings, beside the portability
+        // warnings; the other client fields are not checked.
+        let (_, diagnostics) = dialects(&text, Profile::Lenient, Dialects::NONE);
+        let types: Vec<_> = found(&diagnostics)
+            .into_iter()
+            .filter(|d| d.0 == "client-field-type")
+            .collect();
+        assert_eq!(
+            types,
+            [4, 5, 6, 7].map(|line| ("client-field-type", W, line, 1))
+        );
+    }
+
+    #[test]
+    fn arguments_and_hints_in_every_shape() {
+        let read = |extra: &str| {
+            dialects(&with(extra), Profile::Strict, Dialect::ClaudeCode.into())
+                .0
+                .fields
+                .invocation
+        };
+        assert_eq!(read("arguments: file out\n").arguments, ["file", "out"]);
+        assert_eq!(
+            read("arguments: \"file, out\"\n").arguments,
+            ["file", "out"]
+        );
+        assert_eq!(
+            read("arguments:\n  - file\n  - out\n").arguments,
+            ["file", "out"]
+        );
+        assert!(read("arguments:\n").arguments.is_empty());
+        // `argument-hint: [file]` is a YAML list; the author meant the text.
+        assert_eq!(
+            read("argument-hint: [file, out]\n")
+                .argument_hint
+                .as_deref(),
+            Some("[file] [out]")
+        );
+        assert_eq!(
+            read("argument-hint: 3\n").argument_hint.as_deref(),
+            Some("3")
+        );
+        assert_eq!(read("argument-hint: \"  \"\n").argument_hint, None);
+        assert!(read("disable-model-invocation: false\nuser-invocable: true\n").is_default());
+    }
+
+    #[test]
+    fn opencode_autoinvoke() {
+        let text = with("metadata:\n  author: Ann\n  opencode/autoinvoke: \"false\"\n");
+        // Strict: valid metadata, not honoured.
+        let (manifest, diagnostics) = dialects(&text, Profile::Strict, Dialects::NONE);
+        assert!(diagnostics.is_empty() && manifest.fields.invocation.model_may_invoke);
+        // Lenient: honoured, with a warning at the key.
+        let (manifest, diagnostics) = dialects(&text, Profile::Lenient, Dialects::NONE);
+        assert_eq!(found(&diagnostics), [("unknown-field", W, 6, 3)]);
+        assert!(
+            diagnostics[0]
+                .message
+                .starts_with("metadata \"opencode/autoinvoke\" is an OpenCode field")
+        );
+        assert!(!manifest.fields.invocation.model_may_invoke);
+        // Opted in: honoured, no warning; a bad value is an error at its line.
+        let (manifest, diagnostics) = dialects(&text, Profile::Strict, Dialect::OpenCode.into());
+        assert!(diagnostics.is_empty() && !manifest.fields.invocation.model_may_invoke);
+        let bad = with("metadata:\n  opencode/autoinvoke: never\n");
+        let (manifest, diagnostics) = dialects(&bad, Profile::Strict, Dialect::OpenCode.into());
+        assert_eq!(found(&diagnostics), [("client-field-type", E, 5, 3)]);
+        assert_eq!(
+            diagnostics[0].message,
+            "metadata \"opencode/autoinvoke\" (OpenCode) must be \"true\" or \"false\", not \"never\""
+        );
+        assert!(manifest.fields.invocation.model_may_invoke);
+        // A YAML boolean is read as its text.
+        let boolean = with("metadata: {opencode/autoinvoke: false}\n");
+        let (manifest, diagnostics) = dialects(&boolean, Profile::Strict, Dialect::OpenCode.into());
+        assert!(diagnostics.is_empty() && !manifest.fields.invocation.model_may_invoke);
+    }
+}

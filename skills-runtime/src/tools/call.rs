@@ -1,0 +1,214 @@
+//! Decoding a tool call: the model's raw JSON arguments into a [`Call`], or a [`CallError`]
+//! that says what was wrong and what is valid.
+
+use serde_json::{Map, Value};
+
+use super::definition::{LOAD_SKILL_CHUNK, READ_SKILL, READ_SKILL_RESOURCE, ToolConfig};
+use crate::model::skill::MANIFEST;
+use crate::text::{self, echo as clip};
+
+/// A parsed tool call.
+#[derive(Debug, Clone, PartialEq, Eq)]
+pub enum Call {
+    /// A skill's body.
+    Body {
+        /// The skill's name.
+        skill: String,
+        /// A heading to return alone.
+        section: Option<String>,
+        /// Where to continue a cut body.
+        offset: usize,
+    },
+    /// One file of a skill.
+    File {
+        /// The skill's name.
+        skill: String,
+        /// The path relative to the skill's folder.
+        path: String,
+        /// A heading to return alone.
+        section: Option<String>,
+        /// Where to continue a cut file.
+        offset: usize,
+    },
+    /// One chunk of a skill's body.
+    Chunk {
+        /// The skill's name.
+        skill: String,
+        /// The chunk's id.
+        chunk: String,
+    },
+}
+
+impl Call {
+    /// The skill the call is for.
+    pub fn skill(&self) -> &str {
+        match self {
+            Call::Body { skill, .. } | Call::File { skill, .. } | Call::Chunk { skill, .. } => {
+                skill
+            }
+        }
+    }
+}
+
+/// A call that cannot be answered with content: its text says what was wrong and what is
+/// valid, for the model.
+#[derive(Debug, Clone, PartialEq, Eq, thiserror::Error)]
+#[error("{0}")]
+pub struct CallError(pub(crate) String);
+
+/// Decodes a call to tool `tool_name` with its raw JSON `arguments`. `names` gives the
+/// sentence naming the skills that exist and `tools` the tool names, both asked only when the
+/// call is wrong: a right call allocates for its own values only.
+pub(crate) fn decode(
+    config: &ToolConfig,
+    tool_name: &str,
+    arguments: &str,
+    names: &dyn Fn() -> String,
+    tools: &dyn Fn() -> Vec<String>,
+) -> Result<Call, CallError> {
+    let usage = |tool_name: &str| usage(tool_name, names);
+    let args = parse_object(arguments).map_err(|e| CallError(e + &usage(tool_name)))?;
+    let skill = || required_str(&args, "skill", tool_name, &usage);
+    let name = tool_name.trim();
+    if name == config.name {
+        let chunk = optional_str(&args, "chunk")?;
+        let section = optional_str(&args, "section")?;
+        let offset = optional_offset(&args)?;
+        let path = optional_str(&args, "path")?.unwrap_or_else(|| MANIFEST.to_owned());
+        let skill = skill()?;
+        Ok(match chunk {
+            Some(chunk) => Call::Chunk { skill, chunk },
+            None if is_manifest(&path) => Call::Body {
+                skill,
+                section,
+                offset,
+            },
+            None => Call::File {
+                skill,
+                path,
+                section,
+                offset,
+            },
+        })
+    } else if name == READ_SKILL {
+        Ok(Call::Body {
+            skill: skill()?,
+            section: None,
+            offset: 0,
+        })
+    } else if name == READ_SKILL_RESOURCE {
+        let offset = optional_offset(&args)?;
+        let path = required_str(&args, "file", tool_name, &usage)?;
+        Ok(Call::File {
+            skill: skill()?,
+            path,
+            section: None,
+            offset,
+        })
+    } else if name == LOAD_SKILL_CHUNK {
+        let chunk = required_str(&args, "chunk", tool_name, &usage)?;
+        Ok(Call::Chunk {
+            skill: skill()?,
+            chunk,
+        })
+    } else {
+        let names = tools();
+        Err(CallError(format!(
+            "Unknown tool {}. The skill tools are: {}.",
+            text::json_string(&clip(tool_name)),
+            names.join(", ")
+        )))
+    }
+}
+
+/// How to call `tool_name`, and the skills that exist.
+fn usage(tool_name: &str, names: &dyn Fn() -> String) -> String {
+    let example = match tool_name.trim() {
+        READ_SKILL => r#"{"skill": "NAME"}"#,
+        READ_SKILL_RESOURCE => r#"{"skill": "NAME", "file": "references/guide.md"}"#,
+        LOAD_SKILL_CHUNK => r#"{"skill": "NAME", "chunk": "ID"}"#,
+        _ => r#"{"skill": "NAME", "path": "SKILL.md"}"#,
+    };
+    format!(" Send a JSON object like {example}.{}", names())
+}
+
+fn required_str(
+    args: &Map<String, Value>,
+    key: &str,
+    tool_name: &str,
+    usage: &dyn Fn(&str) -> String,
+) -> Result<String, CallError> {
+    match args.get(key) {
+        Some(Value::String(s)) => Ok(s.clone()),
+        None | Some(Value::Null) => {
+            Err(CallError(format!("Missing \"{key}\".{}", usage(tool_name))))
+        }
+        Some(other) => Err(CallError(format!(
+            "\"{key}\" must be a string, not {}.{}",
+            kind(other),
+            usage(tool_name)
+        ))),
+    }
+}
+
+fn parse_object(arguments: &str) -> Result<Map<String, Value>, String> {
+    let trimmed = arguments.trim();
+    if trimmed.is_empty() {
+        return Ok(Map::new());
+    }
+    match serde_json::from_str::<Value>(trimmed) {
+        Ok(Value::Object(map)) => Ok(map),
+        Ok(other) => Err(format!(
+            "The arguments must be a JSON object, not {}.",
+            kind(&other)
+        )),
+        Err(e) => Err(format!("The arguments are not valid JSON ({e}).")),
+    }
+}
+
+fn optional_str(args: &Map<String, Value>, key: &str) -> Result<Option<String>, CallError> {
+    match args.get(key) {
+        None | Some(Value::Null) => Ok(None),
+        Some(Value::String(s)) if s.trim().is_empty() && key != "path" => Ok(None),
+        Some(Value::String(s)) => Ok(Some(s.clone())),
+        Some(other) => Err(CallError(format!(
+            "\"{key}\" must be a string, not {}.",
+            kind(other)
+        ))),
+    }
+}
+
+fn optional_offset(args: &Map<String, Value>) -> Result<usize, CallError> {
+    match args.get("offset") {
+        None | Some(Value::Null) => Ok(0),
+        Some(Value::Number(n)) => match n.as_u64().and_then(|n| usize::try_from(n).ok()) {
+            Some(n) => Ok(n),
+            None => Err(CallError(format!(
+                "\"offset\" must be a whole number of 0 or more, as given at the end of a cut answer; got {n}."
+            ))),
+        },
+        // Some models send numbers as strings.
+        Some(Value::String(s)) if s.trim().parse::<usize>().is_ok() => {
+            Ok(s.trim().parse().unwrap_or(0))
+        }
+        Some(other) => Err(CallError(format!(
+            "\"offset\" must be a whole number of 0 or more, not {}.",
+            kind(other)
+        ))),
+    }
+}
+
+fn kind(v: &Value) -> &'static str {
+    match v {
+        Value::Null => "null",
+        Value::Bool(_) => "a boolean",
+        Value::Number(_) => "a number",
+        Value::String(_) => "a string",
+        Value::Array(_) => "an array",
+        Value::Object(_) => "an object",
+    }
+}
+
+fn is_manifest(path: &str) -> bool {
+    crate::model::path::check(path).is_ok_and(|p| p.to_string() == MANIFEST)
+}

@@ -1,0 +1,304 @@
+//! Framing what a tool call returns: the answer's header in the configured shape, the
+//! continuation of a cut file, the lists of chunks and files after a body, and the refusals
+//! every host words the same way.
+
+use std::fmt::Write;
+
+use super::call::CallError;
+use super::definition::{self, LOAD_SKILL_CHUNK, OutputShape, READ_SKILL_RESOURCE, ToolConfig};
+use crate::listing;
+use crate::model::file::hex;
+use crate::model::skill::Skill;
+use crate::text::{self, echo as clip, excerpt};
+
+/// What a tool call returns to the model, and what the host may want to know about it.
+#[derive(Debug, Clone, PartialEq, Eq)]
+pub struct ToolOutput {
+    /// The text for the model.
+    pub text: String,
+    /// Whether the call failed (report it to the model as a tool error).
+    pub is_error: bool,
+    /// What was loaded, for logs and sessions.
+    pub report: Option<LoadReport>,
+    /// The skill whose loading waits for the user's approval (an `ask` permission).
+    pub approval: Option<String>,
+}
+
+impl ToolOutput {
+    pub(crate) fn error(text: impl Into<String>) -> Self {
+        ToolOutput {
+            text: text.into(),
+            is_error: true,
+            report: None,
+            approval: None,
+        }
+    }
+}
+
+impl ToolOutput {
+    /// The answer while loading `skill` waits for the user's approval.
+    pub(crate) fn awaiting_approval(skill: &str) -> Self {
+        ToolOutput {
+            text: format!(
+                "Loading skill {} needs the user's approval, which has been requested. \
+                 Continue without it until the user answers.",
+                text::json_string(skill)
+            ),
+            is_error: false,
+            report: None,
+            approval: Some(skill.to_owned()),
+        }
+    }
+}
+
+impl From<CallError> for ToolOutput {
+    fn from(e: CallError) -> Self {
+        ToolOutput::error(e.0)
+    }
+}
+
+/// The refusal when the user declined loading `skill`: one wording for every host.
+pub(crate) fn declined(skill: &str) -> String {
+    format!(
+        "The user declined loading skill {}. Do the task without it.",
+        text::json_string(skill)
+    )
+}
+
+/// The refusal when loading `skill` needs the user's approval and the host (a `server`, an
+/// `agent`) has no way to ask: one wording for every host.
+// Only hosts ask; without one, nothing refuses this way.
+#[cfg_attr(not(any(feature = "mcp", feature = "rig")), allow(dead_code))]
+pub(crate) fn cannot_ask(skill: &str, host: &str) -> String {
+    format!(
+        "Loading skill {} needs the user's approval, and this {host} has no way to ask for it. \
+         Do the task without this skill.",
+        text::json_string(skill)
+    )
+}
+
+/// What one load returned.
+#[derive(Debug, Clone, PartialEq, Eq)]
+pub struct LoadReport {
+    /// The skill.
+    pub skill: String,
+    /// The file (`SKILL.md` for the body), or `#id` for a chunk.
+    pub path: String,
+    /// Where the skill came from: `embedded` or `disk`.
+    pub source: &'static str,
+    /// The SHA-256 digest of the whole file.
+    pub sha256: [u8; 32],
+    /// Bytes of the file that were returned.
+    pub bytes_read: usize,
+    /// Characters of content returned.
+    pub chars_returned: usize,
+    /// Whether part of the file was left out.
+    pub truncated: bool,
+    /// Where to continue, when the file was cut.
+    pub next_offset: Option<usize>,
+}
+
+pub(crate) fn report(
+    skill: &Skill,
+    path: String,
+    sha256: [u8; 32],
+    returned: &str,
+    cut: Option<&excerpt::Excerpt<'_>>,
+) -> LoadReport {
+    LoadReport {
+        skill: skill.name().to_owned(),
+        path,
+        source: skill.source(),
+        sha256,
+        bytes_read: returned.len(),
+        chars_returned: returned.chars().count(),
+        truncated: cut.is_some_and(|c| c.truncated),
+        next_offset: cut.and_then(excerpt::Excerpt::next_offset),
+    }
+}
+
+pub(crate) fn frame(
+    config: &ToolConfig,
+    report: LoadReport,
+    content: &str,
+    trailer: &str,
+) -> ToolOutput {
+    let mut text = String::with_capacity(content.len() + trailer.len() + 256);
+    let digest = hex(&report.sha256);
+    let (source, truncated) = (report.source, report.truncated);
+    let (bytes, chars) = (report.bytes_read, report.chars_returned);
+    match config.shape {
+        OutputShape::Brackets => {
+            let _ = write!(
+                text,
+                "[Skill: {} | source={source}]\n[Skill Path: {}]\n[Load Report: sha256={digest} \
+                 truncated={truncated} bytes_read={bytes} chars_returned={chars}]\n\n",
+                text::quote_name(&report.skill),
+                text::quote_name(&report.path)
+            );
+        }
+        OutputShape::Xml => {
+            let (mut skill, mut path) = (String::new(), String::new());
+            listing::push_escaped(&mut skill, &text::quote_name(&report.skill));
+            listing::push_escaped(&mut path, &text::quote_name(&report.path));
+            let _ = writeln!(
+                text,
+                "<skill_content name=\"{skill}\" source=\"{source}\" path=\"{path}\" sha256=\"{digest}\" \
+                 truncated=\"{truncated}\" bytes_read=\"{bytes}\" chars_returned=\"{chars}\">"
+            );
+        }
+    }
+    text.push_str(content);
+    if !trailer.is_empty() {
+        ensure_blank_line(&mut text);
+        text.push_str(trailer);
+    }
+    if config.shape == OutputShape::Xml {
+        if !text.ends_with('\n') {
+            text.push('\n');
+        }
+        text.push_str("</skill_content>");
+    }
+    ToolOutput {
+        text,
+        is_error: false,
+        report: Some(report),
+        approval: None,
+    }
+}
+
+pub(crate) fn push_chunks(config: &ToolConfig, out: &mut String, skill: &Skill) {
+    if skill.chunks().is_empty() {
+        return;
+    }
+    let how = match config.style {
+        definition::ToolStyle::Unified => format!("{} with `chunk`", config.name),
+        definition::ToolStyle::Split => LOAD_SKILL_CHUNK.to_owned(),
+    };
+    let _ = writeln!(
+        out,
+        "Optional blocks of these instructions (load one with {how}), id | description:"
+    );
+    for c in skill.chunks() {
+        let _ = write!(out, "- {} | ", text::quote_name(c.id()));
+        listing::push_one_line(out, c.description());
+        out.push('\n');
+    }
+    out.push('\n');
+}
+
+pub(crate) fn push_files(config: &ToolConfig, out: &mut String, skill: &Skill) {
+    let files: Vec<&str> = skill.resources().map(|f| f.path()).collect();
+    if files.is_empty() {
+        return;
+    }
+    let how = match config.style {
+        definition::ToolStyle::Unified => format!("{} with `path`", config.name),
+        definition::ToolStyle::Split => READ_SKILL_RESOURCE.to_owned(),
+    };
+    let _ = writeln!(out, "Files of this skill (load one with {how}):");
+    let shown = files.len().min(config.max_listed_files);
+    // One line per folder, in the order folders first appear (a folder's files are not
+    // always next to each other in path order: `a.md`, `b/c.md`, `d.md`).
+    let mut folders: Vec<(&str, Vec<&str>)> = Vec::new();
+    let mut position: std::collections::HashMap<&str, usize> = Default::default();
+    for path in &files[..shown] {
+        let (folder, name) = path.rsplit_once('/').unwrap_or(("", path));
+        let at = *position.entry(folder).or_insert_with(|| {
+            folders.push((folder, Vec::new()));
+            folders.len() - 1
+        });
+        folders[at].1.push(name);
+    }
+    for (folder, names) in &folders {
+        let label = match *folder {
+            "" => "./".to_owned(),
+            // A folder named `.` is quoted, so it cannot pass for the skill's own folder.
+            "." => format!("{}/", text::json_string(folder)),
+            _ => format!("{}/", text::quote_name(folder)),
+        };
+        let _ = writeln!(out, "- {label}: {}", listing::names(names));
+    }
+    if files.len() > shown {
+        let _ = writeln!(out, "- … and {} more", files.len() - shown);
+    }
+}
+
+/// How to get the rest of a cut file, in the configured style.
+pub(crate) fn continuation(
+    config: &ToolConfig,
+    cut: &excerpt::Excerpt<'_>,
+    skill: &str,
+    path: &str,
+) -> String {
+    let Some(next) = cut.next_offset() else {
+        return String::new();
+    };
+    let (tool, key) = match config.style {
+        definition::ToolStyle::Unified => (config.name.as_str(), "path"),
+        definition::ToolStyle::Split => (READ_SKILL_RESOURCE, "file"),
+    };
+    // Each value is a JSON string, so the object is valid JSON whatever the names hold.
+    format!(
+        "[Cut at byte {next} of {}. To continue, call {tool} with {{\"skill\": {}, \"{key}\": {}, \"offset\": {next}}}.]\n",
+        cut.total_bytes,
+        text::json_string(skill),
+        text::json_string(path),
+    )
+}
+
+/// The body without its chunk blocks. Where a block was cut out, the blank lines on both sides
+/// of it would add up: at those joins only, one blank line is kept.
+pub(crate) fn join_core(skill: &Skill) -> String {
+    let mut core = String::with_capacity(skill.body().len());
+    for piece in skill.core_body() {
+        let piece = if core.ends_with("\n\n") || core.is_empty() {
+            piece.trim_start_matches(['\n', '\r'])
+        } else {
+            piece
+        };
+        core.push_str(piece);
+    }
+    core
+}
+
+/// A script to name in the example path: an executable one if any.
+pub(crate) fn first_script(skill: &Skill) -> &str {
+    skill
+        .resources()
+        .find(|f| f.is_executable())
+        .or_else(|| skill.resources().find(|f| f.path().starts_with("scripts/")))
+        .map_or("scripts", |f| f.path())
+}
+
+/// The section asked for, or the whole text with a note naming the headings that exist.
+pub(crate) fn pick_section<'t>(text: &'t str, section: Option<&str>) -> (&'t str, String) {
+    let Some(wanted) = section else {
+        return (text, String::new());
+    };
+    if let Some(found) = excerpt::section(text, wanted) {
+        return (found.text, String::new());
+    }
+    let headings: Vec<&str> = excerpt::headings(text).iter().map(|h| h.title).collect();
+    let list = if headings.is_empty() {
+        "it has no headings".to_owned()
+    } else {
+        format!("its headings are: {}", headings.join("; "))
+    };
+    (
+        text,
+        format!(
+            "[Section {} not found, so this is the file from its start; {list}.]\n\n",
+            text::json_string(&clip(wanted))
+        ),
+    )
+}
+
+fn ensure_blank_line(text: &mut String) {
+    if !text.ends_with('\n') {
+        text.push('\n');
+    }
+    if !text.ends_with("\n\n") {
+        text.push('\n');
+    }
+}
