@@ -179,6 +179,30 @@ enum Command {
         /// The name of the unified tool.
         #[arg(long, default_value = "load_skill")]
         tool_name: String,
+        /// Serve MCP's Streamable HTTP at http://ADDR/mcp instead of stdio, e.g.
+        /// 127.0.0.1:8080. Only loopback hosts are accepted in `Host` unless --allow-host
+        /// names more; browser origins other than the server's own get 403. Stops on SIGTERM
+        /// or Ctrl-C after the requests in flight.
+        #[arg(long, value_name = "ADDR")]
+        http: Option<std::net::SocketAddr>,
+        /// With --http: require `Authorization: Bearer <token>`. One token a line (`#` starts
+        /// a comment); a token may be followed by a permissions file (same format as
+        /// --permissions, relative to this file's folder) whose rules replace --permissions for
+        /// requests with that token, so each team's agents see their skills only.
+        #[arg(long, value_name = "FILE", requires = "http")]
+        token_file: Option<PathBuf>,
+        /// With --http: no sessions (every request answered on its own, plain JSON), so
+        /// replicas need no sticky routing; approvals and subscriptions then last one request.
+        #[arg(long, requires = "http")]
+        stateless: bool,
+        /// With --http: also accept this name in `Host` (a server bound to a non-loopback
+        /// address is reached under its own name); repeatable.
+        #[arg(long, value_name = "HOST", requires = "http")]
+        allow_host: Vec<String>,
+        /// With --http: also accept requests from this browser origin (`https://app.example:443`);
+        /// repeatable.
+        #[arg(long, value_name = "ORIGIN", requires = "http")]
+        allow_origin: Vec<String>,
     },
     /// Write a skill's files (scripts with their executable bits) under DEST/<skill>/.
     Extract {
@@ -495,6 +519,11 @@ pub fn main() -> ExitCode {
             style,
             shape,
             tool_name,
+            http,
+            token_file,
+            stateless,
+            allow_host,
+            allow_origin,
         } => {
             let config = ToolConfig {
                 name: tool_name,
@@ -512,9 +541,19 @@ pub fn main() -> ExitCode {
                 None => Ok(crate::policy::Permissions::new()),
                 Some(read) => read,
             };
-            match rules {
-                Ok(rules) => serve(&target.target(), &common, rules, &only, &deny, config),
-                Err(message) => usage(&message),
+            let tokens = token_file.as_deref().map(read_tokens).transpose();
+            match (rules, tokens) {
+                (Ok(rules), Ok(tokens)) => {
+                    let http = http.map(|addr| HttpFlags {
+                        addr,
+                        tokens: tokens.unwrap_or_default(),
+                        stateless,
+                        hosts: allow_host,
+                        origins: allow_origin,
+                    });
+                    serve(&target.target(), &common, rules, &only, &deny, config, http)
+                }
+                (Err(message), _) | (_, Err(message)) => usage(&message),
             }
         }
     };
@@ -885,8 +924,43 @@ fn read_permissions(path: &Path) -> Result<crate::policy::Permissions, String> {
     crate::policy::Permissions::parse(&text).map_err(|e| format!("{}: {e}", path.display()))
 }
 
+/// `skills serve --http` and the flags that go with it.
+struct HttpFlags {
+    addr: std::net::SocketAddr,
+    tokens: Vec<(String, Option<crate::policy::Permissions>)>,
+    stateless: bool,
+    hosts: Vec<String>,
+    origins: Vec<String>,
+}
+
+/// The bearer tokens in `path`, one a line, each with the rules of the permissions file that
+/// may follow it; a file with no token is refused.
+fn read_tokens(path: &Path) -> Result<Vec<(String, Option<crate::policy::Permissions>)>, String> {
+    let text = std::fs::read_to_string(path).map_err(|e| format!("{}: {e}", path.display()))?;
+    let folder = path.parent().unwrap_or(Path::new("."));
+    let mut tokens = Vec::new();
+    for line in text.lines().map(str::trim) {
+        if line.is_empty() || line.starts_with('#') {
+            continue;
+        }
+        let (token, rules) = match line.split_once(char::is_whitespace) {
+            Some((token, file)) => (token, Some(read_permissions(&folder.join(file.trim()))?)),
+            None => (line, None),
+        };
+        tokens.push((token.to_owned(), rules));
+    }
+    if tokens.is_empty() {
+        return Err(format!(
+            "{}: the token file holds no token; put the bearer token clients send in it",
+            path.display()
+        ));
+    }
+    Ok(tokens)
+}
+
 /// `skills serve`: an overlay of the target's folder (or of what discovery finds) over no
-/// embedded skills, served over stdio and reloaded when its files change.
+/// embedded skills, served over stdio (or Streamable HTTP with `--http`) and reloaded when its
+/// files change.
 fn serve(
     target: &Target,
     common: &Common,
@@ -894,6 +968,7 @@ fn serve(
     only: &[String],
     deny: &[String],
     config: ToolConfig,
+    http: Option<HttpFlags>,
 ) -> Outcome {
     use std::sync::Arc;
     use std::time::Duration;
@@ -937,24 +1012,31 @@ fn serve(
     }
     let outcome = outcome_of(&diagnostics).min(Outcome::Invalid);
     let set = overlay.snapshot();
+    let over = http
+        .as_ref()
+        .map_or_else(|| "stdio".to_owned(), |h| format!("http://{}/mcp", h.addr));
     eprintln!(
-        "skills serve: {} skill{} over stdio",
+        "skills serve: {} skill{} over {over}",
         set.len(),
         plural(set.len())
     );
 
     // The last matching rule wins: the file's rules, then --only, then --deny.
-    let mut permissions = if only.is_empty() {
-        rules
-    } else {
-        only.iter()
-            .fold(rules.with_default(Access::Deny), |p, pattern| {
-                p.allow(pattern.as_str())
-            })
+    let restrict = |rules: crate::policy::Permissions| {
+        let mut permissions = if only.is_empty() {
+            rules
+        } else {
+            only.iter()
+                .fold(rules.with_default(Access::Deny), |p, pattern| {
+                    p.allow(pattern.as_str())
+                })
+        };
+        for pattern in deny {
+            permissions = permissions.deny(pattern.as_str());
+        }
+        permissions
     };
-    for pattern in deny {
-        permissions = permissions.deny(pattern.as_str());
-    }
+    let permissions = restrict(rules);
 
     // Reloads run on a thread of their own, once a second after the last one ended; requests
     // take the overlay's last complete snapshot, which a reload swaps in whole when it is done,
@@ -982,11 +1064,33 @@ fn serve(
     if let Err(e) = reloader {
         eprintln!("skills serve: cannot start the reload thread ({e}); serving without reloads");
     }
-    let server = McpServer::live(move || overlay.snapshot())
-        .with_config(config)
-        .with_permissions(permissions)
-        .with_server_info("skills", env!("CARGO_PKG_VERSION"));
-    match server.run_stdio() {
+    let maker = move |permissions: crate::policy::Permissions| {
+        let (overlay, config) = (Arc::clone(&overlay), config.clone());
+        move || {
+            let overlay = Arc::clone(&overlay);
+            McpServer::live(move || overlay.snapshot())
+                .with_config(config.clone())
+                .with_permissions(permissions.clone())
+                .with_server_info("skills", env!("CARGO_PKG_VERSION"))
+        }
+    };
+    let served = match http {
+        None => maker(permissions)().run_stdio(),
+        Some(flags) => {
+            let mut server = crate::mcp::http::HttpServer::new(maker(permissions))
+                .stateless(flags.stateless)
+                .allow_hosts(flags.hosts)
+                .allow_origins(flags.origins);
+            for (token, rules) in flags.tokens {
+                server = match rules {
+                    None => server.with_token(token),
+                    Some(rules) => server.with_token_for(token, maker(restrict(rules))),
+                };
+            }
+            server.run(flags.addr)
+        }
+    };
+    match served {
         Ok(()) => outcome,
         Err(e) => {
             eprintln!("error: {e}");

@@ -40,7 +40,7 @@
 //! | check a path a model sent | [`path`] |
 //! | validate SKILL.md files; read a scanned folder into skills | `parse`, `load` (feature `parse`) |
 //! | load skills from disk, reload, extract scripts | `disk` (feature `fs`) |
-//! | serve over MCP | `mcp` (feature `mcp`) |
+//! | serve over MCP (stdio, or Streamable HTTP with `mcp-http`) | `mcp` (feature `mcp`) |
 //! | a rig tool | `rig` (feature `rig`) |
 //!
 //! # Features
@@ -50,6 +50,8 @@
 //!   extraction of a skill's files for running its scripts (`disk`).
 //! - `watch`: a background thread that reloads an overlay when its folders change.
 //! - `mcp`: an MCP server for any skill set (`mcp`, on rmcp).
+//! - `mcp-http`: the MCP server over Streamable HTTP (`mcp::http`, on hyper): loopback hosts,
+//!   `Origin` checks, bearer tokens, body and in-flight limits, graceful shutdown.
 //! - `rig`: the load tool as a rig `Tool` (`rig`, on rig-core 0.44; needs Rust 1.95).
 //! - `compress`: `skills!(..., compress = true)` stores each skill's text LZ4-compressed and
 //!   decompresses it once, on first access (lz4_flex, no unsafe code).

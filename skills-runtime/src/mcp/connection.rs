@@ -77,6 +77,12 @@ impl InFlightLimit {
     pub fn max(&self) -> usize {
         self.max
     }
+
+    /// Waits for one of the limit's permits (the HTTP server holds one per request it answers).
+    #[cfg(feature = "mcp-http")]
+    pub(super) async fn acquire(&self) -> Option<OwnedSemaphorePermit> {
+        Arc::clone(&self.permits).acquire_owned().await.ok()
+    }
 }
 
 impl fmt::Debug for InFlightLimit {

@@ -1,7 +1,14 @@
 //! The answers to every MCP request ([`Handler`], an rmcp [`ServerHandler`]), and [`Guarded`],
 //! what [`McpServer::serve`](super::McpServer::serve) hands to rmcp.
 
-use std::collections::BTreeSet;
+#![allow(
+    deprecated,
+    reason = "rmcp deprecates logging and resources/subscribe for protocol 2026-07-28; clients of 2025-11-25 send them"
+)]
+
+use std::collections::{BTreeMap, BTreeSet};
+use std::hash::{DefaultHasher, Hash, Hasher};
+use std::sync::atomic::{AtomicBool, Ordering};
 use std::sync::{Arc, Mutex};
 
 use rmcp::model::{
@@ -10,10 +17,11 @@ use rmcp::model::{
     CustomResult, ErrorCode, GetPromptRequestParams, GetPromptResponse, GetPromptResult,
     GetSkillRequestParams, GetSkillResult, Implementation, ListPromptsResult,
     ListResourceTemplatesResult, ListResourcesResult, ListSkillsResult, ListToolsResult,
-    PaginatedRequestParams, Prompt, PromptMessage, ReadResourceDirectoryRequestParams,
-    ReadResourceDirectoryResult, ReadResourceRequestParams, ReadResourceResponse,
-    ReadResourceResult, Reference, Resource, ResourceContents, ResourceTemplate, Role,
-    ServerCapabilities, ServerConfig, SkillResources, Tool,
+    LoggingLevel, LoggingMessageNotificationParam, PaginatedRequestParams, Prompt, PromptMessage,
+    ReadResourceDirectoryRequestParams, ReadResourceDirectoryResult, ReadResourceRequestParams,
+    ReadResourceResponse, ReadResourceResult, Reference, Resource, ResourceContents,
+    ResourceTemplate, ResourceUpdatedNotificationParam, Role, ServerCapabilities, ServerConfig,
+    SetLevelRequestParams, SkillResources, SubscribeRequestParams, Tool, UnsubscribeRequestParams,
 };
 use rmcp::service::{Peer, RequestContext, RoleServer};
 use rmcp::{ErrorData, ServerHandler};
@@ -22,14 +30,20 @@ use serde_json::Value;
 use super::session::{Conversation, signature};
 use super::skill_md::{base64, entry, manifest, served};
 use super::uri::{parse_uri, template, uri, uris};
-use super::{DIRECTORY, LISTING_PROMPT, MARKDOWN, MAX_JSON_DEPTH, SCHEME, TOO_DEEP};
+use super::{
+    DIRECTORY, LISTING_PROMPT, LOGGER, MARKDOWN, MAX_JSON_DEPTH, SCHEME, SUBSCRIPTION_POLL,
+    TOO_DEEP,
+};
 use crate::host::{Host, Snapshot, Source, lock};
 use crate::model::id::Dynamic;
 use crate::model::set::SkillSet;
 use crate::model::skill::{MANIFEST, Skill};
 use crate::policy::{Access, Answer};
 use crate::text::echo as clip;
-use crate::tools::{Disclosure, Event, Session, ToolOutput, Tools};
+use crate::tools::{
+    Disclosure, Event, LOAD_SKILL_CHUNK, READ_SKILL, READ_SKILL_RESOURCE, Session, ToolOutput,
+    Tools,
+};
 
 /// A hook called with every session event.
 pub(super) type EventHook = Arc<dyn Fn(&Event) + Send + Sync>;
@@ -43,8 +57,125 @@ pub(super) struct Handler {
     pub(super) info: Implementation,
     /// The connection's session, on its own thread (started at the first call that needs it).
     conversation: Conversation,
+    /// What the client saw last, the level it logs at and what it subscribed to; shared with
+    /// the task that watches a live set for its subscriptions.
+    listening: Arc<Listening>,
+}
+
+/// What one client asked to hear about, and what it saw last.
+#[derive(Default)]
+struct Listening {
     /// The signature of what this client saw last, to tell it when a live set changed.
     seen: Mutex<Option<u64>>,
+    /// The least severe level the client wants log notifications for (none before
+    /// `logging/setLevel`).
+    level: Mutex<Option<LoggingLevel>>,
+    /// The subscribed URIs, each with a hash of the content it had when last told (`None`: no
+    /// such file then).
+    subscribed: Mutex<BTreeMap<String, Option<u64>>>,
+    /// Whether the task that watches a live set for the subscriptions runs.
+    watching: AtomicBool,
+}
+
+impl Listening {
+    /// Sends a log notification if the client asked for this level or a less severe one.
+    async fn log(&self, peer: &Peer<RoleServer>, level: LoggingLevel, message: String) {
+        let wanted = *lock(&self.level);
+        if wanted.is_some_and(|min| severity(level) >= severity(min)) {
+            let param = LoggingMessageNotificationParam::new(level, Value::String(message))
+                .with_logger(LOGGER);
+            // The client may have gone: a log line it cannot get changes nothing here.
+            let _ = peer.notify_logging_message(param).await;
+        }
+    }
+
+    /// The subscribed URIs whose content differs in `tools` from when the client was last
+    /// told; records the new contents.
+    fn updated(&self, tools: &Tools<'_, Dynamic>) -> Vec<String> {
+        let mut subscribed = lock(&self.subscribed);
+        let mut updated = Vec::new();
+        for (uri, before) in subscribed.iter_mut() {
+            let now = content_hash(tools, uri);
+            if now != *before {
+                *before = now;
+                updated.push(uri.clone());
+            }
+        }
+        updated
+    }
+}
+
+/// The set to answer from; tells the client when what it may see of a live set changed since
+/// it was last told: the list changes, the subscribed files that changed, a log line.
+async fn notice(
+    source: &Source,
+    host: &Host,
+    listening: &Listening,
+    peer: &Peer<RoleServer>,
+) -> Snapshot {
+    let set = source.snapshot();
+    if !source.is_live() {
+        return set;
+    }
+    let (changed, updated) = {
+        let tools = served(host, &set);
+        let signature = signature(&tools);
+        let before = lock(&listening.seen).replace(signature);
+        let changed = before.is_some_and(|b| b != signature);
+        let updated = if changed {
+            listening.updated(&tools)
+        } else {
+            Vec::new()
+        };
+        (changed.then(|| tools.visible().count()), updated)
+    };
+    if let Some(count) = changed {
+        // The client may not listen for these; a failure to tell it changes nothing here.
+        let _ = peer.notify_tool_list_changed().await;
+        let _ = peer.notify_resource_list_changed().await;
+        for uri in &updated {
+            let param = ResourceUpdatedNotificationParam::new(uri.clone());
+            let _ = peer.notify_resource_updated(param).await;
+        }
+        listening
+            .log(
+                peer,
+                LoggingLevel::Info,
+                format!(
+                    "The skills changed (reloaded): {count} served now; {} subscribed file(s) updated.",
+                    updated.len()
+                ),
+            )
+            .await;
+    }
+    set
+}
+
+/// A hash of what `resources/read` answers for `uri` now, `None` when it names no file.
+fn content_hash(tools: &Tools<'_, Dynamic>, uri: &str) -> Option<u64> {
+    let (name, path) = parse_uri(uri).ok()?;
+    let skill = tools.lookup(&name).ok()?;
+    let mut hasher = DefaultHasher::new();
+    if crate::model::path::check(&path).is_ok_and(|p| p.to_string() == MANIFEST) {
+        manifest(skill).hash(&mut hasher);
+    } else {
+        skill.load(&path).ok()?.bytes().hash(&mut hasher);
+    }
+    Some(hasher.finish())
+}
+
+/// Levels from the least severe up, for comparing (rmcp's type has no order).
+fn severity(level: LoggingLevel) -> u8 {
+    match level {
+        LoggingLevel::Debug => 0,
+        LoggingLevel::Info => 1,
+        LoggingLevel::Notice => 2,
+        LoggingLevel::Warning => 3,
+        LoggingLevel::Error => 4,
+        LoggingLevel::Critical => 5,
+        LoggingLevel::Alert => 6,
+        LoggingLevel::Emergency => 7,
+    }
 }
 
 impl Handler {
@@ -57,25 +188,33 @@ impl Handler {
             on_event: None,
             info: Implementation::new("skills", env!("CARGO_PKG_VERSION")),
             conversation: Conversation::default(),
-            seen: Mutex::new(None),
+            listening: Arc::default(),
         }
     }
 
     /// The set to answer from; tells the client when what it may see of a live set changed
     /// since its last request.
     async fn current(&self, peer: &Peer<RoleServer>) -> Snapshot {
-        let set = self.source.snapshot();
-        if !self.source.is_live() {
-            return set;
+        notice(&self.source, &self.host, &self.listening, peer).await
+    }
+
+    /// Watches a live set while the client has subscriptions, so a change reaches it without
+    /// waiting for its next request (started at the first subscription).
+    fn watch(&self, peer: &Peer<RoleServer>) {
+        if !self.source.is_live() || self.listening.watching.swap(true, Ordering::SeqCst) {
+            return;
         }
-        let signature = signature(&self.tools(&set));
-        let before = lock(&self.seen).replace(signature);
-        if before.is_some_and(|b| b != signature) {
-            // The client may not listen for these; a failure to tell it changes nothing here.
-            let _ = peer.notify_tool_list_changed().await;
-            let _ = peer.notify_resource_list_changed().await;
-        }
-        set
+        let (source, host) = (self.source.clone(), self.host.clone());
+        let (listening, peer) = (Arc::clone(&self.listening), peer.clone());
+        tokio::spawn(async move {
+            while !peer.is_transport_closed() {
+                tokio::time::sleep(SUBSCRIPTION_POLL).await;
+                if lock(&listening.subscribed).is_empty() {
+                    continue;
+                }
+                notice(&source, &host, &listening, &peer).await;
+            }
+        });
     }
 
     fn tools<'s>(&self, set: &'s SkillSet<Dynamic>) -> Tools<'s, Dynamic> {
@@ -98,7 +237,12 @@ impl Handler {
     }
 
     /// Whether a resource of `found` may be read now; under `ask`, asks first.
-    async fn may_read(&self, tools: &Tools<'_, Dynamic>, found: &Skill) -> Result<(), ErrorData> {
+    async fn may_read(
+        &self,
+        tools: &Tools<'_, Dynamic>,
+        found: &Skill,
+        peer: &Peer<RoleServer>,
+    ) -> Result<(), ErrorData> {
         match tools.access(found) {
             Access::Allow => Ok(()),
             // Denied skills never get this far: they are looked up as unknown.
@@ -106,15 +250,47 @@ impl Handler {
                 format!("Skill \"{}\" not found.", found.name()),
                 None,
             )),
-            Access::Ask => self
-                .host
-                .approve(found)
-                .await
-                .map_err(|refusal| ErrorData::invalid_request(refusal, None)),
+            Access::Ask => {
+                self.asking(peer, found.name()).await;
+                match self.host.approve(found).await {
+                    Ok(()) => Ok(()),
+                    Err(refusal) => {
+                        self.refused(peer, found.name(), &refusal).await;
+                        Err(ErrorData::invalid_request(refusal, None))
+                    }
+                }
+            }
         }
     }
 
-    async fn call(&self, name: String, arguments: String) -> Result<ToolOutput, ErrorData> {
+    /// Logs that the host is asked to approve loading `skill`.
+    async fn asking(&self, peer: &Peer<RoleServer>, skill: &str) {
+        let message = format!(
+            "Asking the host to approve loading skill {} (its rule is ask).",
+            crate::text::json_string(skill)
+        );
+        self.listening
+            .log(peer, LoggingLevel::Notice, message)
+            .await;
+    }
+
+    /// Logs that loading `skill` was refused, and why.
+    async fn refused(&self, peer: &Peer<RoleServer>, skill: &str, why: &str) {
+        let message = format!(
+            "Loading skill {} was refused: {why}",
+            crate::text::json_string(skill)
+        );
+        self.listening
+            .log(peer, LoggingLevel::Warning, message)
+            .await;
+    }
+
+    async fn call(
+        &self,
+        name: String,
+        arguments: String,
+        peer: &Peer<RoleServer>,
+    ) -> Result<ToolOutput, ErrorData> {
         let remember = self.remember_loads;
         let out = self
             .with_session(move |session| {
@@ -128,7 +304,13 @@ impl Handler {
         let Some(skill) = out.approval.clone() else {
             return Ok(out);
         };
+        self.asking(peer, &skill).await;
         let answer = self.host.ask(&skill).await;
+        if let Err(refusal) = &answer {
+            self.refused(peer, &skill, refusal).await;
+        } else if answer == Ok(Answer::Reject) {
+            self.refused(peer, &skill, "the host declined.").await;
+        }
         let asked = answer.as_ref().ok().copied();
         // Nobody to ask: the session's request is dropped as if declined.
         let given = asked.unwrap_or(Answer::Reject);
@@ -165,6 +347,7 @@ impl Handler {
 impl ServerHandler for Handler {
     fn get_info(&self) -> ServerConfig {
         let builder = ServerCapabilities::builder()
+            .enable_logging()
             .enable_tools()
             .enable_resources()
             .enable_prompts()
@@ -173,6 +356,7 @@ impl ServerHandler for Handler {
             builder
                 .enable_tool_list_changed()
                 .enable_resources_list_changed()
+                .enable_resources_subscribe()
                 .enable_skills_with_directory_read()
                 .build()
         } else {
@@ -213,12 +397,20 @@ impl ServerHandler for Handler {
         request: CallToolRequestParams,
         context: RequestContext<RoleServer>,
     ) -> Result<CallToolResponse, ErrorData> {
-        self.current(&context.peer).await;
+        let set = self.current(&context.peer).await;
         let arguments = request
             .arguments
             .map(|args| Value::Object(args).to_string())
             .unwrap_or_default();
-        let out = self.call(request.name.into_owned(), arguments).await?;
+        check_call(
+            &self.tools(&set),
+            &self.host.config.name,
+            &request.name,
+            &arguments,
+        )?;
+        let out = self
+            .call(request.name.into_owned(), arguments, &context.peer)
+            .await?;
         let content = vec![ContentBlock::text(out.text)];
         let result = if out.is_error {
             CallToolResult::error(content)
@@ -305,8 +497,63 @@ impl ServerHandler for Handler {
             }
             .with_mime_type(loaded.media_type())
         };
-        self.may_read(&tools, skill).await?;
+        self.may_read(&tools, skill, &context.peer).await?;
         Ok(ReadResourceResult::new(vec![contents]).into())
+    }
+
+    async fn set_level(
+        &self,
+        request: SetLevelRequestParams,
+        _context: RequestContext<RoleServer>,
+    ) -> Result<(), ErrorData> {
+        *lock(&self.listening.level) = Some(request.level);
+        Ok(())
+    }
+
+    async fn subscribe(
+        &self,
+        request: SubscribeRequestParams,
+        context: RequestContext<RoleServer>,
+    ) -> Result<(), ErrorData> {
+        if !self.source.is_live() {
+            return Err(not_live("resources/subscribe"));
+        }
+        let set = self.current(&context.peer).await;
+        let hash = {
+            let tools = self.tools(&set);
+            let (skill, path) = file_at(&tools, &request.uri, |e| {
+                ErrorData::resource_not_found(e, None)
+            })?;
+            if skill.load(&path).is_err() && path != MANIFEST {
+                return Err(ErrorData::resource_not_found(
+                    format!(
+                        "{} is not a file of skill \"{}\". Its files are: {}.",
+                        clip(&request.uri),
+                        skill.name(),
+                        uris(skill).join(", ")
+                    ),
+                    None,
+                ));
+            }
+            content_hash(&tools, &request.uri)
+        };
+        lock(&self.listening.subscribed).insert(request.uri, hash);
+        self.watch(&context.peer);
+        Ok(())
+    }
+
+    async fn unsubscribe(
+        &self,
+        request: UnsubscribeRequestParams,
+        _context: RequestContext<RoleServer>,
+    ) -> Result<(), ErrorData> {
+        if !self.source.is_live() {
+            return Err(not_live("resources/unsubscribe"));
+        }
+        // Unsubscribing from a URI never subscribed to is no error: the client hears nothing
+        // about it either way.
+        lock(&self.listening.subscribed).remove(&request.uri);
+        Ok(())
     }
 
     async fn list_prompts(
@@ -633,6 +880,52 @@ fn invalid_uri(tools: &Tools<'_, Dynamic>, problem: &str) -> ErrorData {
     ErrorData::invalid_params(
         format!(
             "{problem}. Skill files are {SCHEME}<skill>/<path>, like {SCHEME}<skill>/{MANIFEST}. {known}"
+        ),
+        None,
+    )
+}
+
+/// The protocol error for a call the tools cannot take (`-32602`, invalid params): a tool that is
+/// not offered now (the tools of either [`ToolStyle`](crate::tools::ToolStyle) are answered
+/// whichever is listed, and none while no skill is visible), or arguments that do not fit its
+/// input schema. A known tool with well-formed arguments naming a skill, file or chunk that
+/// does not exist is answered by the tool, as a result with `isError`.
+fn check_call(
+    tools: &Tools<'_, Dynamic>,
+    unified: &str,
+    name: &str,
+    arguments: &str,
+) -> Result<(), ErrorData> {
+    let offered: Vec<String> = tools.offered().into_iter().map(|d| d.name).collect();
+    let known = !offered.is_empty()
+        && [unified, READ_SKILL, READ_SKILL_RESOURCE, LOAD_SKILL_CHUNK].contains(&name.trim());
+    if !known {
+        let tools = if offered.is_empty() {
+            "This server offers no tool now: no skill is available.".to_owned()
+        } else {
+            format!("The tools are: {}.", offered.join(", "))
+        };
+        return Err(ErrorData::invalid_params(
+            format!(
+                "Unknown tool {}. {tools}",
+                crate::text::json_string(&clip(name))
+            ),
+            None,
+        ));
+    }
+    tools
+        .parse(name, arguments)
+        .map(drop)
+        .map_err(|e| ErrorData::invalid_params(e.to_string(), None))
+}
+
+/// The answer to a subscription request to a set that cannot change.
+fn not_live(method: &str) -> ErrorData {
+    ErrorData::new(
+        ErrorCode::METHOD_NOT_FOUND,
+        format!(
+            "{method} is not served: these skills cannot change while the server runs, so there \
+             is nothing to be told about (the capabilities do not list resources.subscribe)."
         ),
         None,
     )

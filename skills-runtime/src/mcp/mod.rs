@@ -14,6 +14,11 @@
 //! The initialize result's `instructions` carry the same listing, so hosts that put server
 //! instructions in the system prompt disclose the skills without a prompt call.
 //!
+//! Over stdio, [`McpServer::serve_stdio`] and [`McpServer::run_stdio`] serve one client; with
+//! feature `mcp-http`, `http::HttpServer` serves many over MCP's Streamable HTTP transport
+//! (sessions or stateless, Host/Origin checks, a bearer token, graceful shutdown), and gives
+//! the tower service to mount in an app (`skills serve --http ADDR` on the command line).
+//!
 //! # Permissions and sessions
 //!
 //! Every surface goes through [`Tools`] with the server's [`Permissions`]: a denied skill, and
@@ -34,6 +39,29 @@
 //! a denied skill on disk tells it nothing. A skill whose name the skills extension cannot
 //! carry (over 64 characters, say, which the lenient profile loads with a warning) is served on
 //! no surface, so every surface lists the same skills.
+//!
+//! # Errors, log notifications and subscriptions
+//!
+//! `tools/call` answers as the MCP specification (2025-06-18, "Error Handling") lists: an
+//! unknown tool, and arguments that do not fit the tool's input schema (a missing `skill`, a
+//! number for a string, an `offset` that is no count), are JSON-RPC errors `-32602` (invalid
+//! params). The tools of both [styles](crate::tools::ToolStyle) are known whichever is listed;
+//! while no skill is visible no tool is. A known tool with well-formed arguments naming a skill,
+//! file, section or chunk that does not exist, or a load refused by the approval hook, is a
+//! tool result with `isError` and a message the model can act on (2025-11-25 counts such input
+//! errors as tool execution errors too).
+//!
+//! After `logging/setLevel` (nothing is logged before it), the server sends
+//! `notifications/message` (logger `skills`) at or above the level set: `info` when a live set
+//! changed in what this client may see, `notice` when the host is asked to approve a skill
+//! under `ask`, `warning` when a load was refused. Only names of skills the client may see
+//! appear; paths, rules and other clients' activity never do.
+//!
+//! For a live set ([`McpServer::live`], [`McpServer::from_overlay`]), `resources/subscribe`
+//! takes the URI of a served file; when its content changes (a reload) or it goes away, the
+//! client gets `notifications/resources/updated` for it, within a fraction of a second and
+//! without a request of its own. A fixed set cannot change, so its capabilities do not list
+//! `resources.subscribe` and subscribing answers "method not found".
 //!
 //! # Limits on what a client can make the server hold
 //!
@@ -102,6 +130,9 @@ pub use rmcp;
 
 mod connection;
 mod handler;
+#[cfg(feature = "mcp-http")]
+#[cfg_attr(docsrs, doc(cfg(feature = "mcp-http")))]
+pub mod http;
 mod server;
 mod session;
 mod skill_md;
@@ -125,6 +156,12 @@ pub const SCHEME: &str = "skill://";
 /// assert_eq!(skills_embed_runtime::mcp::LISTING_PROMPT, "skills");
 /// ```
 pub const LISTING_PROMPT: &str = "skills";
+
+/// The logger name of the server's log notifications.
+const LOGGER: &str = "skills";
+
+/// How often a live set is checked for changes while a client has subscriptions.
+const SUBSCRIPTION_POLL: std::time::Duration = std::time::Duration::from_millis(200);
 
 /// The media type of a `SKILL.md` resource.
 const MARKDOWN: &str = "text/markdown";

@@ -1,5 +1,10 @@
 //! [`McpServer`]: the builder, and serving one connection over a transport.
 
+#![allow(
+    deprecated,
+    reason = "rmcp deprecates logging and resources/subscribe for protocol 2026-07-28; clients of 2025-11-25 send them"
+)]
+
 use std::fmt;
 use std::future::Future;
 use std::sync::Arc;
@@ -10,6 +15,7 @@ use rmcp::model::{
     Implementation, ListPromptsResult, ListResourceTemplatesResult, ListResourcesResult,
     ListSkillsResult, ListToolsResult, PaginatedRequestParams, ReadResourceDirectoryRequestParams,
     ReadResourceDirectoryResult, ReadResourceRequestParams, ReadResourceResponse, ServerConfig,
+    SetLevelRequestParams, SubscribeRequestParams, UnsubscribeRequestParams,
 };
 use rmcp::service::{RequestContext, RoleServer};
 use rmcp::{ErrorData, ServerHandler, ServiceExt};
@@ -377,5 +383,8 @@ impl ServerHandler for McpServer {
         list_skills(Option<PaginatedRequestParams>) -> ListSkillsResult;
         get_skill(GetSkillRequestParams) -> GetSkillResult;
         read_resource_directory(ReadResourceDirectoryRequestParams) -> ReadResourceDirectoryResult;
+        set_level(SetLevelRequestParams) -> ();
+        subscribe(SubscribeRequestParams) -> ();
+        unsubscribe(UnsubscribeRequestParams) -> ();
     }
 }

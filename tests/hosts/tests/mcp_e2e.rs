@@ -249,9 +249,18 @@ async fn skills_serve_over_stdio_with_rmcp_client() {
             CallToolRequestParams::new("load_skill").with_arguments(args(json!({"skill": 42}))),
         )
         .await
-        .unwrap();
-    assert_eq!(bad.is_error, Some(true));
-    assert!(text_of(&bad).contains("\"skill\" must be a string, not a number."));
+        .unwrap_err();
+    // arguments that do not fit the tool's schema are a protocol error (-32602), not a result
+    let rmcp::service::ServiceError::McpError(bad) = bad else {
+        panic!("{bad:?}")
+    };
+    assert_eq!(bad.code, rmcp::model::ErrorCode::INVALID_PARAMS);
+    assert!(
+        bad.message
+            .contains("\"skill\" must be a string, not a number."),
+        "{}",
+        bad.message
+    );
     let wrong_path = client
         .call_tool(
             CallToolRequestParams::new("load_skill")

@@ -66,6 +66,14 @@ fn error_message(error: ServiceError) -> String {
     }
 }
 
+/// The code and message of a JSON-RPC error answer.
+fn error_code(error: ServiceError) -> (i32, String) {
+    match error {
+        ServiceError::McpError(data) => (data.code.0, data.message.into_owned()),
+        other => panic!("expected an MCP error answer, got {other}"),
+    }
+}
+
 fn resource_text(contents: &ResourceContents) -> &str {
     match contents {
         ResourceContents::TextResourceContents { text, .. } => text,
@@ -367,13 +375,15 @@ async fn split_tools_and_remembered_loads() {
         .unwrap();
     // Either style's tools are answered, whichever style was listed.
     assert_eq!(unknown_tool.is_error, Some(false));
-    let bogus = client.call_tool(call("rm_rf", json!({}))).await.unwrap();
-    assert_eq!(bogus.is_error, Some(true));
-    assert!(
-        text(&bogus).contains("Unknown tool \"rm_rf\""),
-        "{}",
-        text(&bogus)
+    // An unknown tool is a protocol error (-32602), not a tool result.
+    let (code, bogus) = error_code(
+        client
+            .call_tool(call("rm_rf", json!({})))
+            .await
+            .unwrap_err(),
     );
+    assert_eq!(code, -32602, "{bogus}");
+    assert!(bogus.contains("Unknown tool \"rm_rf\""), "{bogus}");
     client.cancel().await.unwrap();
 }
 

@@ -1,0 +1,622 @@
+//! The MCP server over MCP's Streamable HTTP transport (feature `mcp-http`): [`HttpServer`],
+//! a ready server on hyper, and [`HttpService`], the tower service to mount in an app.
+//!
+//! One [`McpServer`] answers one MCP session, so an [`HttpServer`] is built from a function
+//! that makes one: it is called for every session (stateful mode, the default: the client
+//! keeps an `Mcp-Session-Id`, and its approvals, loads and subscriptions are that session's)
+//! or for every request ([`HttpServer::stateless`]: no session, so any number of replicas can
+//! answer behind a load balancer without sticky routing; embedded sets are identical in every
+//! replica). What needs a session, and so sticky routing when replicated: the `always` answers
+//! of the approval hook, "already loaded" answers ([`McpServer::remember_loads`]),
+//! `logging/setLevel`, `resources/subscribe` and the list-changed notifications, which all
+//! belong to one session.
+//!
+//! # Safe by default
+//!
+//! - The endpoint is `/mcp`; any other path answers 404.
+//! - `Host` must name a loopback address (`localhost`, `127.0.0.1`, `::1`) unless more are
+//!   allowed ([`HttpServer::allow_hosts`]): a DNS-rebinding page cannot reach a loopback
+//!   server under its own name. [`HttpServer::serve`] also allows the address it is bound to.
+//! - A request with an `Origin` header (what a browser sends) is refused with 403 unless the
+//!   origin is allowed ([`HttpServer::allow_origins`]); [`HttpServer::serve`] allows the
+//!   server's own origin. Requests without `Origin` (MCP clients that are not browsers) pass.
+//! - With a bearer token ([`HttpServer::with_token`]), a request without
+//!   `Authorization: Bearer <token>` gets 401 (compared in constant time). A token can have
+//!   a server of its own ([`HttpServer::with_token_for`]: its own permission rules, say, so
+//!   one team's agents see their skills only); its sessions are separate from the others'.
+//! - A request body over [`DEFAULT_MAX_BODY`] bytes is refused (413), and at most
+//!   [`HttpServer::with_max_in_flight`] requests are answered at once.
+//! - [`HttpServer::serve`] stops on SIGTERM or Ctrl-C: it accepts no new connection, lets the
+//!   requests in flight finish (up to [`SHUTDOWN_GRACE`]), then closes the sessions.
+//!
+//! ```no_run
+//! use skills_embed_runtime::mcp::McpServer;
+//! use skills_embed_runtime::mcp::http::HttpServer;
+//! # static SKILLS: skills_embed_runtime::SkillSet = skills_embed_runtime::SkillSet::empty();
+//!
+//! #[tokio::main(flavor = "current_thread")]
+//! async fn main() -> std::io::Result<()> {
+//!     HttpServer::new(|| McpServer::new(&SKILLS))
+//!         .serve("127.0.0.1:8080".parse().unwrap())
+//!         .await
+//! }
+//! ```
+
+use std::convert::Infallible;
+use std::future::Future;
+use std::net::SocketAddr;
+use std::pin::Pin;
+use std::sync::Arc;
+use std::sync::atomic::{AtomicUsize, Ordering};
+use std::task::{Context, Poll};
+use std::time::Duration;
+
+use bytes::Bytes;
+use http::{Request, Response, StatusCode, header};
+use http_body_util::{BodyExt, Full, combinators::BoxBody};
+use hyper_util::rt::TokioIo;
+use hyper_util::server::graceful::GracefulShutdown;
+use hyper_util::service::TowerToHyperService;
+use rmcp::transport::streamable_http_server::session::local::LocalSessionManager;
+use rmcp::transport::streamable_http_server::{StreamableHttpServerConfig, StreamableHttpService};
+use tokio::net::TcpListener;
+use tokio_util::sync::CancellationToken;
+
+use super::DEFAULT_SERVER_MAX_IN_FLIGHT;
+use super::connection::InFlightLimit;
+use super::server::McpServer;
+
+/// The path of the MCP endpoint.
+///
+/// ```
+/// assert_eq!(skills_embed_runtime::mcp::http::ENDPOINT, "/mcp");
+/// ```
+pub const ENDPOINT: &str = "/mcp";
+
+/// The largest request body accepted by default: 1 MiB (a `tools/call` is some hundred bytes).
+///
+/// ```
+/// assert_eq!(skills_embed_runtime::mcp::http::DEFAULT_MAX_BODY, 1 << 20);
+/// ```
+pub const DEFAULT_MAX_BODY: usize = 1 << 20;
+
+/// How long [`HttpServer::serve`] waits for requests in flight after a shutdown signal.
+///
+/// ```
+/// assert_eq!(skills_embed_runtime::mcp::http::SHUTDOWN_GRACE.as_secs(), 10);
+/// ```
+pub const SHUTDOWN_GRACE: Duration = Duration::from_secs(10);
+
+/// The hosts allowed in `Host` by default: loopback only.
+const LOOPBACK: [&str; 3] = ["localhost", "127.0.0.1", "::1"];
+
+/// A response body.
+type Body = BoxBody<Bytes, Infallible>;
+
+/// rmcp's Streamable HTTP service over our servers.
+type Rmcp = StreamableHttpService<McpServer, LocalSessionManager>;
+
+/// The function that makes the server of a session.
+type Factory = Arc<dyn Fn() -> McpServer + Send + Sync>;
+
+/// An MCP server over Streamable HTTP: what [`McpServer`] is over stdio, for many clients.
+///
+/// ```no_run
+/// use skills_embed_runtime::mcp::McpServer;
+/// use skills_embed_runtime::mcp::http::HttpServer;
+/// use skills_embed_runtime::policy::Permissions;
+/// # static SKILLS: skills_embed_runtime::SkillSet = skills_embed_runtime::SkillSet::empty();
+/// # async fn run() -> std::io::Result<()> {
+/// HttpServer::new(|| McpServer::new(&SKILLS).with_permissions(Permissions::new().deny("internal-*")))
+///     .with_token("s3cret")
+///     .allow_hosts(["skills.internal.example"])
+///     .serve("0.0.0.0:8080".parse().unwrap())
+///     .await
+/// # }
+/// ```
+#[derive(Clone)]
+pub struct HttpServer {
+    factory: Factory,
+    stateless: bool,
+    hosts: Vec<String>,
+    origins: Vec<String>,
+    /// The bearer tokens accepted, each with its own server or the default one.
+    tokens: Vec<(Arc<str>, Option<Factory>)>,
+    max_body: usize,
+    limit: InFlightLimit,
+}
+
+impl std::fmt::Debug for HttpServer {
+    fn fmt(&self, f: &mut std::fmt::Formatter<'_>) -> std::fmt::Result {
+        f.debug_struct("HttpServer")
+            .field("stateless", &self.stateless)
+            .field("hosts", &self.hosts)
+            .field("origins", &self.origins)
+            .field("tokens", &self.tokens.len())
+            .field("max_body", &self.max_body)
+            .field("limit", &self.limit)
+            .finish_non_exhaustive()
+    }
+}
+
+impl HttpServer {
+    /// A server whose sessions are answered by what `server` makes, called once per session
+    /// (once per request when [stateless](HttpServer::stateless)).
+    ///
+    /// ```
+    /// use skills_embed_runtime::mcp::{McpServer, http::HttpServer};
+    /// # static SKILLS: skills_embed_runtime::SkillSet = skills_embed_runtime::SkillSet::empty();
+    /// let http = HttpServer::new(|| McpServer::new(&SKILLS));
+    /// # drop(http);
+    /// ```
+    pub fn new(server: impl Fn() -> McpServer + Send + Sync + 'static) -> Self {
+        HttpServer {
+            factory: Arc::new(server),
+            stateless: false,
+            hosts: LOOPBACK.iter().map(|h| (*h).to_owned()).collect(),
+            origins: Vec::new(),
+            tokens: Vec::new(),
+            max_body: DEFAULT_MAX_BODY,
+            limit: InFlightLimit::new(DEFAULT_SERVER_MAX_IN_FLIGHT),
+        }
+    }
+
+    /// Serves without sessions: every request is answered by a new server, and answers are
+    /// plain JSON. Replicas need no sticky routing; what belongs to a session is lost between
+    /// requests (see the [module documentation](self)).
+    ///
+    /// ```
+    /// use skills_embed_runtime::mcp::{McpServer, http::HttpServer};
+    /// # static SKILLS: skills_embed_runtime::SkillSet = skills_embed_runtime::SkillSet::empty();
+    /// let http = HttpServer::new(|| McpServer::new(&SKILLS)).stateless(true);
+    /// # drop(http);
+    /// ```
+    pub fn stateless(mut self, stateless: bool) -> Self {
+        self.stateless = stateless;
+        self
+    }
+
+    /// Also accepts these names in `Host` (with or without a port): the names clients use to
+    /// reach a server bound to a non-loopback address.
+    ///
+    /// ```
+    /// use skills_embed_runtime::mcp::{McpServer, http::HttpServer};
+    /// # static SKILLS: skills_embed_runtime::SkillSet = skills_embed_runtime::SkillSet::empty();
+    /// let http = HttpServer::new(|| McpServer::new(&SKILLS)).allow_hosts(["skills.example.com"]);
+    /// # drop(http);
+    /// ```
+    pub fn allow_hosts(mut self, hosts: impl IntoIterator<Item = impl Into<String>>) -> Self {
+        self.hosts.extend(hosts.into_iter().map(Into::into));
+        self
+    }
+
+    /// Also accepts requests from these browser origins (`scheme://host:port`; `:*` for any
+    /// port). Every other `Origin` is refused with 403.
+    ///
+    /// ```
+    /// use skills_embed_runtime::mcp::{McpServer, http::HttpServer};
+    /// # static SKILLS: skills_embed_runtime::SkillSet = skills_embed_runtime::SkillSet::empty();
+    /// let http = HttpServer::new(|| McpServer::new(&SKILLS))
+    ///     .allow_origins(["https://console.example.com:443"]);
+    /// # drop(http);
+    /// ```
+    pub fn allow_origins(mut self, origins: impl IntoIterator<Item = impl Into<String>>) -> Self {
+        self.origins.extend(origins.into_iter().map(Into::into));
+        self
+    }
+
+    /// Requires `Authorization: Bearer <token>` on every request (401 without it).
+    ///
+    /// ```
+    /// use skills_embed_runtime::mcp::{McpServer, http::HttpServer};
+    /// # static SKILLS: skills_embed_runtime::SkillSet = skills_embed_runtime::SkillSet::empty();
+    /// let http = HttpServer::new(|| McpServer::new(&SKILLS)).with_token("s3cret");
+    /// # drop(http);
+    /// ```
+    pub fn with_token(mut self, token: impl Into<String>) -> Self {
+        self.tokens.push((Arc::from(token.into()), None));
+        self
+    }
+
+    /// Accepts `token` too (a token is then required on every request), answering its requests
+    /// with what `server` makes: one team's token can come with its own permission rules.
+    /// Sessions started with one token are unknown under another.
+    ///
+    /// ```
+    /// use skills_embed_runtime::mcp::{McpServer, http::HttpServer};
+    /// use skills_embed_runtime::policy::Permissions;
+    /// # static SKILLS: skills_embed_runtime::SkillSet = skills_embed_runtime::SkillSet::empty();
+    /// let http = HttpServer::new(|| McpServer::new(&SKILLS))
+    ///     .with_token("admin-token")
+    ///     .with_token_for("team-a-token", || {
+    ///         McpServer::new(&SKILLS).with_permissions(Permissions::new().deny("*").allow("team-a-*"))
+    ///     });
+    /// # drop(http);
+    /// ```
+    pub fn with_token_for(
+        mut self,
+        token: impl Into<String>,
+        server: impl Fn() -> McpServer + Send + Sync + 'static,
+    ) -> Self {
+        self.tokens
+            .push((Arc::from(token.into()), Some(Arc::new(server) as Factory)));
+        self
+    }
+
+    /// Refuses request bodies over `bytes` (default [`DEFAULT_MAX_BODY`]).
+    ///
+    /// ```
+    /// use skills_embed_runtime::mcp::{McpServer, http::HttpServer};
+    /// # static SKILLS: skills_embed_runtime::SkillSet = skills_embed_runtime::SkillSet::empty();
+    /// let http = HttpServer::new(|| McpServer::new(&SKILLS)).with_max_body(64 * 1024);
+    /// # drop(http);
+    /// ```
+    pub fn with_max_body(mut self, bytes: usize) -> Self {
+        self.max_body = bytes;
+        self
+    }
+
+    /// Answers at most `max` requests at once (default [`DEFAULT_SERVER_MAX_IN_FLIGHT`]); the
+    /// others wait. A POST counts until its answer's body is done; a GET (a session's event
+    /// stream, open as long as the session) does not count.
+    ///
+    /// ```
+    /// use skills_embed_runtime::mcp::{McpServer, http::HttpServer};
+    /// # static SKILLS: skills_embed_runtime::SkillSet = skills_embed_runtime::SkillSet::empty();
+    /// let http = HttpServer::new(|| McpServer::new(&SKILLS)).with_max_in_flight(16);
+    /// # drop(http);
+    /// ```
+    pub fn with_max_in_flight(mut self, max: usize) -> Self {
+        self.limit = InFlightLimit::new(max);
+        self
+    }
+
+    /// The tower service answering `/mcp`, to mount in an app of one's own (axum, hyper, ...).
+    /// Only the hosts and origins given to this builder are allowed. Cancelling `shutdown`
+    /// closes every session.
+    ///
+    /// ```
+    /// use skills_embed_runtime::mcp::{McpServer, http::HttpServer};
+    /// # static SKILLS: skills_embed_runtime::SkillSet = skills_embed_runtime::SkillSet::empty();
+    /// let service = HttpServer::new(|| McpServer::new(&SKILLS))
+    ///     .service(tokio_util::sync::CancellationToken::new());
+    /// # drop(service);
+    /// ```
+    pub fn service(&self, shutdown: CancellationToken) -> HttpService {
+        let mut config = StreamableHttpServerConfig::default()
+            .with_allowed_hosts(self.hosts.clone())
+            .with_allowed_origins(self.origins.clone())
+            .enforce_origin_validation()
+            .with_max_request_body_bytes(self.max_body)
+            .with_cancellation_token(shutdown)
+            .with_legacy_session_mode(!self.stateless);
+        if self.stateless {
+            config = config.with_json_response(true).with_sse_keep_alive(None);
+        }
+        let rmcp_service = |factory: &Factory| {
+            let factory = Arc::clone(factory);
+            StreamableHttpService::new(
+                move || Ok(factory()),
+                Arc::new(LocalSessionManager::default()),
+                config.clone(),
+            )
+        };
+        let inner = rmcp_service(&self.factory);
+        let tokens = self
+            .tokens
+            .iter()
+            .map(|(token, own)| (Arc::clone(token), own.as_ref().map(rmcp_service)))
+            .collect();
+        HttpService {
+            inner,
+            tokens,
+            limit: self.limit.clone(),
+            in_flight: Arc::default(),
+        }
+    }
+
+    /// Binds `addr` and serves until SIGTERM or Ctrl-C (see [`HttpServer::serve_on`]). The
+    /// address bound is allowed in `Host`, and its own origin in `Origin`.
+    ///
+    /// ```no_run
+    /// use skills_embed_runtime::mcp::{McpServer, http::HttpServer};
+    /// # static SKILLS: skills_embed_runtime::SkillSet = skills_embed_runtime::SkillSet::empty();
+    /// # async fn run() -> std::io::Result<()> {
+    /// HttpServer::new(|| McpServer::new(&SKILLS)).serve("127.0.0.1:8080".parse().unwrap()).await
+    /// # }
+    /// ```
+    pub async fn serve(self, addr: SocketAddr) -> std::io::Result<()> {
+        let listener = TcpListener::bind(addr).await?;
+        self.serve_on(listener, signal()).await
+    }
+
+    /// Like [`HttpServer::serve`], blocking the calling thread on a runtime of its own. Must
+    /// not be called from inside an async runtime.
+    ///
+    /// ```no_run
+    /// use skills_embed_runtime::mcp::{McpServer, http::HttpServer};
+    /// # static SKILLS: skills_embed_runtime::SkillSet = skills_embed_runtime::SkillSet::empty();
+    /// fn main() -> std::io::Result<()> {
+    ///     HttpServer::new(|| McpServer::new(&SKILLS)).run("127.0.0.1:8080".parse().unwrap())
+    /// }
+    /// ```
+    pub fn run(self, addr: SocketAddr) -> std::io::Result<()> {
+        tokio::runtime::Builder::new_current_thread()
+            .enable_all()
+            .build()?
+            .block_on(self.serve(addr))
+    }
+
+    /// Serves on `listener` until `shutdown` completes; then accepts no new connection, waits
+    /// for the requests in flight (up to [`SHUTDOWN_GRACE`]), closes the sessions and returns.
+    ///
+    /// ```no_run
+    /// use skills_embed_runtime::mcp::{McpServer, http::HttpServer};
+    /// # static SKILLS: skills_embed_runtime::SkillSet = skills_embed_runtime::SkillSet::empty();
+    /// # async fn run() -> std::io::Result<()> {
+    /// let listener = tokio::net::TcpListener::bind("127.0.0.1:0").await?;
+    /// let (stop, stopped) = tokio::sync::oneshot::channel::<()>();
+    /// let server = HttpServer::new(|| McpServer::new(&SKILLS));
+    /// let running = tokio::spawn(server.serve_on(listener, async { let _ = stopped.await; }));
+    /// let _ = stop.send(());
+    /// running.await.unwrap()
+    /// # }
+    /// ```
+    pub async fn serve_on(
+        self,
+        listener: TcpListener,
+        shutdown: impl Future<Output = ()> + Send,
+    ) -> std::io::Result<()> {
+        let local = listener.local_addr()?;
+        let ip = local.ip();
+        let host = if ip.is_ipv6() {
+            format!("[{ip}]")
+        } else {
+            ip.to_string()
+        };
+        let port = local.port();
+        let mut origins = vec![
+            format!("http://localhost:{port}"),
+            format!("http://127.0.0.1:{port}"),
+            format!("http://[::1]:{port}"),
+        ];
+        if !ip.is_unspecified() && !ip.is_loopback() {
+            origins.push(format!("http://{host}:{port}"));
+        }
+        let mut this = self.allow_origins(origins);
+        if !ip.is_unspecified() && !ip.is_loopback() {
+            this = this.allow_hosts([ip.to_string()]);
+        }
+        let token = CancellationToken::new();
+        let service = this.service(token.clone());
+        let in_flight = Arc::clone(&service.in_flight);
+        let graceful = GracefulShutdown::new();
+        let builder = hyper::server::conn::http1::Builder::new();
+        tokio::pin!(shutdown);
+        loop {
+            tokio::select! {
+                accepted = listener.accept() => {
+                    let Ok((stream, _)) = accepted else { continue };
+                    let connection = builder
+                        .serve_connection(TokioIo::new(stream), TowerToHyperService::new(service.clone()));
+                    let watched = graceful.watch(connection);
+                    tokio::spawn(async move {
+                        // A connection that fails (the client went) concerns that client only.
+                        let _ = watched.await;
+                    });
+                }
+                () = &mut shutdown => break,
+            }
+        }
+        drop(listener);
+        // Requests in flight finish; sessions and their event streams end after them.
+        let deadline = tokio::time::Instant::now() + SHUTDOWN_GRACE;
+        while in_flight.load(Ordering::SeqCst) > 0 && tokio::time::Instant::now() < deadline {
+            tokio::time::sleep(Duration::from_millis(10)).await;
+        }
+        token.cancel();
+        let _ = tokio::time::timeout(Duration::from_secs(1), graceful.shutdown()).await;
+        Ok(())
+    }
+}
+
+/// Serves `server`'s sessions on `addr` until SIGTERM or Ctrl-C: shorthand for
+/// [`HttpServer::new`] then [`HttpServer::serve`].
+///
+/// ```no_run
+/// use skills_embed_runtime::mcp::McpServer;
+/// # static SKILLS: skills_embed_runtime::SkillSet = skills_embed_runtime::SkillSet::empty();
+/// # async fn run() -> std::io::Result<()> {
+/// skills_embed_runtime::mcp::http::serve_http("127.0.0.1:8080".parse().unwrap(), || {
+///     McpServer::new(&SKILLS)
+/// })
+/// .await
+/// # }
+/// ```
+pub async fn serve_http(
+    addr: SocketAddr,
+    server: impl Fn() -> McpServer + Send + Sync + 'static,
+) -> std::io::Result<()> {
+    HttpServer::new(server).serve(addr).await
+}
+
+/// Completes at SIGTERM (Unix) or Ctrl-C.
+async fn signal() {
+    #[cfg(unix)]
+    {
+        use tokio::signal::unix::{SignalKind, signal};
+        if let Ok(mut term) = signal(SignalKind::terminate()) {
+            tokio::select! {
+                _ = term.recv() => {}
+                _ = tokio::signal::ctrl_c() => {}
+            }
+            return;
+        }
+    }
+    let _ = tokio::signal::ctrl_c().await;
+}
+
+/// The tower service of an [`HttpServer`]: `/mcp`, the bearer token, the in-flight limit,
+/// then rmcp's Streamable HTTP service (Host and Origin checks, body limit, sessions).
+///
+/// ```
+/// use skills_embed_runtime::mcp::{McpServer, http::{HttpServer, HttpService}};
+/// # static SKILLS: skills_embed_runtime::SkillSet = skills_embed_runtime::SkillSet::empty();
+/// fn is_tower<S: tower_service::Service<http::Request<String>>>(_: &S) {}
+/// let service: HttpService = HttpServer::new(|| McpServer::new(&SKILLS)).service(Default::default());
+/// is_tower(&service);
+/// ```
+#[derive(Clone)]
+pub struct HttpService {
+    inner: Rmcp,
+    /// The tokens accepted, each with its own service or the default one (`inner`).
+    tokens: Vec<(Arc<str>, Option<Rmcp>)>,
+    limit: InFlightLimit,
+    /// Requests being answered, for the graceful shutdown.
+    in_flight: Arc<AtomicUsize>,
+}
+
+impl std::fmt::Debug for HttpService {
+    fn fmt(&self, f: &mut std::fmt::Formatter<'_>) -> std::fmt::Result {
+        f.debug_struct("HttpService")
+            .field("tokens", &self.tokens.len())
+            .field("limit", &self.limit)
+            .field("in_flight", &self.in_flight.load(Ordering::Relaxed))
+            .finish_non_exhaustive()
+    }
+}
+
+impl<B> tower_service::Service<Request<B>> for HttpService
+where
+    B: http_body::Body + Send + 'static,
+    B::Error: std::fmt::Display,
+    B::Data: Send + 'static,
+{
+    type Response = Response<Body>;
+    type Error = Infallible;
+    type Future = Pin<Box<dyn Future<Output = Result<Response<Body>, Infallible>> + Send>>;
+
+    fn poll_ready(&mut self, _cx: &mut Context<'_>) -> Poll<Result<(), Infallible>> {
+        Poll::Ready(Ok(()))
+    }
+
+    fn call(&mut self, request: Request<B>) -> Self::Future {
+        if request.uri().path() != ENDPOINT {
+            let answer = plain(
+                StatusCode::NOT_FOUND,
+                &format!("Not found: this server answers MCP at {ENDPOINT}."),
+            );
+            return Box::pin(async move { Ok(answer) });
+        }
+        let chosen = if self.tokens.is_empty() {
+            Some(&self.inner)
+        } else {
+            self.tokens
+                .iter()
+                .find(|(token, _)| authorized(request.headers(), token))
+                .map(|(_, own)| own.as_ref().unwrap_or(&self.inner))
+        };
+        let Some(chosen) = chosen else {
+            let mut answer = plain(
+                StatusCode::UNAUTHORIZED,
+                "Unauthorized: send the server's token as `Authorization: Bearer <token>`.",
+            );
+            answer.headers_mut().insert(
+                header::WWW_AUTHENTICATE,
+                header::HeaderValue::from_static("Bearer"),
+            );
+            return Box::pin(async move { Ok(answer) });
+        };
+        let (inner, limit) = (chosen.clone(), self.limit.clone());
+        let in_flight = Arc::clone(&self.in_flight);
+        // A GET is the session's event stream, open as long as the session: not a request.
+        let counted = request.method() != http::Method::GET;
+        Box::pin(async move {
+            if !counted {
+                return Ok(inner.handle(request).await);
+            }
+            in_flight.fetch_add(1, Ordering::SeqCst);
+            let guard = Counted {
+                _permit: limit.acquire().await,
+                in_flight,
+            };
+            let answer = inner.handle(request).await;
+            // The answer to a POST may be an event stream that ends after the JSON-RPC answer:
+            // the request counts until its body is done.
+            Ok(answer.map(|body| {
+                BoxBody::new(Tracked {
+                    body,
+                    _guard: guard,
+                })
+            }))
+        })
+    }
+}
+
+/// What a request holds while it is answered: a permit of the in-flight limit, and its count
+/// in the requests the graceful shutdown waits for.
+struct Counted {
+    _permit: Option<tokio::sync::OwnedSemaphorePermit>,
+    in_flight: Arc<AtomicUsize>,
+}
+
+impl Drop for Counted {
+    fn drop(&mut self) {
+        self.in_flight.fetch_sub(1, Ordering::SeqCst);
+    }
+}
+
+/// An answer's body that keeps its request counted until the body is done or dropped.
+struct Tracked {
+    body: Body,
+    _guard: Counted,
+}
+
+impl http_body::Body for Tracked {
+    type Data = Bytes;
+    type Error = Infallible;
+
+    fn poll_frame(
+        mut self: Pin<&mut Self>,
+        cx: &mut Context<'_>,
+    ) -> Poll<Option<Result<http_body::Frame<Bytes>, Infallible>>> {
+        Pin::new(&mut self.body).poll_frame(cx)
+    }
+
+    fn is_end_stream(&self) -> bool {
+        self.body.is_end_stream()
+    }
+
+    fn size_hint(&self) -> http_body::SizeHint {
+        self.body.size_hint()
+    }
+}
+
+/// Whether `headers` carry `Authorization: Bearer <token>`, compared in constant time.
+fn authorized(headers: &http::HeaderMap, token: &str) -> bool {
+    let Some(given) = headers
+        .get(header::AUTHORIZATION)
+        .and_then(|v| v.to_str().ok())
+        .and_then(|v| v.strip_prefix("Bearer "))
+    else {
+        return false;
+    };
+    let (given, token) = (given.trim().as_bytes(), token.as_bytes());
+    given.len() == token.len()
+        && given
+            .iter()
+            .zip(token)
+            .fold(0u8, |acc, (a, b)| acc | (a ^ b))
+            == 0
+}
+
+/// A plain-text answer.
+fn plain(status: StatusCode, text: &str) -> Response<Body> {
+    let mut answer = Response::new(Full::new(Bytes::from(text.to_owned())).boxed());
+    *answer.status_mut() = status;
+    answer.headers_mut().insert(
+        header::CONTENT_TYPE,
+        header::HeaderValue::from_static("text/plain; charset=utf-8"),
+    );
+    answer
+}
