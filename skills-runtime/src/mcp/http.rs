@@ -87,6 +87,9 @@ pub const DEFAULT_MAX_BODY: usize = 1 << 20;
 /// ```
 pub const SHUTDOWN_GRACE: Duration = Duration::from_secs(10);
 
+/// How long the accept loop waits after a failed accept before it tries again.
+const ACCEPT_RETRY: Duration = Duration::from_millis(50);
+
 /// The hosts allowed in `Host` by default: loopback only.
 const LOOPBACK: [&str; 3] = ["localhost", "127.0.0.1", "::1"];
 
@@ -396,7 +399,12 @@ impl HttpServer {
         loop {
             tokio::select! {
                 accepted = listener.accept() => {
-                    let Ok((stream, _)) = accepted else { continue };
+                    let Ok((stream, _)) = accepted else {
+                        // Out of file descriptors, say: accepting again at once would spin;
+                        // a pause lets connections in flight finish and free some.
+                        tokio::time::sleep(ACCEPT_RETRY).await;
+                        continue;
+                    };
                     let connection = builder
                         .serve_connection(TokioIo::new(stream), TowerToHyperService::new(service.clone()));
                     let watched = graceful.watch(connection);
