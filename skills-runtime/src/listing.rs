@@ -464,7 +464,7 @@ fn render_plan(entries: &[Entry<'_>], options: &ListingOptions, plan: &Plan) -> 
         .zip(&plan.limits)
         .zip(&plan.name_only)
         .map(|((e, &limit), &name_only)| {
-            let text = cut(e.description, limit);
+            let text = crate::text::clip(e.description, limit);
             if !name_only && matches!(text, std::borrow::Cow::Owned(_)) {
                 cut_count += 1;
             }
@@ -483,26 +483,6 @@ fn render_plan(entries: &[Entry<'_>], options: &ListingOptions, plan: &Plan) -> 
     let names = plan.name_only.iter().filter(|&&b| b).count();
     let note = budget_note(cut_count, names);
     render_with(&cut_entries, options, &plan.name_only, note.as_deref())
-}
-
-/// `text` cut to at most `limit` characters, at a word boundary when one is near, ending with
-/// `…`; borrowed when it already fits.
-fn cut(text: &str, limit: usize) -> std::borrow::Cow<'_, str> {
-    if text.chars().count() <= limit {
-        return std::borrow::Cow::Borrowed(text);
-    }
-    let keep = limit.saturating_sub(1);
-    let end = text.char_indices().nth(keep).map_or(text.len(), |(i, _)| i);
-    let mut head = &text[..end];
-    // Back to the last space, unless that loses more than a third of it.
-    if let Some(space) = head.rfind(char::is_whitespace)
-        && space >= end - end / 3
-    {
-        head = &head[..space];
-    }
-    let head =
-        head.trim_end_matches(|c: char| c.is_whitespace() || matches!(c, ',' | ';' | ':' | '.'));
-    std::borrow::Cow::Owned(format!("{head}…"))
 }
 
 /// The closing line under a [`Budget`], if anything was shortened.
@@ -796,16 +776,6 @@ mod tests {
                 }
             }
         }
-    }
-
-    #[test]
-    fn cuts_end_at_a_word_with_an_ellipsis() {
-        assert_eq!(cut("short", 10), "short");
-        assert_eq!(cut("alpha beta gamma", 14), "alpha beta…");
-        assert_eq!(cut("one two three four", 12), "one two thr…");
-        assert_eq!(cut("abcdefghijklmnop", 6), "abcde…");
-        assert_eq!(cut("ééééé", 3), "éé…");
-        assert_eq!(cut("anything", 0), "…");
     }
 
     #[test]

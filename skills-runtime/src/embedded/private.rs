@@ -62,20 +62,9 @@ pub fn deserialize_id<'de, Id: SkillIdentifier, D: serde::Deserializer<'de>>(
     parse_id(&name).map_err(serde::de::Error::custom)
 }
 
-/// The JSON Schema of a generated enum: `{"type":"string","enum":[names...]}`.
-pub fn id_schema<Id: SkillIdentifier>() -> schemars::Schema {
-    let names = Id::ALL
-        .iter()
-        .map(|id| serde_json::Value::from(id.name()))
-        .collect();
-    let mut map = serde_json::Map::new();
-    map.insert("type".into(), "string".into());
-    map.insert("enum".into(), serde_json::Value::Array(names));
-    schemars::Schema::from(map)
-}
-
-/// The JSON Schema of a generated enum as the model is sent it: the names of the skills of
-/// `set` the model may invoke. Variants the model may not invoke stay in the enum for the
+/// The JSON Schema of a generated enum as the model is sent it:
+/// `{"type":"string","enum":[names...]}` with the names of the skills of `set` the model may
+/// invoke. Variants the model may not invoke stay in the enum for the
 /// host's own code, but are left out of the schema.
 pub fn id_schema_in<Id: SkillIdentifier>(set: &SkillSet<Id>) -> schemars::Schema {
     let names = Id::ALL

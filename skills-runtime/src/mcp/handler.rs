@@ -896,10 +896,12 @@ fn check_call(
     name: &str,
     arguments: &str,
 ) -> Result<(), ErrorData> {
-    let offered: Vec<String> = tools.offered().into_iter().map(|d| d.name).collect();
-    let known = !offered.is_empty()
+    // `is_empty` looks at the visible skills only: the definitions (schemas with every name)
+    // are built on the error path alone, not on every call.
+    let known = !tools.is_empty()
         && [unified, READ_SKILL, READ_SKILL_RESOURCE, LOAD_SKILL_CHUNK].contains(&name.trim());
     if !known {
+        let offered: Vec<String> = tools.offered().into_iter().map(|d| d.name).collect();
         let tools = if offered.is_empty() {
             "This server offers no tool now: no skill is available.".to_owned()
         } else {

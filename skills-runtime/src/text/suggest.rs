@@ -152,4 +152,14 @@ mod tests {
         assert_eq!(clip(&long, super::ECHO).chars().count(), super::ECHO);
         assert_eq!(clip("é".repeat(5).as_str(), 3), "éé…");
     }
+
+    #[test]
+    fn cuts_end_at_a_word_with_an_ellipsis() {
+        assert_eq!(clip("short", 10), "short");
+        assert_eq!(clip("alpha beta gamma", 14), "alpha beta…");
+        assert_eq!(clip("one two three four", 12), "one two thr…");
+        assert_eq!(clip("abcdefghijklmnop", 6), "abcde…");
+        assert_eq!(clip("ééééé", 3), "éé…");
+        assert_eq!(clip("anything", 0), "…");
+    }
 }
