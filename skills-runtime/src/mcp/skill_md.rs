@@ -26,6 +26,13 @@ pub(super) fn served<'s>(host: &Host, set: &'s SkillSet<Dynamic>) -> Tools<'s, D
 /// names, which `skills/list` could not hold, so they are served on no surface.
 fn unservable(skill: &Skill) -> bool {
     let name = skill.name();
+    // It runs for every skill whenever a request lists what is visible. A name of ASCII
+    // lowercase letters and digits joined by single hyphens, 1 to 64 long (what the validator
+    // asks for), is carried: answered here without building an entry. Anything else is asked
+    // of rmcp's own check, which is the rule.
+    if is_plain_name(name) {
+        return false;
+    }
     rmcp::model::Skill::new(
         uri(name, MANIFEST),
         SkillFrontmatter::new(name, "-"),
@@ -33,6 +40,18 @@ fn unservable(skill: &Skill) -> bool {
     )
     .validate()
     .is_err()
+}
+
+/// `name` is 1 to 64 ASCII lowercase letters and digits in runs joined by single hyphens:
+/// unchanged by NFKC and accepted by the MCP skills extension.
+fn is_plain_name(name: &str) -> bool {
+    (1..=64).contains(&name.len())
+        && name.split('-').all(|run| {
+            !run.is_empty()
+                && run
+                    .bytes()
+                    .all(|b| b.is_ascii_lowercase() || b.is_ascii_digit())
+        })
 }
 
 /// The skills-extension entry of a skill: frontmatter, and every file with digest and size.
@@ -194,6 +213,43 @@ pub fn manifest_text(skill: &Skill) -> String {
 #[cfg(test)]
 mod tests {
     use super::*;
+
+    /// The fast path never disagrees with rmcp's own check.
+    #[test]
+    fn plain_names_are_those_rmcp_accepts() {
+        let long = "a".repeat(64);
+        let longer = "a".repeat(65);
+        for name in [
+            "pdf",
+            "pdf-forms",
+            "a1-b2",
+            "9",
+            &long,
+            &longer,
+            "",
+            "-a",
+            "a-",
+            "a--b",
+            "A",
+            "a_b",
+            "a b",
+            "caf\u{e9}",
+            "x/y",
+        ] {
+            let rmcp_ok = rmcp::model::Skill::new(
+                uri(name, MANIFEST),
+                SkillFrontmatter::new(name, "-"),
+                SkillResources::Dynamic,
+            )
+            .validate()
+            .is_ok();
+            if is_plain_name(name) {
+                assert!(rmcp_ok, "{name:?} taken as plain but rmcp refuses it");
+            }
+        }
+        assert!(is_plain_name("pdf-forms") && is_plain_name(&long));
+        assert!(!is_plain_name(&longer) && !is_plain_name("a--b") && !is_plain_name("caf\u{e9}"));
+    }
 
     #[test]
     fn base64_matches_the_standard_alphabet_and_padding() {
