@@ -14,7 +14,7 @@ use crate::ctxt::Ctxt;
 /// The options every key may set, for messages.
 const KEYS: &str = "profile, dialects, enum_name, static_name, include, exclude, dotfiles, summary, \
                     body_limit, max_body_lines, max_body_chars, max_resource_bytes, max_depth, \
-                    max_entries, max_skill_entries, compress, crate";
+                    max_entries, max_skill_entries, compress, scripts, crate";
 
 pub(crate) struct Input {
     pub(crate) path: LitStr,
@@ -38,6 +38,57 @@ pub(crate) struct Options {
     /// The caps of the walk: on by default, as everywhere.
     pub(crate) walk: WalkLimits,
     pub(crate) compress: bool,
+    /// `scripts = { "skill" => [function, async function, ...], ... }`.
+    pub(crate) scripts: Vec<ScriptGroup>,
+}
+
+/// One skill's Rust scripts: `"skill" => [function, async function]`.
+pub(crate) struct ScriptGroup {
+    pub(crate) skill: LitStr,
+    pub(crate) scripts: Vec<ScriptFn>,
+}
+
+/// One function given as a script; its name is the path's last segment.
+pub(crate) struct ScriptFn {
+    pub(crate) is_async: bool,
+    pub(crate) path: Path,
+}
+
+impl ScriptFn {
+    pub(crate) fn name(&self) -> String {
+        self.path
+            .segments
+            .last()
+            .map(|s| s.ident.unraw().to_string())
+            .unwrap_or_default()
+    }
+}
+
+impl Parse for ScriptGroup {
+    fn parse(input: ParseStream) -> syn::Result<Self> {
+        let skill: LitStr = input.parse().map_err(|e| {
+            syn::Error::new(
+                e.span(),
+                "expected a skill's name as a string, e.g. scripts = { \"pdf-forms\" => [fill_form] }",
+            )
+        })?;
+        input.parse::<Token![=>]>()?;
+        let content;
+        bracketed!(content in input);
+        let mut scripts = Vec::new();
+        while !content.is_empty() {
+            let is_async = content.parse::<Option<Token![async]>>()?.is_some();
+            scripts.push(ScriptFn {
+                is_async,
+                path: content.parse()?,
+            });
+            if content.is_empty() {
+                break;
+            }
+            content.parse::<Token![,]>()?;
+        }
+        Ok(ScriptGroup { skill, scripts })
+    }
 }
 
 impl Default for Options {
@@ -55,6 +106,7 @@ impl Default for Options {
             limits: Limits::default(),
             walk: WalkLimits::default(),
             compress: false,
+            scripts: Vec::new(),
         }
     }
 }
@@ -73,6 +125,7 @@ enum Value {
     List(Punctuated<LitStr, Token![,]>),
     Idents(Punctuated<Ident, Token![,]>),
     Path(Path),
+    Scripts(Punctuated<ScriptGroup, Token![,]>),
 }
 
 impl Parse for Pair {
@@ -82,6 +135,10 @@ impl Parse for Pair {
         input.parse::<Token![=]>()?;
         let value = if key == "crate" {
             Value::Path(input.parse()?)
+        } else if input.peek(syn::token::Brace) {
+            let content;
+            syn::braced!(content in input);
+            Value::Scripts(content.parse_terminated(ScriptGroup::parse, Token![,])?)
         } else if input.peek(syn::token::Bracket) {
             let content;
             bracketed!(content in input);
@@ -189,6 +246,12 @@ impl Options {
                 }
                 ("dotfiles", Value::Bool(v)) => options.dotfiles = v.value,
                 ("crate", Value::Path(v)) => options.krate = v.into_token_stream(),
+                ("scripts", Value::Scripts(v)) => options.scripts = v.into_iter().collect(),
+                ("scripts", v) => cx.error_spanned_by(
+                    v.tokens(),
+                    "`scripts` takes each skill's Rust functions, e.g. \
+                     scripts = { \"pdf-forms\" => [fill_form, async fetch_form] }",
+                ),
                 ("compress", Value::Bool(v)) if v.value && !cfg!(feature = "compress") => cx
                     .error_spanned_by(
                         &v,
@@ -314,6 +377,7 @@ impl Value {
             Value::List(v) => v.to_token_stream(),
             Value::Idents(v) => v.to_token_stream(),
             Value::Path(v) => v.to_token_stream(),
+            Value::Scripts(v) => v.iter().map(|g| g.skill.to_token_stream()).collect(),
         }
     }
 }

@@ -93,7 +93,15 @@ pub(crate) fn expand(input: Input) -> TokenStream {
     );
     let folder = input.path.value();
     let enum_tokens = expand_enum(&input.options, &folder, &kept);
-    let static_tokens = expand_static(&input.options, &folder, &kept, &summary, &mut cx);
+    let script_tokens = expand_scripts(&input.options, &kept, &root, &base, span, &mut cx);
+    let static_tokens = expand_static(
+        &input.options,
+        &folder,
+        &kept,
+        &summary,
+        &script_tokens,
+        &mut cx,
+    );
     let warning_tokens = expand_warnings(&warnings, span);
     let errors = cx.into_compile_errors();
     quote! {
@@ -238,11 +246,135 @@ fn expand_enum(
     }
 }
 
+/// The `SCRIPTS` table of `scripts = {...}`, sorted by skill and name, after checking that each
+/// named skill exists, that no skill gets one script name twice, and that every
+/// `[...](script:NAME)` link of a body names a script registered for its skill. Entries that
+/// fail a check are left out, so the rest still compiles.
+fn expand_scripts(
+    options: &Options,
+    kept: &[(&SkillSource, &str, Ident)],
+    root: &Path,
+    base: &Path,
+    span: Span,
+    cx: &mut Ctxt,
+) -> TokenStream {
+    let krate = &options.krate;
+    let names: Vec<&str> = kept.iter().map(|(_, name, _)| *name).collect();
+    // (skill, script name, tokens), then sorted.
+    let mut entries: Vec<(String, String, TokenStream)> = Vec::new();
+    for group in &options.scripts {
+        let skill = group.skill.value();
+        if !names.contains(&skill.as_str()) {
+            let mut message = format!(
+                "`scripts` names skill \"{skill}\", which is not among the skills: {}.",
+                names.join(", ")
+            );
+            if let Some(near) =
+                skills_embed_runtime::__private::closest_of(&skill, names.iter().copied())
+            {
+                message.push_str(&format!(" Did you mean \"{near}\"?"));
+            }
+            let d = Diagnostic::path_error(Rule::ScriptSkill, root, message);
+            cx.error_spanned_by(&group.skill, d.relative_to(base));
+            continue;
+        }
+        for script in &group.scripts {
+            let name = script.name();
+            if entries.iter().any(|(s, n, _)| *s == skill && *n == name) {
+                let d = Diagnostic::path_error(
+                    Rule::ScriptSkill,
+                    root,
+                    format!(
+                        "skill \"{skill}\" is given the script `{name}` twice; give each script once"
+                    ),
+                );
+                cx.error_spanned_by(&script.path, d.relative_to(base));
+                continue;
+            }
+            let path = &script.path;
+            let adapter = if script.is_async {
+                quote!(async_script)
+            } else {
+                quote!(fn_script)
+            };
+            // Spanned by the path, so a function whose types do not fit (an argument type
+            // without `JsonSchema`, a result that is not a `Result`) is pointed at, not the
+            // whole macro call.
+            let tokens = quote::quote_spanned! {path_span(path)=>
+                #krate::__private::script(#skill, #name, &#krate::__private::#adapter(#path))
+            };
+            entries.push((skill.clone(), name, tokens));
+        }
+    }
+    for (source, name, _) in kept {
+        let Some(manifest) = &source.manifest else {
+            continue;
+        };
+        let body = source
+            .text
+            .get(manifest.body_start..source.body_end)
+            .unwrap_or("");
+        let lines_before = source.text[..manifest.body_start.min(source.text.len())]
+            .matches('\n')
+            .count();
+        let registered: Vec<&str> = entries
+            .iter()
+            .filter(|(s, ..)| s == name)
+            .map(|(_, n, _)| n.as_str())
+            .collect();
+        for reference in parse::script_refs::script_references(body) {
+            let problem = if !parse::script_refs::is_script_name(&reference.name) {
+                format!(
+                    "the link target `script:{}` is not a Rust script's name (letters, digits and `_`), \
+                     e.g. [fill the form](script:fill_form)",
+                    reference.name
+                )
+            } else if registered.contains(&reference.name.as_str()) {
+                continue;
+            } else if registered.is_empty() {
+                format!(
+                    "the body links to the Rust script `{r}`, but skill \"{name}\" has no scripts; \
+                     register the function: skills!(..., scripts = {{ \"{name}\" => [{r}] }})",
+                    r = reference.name
+                )
+            } else {
+                format!(
+                    "the body links to the Rust script `{}`, which is not registered for skill \"{name}\"; \
+                     its scripts are: {}",
+                    reference.name,
+                    registered.join(", ")
+                )
+            };
+            let d = Diagnostic::error(
+                Rule::ScriptReference,
+                &source.manifest_path,
+                lines_before + reference.line,
+                reference.column,
+                problem,
+            );
+            cx.error_at(span, d.relative_to(base));
+        }
+    }
+    entries.sort_by(|a, b| (&a.0, &a.1).cmp(&(&b.0, &b.1)));
+    let len = lit(entries.len());
+    let tokens = entries.iter().map(|(.., t)| t);
+    quote! {
+        #[doc = " Every Rust script, sorted by skill, then name: its skill, its name, its function."]
+        static SCRIPTS: [#krate::Script; #len] = [#(#tokens),*];
+    }
+}
+
+/// The span of a path, for errors about the function it names.
+fn path_span(path: &syn::Path) -> Span {
+    syn::spanned::Spanned::span(path)
+}
+
 fn expand_static(
     options: &Options,
     folder: &str,
     kept: &[(&SkillSource, &str, Ident)],
     summary: &str,
+    scripts: &TokenStream,
     cx: &mut Ctxt,
 ) -> TokenStream {
     let krate = &options.krate;
@@ -416,7 +548,8 @@ fn expand_static(
             };
             #[doc = " Per skill, its index and its `(first, count)` range of `FILES`."]
             static SET: [#krate::Skill; #skills_len] = [#(#skills),*];
-            #krate::__private::set(&INDEX, &SET, <str>::split_at(STRINGS, #summary_len).0)
+            #scripts
+            #krate::__private::set(&INDEX, &SET, <str>::split_at(STRINGS, #summary_len).0, &SCRIPTS)
         };
     }
 }

@@ -129,15 +129,25 @@ impl Host {
         }
     }
 
-    /// Records `answer`, given for `skill` as it was shown (the content the user was asked
+    /// Records `answer`, given for `subject` (`skill`'s name for a load, or `skill/script` for
+    /// a run of one of its Rust scripts) as `skill` was shown (the content the user was asked
     /// about): `Always` holds for that content, `Reject` forgets an earlier `Always`. Returns
     /// the refusal for the model when the user declined.
-    pub(crate) fn record(&self, skill: &Skill, answer: Answer) -> Result<(), String> {
+    pub(crate) fn record_subject(
+        &self,
+        skill: &Skill,
+        subject: &str,
+        answer: Answer,
+    ) -> Result<(), String> {
         if answer != Answer::Once {
-            lock(&self.grants).answer(skill, answer);
+            let mut grants = lock(&self.grants);
+            match subject.split_once('/') {
+                Some((_, script)) => grants.answer_script(skill, script, answer),
+                None => grants.answer(skill, answer),
+            };
         }
         match answer {
-            Answer::Reject => Err(declined(skill.name())),
+            Answer::Reject => Err(declined(subject)),
             Answer::Once | Answer::Always => Ok(()),
         }
     }
@@ -153,8 +163,14 @@ impl Host {
     /// Asks the user about loading `skill` and records the answer: `Ok` when the load may go
     /// ahead, else the refusal for the model (nobody to ask, or the user declined).
     pub(crate) async fn approve(&self, skill: &Skill) -> Result<(), String> {
-        let answer = self.ask(skill.name()).await?;
-        self.record(skill, answer)
+        self.approve_subject(skill, skill.name()).await
+    }
+
+    /// Asks the user about `subject` (`skill`'s name, or `skill/script`) and records the answer,
+    /// as [`Host::approve`] does.
+    pub(crate) async fn approve_subject(&self, skill: &Skill, subject: &str) -> Result<(), String> {
+        let answer = self.ask(subject).await?;
+        self.record_subject(skill, subject, answer)
     }
 }
 

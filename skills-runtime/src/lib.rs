@@ -18,6 +18,7 @@
 //! | write the L1 listing into a prompt | [`SkillSet::summary`], [`listing`] (formats, budgets) |
 //! | offer tools to a model and answer its calls | [`Tools`], [`tools`] (definitions, [`tools::Session`], disclosure modes) |
 //! | let the user invoke a skill (`/name args`) | [`invoke`] |
+//! | give a skill scripts written in Rust, run through the run tool | [`Script`], [`ScriptFn`], [`SkillSet::with_scripts`]; script files run by the host: [`tools::FileRunner`] |
 //! | decide who may load what, remember approvals | [`policy`] |
 //! | quote names, clip echoes, cut excerpts, read `<chunk>` syntax | [`text`] |
 //! | check a request path | [`path`] |
@@ -81,6 +82,7 @@ pub use model::file::File;
 pub use model::id::{Dynamic, SkillIdentifier};
 pub use model::invocation::{InvocationFields, InvocationPolicy};
 pub use model::path::{self, PathProblem};
+pub use model::script::{Script, ScriptError, ScriptFn};
 pub use model::set::SkillSet;
 pub use model::skill::{Loaded, MANIFEST, Skill};
 pub use tools::{Call, CallError, LoadReport, ToolOutput, Tools};

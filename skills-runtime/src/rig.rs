@@ -198,10 +198,12 @@ async fn answer<Id>(
         .lookup(call.skill())
         .map_err(|e| SkillToolError::new(ToolErrorKind::NotFound, e.to_string()))?;
     let mut out = tools.call(&call);
-    if out.approval.is_some() {
+    if let Some(subject) = &out.approval {
         // Asked about the skill as it is in `set`: an `Always` holds for that content, and a
         // later snapshot where it changed asks again.
-        host.approve(found).await.map_err(SkillToolError::refused)?;
+        host.approve_subject(found, subject)
+            .await
+            .map_err(SkillToolError::refused)?;
         out = tools.call_allowed(found, &call);
     }
     if out.is_error {

@@ -442,6 +442,22 @@ enum Outcome {
     Usage = 2,
 }
 
+/// The Rust scripts of the binary this tool runs in ([`main_with`]), as an empty set's: `call`,
+/// `schema` and `serve` attach them to the skills of those names. None for `skills` itself.
+static BASE: std::sync::OnceLock<SkillSet> = std::sync::OnceLock::new();
+
+fn base() -> &'static SkillSet {
+    BASE.get_or_init(SkillSet::empty)
+}
+
+/// Runs the command line in `std::env::args` with `scripts` as the Rust scripts of the skills
+/// of those names, and returns its exit code.
+pub fn main_with(scripts: impl IntoIterator<Item = crate::Script>) -> ExitCode {
+    // Only the first call's scripts count; a process runs one command line.
+    let _ = BASE.set(SkillSet::empty().with_scripts(scripts));
+    main()
+}
+
 /// Runs the command line in `std::env::args` and returns its exit code.
 pub fn main() -> ExitCode {
     let cli = Cli::parse();
@@ -684,7 +700,7 @@ fn load(target: &Target, common: &Common, format: &ListingFormat) -> Loaded {
     if skipped > 0 {
         eprintln!("skipped {skipped} invalid skill{}", plural(skipped));
     }
-    let set = SkillSet::from_skills(skills, format);
+    let set = SkillSet::from_skills(skills, format).with_scripts(base().scripts().iter().cloned());
     Loaded {
         set,
         sources,
@@ -977,7 +993,6 @@ fn serve(
     use crate::mcp::McpServer;
     use crate::policy::Access;
 
-    static NONE: SkillSet = SkillSet::empty();
     let discovery = match target {
         Target::Path(path) => {
             if !path.exists() {
@@ -1005,7 +1020,8 @@ fn serve(
         }
         Target::Discover => common.discovery(),
     };
-    let overlay = Arc::new(Overlay::new(&NONE, discovery));
+    // Over the binary's Rust scripts, which the overlay keeps with the skills of their names.
+    let overlay = Arc::new(Overlay::new(base(), discovery));
     let diagnostics = overlay.diagnostics();
     for d in &diagnostics {
         eprintln!("{d}");

@@ -35,6 +35,7 @@
 //! | write the L1 listing into a prompt | [`SkillSet::summary`], [`listing`] (formats, budgets) |
 //! | offer tools to a model and answer its calls | [`Tools`], [`tools`] (definitions, `Session`, disclosure modes) |
 //! | let the user invoke a skill (`/name args`) | [`invoke`] |
+//! | give a skill scripts written in Rust, run through the run tool | `skills!(..., scripts = {...})`, [`Script`], [`SkillSet::scripts`]; script files run by the host: [`tools::FileRunner`] |
 //! | decide who may load what, remember approvals | [`policy`] |
 //! | quote names, clip echoes, cut excerpts, read `<chunk>` syntax | [`text`] |
 //! | check a path a model sent | [`path`] |
@@ -56,7 +57,8 @@
 //! - `compress`: `skills!(..., compress = true)` stores each skill's text LZ4-compressed and
 //!   decompresses it once, on first access (lz4_flex, no unsafe code).
 //! - `cli`: the `skills` command-line tool (`validate`, `list`, `prompt`, `schema`, `call`,
-//!   `read`, `invoke`, `extract`, `serve`).
+//!   `read`, `invoke`, `extract`, `serve`), also as [`run_cli`] in a binary of your own with
+//!   your Rust scripts.
 #![cfg_attr(docsrs, feature(doc_cfg))]
 
 // Lets `::skills_embed::...` paths in generated code resolve inside this crate's own doctests.
@@ -64,7 +66,7 @@ extern crate self as skills_embed;
 
 pub use skills_embed_runtime::{
     Call, CallError, Chunk, Dynamic, Fields, File, LoadReport, Loaded, MANIFEST, PathProblem,
-    Skill, SkillError, SkillIdentifier, SkillSet, ToolOutput, Tools,
+    Script, ScriptError, ScriptFn, Skill, SkillError, SkillIdentifier, SkillSet, ToolOutput, Tools,
 };
 pub use skills_embed_runtime::{invoke, listing, path, policy, schemars, text, tools};
 
@@ -91,6 +93,34 @@ mod cli;
 #[cfg(feature = "cli")]
 #[doc(hidden)]
 pub use cli::main as __cli_main;
+
+/// The `skills` command-line tool with your Rust scripts: a binary of your own whose `main`
+/// calls this validates, lists, calls and serves folders exactly as `skills` does, and its
+/// `call`, `schema` and `serve` run your scripts for the skills of those names. Skill authors
+/// try a script with it before shipping:
+///
+/// ```no_run
+/// # #[derive(serde::Deserialize, schemars::JsonSchema)] struct Invoice { lines: Vec<u64>, tax_percent: u64 }
+/// # fn invoice_total(_: Invoice) -> Result<u64, String> { Ok(0) }
+/// # #[derive(serde::Deserialize, schemars::JsonSchema)] struct S { amount_cents: u64, people: u64 }
+/// # fn split_evenly(_: S) -> Result<u64, String> { Ok(0) }
+/// # async fn convert(_: S) -> Result<u64, String> { Ok(0) }
+/// // src/bin/my-skills.rs; run as
+/// // my-skills call skills/ run_skill_script '{"script": "invoice-totals/invoice_total", "args": {...}}'
+/// skills_embed::skills!(
+///     "examples/script_skills",
+///     scripts = { "invoice-totals" => [invoice_total, split_evenly, async convert] },
+/// );
+///
+/// fn main() -> std::process::ExitCode {
+///     skills_embed::run_cli(SKILLS.scripts().iter().cloned())
+/// }
+/// ```
+#[cfg(feature = "cli")]
+#[cfg_attr(docsrs, doc(cfg(feature = "cli")))]
+pub fn run_cli(scripts: impl IntoIterator<Item = Script>) -> std::process::ExitCode {
+    cli::main_with(scripts)
+}
 
 /// Embeds a folder of Agent Skills, validated when the crate compiles.
 ///
@@ -134,6 +164,7 @@ pub use cli::main as __cli_main;
 /// | `max_entries = N \| none` | `100_000` | files and folders read in all; the walk stops at the cap with a `scan-limit` warning |
 /// | `max_skill_entries = N \| none` | `10_000` | files and folders read per skill; the rest of a skill over it are left out with a `scan-limit` warning |
 /// | `compress = true \| false` | `false` | LZ4-compress each skill's text when the crate compiles (feature `compress`); decompressed once per skill on first access |
+/// | `scripts = { "skill" => [function, async function, ...], ... }` | none | Rust functions that are the skills' scripts (see [Rust scripts](#rust-scripts)) |
 /// | `crate = path` | this crate, whatever your Cargo.toml calls it | where generated code finds this crate; for a crate that re-exports it, e.g. `crate = ::agent_kit::skills_embed` |
 ///
 /// ```
@@ -150,6 +181,55 @@ pub use cli::main as __cli_main;
 /// assert!(DOCS.summary().starts_with("<available_skills>"));
 /// // Only Markdown resources were embedded.
 /// assert!(DOCS.paths(DocSkill::ReleaseNotes).all(|p| p.ends_with(".md")));
+/// ```
+///
+/// # Rust scripts
+///
+/// A skill's scripts can be Rust functions, run inside your binary through the run tool
+/// ([`Tools`] offers `run_skill_script` when a visible skill has one): no interpreter, no files,
+/// no shell. A function `fn(A) -> Result<T, E>` (or an `async fn`, given up after
+/// [`ToolConfig::script_timeout`](tools::ToolConfig::script_timeout)) becomes a script named
+/// after it; `A` is its arguments (`serde::Deserialize` and `schemars::JsonSchema`: the model
+/// is shown `A`'s JSON Schema, and `A`'s doc comment describes the script), `T` and `E` are
+/// shown as text. A SKILL.md body names a script with a link whose target is `script:NAME`,
+/// e.g. `[fill the form](script:fill_form)`.
+///
+/// When the crate compiles, `skills!` checks that every skill named in `scripts` exists and
+/// gets each script once (`script-skill`), and that every `script:NAME` link of a body names a
+/// script registered for its skill (`script-reference`, at the link's file, line and column);
+/// the compiler checks each function's types. Nothing is registered at start-up: the table is
+/// a `static` inside `SKILLS` ([`SkillSet::scripts`]).
+///
+/// ```
+/// /// Totals an invoice.
+/// #[derive(serde::Deserialize, schemars::JsonSchema)]
+/// struct Invoice { lines: Vec<u64>, tax_percent: u64 }
+/// fn invoice_total(i: Invoice) -> Result<u64, String> {
+///     let subtotal: u64 = i.lines.iter().sum();
+///     Ok(subtotal + subtotal * i.tax_percent / 100)
+/// }
+/// # #[derive(serde::Deserialize, schemars::JsonSchema)] struct S { amount_cents: u64, people: u64 }
+/// # fn split_evenly(s: S) -> Result<u64, String> { s.amount_cents.checked_div(s.people).ok_or("no people".into()) }
+/// # async fn convert(s: S) -> Result<u64, String> { Ok(s.amount_cents) }
+/// skills_embed::skills!(
+///     "examples/script_skills",
+///     scripts = { "invoice-totals" => [invoice_total, split_evenly, async convert] },
+/// );
+///
+/// let tools = skills_embed::Tools::new(&SKILLS);
+/// let out = tools.handle(
+///     "run_skill_script",
+///     r#"{"script": "invoice-totals/invoice_total", "args": {"lines": [1000, 500], "tax_percent": 20}}"#,
+/// );
+/// assert!(out.text.ends_with("1800"), "{}", out.text);
+/// ```
+///
+/// A link to a script that is not registered is a compile error at the link:
+///
+/// ```text
+/// error: examples/script_skills/invoice-totals/SKILL.md:7:59: error[script-reference]: the body
+///        links to the Rust script `invoice_total`, but skill "invoice-totals" has no scripts;
+///        register the function: skills!(..., scripts = { "invoice-totals" => [invoice_total] })
 /// ```
 ///
 /// # Errors

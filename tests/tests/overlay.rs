@@ -354,3 +354,54 @@ fn a_metadata_only_edit_is_a_change() {
     let notes = set.get("notes").unwrap();
     assert_eq!(notes.metadata().collect::<Vec<_>>(), [("version", "2")]);
 }
+
+mod scripted {
+    /// Counts the words of a text.
+    #[derive(serde::Deserialize, schemars::JsonSchema)]
+    pub struct Text {
+        pub text: String,
+    }
+
+    pub fn count(args: Text) -> Result<usize, String> {
+        Ok(args.text.split_whitespace().count())
+    }
+
+    skills_embed::skills!("fixtures/cli-scripts", scripts = { "word-count" => [count] });
+}
+
+#[test]
+fn the_embedded_rust_scripts_stay_with_their_skills_in_the_merged_set() {
+    let tmp = tempfile::tempdir().unwrap();
+    write_skill(
+        tmp.path(),
+        "notes",
+        "Take notes. Use when asked to write notes.",
+        "Write short notes.\n",
+    );
+    let overlay = Overlay::new(&scripted::SKILLS, Discovery::only(tmp.path()));
+    let check = |set: &skills_embed::SkillSet| {
+        let names: Vec<String> = set
+            .scripts()
+            .iter()
+            .map(|s| format!("{}/{}", s.skill(), s.name()))
+            .collect();
+        assert_eq!(names, ["word-count/count"]);
+        let out = Tools::new(set).handle(
+            "run_skill_script",
+            r#"{"script": "word-count/count", "args": {"text": "a b"}}"#,
+        );
+        assert!(!out.is_error && out.text.ends_with("\n2"), "{}", out.text);
+    };
+    check(&overlay.snapshot());
+    // A disk copy of the skill shadows the embedded one; the script is the binary's code and
+    // stays, and a reload keeps it too.
+    write_skill(
+        tmp.path(),
+        "word-count",
+        "Counts words, from disk. Use when asked how long a text is.",
+        "Run [the counter](script:count).\n",
+    );
+    overlay.reload();
+    assert_eq!(overlay.source("word-count").unwrap().kind, SourceKind::Code);
+    check(&overlay.snapshot());
+}

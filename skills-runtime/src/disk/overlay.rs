@@ -330,7 +330,12 @@ fn merge<Id>(
         })
         .collect();
     let skills = winners.into_iter().map(|f| f.skill).collect();
-    let set = Arc::new(SkillSet::from_skills(skills, &ListingFormat::Markdown));
+    // The embedded set's Rust scripts stay with their skills' names, whichever copy of a skill
+    // wins: they are the binary's code, not files a disk copy could replace.
+    let set = Arc::new(
+        SkillSet::from_skills(skills, &ListingFormat::Markdown)
+            .with_scripts(embedded.scripts().iter().cloned()),
+    );
     State {
         set,
         sources,

@@ -18,6 +18,8 @@ use crate::model::chunk::Chunk;
 use crate::model::error::SkillError;
 use crate::model::id::SkillIdentifier;
 use crate::model::invocation::InvocationFields;
+pub use crate::model::script::{AsyncScript, FnScript};
+use crate::model::script::{Script, ScriptFn};
 use crate::model::set::SkillSet;
 use crate::model::skill::Skill;
 use crate::text::closest;
@@ -94,8 +96,15 @@ pub const fn set<Id>(
     index: &'static Index,
     skills: &'static [Skill],
     summary: &'static str,
+    scripts: &'static [Script],
 ) -> SkillSet<Id> {
-    SkillSet::from_index(index, skills, summary)
+    SkillSet::from_index(index, skills, summary, scripts)
+}
+
+/// A Rust script of an embedded skill (`scripts = {...}`); the table is sorted by skill, then
+/// name.
+pub const fn script(skill: &'static str, name: &'static str, f: &'static dyn ScriptFn) -> Script {
+    Script::embedded(skill, name, f)
 }
 
 /// A `<chunk>` block of an embedded body: byte ranges into the body.
@@ -106,6 +115,36 @@ pub const fn chunk(
     content: (u32, u32),
 ) -> Chunk {
     Chunk::new(id, description, block, content)
+}
+
+/// A function as a script: the bounds here, on the argument, put a type that does not fit at
+/// the function's path in the user's `scripts = {...}`.
+pub const fn fn_script<A, T, E>(f: fn(A) -> Result<T, E>) -> FnScript<A, T, E>
+where
+    A: serde::de::DeserializeOwned + schemars::JsonSchema,
+    T: std::fmt::Display,
+    E: std::fmt::Display,
+{
+    FnScript::new(f)
+}
+
+/// An `async` function as a script, with its bounds on the argument as [`fn_script`].
+pub const fn async_script<A, F, T, E>(f: fn(A) -> F) -> AsyncScript<A, F>
+where
+    A: serde::de::DeserializeOwned + schemars::JsonSchema,
+    F: std::future::Future<Output = Result<T, E>>,
+    T: std::fmt::Display,
+    E: std::fmt::Display,
+{
+    AsyncScript::new(f)
+}
+
+/// The closest of `candidates` to `requested`, for the macro's "did you mean".
+pub fn closest_of<'a>(
+    requested: &str,
+    candidates: impl IntoIterator<Item = &'a str>,
+) -> Option<String> {
+    closest(requested, candidates)
 }
 
 /// The flag bits an embedded skill stores for its invocation policy.

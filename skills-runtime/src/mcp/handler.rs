@@ -266,8 +266,8 @@ impl Handler {
     /// Logs that the host is asked to approve loading `skill`.
     async fn asking(&self, peer: &Peer<RoleServer>, skill: &str) {
         let message = format!(
-            "Asking the host to approve loading skill {} (its rule is ask).",
-            crate::text::json_string(skill)
+            "Asking the host to approve {} (its rule is ask).",
+            crate::tools::render::act(skill)
         );
         self.listening
             .log(peer, LoggingLevel::Notice, message)
@@ -277,8 +277,8 @@ impl Handler {
     /// Logs that loading `skill` was refused, and why.
     async fn refused(&self, peer: &Peer<RoleServer>, skill: &str, why: &str) {
         let message = format!(
-            "Loading skill {} was refused: {why}",
-            crate::text::json_string(skill)
+            "{} was refused: {why}",
+            crate::tools::render::capitalized(&crate::tools::render::act(skill))
         );
         self.listening
             .log(peer, LoggingLevel::Warning, message)
@@ -320,10 +320,12 @@ impl Handler {
                 // Recorded for the skill as this session serves it: the content the person was
                 // asked about (a session over a changed set no longer holds the request).
                 let answered = session.answer(&skill, given);
-                match (asked, session.tools().lookup(&skill)) {
+                // `skill` is the subject asked about: a skill's name, or `skill/script`.
+                let named = skill.split_once('/').map_or(skill.as_str(), |(s, _)| s);
+                match (asked, session.tools().lookup(named)) {
                     (Some(Answer::Always), Ok(found)) if answered.is_some() => {
                         // `Ok`: an `Always` is no refusal.
-                        let _ = host.record(found, Answer::Always);
+                        let _ = host.record_subject(found, &skill, Answer::Always);
                     }
                     (Some(Answer::Reject), _) => host.revoke(&skill),
                     _ => {}
@@ -898,10 +900,18 @@ fn check_call(
 ) -> Result<(), ErrorData> {
     // `is_empty` looks at the visible skills only: the definitions (schemas with every name)
     // are built on the error path alone, not on every call.
+    let name_trimmed = name.trim();
+    let load_tool =
+        [unified, READ_SKILL, READ_SKILL_RESOURCE, LOAD_SKILL_CHUNK].contains(&name_trimmed);
+    let offered = || -> Vec<String> { tools.offered().into_iter().map(|d| d.name).collect() };
+    // A run tool (the unified one, or a split style's tool per script) is known while a script
+    // is runnable; only such a call builds the definitions to tell.
     let known = !tools.is_empty()
-        && [unified, READ_SKILL, READ_SKILL_RESOURCE, LOAD_SKILL_CHUNK].contains(&name.trim());
+        && (load_tool
+            || (name_trimmed == tools.config().run_name && !tools.runnable().is_empty())
+            || offered().iter().any(|o| o == name_trimmed));
     if !known {
-        let offered: Vec<String> = tools.offered().into_iter().map(|d| d.name).collect();
+        let offered = offered();
         let tools = if offered.is_empty() {
             "This server offers no tool now: no skill is available.".to_owned()
         } else {

@@ -13,5 +13,6 @@ pub(crate) mod id;
 pub(crate) mod index;
 pub(crate) mod invocation;
 pub mod path;
+pub(crate) mod script;
 pub(crate) mod set;
 pub(crate) mod skill;

@@ -8,6 +8,7 @@ use crate::listing::{self, ListingFormat};
 use crate::model::error::SkillError;
 use crate::model::id::{Dynamic, SkillIdentifier};
 use crate::model::index::Index;
+use crate::model::script::Script;
 use crate::model::skill::Loaded;
 use crate::model::skill::Skill;
 use crate::text::closest;
@@ -37,6 +38,8 @@ pub struct SkillSet<Id: 'static = Dynamic> {
     summary: Cow<'static, str>,
     /// The tables of an embedded set, for hashed name lookups.
     index: Option<&'static Index>,
+    /// The skills' Rust scripts, sorted by skill, then name.
+    scripts: Cow<'static, [Script]>,
     id: PhantomData<fn() -> Id>,
 }
 
@@ -47,13 +50,64 @@ impl<Id> SkillSet<Id> {
         index: &'static Index,
         skills: &'static [Skill],
         summary: &'static str,
+        scripts: &'static [Script],
     ) -> Self {
         SkillSet {
             skills: Cow::Borrowed(skills),
             summary: Cow::Borrowed(summary),
             index: Some(index),
+            scripts: Cow::Borrowed(scripts),
             id: PhantomData,
         }
+    }
+
+    /// Every Rust script, sorted by skill, then by name (`skills!(..., scripts = {...})`, or
+    /// [`SkillSet::with_scripts`]).
+    pub fn scripts(&self) -> &[Script] {
+        &self.scripts
+    }
+
+    /// The Rust scripts of the skill named `skill`, sorted by name.
+    pub fn scripts_of<'a>(&'a self, skill: &'a str) -> impl Iterator<Item = &'a Script> + 'a {
+        let start = self.scripts.partition_point(|s| s.skill() < skill);
+        self.scripts[start..]
+            .iter()
+            .take_while(move |s| s.skill() == skill)
+    }
+
+    /// The Rust script `name` of the skill named `skill`.
+    pub fn script(&self, skill: &str, name: &str) -> Option<&Script> {
+        self.scripts
+            .binary_search_by(|s| (s.skill(), s.name()).cmp(&(skill, name)))
+            .ok()
+            .map(|i| &self.scripts[i])
+    }
+
+    /// The same set with `scripts` added to its Rust scripts. Of two scripts with the same skill
+    /// and name, the first given is kept (those already in the set come first). A script whose
+    /// skill is not in the set is kept but never offered: only a visible skill's scripts are.
+    ///
+    /// ```
+    /// use skills_embed_runtime::{Fields, Script, Skill, SkillSet, listing::ListingFormat};
+    /// #[derive(serde::Deserialize, schemars::JsonSchema)]
+    /// struct Name { name: String }
+    /// fn greet(args: Name) -> Result<String, std::convert::Infallible> {
+    ///     Ok(format!("Hello, {}!", args.name))
+    /// }
+    /// let fields = Fields { name: "hello".into(), description: "Greets.".into(), ..Fields::default() };
+    /// let set = SkillSet::from_skills(vec![Skill::owned(fields, String::new(), vec![])], &ListingFormat::Markdown)
+    ///     .with_scripts([Script::new("hello", "greet", greet)]);
+    /// assert_eq!(set.scripts_of("hello").map(|s| s.name()).collect::<Vec<_>>(), ["greet"]);
+    /// assert!(set.script("hello", "greet").is_some() && set.script("hello", "wave").is_none());
+    /// ```
+    pub fn with_scripts(mut self, scripts: impl IntoIterator<Item = Script>) -> Self {
+        let mut all = self.scripts.into_owned();
+        all.extend(scripts);
+        // Stable: the first of two equal keys stays first, and `dedup` keeps it.
+        all.sort_by(|a, b| (a.skill(), a.name()).cmp(&(b.skill(), b.name())));
+        all.dedup_by(|a, b| a.skill() == b.skill() && a.name() == b.name());
+        self.scripts = Cow::Owned(all);
+        self
     }
 
     /// The L1 listing: one entry per skill, built once (at compile time for `skills!`).
@@ -134,6 +188,7 @@ impl<Id> SkillSet<Id> {
             skills: Cow::Borrowed(self.skills()),
             summary: Cow::Borrowed(self.summary()),
             index: self.index,
+            scripts: Cow::Borrowed(self.scripts()),
             id: PhantomData,
         }
     }
@@ -181,6 +236,7 @@ impl SkillSet<Dynamic> {
             skills: Cow::Borrowed(&[]),
             summary: Cow::Borrowed(""),
             index: None,
+            scripts: Cow::Borrowed(&[]),
             id: PhantomData,
         }
     }
@@ -194,6 +250,7 @@ impl SkillSet<Dynamic> {
             skills: Cow::Owned(skills),
             summary: Cow::Borrowed(""),
             index: None,
+            scripts: Cow::Borrowed(&[]),
             id: PhantomData,
         };
         set.summary = Cow::Owned(set.render_summary(format));

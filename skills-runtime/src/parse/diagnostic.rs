@@ -176,6 +176,12 @@ rules! {
     VariantCollision = "variant-collision",
     /// An include or exclude glob does not parse.
     InvalidGlob = "invalid-glob",
+    /// `scripts = {...}` names a skill that does not exist, or gives one script name twice
+    /// (macro only).
+    ScriptSkill = "script-skill",
+    /// A body links to a Rust script (`[...](script:NAME)`) that is not registered for its skill
+    /// (macro only).
+    ScriptReference = "script-reference",
 }
 
 impl fmt::Display for Rule {

@@ -26,6 +26,7 @@ pub mod frontmatter;
 mod keys;
 pub mod manifest;
 pub(crate) mod read;
+pub mod script_refs;
 #[cfg(test)]
 mod testing;
 pub mod tree;

@@ -46,8 +46,8 @@ pub enum Answer {
 ///
 /// # Serialised form
 ///
-/// A JSON object from skill name to the approved digest in 64 lowercase hex digits
-/// (`{"deploy": "9f86d0…"}`), to remember answers across runs; uppercase digits are accepted.
+/// A JSON object from skill name (or `skill/script` for a Rust script) to the approved digest
+/// in 64 lowercase hex digits (`{"deploy": "9f86d0…"}`), to remember answers across runs; uppercase digits are accepted.
 /// The older form, an array of names, is accepted and read as **no** grants: those answers
 /// carry no digest, so they cannot say which content was approved, and every such skill is
 /// asked for again once. Anything else (a digest of the wrong length, a value that is not a
@@ -197,6 +197,58 @@ impl Grants {
         self.always.remove(skill).is_some()
     }
 
+    /// What running the Rust script `script` of `skill` gets under `permissions`
+    /// ([`Permissions::check_script`]), once earlier "always" answers for that script are
+    /// counted. A grant for the script is bound to its skill's content, like a skill's; a grant
+    /// for loading the skill does not cover its scripts.
+    ///
+    /// ```
+    /// use skills_embed_runtime::policy::{Access, Answer, Grants, Permissions};
+    /// use skills_embed_runtime::{Fields, Skill};
+    /// let fields = Fields { name: "pdf-forms".into(), description: "Forms.".into(), ..Fields::default() };
+    /// let forms = Skill::owned(fields, "Fill it.\n".into(), Vec::new());
+    /// let rules = Permissions::new().ask("pdf-forms/*");
+    /// let mut grants = Grants::default();
+    /// assert_eq!(grants.access_script(&rules, &forms, "fill_form"), Access::Ask);
+    /// grants.answer_script(&forms, "fill_form", Answer::Always);
+    /// assert_eq!(grants.access_script(&rules, &forms, "fill_form"), Access::Allow);
+    /// assert_eq!(grants.access_script(&rules, &forms, "flatten"), Access::Ask);
+    /// ```
+    pub fn access_script(&self, permissions: &Permissions, skill: &Skill, script: &str) -> Access {
+        match permissions.check_script(skill.name(), script) {
+            Access::Ask if self.is_granted_as(&script_subject(skill.name(), script), skill) => {
+                Access::Allow
+            }
+            access => access,
+        }
+    }
+
+    /// Records the person's answer for running the script `script` of `skill`, as
+    /// [`Grants::answer`] does for loads; returns whether this run may go ahead.
+    pub fn answer_script(&mut self, skill: &Skill, script: &str, answer: Answer) -> bool {
+        self.answer_as(script_subject(skill.name(), script), skill, answer)
+    }
+
+    fn answer_as(&mut self, subject: String, skill: &Skill, answer: Answer) -> bool {
+        match answer {
+            Answer::Once => true,
+            Answer::Always => {
+                self.always.insert(subject, skill.content_digest());
+                true
+            }
+            Answer::Reject => {
+                self.always.remove(&subject);
+                false
+            }
+        }
+    }
+
+    fn is_granted_as(&self, subject: &str, skill: &Skill) -> bool {
+        self.always
+            .get(subject)
+            .is_some_and(|granted| *granted == skill.content_digest())
+    }
+
     /// Whether no "always" answer is kept.
     ///
     /// ```
@@ -259,6 +311,11 @@ impl<'de> Deserialize<'de> for Grants {
 
         deserializer.deserialize_any(Visitor)
     }
+}
+
+/// The key of a script's grant: `skill/script` (no skill name holds a `/`).
+fn script_subject(skill: &str, script: &str) -> String {
+    format!("{skill}/{script}")
 }
 
 /// A digest written as 64 hex digits (either case).

@@ -39,6 +39,15 @@
 //! - [`Access::Allow`]: loaded without asking.
 //!
 //! Each agent can have its own rules: see [`AgentPermissions`].
+//!
+//! # Scripts
+//!
+//! A rule whose pattern holds a `/` is a script rule, `skill-pattern/script-pattern`, for the
+//! Rust scripts a skill offers (`ask pdf-forms/fill_*`, `deny */delete_*`). It is read only by
+//! [`Permissions::check_script`]: a denied skill's scripts are denied; otherwise the last script
+//! rule matching the script decides, and without one the script gets what its skill gets. An
+//! `ask` script goes through the same approval as a load, and "always" is remembered for the
+//! script and its skill's content ([`Grants::access_script`]).
 
 use std::collections::BTreeMap;
 use std::fmt;
@@ -139,6 +148,27 @@ impl PermissionRule {
     /// ```
     pub fn matches(&self, skill: &str) -> bool {
         wildcard_match(&self.pattern, skill)
+    }
+
+    /// Whether this is a script rule (`skill/script`), which [`Permissions::check_script`]
+    /// reads and [`Permissions::check`] skips.
+    ///
+    /// ```
+    /// use skills_embed_runtime::policy::{Access, PermissionRule};
+    /// let rule = PermissionRule { pattern: "pdf-*/fill_*".into(), access: Access::Ask };
+    /// assert!(rule.is_script_rule() && rule.matches_script("pdf-forms", "fill_form"));
+    /// assert!(!rule.matches_script("pdf-forms", "validate"));
+    /// ```
+    pub fn is_script_rule(&self) -> bool {
+        self.pattern.contains('/')
+    }
+
+    /// Whether the script `script` of skill `skill` matches this script rule's pattern
+    /// (`skill-pattern/script-pattern`). Never allocates.
+    pub fn matches_script(&self, skill: &str, script: &str) -> bool {
+        self.pattern
+            .split_once('/')
+            .is_some_and(|(s, n)| wildcard_match(s, skill) && wildcard_match(n, script))
     }
 }
 
@@ -285,8 +315,34 @@ impl Permissions {
         self.rules
             .iter()
             .rev()
-            .find(|rule| rule.matches(skill))
+            .find(|rule| !rule.is_script_rule() && rule.matches(skill))
             .map_or(self.default, |rule| rule.access)
+    }
+
+    /// What running the Rust script `script` of `skill` gets: [`Access::Deny`] when the skill
+    /// is denied; else the access of the last script rule (`skill-pattern/script-pattern`)
+    /// that matches it; else what the skill gets. Never allocates.
+    ///
+    /// ```
+    /// use skills_embed_runtime::policy::{Access, Permissions};
+    /// let p = Permissions::parse("ask */*\nallow pdf-forms/validate\ndeny internal-*")?;
+    /// assert_eq!(p.check_script("pdf-forms", "fill_form"), Access::Ask);
+    /// assert_eq!(p.check_script("pdf-forms", "validate"), Access::Allow);
+    /// assert_eq!(p.check_script("internal-tools", "validate"), Access::Deny);
+    /// // Script rules say nothing about loading the skill itself.
+    /// assert_eq!(p.check("pdf-forms"), Access::Allow);
+    /// # Ok::<(), skills_embed_runtime::policy::PermissionParseError>(())
+    /// ```
+    pub fn check_script(&self, skill: &str, script: &str) -> Access {
+        match self.check(skill) {
+            Access::Deny => Access::Deny,
+            for_skill => self
+                .rules
+                .iter()
+                .rev()
+                .find(|rule| rule.matches_script(skill, script))
+                .map_or(for_skill, |rule| rule.access),
+        }
     }
 
     /// Parses rules written one per line.
@@ -542,13 +598,22 @@ impl fmt::Display for ParseProblem {
             Self::EmptyPattern => {
                 f.write_str("empty pattern: it would match no skill; use `*` to match every skill")
             }
-            Self::InvalidPatternCharacter { pattern, character } => write!(
-                f,
-                "pattern {} contains {character:?}, which no skill name can contain, so it \
-                 would never match; patterns are case-sensitive and names hold only lowercase \
-                 letters, digits and `-` (`*` matches any run of characters)",
-                Quoted(pattern)
-            ),
+            Self::InvalidPatternCharacter { pattern, character } => {
+                write!(
+                    f,
+                    "pattern {} contains {character:?}, which no skill name can contain, so it \
+                     would never match; patterns are case-sensitive and names hold only lowercase \
+                     letters, digits and `-` (`*` matches any run of characters)",
+                    Quoted(pattern)
+                )?;
+                if pattern.contains('/') {
+                    f.write_str(
+                        "; a script rule is `skill-pattern/script-pattern`, e.g. `pdf-*/fill_*`, \
+                         both parts non-empty",
+                    )?;
+                }
+                Ok(())
+            }
         }
     }
 }
@@ -575,9 +640,25 @@ fn pattern_problem(pattern: &str) -> Option<ParseProblem> {
     if pattern.is_empty() {
         return Some(ParseProblem::EmptyPattern);
     }
-    pattern
+    // `skill/script`: the script part may also hold what a Rust function's name or a script
+    // file's path holds (`pdf-forms/scripts/*.py`).
+    let (skill, script) = match pattern.split_once('/') {
+        Some((skill, script)) => (skill, Some(script)),
+        None => (pattern, None),
+    };
+    let bad_skill = skill
         .chars()
-        .find(|&c| !(c == '*' || c == '-' || is_name_character(c)))
+        .find(|&c| !(c == '*' || c == '-' || is_name_character(c)));
+    let bad_script = script.and_then(|script| {
+        if script.is_empty() || skill.is_empty() {
+            return Some('/');
+        }
+        script
+            .chars()
+            .find(|&c| !(matches!(c, '*' | '-' | '_' | '.' | '/') || c.is_alphanumeric()))
+    });
+    bad_skill
+        .or(bad_script)
         .map(|character| ParseProblem::InvalidPatternCharacter {
             pattern: pattern.to_owned(),
             character,

@@ -37,15 +37,25 @@ pub enum Call {
         /// The chunk's id.
         chunk: String,
     },
+    /// A run of one of a skill's Rust scripts.
+    Run {
+        /// The skill's name.
+        skill: String,
+        /// The script's name.
+        script: String,
+        /// The arguments, as the model sent them.
+        args: Value,
+    },
 }
 
 impl Call {
     /// The skill the call is for.
     pub fn skill(&self) -> &str {
         match self {
-            Call::Body { skill, .. } | Call::File { skill, .. } | Call::Chunk { skill, .. } => {
-                skill
-            }
+            Call::Body { skill, .. }
+            | Call::File { skill, .. }
+            | Call::Chunk { skill, .. }
+            | Call::Run { skill, .. } => skill,
         }
     }
 }
@@ -56,20 +66,32 @@ impl Call {
 #[error("{0}")]
 pub struct CallError(pub(crate) String);
 
-/// Decodes a call to tool `tool_name` with its raw JSON `arguments`. `names` gives the
-/// sentence naming the skills that exist and `tools` the tool names, both asked only when the
-/// call is wrong: a right call allocates for its own values only.
+/// What decoding needs to know besides the configuration, asked only when it is needed: the
+/// sentence naming the skills that exist, the names of the tools offered, and the skill and
+/// script a split-style script tool stands for.
+pub(crate) struct Known<'a> {
+    pub(crate) names: &'a dyn Fn() -> String,
+    pub(crate) tools: &'a dyn Fn() -> Vec<String>,
+    pub(crate) script_tool: &'a dyn Fn(&str) -> Option<(String, String)>,
+}
+
+/// Decodes a call to tool `tool_name` with its raw JSON `arguments`. What `known` gives is
+/// asked only when the call is wrong or names a script tool: a right call allocates for its own
+/// values only.
 pub(crate) fn decode(
     config: &ToolConfig,
     tool_name: &str,
     arguments: &str,
-    names: &dyn Fn() -> String,
-    tools: &dyn Fn() -> Vec<String>,
+    known: &Known<'_>,
 ) -> Result<Call, CallError> {
-    let usage = |tool_name: &str| usage(tool_name, names);
+    let names = known.names;
+    let usage = |tool_name: &str| usage(config, tool_name, names);
     let args = parse_object(arguments).map_err(|e| CallError(e + &usage(tool_name)))?;
     let skill = || required_str(&args, "skill", tool_name, &usage);
     let name = tool_name.trim();
+    if name == config.run_name {
+        return run_call(args, tool_name, &usage);
+    }
     if name == config.name {
         let chunk = optional_str(&args, "chunk")?;
         let section = optional_str(&args, "section")?;
@@ -111,8 +133,14 @@ pub(crate) fn decode(
             skill: skill()?,
             chunk,
         })
+    } else if let Some((skill, script)) = (known.script_tool)(name) {
+        Ok(Call::Run {
+            skill,
+            script,
+            args: Value::Object(args),
+        })
     } else {
-        let names = tools();
+        let names = (known.tools)();
         Err(CallError(format!(
             "Unknown tool {}. The skill tools are: {}.",
             text::json_string(&clip(tool_name)),
@@ -121,12 +149,54 @@ pub(crate) fn decode(
     }
 }
 
+/// A call of the unified run tool: `script` as `skill/script` (or `skill` and `script`
+/// apart, as some models send them), `args` an object (or a string holding one).
+fn run_call(
+    args: Map<String, Value>,
+    tool_name: &str,
+    usage: &dyn Fn(&str) -> String,
+) -> Result<Call, CallError> {
+    let script = required_str(&args, "script", tool_name, usage)?;
+    let (skill, script) = match (script.split_once('/'), optional_str(&args, "skill")?) {
+        (Some((skill, script)), _) => (skill.to_owned(), script.to_owned()),
+        (None, Some(skill)) => (skill, script),
+        (None, None) => {
+            return Err(CallError(format!(
+                "\"script\" must name the skill too, as \"skill/script\"; got {}.{}",
+                text::json_string(&clip(&script)),
+                usage(tool_name)
+            )));
+        }
+    };
+    let args = match args.get("args") {
+        None | Some(Value::Null) => Value::Object(Map::new()),
+        Some(Value::Object(map)) => Value::Object(map.clone()),
+        Some(Value::String(s)) => match parse_object(s) {
+            Ok(map) => Value::Object(map),
+            Err(e) => return Err(CallError(format!("\"args\": {e}{}", usage(tool_name)))),
+        },
+        Some(other) => {
+            return Err(CallError(format!(
+                "\"args\" must be a JSON object, not {}.{}",
+                kind(other),
+                usage(tool_name)
+            )));
+        }
+    };
+    Ok(Call::Run {
+        skill,
+        script,
+        args,
+    })
+}
+
 /// How to call `tool_name`, and the skills that exist.
-fn usage(tool_name: &str, names: &dyn Fn() -> String) -> String {
+fn usage(config: &ToolConfig, tool_name: &str, names: &dyn Fn() -> String) -> String {
     let example = match tool_name.trim() {
         READ_SKILL => r#"{"skill": "NAME"}"#,
         READ_SKILL_RESOURCE => r#"{"skill": "NAME", "file": "references/guide.md"}"#,
         LOAD_SKILL_CHUNK => r#"{"skill": "NAME", "chunk": "ID"}"#,
+        name if name == config.run_name => r#"{"script": "SKILL/SCRIPT", "args": {...}}"#,
         _ => r#"{"skill": "NAME", "path": "SKILL.md"}"#,
     };
     format!(" Send a JSON object like {example}.{}", names())

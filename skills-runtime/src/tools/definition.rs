@@ -13,9 +13,13 @@
 //! [`Tools::definitions`](super::Tools::definitions) still describes the tools (with an empty `skill` enum), for hosts whose
 //! set may fill up later, such as a watched folder.
 
+use std::fmt::Write;
+
 use serde_json::{Value, json};
 
 use crate::listing::ListingFormat;
+use crate::model::script::Script;
+use crate::text;
 
 /// Which tools the model gets.
 #[derive(Debug, Clone, Copy, PartialEq, Eq, Default)]
@@ -94,6 +98,12 @@ pub struct ToolConfig {
     pub dump_executables: bool,
     /// The frame around loaded content.
     pub shape: OutputShape,
+    /// The unified run tool's name, for skills' Rust scripts ([`RUN_SKILL_SCRIPT`] by default).
+    /// In the split style each script is a tool of its own instead ([`script_tool_name`]).
+    pub run_name: String,
+    /// How long an `async` Rust script may run before it is stopped (a plain function cannot
+    /// be stopped and runs to its end).
+    pub script_timeout: std::time::Duration,
 }
 
 impl Default for ToolConfig {
@@ -110,6 +120,8 @@ impl Default for ToolConfig {
                 .to_vec(),
             dump_executables: false,
             shape: OutputShape::Brackets,
+            run_name: RUN_SKILL_SCRIPT.into(),
+            script_timeout: std::time::Duration::from_secs(30),
         }
     }
 }
@@ -121,6 +133,20 @@ pub const READ_SKILL_RESOURCE: &str = "read_skill_resource";
 /// The split style's chunk tool.
 pub const LOAD_SKILL_CHUNK: &str = "load_skill_chunk";
 
+/// The unified run tool's default name: it runs a skill's Rust script.
+pub const RUN_SKILL_SCRIPT: &str = "run_skill_script";
+
+/// The name of the split style's tool for script `script` of skill `skill`:
+/// `<skill>__<script>` (a skill name holds no `_`, so the two parts never blur).
+///
+/// ```
+/// use skills_embed_runtime::tools::script_tool_name;
+/// assert_eq!(script_tool_name("pdf-forms", "fill_form"), "pdf-forms__fill_form");
+/// ```
+pub fn script_tool_name(skill: &str, script: &str) -> String {
+    format!("{skill}__{script}")
+}
+
 /// One tool: its name, what it is for, and its parameters as JSON Schema.
 #[derive(Debug, Clone, PartialEq)]
 pub struct ToolDefinition {
@@ -130,11 +156,16 @@ pub struct ToolDefinition {
     pub description: String,
     /// Parameter name, JSON Schema, whether required, in order.
     params: Vec<(&'static str, Value, bool)>,
+    /// A whole parameter schema given as is (a script's own arguments), instead of `params`.
+    schema: Option<Value>,
 }
 
 impl ToolDefinition {
     /// The parameters as a JSON Schema object: optional parameters are simply not `required`.
     pub fn json_schema(&self) -> Value {
+        if let Some(schema) = &self.schema {
+            return schema.clone();
+        }
         let properties: serde_json::Map<String, Value> = self
             .params
             .iter()
@@ -155,8 +186,25 @@ impl ToolDefinition {
     }
 
     /// An OpenAI function tool, valid in strict mode: every property is `required`, optional
-    /// ones accept `null`, and `additionalProperties` is `false`.
+    /// ones accept `null`, and `additionalProperties` is `false`. A script's tool whose
+    /// arguments cannot be written that way (an open object, an optional field) is sent with
+    /// `"strict": false` and its schema as it is ([`strict_compatible`] decides).
     pub fn to_openai(&self) -> Value {
+        if let Some(schema) = &self.schema {
+            return json!({
+                "type": "function",
+                "function": {
+                    "name": self.name,
+                    "description": self.description,
+                    "strict": strict_compatible(schema),
+                    "parameters": schema,
+                },
+            });
+        }
+        let strict = self
+            .params
+            .iter()
+            .all(|(_, schema, _)| strict_compatible(schema));
         let properties: serde_json::Map<String, Value> = self
             .params
             .iter()
@@ -175,7 +223,7 @@ impl ToolDefinition {
             "function": {
                 "name": self.name,
                 "description": self.description,
-                "strict": true,
+                "strict": strict,
                 "parameters": {
                     "type": "object",
                     "properties": properties,
@@ -194,6 +242,147 @@ impl ToolDefinition {
     /// An MCP tool: `name`, `description`, `inputSchema`.
     pub fn to_mcp(&self) -> Value {
         json!({ "name": self.name, "description": self.description, "inputSchema": self.json_schema() })
+    }
+}
+
+/// Whether `schema` is valid in OpenAI's strict mode as it is: every object in it lists all
+/// its properties as `required` and sets `additionalProperties` to `false`, and it uses no
+/// keyword strict mode refuses (`oneOf`, `allOf`, `not`, `if`, `patternProperties`). Strings,
+/// numbers, enums, arrays and `anyOf` pass.
+///
+/// ```
+/// use skills_embed_runtime::tools::strict_compatible;
+/// use serde_json::json;
+/// assert!(strict_compatible(&json!({"type": "object", "properties": {"a": {"type": "string"}},
+///     "required": ["a"], "additionalProperties": false})));
+/// assert!(!strict_compatible(&json!({"type": "object"})));
+/// assert!(!strict_compatible(&json!({"oneOf": [{"type": "string"}, {"type": "integer"}]})));
+/// ```
+pub fn strict_compatible(schema: &Value) -> bool {
+    const REFUSED: [&str; 5] = ["oneOf", "allOf", "not", "if", "patternProperties"];
+    fn walk(schema: &Value, depth: usize) -> bool {
+        if depth > 64 {
+            return false;
+        }
+        let Some(obj) = schema.as_object() else {
+            return schema.is_boolean() || schema.is_null();
+        };
+        if REFUSED.iter().any(|k| obj.contains_key(*k)) {
+            return false;
+        }
+        let is_object = match obj.get("type") {
+            Some(Value::String(t)) => t == "object",
+            Some(Value::Array(ts)) => ts.iter().any(|t| t == "object"),
+            _ => obj.contains_key("properties"),
+        };
+        if is_object {
+            let properties = obj.get("properties").and_then(Value::as_object);
+            let required: Vec<&str> = obj
+                .get("required")
+                .and_then(Value::as_array)
+                .map(|r| r.iter().filter_map(Value::as_str).collect())
+                .unwrap_or_default();
+            let all_required =
+                properties.is_none_or(|p| p.keys().all(|k| required.contains(&k.as_str())));
+            if obj.get("additionalProperties") != Some(&Value::Bool(false)) || !all_required {
+                return false;
+            }
+        }
+        obj.iter().all(|(key, value)| match key.as_str() {
+            "properties" | "$defs" | "definitions" => value
+                .as_object()
+                .is_none_or(|m| m.values().all(|v| walk(v, depth + 1))),
+            "items" | "additionalProperties" => walk(value, depth + 1),
+            "anyOf" | "prefixItems" => value
+                .as_array()
+                .is_none_or(|a| a.iter().all(|v| walk(v, depth + 1))),
+            _ => true,
+        })
+    }
+    walk(schema, 0)
+}
+
+/// The definitions of the run tools for `scripts` (of visible skills, sorted by skill and
+/// name): one `run_skill_script` whose `script` is a closed enum of `skill/script` pairs, or
+/// (split style) one tool per script whose parameters are the script's own arguments.
+///
+/// The pair enum is one plain string enum, which every provider's strict mode accepts; a
+/// `oneOf` with a branch per skill would be refused by OpenAI's strict mode and Gemini.
+pub(crate) fn run_definitions(config: &ToolConfig, scripts: &[&Script]) -> Vec<ToolDefinition> {
+    if scripts.is_empty() {
+        return Vec::new();
+    }
+    match config.style {
+        ToolStyle::Unified => {
+            let pairs: Vec<String> = scripts
+                .iter()
+                .map(|s| format!("{}/{}", s.skill(), s.name()))
+                .collect();
+            let mut described = String::new();
+            for (pair, script) in pairs.iter().zip(scripts) {
+                let description = script.description();
+                let _ = write!(described, "\n- {pair}");
+                if !description.is_empty() {
+                    let _ = write!(described, ": {}", text::one_line(&description));
+                }
+                // The description was just written; the schema need not repeat it.
+                let mut schema = script.schema();
+                if let Value::Object(map) = &mut schema {
+                    map.remove("description");
+                }
+                let _ = write!(described, " Arguments: {schema}");
+            }
+            vec![ToolDefinition {
+                name: config.run_name.clone(),
+                description: format!(
+                    "Run a script a skill provides, inside this agent: no files, no shell. Load the \
+                     skill first and follow its instructions on when to run which script. Send \
+                     `script` as \"skill/script\" and `args` as a JSON object matching that \
+                     script's arguments. The scripts:{described}"
+                ),
+                params: vec![
+                    (
+                        "script",
+                        json!({
+                            "type": "string",
+                            "enum": pairs,
+                            "description": "The script to run, as \"skill/script\".",
+                        }),
+                        true,
+                    ),
+                    (
+                        "args",
+                        json!({
+                            "type": "object",
+                            "description": "The script's arguments, as its schema in this tool's description says.",
+                        }),
+                        true,
+                    ),
+                ],
+                schema: None,
+            }]
+        }
+        ToolStyle::Split => scripts
+            .iter()
+            .map(|script| {
+                let description = script.description();
+                let what = if description.is_empty() {
+                    String::new()
+                } else {
+                    format!("{} ", text::one_line(&description))
+                };
+                ToolDefinition {
+                    name: script_tool_name(script.skill(), script.name()),
+                    description: format!(
+                        "{what}(Script {} of skill {}: load the skill first and follow its instructions.)",
+                        text::json_string(script.name()),
+                        text::json_string(script.skill())
+                    ),
+                    params: Vec::new(),
+                    schema: Some(script.schema()),
+                }
+            })
+            .collect(),
     }
 }
 
@@ -279,6 +468,7 @@ pub(crate) fn definitions(
                     false,
                 ),
             ],
+            schema: None,
         }],
         ToolStyle::Split => vec![
             ToolDefinition {
@@ -288,6 +478,7 @@ pub(crate) fn definitions(
                      skill covers.{listing_note}"
                 ),
                 params: vec![("skill", skill.clone(), true)],
+                schema: None,
             },
             ToolDefinition {
                 name: READ_SKILL_RESOURCE.into(),
@@ -308,6 +499,7 @@ pub(crate) fn definitions(
                         false,
                     ),
                 ],
+                schema: None,
             },
             ToolDefinition {
                 name: LOAD_SKILL_CHUNK.into(),
@@ -317,6 +509,7 @@ pub(crate) fn definitions(
                     ("skill", skill, true),
                     ("chunk", json!({ "type": "string", "description": "The block's id." }), true),
                 ],
+                schema: None,
             },
         ],
     }

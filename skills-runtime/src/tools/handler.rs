@@ -4,12 +4,14 @@
 
 use std::fmt::Write;
 
-use super::call::{self, Call, CallError};
-use super::definition::{self, ToolConfig, ToolDefinition};
+use super::call::{self, Call, CallError, Known};
+use super::definition::{self, ToolConfig, ToolDefinition, ToolStyle};
 use super::render::{self, ToolOutput};
+use super::run;
 use crate::listing::{self, Entry, ListingOptions};
 use crate::model::error::SkillError;
 use crate::model::id::Dynamic;
+use crate::model::script::Script;
 use crate::model::set::SkillSet;
 use crate::model::skill::{Loaded, MANIFEST, Skill};
 use crate::policy::{Access, Grants, Permissions};
@@ -54,6 +56,9 @@ pub struct Tools<'s, Id: 'static = Dynamic> {
     hide: Option<fn(&Skill) -> bool>,
     /// Where skills with scripts are written so the model can run them.
     workdir: Option<std::path::PathBuf>,
+    /// The skills' script files as scripts of the run tool, when the host runs them
+    /// ([`Tools::with_file_runner`]).
+    file_scripts: Vec<Script>,
 }
 
 impl<Id> Tools<'_, Id> {
@@ -106,7 +111,17 @@ impl<'s, Id> Tools<'s, Id> {
             grants: Grants::default(),
             hide: None,
             workdir: None,
+            file_scripts: Vec::new(),
         }
+    }
+
+    /// Runs the skills' script files (under `scripts/`, or with an executable bit) through
+    /// `runner` when the model asks: each becomes a script of the run tool named by its path
+    /// (`pdf-forms/scripts/fill.py`), taking `{"argv": [...]}`, under the same permission
+    /// rules (`pdf-forms/scripts/*`) and approvals as Rust scripts. See [`FileRunner`](super::FileRunner).
+    pub fn with_file_runner(mut self, runner: std::sync::Arc<dyn super::FileRunner>) -> Self {
+        self.file_scripts = run::file_scripts(self.set.skills().iter(), &runner);
+        self
     }
 
     /// Writes a skill that has scripts under `dir/<skill>/` (the whole skill, executable bits
@@ -314,7 +329,9 @@ impl<'s, Id> Tools<'s, Id> {
         listing::render(&entries, options)
     }
 
-    /// The tool definitions, with the visible skills as the `skill` enum.
+    /// The tool definitions, with the visible skills as the `skill` enum, and the run tool (or
+    /// one tool per script in the split style) when a visible skill has a Rust script the
+    /// permissions do not deny.
     pub fn definitions(&self) -> Vec<ToolDefinition> {
         let names: Vec<&str> = self.visible().map(Skill::name).collect();
         let listing = self.config.listing_in_description.clone().map(|format| {
@@ -323,17 +340,132 @@ impl<'s, Id> Tools<'s, Id> {
                 ..ListingOptions::default()
             })
         });
-        definition::definitions(&self.config, &names, listing.as_deref())
+        let mut definitions = definition::definitions(&self.config, &names, listing.as_deref());
+        definitions.extend(definition::run_definitions(&self.config, &self.runnable()));
+        definitions
+    }
+
+    /// The Rust scripts the model may run: those of the visible skills ([`Tools::shows`]) that
+    /// the permissions do not deny ([`Tools::script_access`]), sorted by skill and name.
+    ///
+    /// ```
+    /// use skills_embed_runtime::policy::Permissions;
+    /// use skills_embed_runtime::{Fields, Script, Skill, SkillSet, listing::ListingFormat, Tools};
+    /// /// Counts words.
+    /// #[derive(serde::Deserialize, schemars::JsonSchema)]
+    /// struct Text { text: String }
+    /// fn count(args: Text) -> Result<usize, std::convert::Infallible> {
+    ///     Ok(args.text.split_whitespace().count())
+    /// }
+    /// fn erase(args: Text) -> Result<String, std::convert::Infallible> { Ok(String::new()) }
+    /// let fields = Fields { name: "words".into(), description: "Words.".into(), ..Fields::default() };
+    /// let set = SkillSet::from_skills(vec![Skill::owned(fields, String::new(), vec![])], &ListingFormat::Markdown)
+    ///     .with_scripts([Script::new("words", "count", count), Script::new("words", "erase", erase)]);
+    /// let tools = Tools::new(&set).with_permissions(Permissions::new().deny("*/erase"));
+    /// assert_eq!(tools.runnable().iter().map(|s| s.name()).collect::<Vec<_>>(), ["count"]);
+    ///
+    /// let out = tools.handle("run_skill_script", r#"{"script": "words/count", "args": {"text": "a b c"}}"#);
+    /// assert!(!out.is_error && out.text.ends_with("3"), "{}", out.text);
+    /// let out = tools.handle("run_skill_script", r#"{"script": "words/erase", "args": {"text": ""}}"#);
+    /// assert!(out.is_error && out.text.contains(r#"Its scripts: "count""#), "{}", out.text);
+    /// ```
+    pub fn runnable(&self) -> Vec<&Script> {
+        let set = self.set;
+        let mut runnable: Vec<&Script> = set
+            .scripts()
+            .iter()
+            .chain(&self.file_scripts)
+            .filter(|script| {
+                set.get(script.skill()).is_ok_and(|skill| {
+                    self.shows(skill) && self.script_access(skill, script.name()) != Access::Deny
+                })
+            })
+            .collect();
+        if !self.file_scripts.is_empty() {
+            runnable.sort_by(|a, b| (a.skill(), a.name()).cmp(&(b.skill(), b.name())));
+        }
+        runnable
+    }
+
+    /// What running the Rust script `script` of `skill` needs: [`Access::Deny`] when the
+    /// skill is denied or hidden or a script rule denies it, [`Access::Ask`] when a script rule
+    /// (or the skill's own rule) asks and no grant for this script and the skill's current
+    /// content exists, unless the skill's `allowed-tools` names the script (`Script(name)` or
+    /// `Script(*)`); [`Access::Allow`] otherwise. See [`Permissions::check_script`].
+    pub fn script_access(&self, skill: &Skill, script: &str) -> Access {
+        if self.hidden(skill) {
+            return Access::Deny;
+        }
+        match self.grants.access_script(&self.permissions, skill, script) {
+            Access::Ask if allowed_by_skill(skill, script) => Access::Allow,
+            access => access,
+        }
+    }
+
+    /// What answering `call` for `skill` needs: [`Tools::script_access`] for a script run,
+    /// [`Tools::access`] for a load.
+    pub fn call_access(&self, skill: &Skill, call: &Call) -> Access {
+        match call {
+            Call::Run { script, .. } => self.script_access(skill, script),
+            _ => self.access(skill),
+        }
+    }
+
+    /// For a script run, whether `call` names a script the model may run of `skill`; the error
+    /// answers the model. Anything else passes.
+    pub(crate) fn check_script(&self, skill: &Skill, call: &Call) -> Result<(), CallError> {
+        match call {
+            Call::Run { script, .. } => self.runnable_script(skill, script).map(drop),
+            _ => Ok(()),
+        }
+    }
+
+    /// A script the model may run ([`Tools::runnable`]) of the visible `skill`; a miss names
+    /// the skill's runnable scripts and the closest one.
+    fn runnable_script(&self, skill: &Skill, name: &str) -> Result<&Script, CallError> {
+        let runnable = self.runnable();
+        let mut of_skill = runnable.iter().filter(|s| s.skill() == skill.name());
+        if let Some(found) = of_skill.clone().find(|s| s.name() == name) {
+            return Ok(found);
+        }
+        let names: Vec<&str> = of_skill.by_ref().map(|s| s.name()).collect();
+        let mut message = format!(
+            "Skill {} has no script {}.",
+            text::json_string(skill.name()),
+            text::json_string(&clip(name))
+        );
+        if names.is_empty() {
+            message.push_str(" It has no scripts you can run; follow its instructions instead.");
+        } else {
+            let quoted: Vec<String> = names.iter().map(|n| text::json_string(n)).collect();
+            let _ = write!(message, " Its scripts: {}.", quoted.join(", "));
+            if let Some(near) = crate::text::closest(name, names.iter().copied()) {
+                let _ = write!(message, " Did you mean {}?", text::json_string(&near));
+            }
+        }
+        Err(CallError(message))
     }
 
     /// Parses a call; the error is the answer for the model.
     pub fn parse(&self, tool_name: &str, arguments: &str) -> Result<Call, CallError> {
+        let script_tool = |name: &str| {
+            if self.config.style != ToolStyle::Split || !name.contains("__") {
+                return None;
+            }
+            self.runnable()
+                .into_iter()
+                .find(|s| definition::script_tool_name(s.skill(), s.name()) == name)
+                .map(|s| (s.skill().to_owned(), s.name().to_owned()))
+        };
         call::decode(
             &self.config,
             tool_name,
             arguments,
-            &|| self.names_note(),
-            &|| self.definitions().into_iter().map(|d| d.name).collect(),
+            &Known {
+                names: &|| self.names_note(),
+                tools: &|| self.definitions().into_iter().map(|d| d.name).collect(),
+                script_tool: &script_tool,
+            },
         )
     }
 
@@ -352,8 +484,11 @@ impl<'s, Id> Tools<'s, Id> {
             Ok(skill) => skill,
             Err(e) => return e.into(),
         };
-        if self.access(skill) == Access::Ask {
-            return ToolOutput::awaiting_approval(skill.name());
+        if let Err(e) = self.check_script(skill, call) {
+            return e.into();
+        }
+        if self.call_access(skill, call) == Access::Ask {
+            return ToolOutput::awaiting_approval(&approval_subject(skill, call));
         }
         self.call_allowed(skill, call)
     }
@@ -381,6 +516,10 @@ impl<'s, Id> Tools<'s, Id> {
                     render::frame(&self.config, report, text, "")
                 }
                 Err(e) => ToolOutput::error(SkillError::clipped(e).to_string()),
+            },
+            Call::Run { script, args, .. } => match self.runnable_script(skill, script) {
+                Ok(script) => run::run(&self.config, script, args.clone()),
+                Err(e) => e.into(),
             },
         }
     }
@@ -518,6 +657,24 @@ impl<'s, Id> Tools<'s, Id> {
             format!(" Available skills: {}.", listing::names(&names))
         }
     }
+}
+
+/// What the user approves for `call`: the skill's name for a load, `skill/script` for a run.
+pub(crate) fn approval_subject(skill: &Skill, call: &Call) -> String {
+    match call {
+        Call::Run { script, .. } => format!("{}/{script}", skill.name()),
+        _ => skill.name().to_owned(),
+    }
+}
+
+/// Whether `skill`'s `allowed-tools` names its script `script`: `Script(script)` or
+/// `Script(*)`, as `Bash(git:*)` names a shell command.
+fn allowed_by_skill(skill: &Skill, script: &str) -> bool {
+    skill.allowed_tools().any(|tool| {
+        tool.strip_prefix("Script(")
+            .and_then(|rest| rest.strip_suffix(')'))
+            .is_some_and(|named| named == script || named == "*")
+    })
 }
 
 /// The answer to a name that is not among `among`: what exists, and the closest name.

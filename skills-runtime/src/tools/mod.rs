@@ -78,12 +78,13 @@ mod disclosure;
 pub(crate) mod handler;
 pub(crate) mod reattach;
 pub(crate) mod render;
+mod run;
 mod session;
 
 pub use call::{Call, CallError};
 pub use definition::{
-    LOAD_SKILL_CHUNK, OutputShape, READ_SKILL, READ_SKILL_RESOURCE, ToolConfig, ToolDefinition,
-    ToolStyle,
+    LOAD_SKILL_CHUNK, OutputShape, READ_SKILL, READ_SKILL_RESOURCE, RUN_SKILL_SCRIPT, ToolConfig,
+    ToolDefinition, ToolStyle, script_tool_name, strict_compatible,
 };
 pub use disclosure::{
     DESCRIPTION_WEIGHT, Disclosure, Match, MatchConfig, NAME_WEIGHT, STOP_WORDS, keywords,
@@ -92,4 +93,5 @@ pub use disclosure::{
 pub use handler::Tools;
 pub use reattach::{Reattach, Reattached, ReattachedSkill};
 pub use render::{LoadReport, ToolOutput};
+pub use run::{FileRun, FileRunner};
 pub use session::{Event, Invoked, Session, UnloadReason};

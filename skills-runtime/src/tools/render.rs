@@ -36,19 +36,40 @@ impl ToolOutput {
 }
 
 impl ToolOutput {
-    /// The answer while loading `skill` waits for the user's approval.
-    pub(crate) fn awaiting_approval(skill: &str) -> Self {
+    /// The answer while `subject` (a skill's name, or `skill/script` for a run) waits for the
+    /// user's approval.
+    pub(crate) fn awaiting_approval(subject: &str) -> Self {
         ToolOutput {
             text: format!(
-                "Loading skill {} needs the user's approval, which has been requested. \
+                "{} needs the user's approval, which has been requested. \
                  Continue without it until the user answers.",
-                text::json_string(skill)
+                capitalized(&act(subject))
             ),
             is_error: false,
             report: None,
-            approval: Some(skill.to_owned()),
+            approval: Some(subject.to_owned()),
         }
     }
+}
+
+/// What approving `subject` allows: `loading skill "pdf"` or `running script "fill" of skill
+/// "pdf"` (a subject `skill/script`; no skill name holds a `/`).
+pub(crate) fn act(subject: &str) -> String {
+    match subject.split_once('/') {
+        Some((skill, script)) => format!(
+            "running script {} of skill {}",
+            text::json_string(script),
+            text::json_string(skill)
+        ),
+        None => format!("loading skill {}", text::json_string(subject)),
+    }
+}
+
+pub(crate) fn capitalized(s: &str) -> String {
+    let mut chars = s.chars();
+    chars.next().map_or_else(String::new, |first| {
+        first.to_uppercase().chain(chars).collect()
+    })
 }
 
 impl From<CallError> for ToolOutput {
@@ -57,11 +78,12 @@ impl From<CallError> for ToolOutput {
     }
 }
 
-/// The refusal when the user declined loading `skill`: one wording for every host.
-pub(crate) fn declined(skill: &str) -> String {
+/// The refusal when the user declined `subject` (loading a skill, or running `skill/script`):
+/// one wording for every host.
+pub(crate) fn declined(subject: &str) -> String {
     format!(
-        "The user declined loading skill {}. Do the task without it.",
-        text::json_string(skill)
+        "The user declined {}. Do the task without it.",
+        act(subject)
     )
 }
 
@@ -69,11 +91,16 @@ pub(crate) fn declined(skill: &str) -> String {
 /// `agent`) has no way to ask: one wording for every host.
 // Only hosts ask; without one, nothing refuses this way.
 #[cfg_attr(not(any(feature = "mcp", feature = "rig")), allow(dead_code))]
-pub(crate) fn cannot_ask(skill: &str, host: &str) -> String {
+pub(crate) fn cannot_ask(subject: &str, host: &str) -> String {
     format!(
-        "Loading skill {} needs the user's approval, and this {host} has no way to ask for it. \
-         Do the task without this skill.",
-        text::json_string(skill)
+        "{} needs the user's approval, and this {host} has no way to ask for it. \
+         Do the task without {}.",
+        capitalized(&act(subject)),
+        if subject.contains('/') {
+            "running it"
+        } else {
+            "this skill"
+        }
     )
 }
 

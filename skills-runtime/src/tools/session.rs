@@ -6,6 +6,7 @@ use std::borrow::Cow;
 use std::collections::{BTreeMap, BTreeSet};
 use std::fmt::Write;
 
+use super::handler::approval_subject;
 use super::reattach::{REATTACH_HEADING, Reattach, Reattached, ReattachedSkill, cut_point};
 use super::render::declined;
 use crate::invoke::{self, Invocation, Unknown};
@@ -53,6 +54,23 @@ pub enum Event {
         /// The skill.
         skill: String,
     },
+    /// Running a Rust script waits for the user: answer with [`Session::answer`], giving
+    /// `skill/script`.
+    ScriptApprovalRequested {
+        /// The skill.
+        skill: String,
+        /// The script.
+        script: String,
+    },
+    /// A Rust script ran.
+    ScriptRan {
+        /// The skill.
+        skill: String,
+        /// The script.
+        script: String,
+        /// Whether it gave output (`false`: bad arguments, its own error, a panic, a timeout).
+        ok: bool,
+    },
 }
 
 impl std::fmt::Display for Event {
@@ -71,6 +89,21 @@ impl std::fmt::Display for Event {
                 write!(f, "approval requested for {}", name(skill))
             }
             Event::Invoked { skill } => write!(f, "invoked {} by the user", name(skill)),
+            Event::ScriptApprovalRequested { skill, script } => {
+                write!(
+                    f,
+                    "approval requested for script {}/{}",
+                    name(skill),
+                    name(script)
+                )
+            }
+            Event::ScriptRan { skill, script, ok } => write!(
+                f,
+                "ran script {}/{}{}",
+                name(skill),
+                name(script),
+                if *ok { "" } else { " (failed)" }
+            ),
         }
     }
 }
@@ -281,7 +314,11 @@ impl<'s, Id> Session<'s, Id> {
             Ok(skill) => skill,
             Err(e) => return e.into(),
         };
-        match self.tools.access(skill) {
+        // An unknown or denied script is answered here, before anyone is asked about it.
+        if let Err(e) = self.tools.check_script(skill, &call) {
+            return e.into();
+        }
+        match self.tools.call_access(skill, &call) {
             Access::Deny => return self.tools.call(&call),
             Access::Ask => return self.request_approval(skill, call),
             Access::Allow => {}
@@ -290,14 +327,20 @@ impl<'s, Id> Session<'s, Id> {
     }
 
     fn request_approval(&mut self, skill: &Skill, call: Call) -> ToolOutput {
-        let name = skill.name().to_owned();
-        if !self.pending.contains_key(&name) {
-            self.events.push(Event::ApprovalRequested {
-                skill: name.clone(),
+        let subject = approval_subject(skill, &call);
+        if !self.pending.contains_key(&subject) {
+            self.events.push(match &call {
+                Call::Run { script, .. } => Event::ScriptApprovalRequested {
+                    skill: skill.name().to_owned(),
+                    script: script.clone(),
+                },
+                _ => Event::ApprovalRequested {
+                    skill: subject.clone(),
+                },
             });
         }
-        self.pending.insert(name.clone(), call);
-        ToolOutput::awaiting_approval(&name)
+        self.pending.insert(subject.clone(), call);
+        ToolOutput::awaiting_approval(&subject)
     }
 
     /// Finds the skills the user's `message` invokes ([`invoke::parse_with`]) among the skills
@@ -394,13 +437,29 @@ impl<'s, Id> Session<'s, Id> {
                 approval: None,
             });
         }
-        let found = self.tools.lookup(skill).ok()?;
-        self.tools.grants_mut().answer(found, answer);
+        let found = self.tools.lookup(call.skill()).ok()?;
+        match &call {
+            Call::Run { script, .. } => {
+                self.tools.grants_mut().answer_script(found, script, answer);
+            }
+            _ => {
+                self.tools.grants_mut().answer(found, answer);
+            }
+        }
         Some(self.perform(found, &call, false))
     }
 
     fn perform(&mut self, skill: &Skill, call: &Call, force: bool) -> ToolOutput {
         let name = skill.name().to_owned();
+        if let Call::Run { script, .. } = call {
+            let out = self.tools.call_allowed(skill, call);
+            self.events.push(Event::ScriptRan {
+                skill: name,
+                script: script.clone(),
+                ok: !out.is_error,
+            });
+            return out;
+        }
         if let Call::Body {
             section: None,
             offset: 0,
@@ -728,9 +787,9 @@ impl<'s, Id> Session<'s, Id> {
         }
         let pending: Vec<String> = next
             .pending
-            .keys()
-            .filter(|name| !next.serves(name))
-            .cloned()
+            .iter()
+            .filter(|(_, call)| !next.serves(call.skill()))
+            .map(|(subject, _)| subject.clone())
             .collect();
         for name in pending {
             next.pending.remove(&name);

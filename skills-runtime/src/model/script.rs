@@ -1,0 +1,449 @@
+//! A skill's scripts written in Rust: a function the model calls through the run tool, its
+//! arguments a JSON value checked against the function's own argument type.
+//!
+//! A [`Script`] names its skill and itself and holds the function behind [`ScriptFn`]: the JSON
+//! Schema of its arguments and a way to run it. `skills!(..., scripts = {...})` builds a static
+//! table of them; [`Script::new`] and [`Script::new_async`] build one at run time.
+
+use std::borrow::Cow;
+use std::fmt;
+use std::future::Future;
+use std::sync::Arc;
+use std::task::{Context, Poll, Wake, Waker};
+use std::thread::{self, Thread};
+use std::time::{Duration, Instant};
+
+use serde::de::DeserializeOwned;
+use serde_json::Value;
+
+/// A function a skill offers as a script: the JSON Schema of its arguments, and a way to run
+/// it with arguments the model sent.
+///
+/// Implemented for plain functions by [`Script::new`] and for `async` ones by
+/// [`Script::new_async`]; implement it yourself for a script that is not a function, such as
+/// one a plug-in registers.
+///
+/// ```
+/// use skills_embed_runtime::{Script, ScriptError, ScriptFn};
+/// use serde_json::{Value, json};
+///
+/// struct Echo;
+/// impl ScriptFn for Echo {
+///     fn schema(&self) -> Value {
+///         json!({"type": "object", "description": "Says the text back."})
+///     }
+///     fn run(&self, args: Value, _timeout: std::time::Duration) -> Result<String, ScriptError> {
+///         Ok(args.to_string())
+///     }
+/// }
+/// let script = Script::with_fn("notes", "echo", std::sync::Arc::new(Echo));
+/// assert_eq!(script.description(), "Says the text back.");
+/// ```
+pub trait ScriptFn: Send + Sync {
+    /// The JSON Schema of the arguments, as the model is shown it. Its `description` (for a
+    /// derived schema, the argument type's doc comment) describes the script.
+    fn schema(&self) -> Value;
+
+    /// Runs the script with the arguments the model sent. An `async` script gives up after
+    /// `timeout`; a plain function cannot be stopped and runs to its end.
+    ///
+    /// # Errors
+    ///
+    /// Arguments that do not fit the schema, the script's own error, or a timeout: a
+    /// [`ScriptError`] whose text tells the model what to do.
+    fn run(&self, args: Value, timeout: Duration) -> Result<String, ScriptError>;
+}
+
+/// Why a script gave no output: text for the model that says what was wrong and what to do.
+#[derive(Debug, Clone, PartialEq, Eq, thiserror::Error)]
+#[non_exhaustive]
+pub enum ScriptError {
+    /// The arguments do not fit the script's argument type.
+    #[error(
+        "The arguments do not fit the script: {problem}. Send arguments matching this JSON Schema: {schema}"
+    )]
+    InvalidArgs {
+        /// What serde found wrong.
+        problem: String,
+        /// The schema of the arguments, as compact JSON.
+        schema: String,
+    },
+    /// The script ran and returned an error.
+    #[error("The script failed: {0}")]
+    Failed(String),
+    /// The script panicked; the panic was caught.
+    #[error(
+        "The script stopped with an internal error (a panic: {0}). Do not retry with the same arguments; tell the user."
+    )]
+    Panicked(String),
+    /// An `async` script did not finish in time.
+    #[error("The script did not finish within {} ms and was stopped. Retry with less work, or tell the user.", .0.as_millis())]
+    TimedOut(Duration),
+}
+
+/// A Rust script of a skill: the skill's name, the script's name and its function.
+///
+/// ```
+/// use skills_embed_runtime::Script;
+/// use std::time::Duration;
+///
+/// /// Adds two numbers.
+/// #[derive(serde::Deserialize, schemars::JsonSchema)]
+/// struct Sum { a: i64, b: i64 }
+///
+/// fn sum(args: Sum) -> Result<i64, String> {
+///     args.a.checked_add(args.b).ok_or_else(|| "the sum overflows".to_owned())
+/// }
+///
+/// let script = Script::new("math", "sum", sum);
+/// assert_eq!((script.skill(), script.name()), ("math", "sum"));
+/// assert_eq!(script.description(), "Adds two numbers.");
+/// let run = |args| script.function().run(args, Duration::from_secs(1));
+/// assert_eq!(run(serde_json::json!({"a": 2, "b": 3})).unwrap(), "5");
+/// let wrong = run(serde_json::json!({"a": 2})).unwrap_err().to_string();
+/// assert!(wrong.starts_with("The arguments do not fit the script: missing field `b`"), "{wrong}");
+/// ```
+#[derive(Clone)]
+pub struct Script {
+    skill: Cow<'static, str>,
+    name: Cow<'static, str>,
+    function: Function,
+}
+
+#[derive(Clone)]
+enum Function {
+    Static(&'static dyn ScriptFn),
+    Shared(Arc<dyn ScriptFn>),
+}
+
+impl Script {
+    /// A script of `skill` named `name` that calls `f`: its arguments are `A` as JSON (with
+    /// `A`'s JSON Schema shown to the model), its output `T` as text.
+    pub fn new<A, T, E>(
+        skill: impl Into<Cow<'static, str>>,
+        name: impl Into<Cow<'static, str>>,
+        f: fn(A) -> Result<T, E>,
+    ) -> Script
+    where
+        A: DeserializeOwned + schemars::JsonSchema + 'static,
+        T: fmt::Display + 'static,
+        E: fmt::Display + 'static,
+    {
+        Script::with_fn(skill, name, Arc::new(FnScript::new(f)))
+    }
+
+    /// A script of `skill` named `name` that awaits `f`, driven on the calling thread and given
+    /// up after the run's timeout. Futures that need a runtime's reactor (tokio's I/O, timers)
+    /// must be driven by that runtime: spawn them there and await the handle.
+    pub fn new_async<A, F, T, E>(
+        skill: impl Into<Cow<'static, str>>,
+        name: impl Into<Cow<'static, str>>,
+        f: fn(A) -> F,
+    ) -> Script
+    where
+        A: DeserializeOwned + schemars::JsonSchema + 'static,
+        F: Future<Output = Result<T, E>> + 'static,
+        T: fmt::Display + 'static,
+        E: fmt::Display + 'static,
+    {
+        Script::with_fn(skill, name, Arc::new(AsyncScript::new(f)))
+    }
+
+    /// A script of `skill` named `name` run by any [`ScriptFn`].
+    pub fn with_fn(
+        skill: impl Into<Cow<'static, str>>,
+        name: impl Into<Cow<'static, str>>,
+        function: Arc<dyn ScriptFn>,
+    ) -> Script {
+        Script {
+            skill: skill.into(),
+            name: name.into(),
+            function: Function::Shared(function),
+        }
+    }
+
+    /// A script in a table `skills!` generates.
+    pub(crate) const fn embedded(
+        skill: &'static str,
+        name: &'static str,
+        function: &'static dyn ScriptFn,
+    ) -> Script {
+        Script {
+            skill: Cow::Borrowed(skill),
+            name: Cow::Borrowed(name),
+            function: Function::Static(function),
+        }
+    }
+
+    /// The skill the script belongs to.
+    pub fn skill(&self) -> &str {
+        &self.skill
+    }
+
+    /// The script's name, unique within its skill.
+    pub fn name(&self) -> &str {
+        &self.name
+    }
+
+    /// The function that runs it.
+    pub fn function(&self) -> &dyn ScriptFn {
+        match &self.function {
+            Function::Static(f) => *f,
+            Function::Shared(f) => f.as_ref(),
+        }
+    }
+
+    /// The JSON Schema of its arguments, without the `$schema` and `title` keys a derived
+    /// schema starts with.
+    pub fn schema(&self) -> Value {
+        let mut schema = self.function().schema();
+        if let Value::Object(map) = &mut schema {
+            map.remove("$schema");
+            map.remove("title");
+        }
+        schema
+    }
+
+    /// What the script does: its schema's `description` (the argument type's doc comment), or
+    /// the empty string.
+    pub fn description(&self) -> String {
+        match self.function().schema().get("description") {
+            Some(Value::String(d)) => d.trim().to_owned(),
+            _ => String::new(),
+        }
+    }
+}
+
+impl fmt::Debug for Script {
+    fn fmt(&self, f: &mut fmt::Formatter<'_>) -> fmt::Result {
+        write!(f, "Script({}/{})", self.skill, self.name)
+    }
+}
+
+/// A plain function as a [`ScriptFn`]. Built by [`FnScript::new`], where the argument and
+/// result types are checked once; the impl itself has no bounds, so a function whose types do
+/// not fit is one error at the function, not a second one where it becomes a `dyn ScriptFn`.
+pub struct FnScript<A, T, E> {
+    f: fn(A) -> Result<T, E>,
+    decode: fn(Value) -> Result<A, ScriptError>,
+    schema: fn() -> Value,
+    show: fn(Result<T, E>) -> Result<String, ScriptError>,
+}
+
+impl<A, T, E> FnScript<A, T, E> {
+    /// `f` as a script: its arguments `A` as JSON, its output and error as text.
+    pub const fn new(f: fn(A) -> Result<T, E>) -> Self
+    where
+        A: DeserializeOwned + schemars::JsonSchema,
+        T: fmt::Display,
+        E: fmt::Display,
+    {
+        FnScript {
+            f,
+            decode: args_of::<A>,
+            schema: schema_of::<A>,
+            show: output::<T, E>,
+        }
+    }
+}
+
+/// An `async` function as a [`ScriptFn`], built by [`AsyncScript::new`] (see [`FnScript`]).
+pub struct AsyncScript<A, F> {
+    f: fn(A) -> F,
+    decode: fn(Value) -> Result<A, ScriptError>,
+    schema: fn() -> Value,
+    drive: fn(F, Duration) -> Result<String, ScriptError>,
+}
+
+impl<A, F> AsyncScript<A, F> {
+    /// `f` as a script, driven to its end or its timeout.
+    pub const fn new<T, E>(f: fn(A) -> F) -> Self
+    where
+        A: DeserializeOwned + schemars::JsonSchema,
+        F: Future<Output = Result<T, E>>,
+        T: fmt::Display,
+        E: fmt::Display,
+    {
+        AsyncScript {
+            f,
+            decode: args_of::<A>,
+            schema: schema_of::<A>,
+            drive: drive::<F, T, E>,
+        }
+    }
+}
+
+fn schema_of<A: schemars::JsonSchema>() -> Value {
+    schemars::SchemaGenerator::default()
+        .into_root_schema_for::<A>()
+        .to_value()
+}
+
+fn args_of<A: DeserializeOwned + schemars::JsonSchema>(args: Value) -> Result<A, ScriptError> {
+    serde_json::from_value(args).map_err(|e| ScriptError::InvalidArgs {
+        problem: e.to_string(),
+        schema: {
+            let mut schema = schema_of::<A>();
+            if let Value::Object(map) = &mut schema {
+                map.remove("$schema");
+                map.remove("title");
+            }
+            schema.to_string()
+        },
+    })
+}
+
+fn output<T: fmt::Display, E: fmt::Display>(result: Result<T, E>) -> Result<String, ScriptError> {
+    result
+        .map(|t| t.to_string())
+        .map_err(|e| ScriptError::Failed(e.to_string()))
+}
+
+fn drive<F, T, E>(future: F, timeout: Duration) -> Result<String, ScriptError>
+where
+    F: Future<Output = Result<T, E>>,
+    T: fmt::Display,
+    E: fmt::Display,
+{
+    match block_on(future, timeout) {
+        Some(result) => output(result),
+        None => Err(ScriptError::TimedOut(timeout)),
+    }
+}
+
+impl<A, T, E> ScriptFn for FnScript<A, T, E> {
+    fn schema(&self) -> Value {
+        (self.schema)()
+    }
+
+    fn run(&self, args: Value, _timeout: Duration) -> Result<String, ScriptError> {
+        (self.show)((self.f)((self.decode)(args)?))
+    }
+}
+
+impl<A, F> ScriptFn for AsyncScript<A, F> {
+    fn schema(&self) -> Value {
+        (self.schema)()
+    }
+
+    fn run(&self, args: Value, timeout: Duration) -> Result<String, ScriptError> {
+        (self.drive)((self.f)((self.decode)(args)?), timeout)
+    }
+}
+
+/// Wakes the thread that polls.
+struct Unpark(Thread);
+
+impl Wake for Unpark {
+    fn wake(self: Arc<Self>) {
+        self.0.unpark();
+    }
+}
+
+/// Drives `future` on this thread until it is ready, or gives up (dropping it) after
+/// `timeout`. Spurious wake-ups only cost a poll.
+fn block_on<F: Future>(future: F, timeout: Duration) -> Option<F::Output> {
+    let deadline = Instant::now().checked_add(timeout);
+    let waker = Waker::from(Arc::new(Unpark(thread::current())));
+    let mut cx = Context::from_waker(&waker);
+    let mut future = std::pin::pin!(future);
+    loop {
+        if let Poll::Ready(out) = future.as_mut().poll(&mut cx) {
+            return Some(out);
+        }
+        match deadline {
+            None => thread::park(),
+            Some(deadline) => {
+                let left = deadline.saturating_duration_since(Instant::now());
+                if left.is_zero() {
+                    return None;
+                }
+                thread::park_timeout(left);
+            }
+        }
+    }
+}
+
+#[cfg(test)]
+mod tests {
+    use super::*;
+    use std::sync::mpsc;
+
+    #[derive(serde::Deserialize, schemars::JsonSchema)]
+    struct Args {
+        n: u32,
+    }
+
+    async fn later(args: Args) -> Result<u32, String> {
+        // Finishes when another thread sends, as a future waiting on real work would.
+        let (tx, rx) = mpsc::channel();
+        let waker_slot = Arc::new(std::sync::Mutex::new(None::<Waker>));
+        let slot = waker_slot.clone();
+        thread::spawn(move || {
+            thread::sleep(Duration::from_millis(20));
+            tx.send(args.n * 2).unwrap();
+            if let Some(w) = slot.lock().unwrap().take() {
+                w.wake();
+            }
+        });
+        std::future::poll_fn(|cx| match rx.try_recv() {
+            Ok(v) => Poll::Ready(Ok(v)),
+            Err(_) => {
+                *waker_slot.lock().unwrap() = Some(cx.waker().clone());
+                // The value may have arrived between the check and storing the waker.
+                match rx.try_recv() {
+                    Ok(v) => Poll::Ready(Ok(v)),
+                    Err(_) => Poll::Pending,
+                }
+            }
+        })
+        .await
+    }
+
+    async fn never(_: Args) -> Result<u32, String> {
+        std::future::pending().await
+    }
+
+    #[test]
+    fn an_async_script_is_driven_to_its_end() {
+        let script = Script::new_async("s", "later", later);
+        let out = script
+            .function()
+            .run(serde_json::json!({"n": 21}), Duration::from_secs(5));
+        assert_eq!(out, Ok("42".to_owned()));
+    }
+
+    #[test]
+    fn an_async_script_is_stopped_at_its_timeout() {
+        let script = Script::new_async("s", "never", never);
+        let started = Instant::now();
+        let out = script
+            .function()
+            .run(serde_json::json!({"n": 1}), Duration::from_millis(50));
+        assert_eq!(out, Err(ScriptError::TimedOut(Duration::from_millis(50))));
+        assert!(started.elapsed() >= Duration::from_millis(50));
+        assert!(
+            out.unwrap_err()
+                .to_string()
+                .contains("did not finish within 50 ms")
+        );
+    }
+
+    #[test]
+    fn wrong_arguments_say_what_was_wrong_and_what_is_valid() {
+        fn double(a: Args) -> Result<u32, String> {
+            Ok(a.n * 2)
+        }
+        let script = Script::new("s", "double", double);
+        let err = script
+            .function()
+            .run(serde_json::json!({"n": "x"}), Duration::from_secs(1))
+            .unwrap_err()
+            .to_string();
+        assert!(
+            err.contains("invalid type: string \"x\", expected u32"),
+            "{err}"
+        );
+        assert!(err.contains(r#""required":["n"]"#), "{err}");
+    }
+}

@@ -1,0 +1,20 @@
+//! The `skills` command-line tool run through `skills_embed::run_cli` with Rust scripts, as a
+//! skill author's own binary would (`CARGO_BIN_EXE_skills-cli-scripts` in `tests/cli_scripts.rs`).
+
+use skills_embed::Script;
+
+/// Counts the words of a text.
+#[derive(serde::Deserialize, schemars::JsonSchema)]
+#[serde(deny_unknown_fields)]
+struct Text {
+    /// The text.
+    text: String,
+}
+
+fn count(args: Text) -> Result<usize, String> {
+    Ok(args.text.split_whitespace().count())
+}
+
+fn main() -> std::process::ExitCode {
+    skills_embed::run_cli([Script::new("word-count", "count", count)])
+}
