@@ -65,8 +65,10 @@ pub(super) struct Handler {
 /// What one client asked to hear about, and what it saw last.
 #[derive(Default)]
 struct Listening {
-    /// The signature of what this client saw last, to tell it when a live set changed.
-    seen: Mutex<Option<u64>>,
+    /// The snapshot this client was last answered from and the signature of what it saw
+    /// there, to tell it when a live set changed. The same snapshot again (a reload swaps in a
+    /// new one) needs no signature: nothing is hashed on such a request.
+    seen: Mutex<Option<(Snapshot, u64)>>,
     /// The least severe level the client wants log notifications for (none before
     /// `logging/setLevel`).
     level: Mutex<Option<LoggingLevel>>,
@@ -117,11 +119,17 @@ async fn notice(
     if !source.is_live() {
         return set;
     }
+    if lock(&listening.seen)
+        .as_ref()
+        .is_some_and(|(seen, _)| Arc::ptr_eq(seen, &set))
+    {
+        return set;
+    }
     let (changed, updated) = {
         let tools = served(host, &set);
         let signature = signature(&tools);
-        let before = lock(&listening.seen).replace(signature);
-        let changed = before.is_some_and(|b| b != signature);
+        let before = lock(&listening.seen).replace((Arc::clone(&set), signature));
+        let changed = before.is_some_and(|(_, b)| b != signature);
         let updated = if changed {
             listening.updated(&tools)
         } else {

@@ -333,8 +333,8 @@ impl HttpServer {
         self.serve_on(listener, signal()).await
     }
 
-    /// Like [`HttpServer::serve`], blocking the calling thread on a runtime of its own. Must
-    /// not be called from inside an async runtime.
+    /// Like [`HttpServer::serve`], blocking the calling thread on a runtime of its own, with a
+    /// worker thread per core. Must not be called from inside an async runtime.
     ///
     /// ```no_run
     /// use skills_embed_runtime::mcp::{McpServer, http::HttpServer};
@@ -344,7 +344,7 @@ impl HttpServer {
     /// }
     /// ```
     pub fn run(self, addr: SocketAddr) -> std::io::Result<()> {
-        tokio::runtime::Builder::new_current_thread()
+        tokio::runtime::Builder::new_multi_thread()
             .enable_all()
             .build()?
             .block_on(self.serve(addr))
@@ -405,6 +405,10 @@ impl HttpServer {
                         tokio::time::sleep(ACCEPT_RETRY).await;
                         continue;
                     };
+                    // An answer over a session is written in pieces (the event stream's head,
+                    // the event, the end): with Nagle's algorithm on, each later piece waits
+                    // for the client's delayed ACK, 40 ms on Linux, on every request.
+                    let _ = stream.set_nodelay(true);
                     let connection = builder
                         .serve_connection(TokioIo::new(stream), TowerToHyperService::new(service.clone()));
                     let watched = graceful.watch(connection);

@@ -2,7 +2,7 @@
 //! futures must be `Send` and `'static`), rebuilt on a new set when a live source changed.
 
 use std::hash::{DefaultHasher, Hash, Hasher};
-use std::sync::{Mutex, mpsc};
+use std::sync::{Arc, Mutex, mpsc};
 
 use rmcp::ErrorData;
 
@@ -70,15 +70,22 @@ fn run_session(source: &Source, host: &Host, jobs: &mpsc::Receiver<Job>) {
         if let Some(job) = carried.take() {
             job(&mut session);
         }
+        // The last snapshot found to look the same to this client: while the source hands out
+        // that one again, nothing is hashed.
+        let mut checked = Arc::clone(&set);
         loop {
             let Ok(job) = jobs.recv() else {
                 return;
             };
-            if let Some(before) = served_signature
-                && signature(&served(host, &source.snapshot())) != before
-            {
-                carried = Some(job);
-                break;
+            if let Some(before) = served_signature {
+                let now = source.snapshot();
+                if !Arc::ptr_eq(&now, &checked) {
+                    if signature(&served(host, &now)) != before {
+                        carried = Some(job);
+                        break;
+                    }
+                    checked = now;
+                }
             }
             // Answers given outside the session (`resources/read`) hold in it too.
             *session.grants_mut() = host.grants();
