@@ -73,7 +73,7 @@ use crate::model::file::hex;
 use crate::model::id::Dynamic;
 use crate::model::set::SkillSet;
 use crate::policy::{Answer, Permissions};
-use crate::tools::{CallError, Tools};
+use crate::tools::{Call, CallError, Tools};
 use crate::tools::{ToolConfig, ToolStyle};
 
 /// What one successful load returned, published in the tool context's result metadata
@@ -207,7 +207,13 @@ async fn answer<Id>(
         out = tools.call_allowed(found, &call);
     }
     if out.is_error {
-        return Err(SkillToolError::new(ToolErrorKind::NotFound, out.text));
+        // A script that ran and failed (its own error, a panic, a timeout, arguments that do
+        // not fit) found what it was asked for: its failure is not a miss.
+        let kind = match &call {
+            Call::Run { .. } if out.text.starts_with("[Script: ") => ToolErrorKind::Other,
+            _ => ToolErrorKind::NotFound,
+        };
+        return Err(SkillToolError::new(kind, out.text));
     }
     if let Some(report) = &out.report {
         let load = SkillLoad {
