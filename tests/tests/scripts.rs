@@ -148,6 +148,49 @@ fn the_unified_run_tool_lists_every_visible_pair() {
     assert_eq!(definitions[0].to_openai()["function"]["strict"], true);
 }
 
+/// The two ways issue 17 named to close the `script` argument per skill, checked against the
+/// strict-mode rules `strict_compatible` encodes (OpenAI's: no `oneOf`, every object closed and
+/// fully required): the one enum of `skill/script` pairs passes, a `oneOf` with a branch per
+/// skill does not. This is the offline measure; the providers' live APIs were not reachable.
+#[test]
+fn the_pair_enum_passes_strict_rules_and_a_one_of_per_skill_does_not() {
+    use skills_embed::tools::strict_compatible;
+    let tools = Tools::new(&SKILLS);
+    let run = tools
+        .definitions()
+        .into_iter()
+        .find(|d| d.name == RUN)
+        .unwrap();
+    let schema = run.json_schema();
+    assert!(strict_compatible(&schema["properties"]["script"]));
+    let closed = json!({
+        "type": "object",
+        "properties": {"script": schema["properties"]["script"].clone()},
+        "required": ["script"],
+        "additionalProperties": false,
+    });
+    assert!(strict_compatible(&closed));
+
+    let branch = |skill: &str, scripts: Vec<&str>| {
+        json!({
+            "type": "object",
+            "properties": {"skill": {"const": skill}, "script": {"enum": scripts}},
+            "required": ["skill", "script"],
+            "additionalProperties": false,
+        })
+    };
+    let one_of = json!({
+        "type": "object",
+        "properties": {"call": {"oneOf": [
+            branch("calc", vec!["add", "echo"]),
+            branch("guarded", vec!["approved", "other"]),
+        ]}},
+        "required": ["call"],
+        "additionalProperties": false,
+    });
+    assert!(!strict_compatible(&one_of));
+}
+
 #[test]
 fn the_split_style_gives_one_tool_per_script_with_its_own_schema() {
     let tools = Tools::new(&SKILLS).with_config(split());
