@@ -60,6 +60,8 @@ pub(crate) struct Host {
     #[cfg(feature = "fs")]
     pub(crate) workdir: Option<std::path::PathBuf>,
     approval: Option<Approver>,
+    /// Who runs the skills' script files, when the host does.
+    pub(crate) file_runner: Option<Arc<dyn crate::tools::FileRunner>>,
     /// The "always" answers, shared by the clones of a host value (a rig tool and its copies,
     /// an MCP connection and its session thread), each for the content approved.
     grants: Arc<Mutex<Grants>>,
@@ -86,6 +88,7 @@ impl Host {
             #[cfg(feature = "fs")]
             workdir: None,
             approval: None,
+            file_runner: None,
             grants: Arc::new(Mutex::new(Grants::default())),
             noun,
         }
@@ -112,7 +115,10 @@ impl Host {
             Some(dir) => tools.with_workdir(dir.clone()),
             None => tools,
         };
-        tools
+        match &self.file_runner {
+            Some(runner) => tools.with_file_runner(Arc::clone(runner)),
+            None => tools,
+        }
     }
 
     /// The "always" answers given so far.

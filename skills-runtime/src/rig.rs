@@ -560,6 +560,14 @@ impl DynamicSkillTools {
         self
     }
 
+    /// Runs the skills' script files through `runner` when the model asks (see
+    /// [`Tools::with_file_runner`]): each becomes a script of the run tool, under the same
+    /// rules and approvals as Rust scripts.
+    pub fn with_file_runner(mut self, runner: Arc<dyn crate::tools::FileRunner>) -> Self {
+        self.host.file_runner = Some(runner);
+        self
+    }
+
     /// Sets the permission rules: denied skills leave the schema, and with none left to show
     /// there is no tool at all.
     ///

@@ -221,6 +221,31 @@ impl McpServer {
         self
     }
 
+    /// Runs the skills' script files through `runner` when the model asks (see
+    /// [`Tools::with_file_runner`](crate::Tools::with_file_runner)): each becomes a script of
+    /// the run tool, under the same rules and approvals as Rust scripts.
+    ///
+    /// ```
+    /// use skills_embed_runtime::tools::{FileRun, FileRunner};
+    /// struct Sandbox;
+    /// impl FileRunner for Sandbox {
+    ///     fn run(&self, run: FileRun<'_>) -> Result<String, String> {
+    ///         Err(format!("{} is not allowed to run here", run.path))
+    ///     }
+    /// }
+    /// # static SKILLS: skills_embed_runtime::SkillSet = skills_embed_runtime::SkillSet::empty();
+    /// let server = skills_embed_runtime::mcp::McpServer::new(&SKILLS)
+    ///     .with_file_runner(std::sync::Arc::new(Sandbox));
+    /// # drop(server);
+    /// ```
+    pub fn with_file_runner(
+        mut self,
+        runner: std::sync::Arc<dyn crate::tools::FileRunner>,
+    ) -> Self {
+        self.handler.host.file_runner = Some(runner);
+        self
+    }
+
     /// Answers a second load of a body already loaded on this connection briefly (see
     /// [`Session::handle`](crate::tools::Session::handle)). Off by default: an MCP host often keeps one connection for many
     /// conversations, where "already loaded" would be wrong.

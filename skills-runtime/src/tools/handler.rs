@@ -56,9 +56,12 @@ pub struct Tools<'s, Id: 'static = Dynamic> {
     hide: Option<fn(&Skill) -> bool>,
     /// Where skills with scripts are written so the model can run them.
     workdir: Option<std::path::PathBuf>,
-    /// The skills' script files as scripts of the run tool, when the host runs them
-    /// ([`Tools::with_file_runner`]).
-    file_scripts: Vec<Script>,
+    /// Who runs the skills' script files, when the host does ([`Tools::with_file_runner`]).
+    file_runner: Option<std::sync::Arc<dyn super::FileRunner>>,
+    /// Those files as scripts of the run tool: made on first need (a listing of the tools, a
+    /// run), so a host that builds `Tools` per request copies no file for a request that
+    /// reads a resource.
+    file_scripts: std::sync::OnceLock<Vec<Script>>,
 }
 
 impl<Id> Tools<'_, Id> {
@@ -111,7 +114,8 @@ impl<'s, Id> Tools<'s, Id> {
             grants: Grants::default(),
             hide: None,
             workdir: None,
-            file_scripts: Vec::new(),
+            file_runner: None,
+            file_scripts: std::sync::OnceLock::new(),
         }
     }
 
@@ -120,8 +124,19 @@ impl<'s, Id> Tools<'s, Id> {
     /// (`pdf-forms/scripts/fill.py`), taking `{"argv": [...]}`, under the same permission
     /// rules (`pdf-forms/scripts/*`) and approvals as Rust scripts. See [`FileRunner`](super::FileRunner).
     pub fn with_file_runner(mut self, runner: std::sync::Arc<dyn super::FileRunner>) -> Self {
-        self.file_scripts = run::file_scripts(self.set.skills().iter(), &runner);
+        self.file_runner = Some(runner);
+        self.file_scripts = std::sync::OnceLock::new();
         self
+    }
+
+    /// The skills' script files as scripts, when a runner was given.
+    fn file_scripts(&self) -> &[Script] {
+        match &self.file_runner {
+            Some(runner) => self
+                .file_scripts
+                .get_or_init(|| run::file_scripts(self.set.skills().iter(), runner)),
+            None => &[],
+        }
     }
 
     /// Writes a skill that has scripts under `dir/<skill>/` (the whole skill, executable bits
@@ -374,14 +389,14 @@ impl<'s, Id> Tools<'s, Id> {
         let mut runnable: Vec<&Script> = set
             .scripts()
             .iter()
-            .chain(&self.file_scripts)
+            .chain(self.file_scripts())
             .filter(|script| {
                 set.get(script.skill()).is_ok_and(|skill| {
                     self.shows(skill) && self.script_access(skill, script.name()) != Access::Deny
                 })
             })
             .collect();
-        if !self.file_scripts.is_empty() {
+        if self.file_runner.is_some() {
             runnable.sort_by(|a, b| (a.skill(), a.name()).cmp(&(b.skill(), b.name())));
         }
         runnable

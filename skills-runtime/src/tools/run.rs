@@ -54,6 +54,12 @@ pub trait FileRunner: Send + Sync {
     fn run(&self, run: FileRun<'_>) -> Result<String, String>;
 }
 
+impl std::fmt::Debug for dyn FileRunner {
+    fn fmt(&self, f: &mut std::fmt::Formatter<'_>) -> std::fmt::Result {
+        f.write_str("FileRunner")
+    }
+}
+
 /// One run of a script file: what a [`FileRunner`] is given.
 #[derive(Debug, Clone, Copy)]
 #[non_exhaustive]

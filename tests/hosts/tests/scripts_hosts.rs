@@ -378,3 +378,93 @@ async fn rig_asks_before_an_ask_script_runs() {
     );
     assert_eq!(asked.lock().unwrap().len(), 2);
 }
+
+// ----- script files through a host's runner -----
+
+mod examples {
+    skills_embed::skills!("../../skills/examples/skills");
+}
+
+/// Runs nothing: says what it was given, as a sandbox's runner would report a run.
+struct DryRun;
+
+impl skills_embed::tools::FileRunner for DryRun {
+    fn run(&self, run: skills_embed::tools::FileRun<'_>) -> Result<String, String> {
+        Ok(format!(
+            "ran {}/{} ({} bytes, executable {}) with {:?}",
+            run.skill,
+            run.path,
+            run.contents.len(),
+            run.executable,
+            run.argv
+        ))
+    }
+}
+
+#[tokio::test(flavor = "current_thread")]
+async fn mcp_runs_script_files_through_the_hosts_runner() {
+    let server = McpServer::new(&examples::SKILLS).with_file_runner(Arc::new(DryRun));
+    let client = connect(server, ()).await;
+    let tools = client.list_all_tools().await.unwrap();
+    let run = tools.iter().find(|t| t.name == RUN).expect("a run tool");
+    let schema = Value::Object((*run.input_schema).clone());
+    let pairs = schema["properties"]["script"]["enum"].as_array().unwrap();
+    assert!(
+        pairs.contains(&json!("release-notes/scripts/changelog.sh")),
+        "{pairs:?}"
+    );
+    let out = client
+        .call_tool(call(
+            RUN,
+            json!({"script": "release-notes/scripts/changelog.sh", "args": {"argv": ["v2.3.0"]}}),
+        ))
+        .await
+        .unwrap();
+    assert_eq!(out.is_error, Some(false));
+    let body = text(&out);
+    let expected = examples::SKILLS
+        .get("release-notes")
+        .unwrap()
+        .load("scripts/changelog.sh")
+        .unwrap()
+        .len();
+    assert!(
+        body.ends_with(&format!(
+            "ran release-notes/scripts/changelog.sh ({expected} bytes, executable true) with [\"v2.3.0\"]"
+        )),
+        "{body}"
+    );
+
+    // A script rule on the path hides the file as it hides a Rust script.
+    let denied = McpServer::new(&examples::SKILLS)
+        .with_file_runner(Arc::new(DryRun))
+        .with_permissions(Permissions::new().deny("release-notes/scripts/*"));
+    let client = connect(denied, ()).await;
+    let tools = client.list_all_tools().await.unwrap();
+    let listed: Vec<String> = tools
+        .iter()
+        .filter(|t| t.name == RUN)
+        .map(|t| Value::Object((*t.input_schema).clone()).to_string())
+        .collect();
+    assert!(
+        listed.iter().all(|s| !s.contains("release-notes/scripts")),
+        "{listed:?}"
+    );
+}
+
+#[tokio::test(flavor = "current_thread")]
+async fn rig_dynamic_tools_run_script_files_through_the_runner() {
+    let tools = DynamicSkillTools::new(&examples::SKILLS)
+        .with_file_runner(Arc::new(DryRun))
+        .tools();
+    let run = tools.iter().find(|t| t.name() == RUN).expect("a run tool");
+    let out = run
+        .execute(json!({"script": "release-notes/scripts/changelog.sh", "args": {"argv": []}}))
+        .await
+        .expect("the runner ran it");
+    let text = out.as_text().unwrap();
+    assert!(
+        text.contains("ran release-notes/scripts/changelog.sh"),
+        "{text}"
+    );
+}
