@@ -137,14 +137,26 @@ pub const LOAD_SKILL_CHUNK: &str = "load_skill_chunk";
 pub const RUN_SKILL_SCRIPT: &str = "run_skill_script";
 
 /// The name of the split style's tool for script `script` of skill `skill`:
-/// `<skill>__<script>` (a skill name holds no `_`, so the two parts never blur).
+/// `<skill>__<script>` (a skill name holds no `_`, so the two parts never blur), with every
+/// character tool names may not hold (providers take ASCII letters, digits, `_` and `-`)
+/// written as `_`, so a script file's path gives a name too.
 ///
 /// ```
 /// use skills_embed_runtime::tools::script_tool_name;
 /// assert_eq!(script_tool_name("pdf-forms", "fill_form"), "pdf-forms__fill_form");
+/// assert_eq!(script_tool_name("pdf-forms", "scripts/fill.py"), "pdf-forms__scripts_fill_py");
 /// ```
 pub fn script_tool_name(skill: &str, script: &str) -> String {
     format!("{skill}__{script}")
+        .chars()
+        .map(|c| {
+            if c.is_ascii_alphanumeric() || c == '_' || c == '-' {
+                c
+            } else {
+                '_'
+            }
+        })
+        .collect()
 }
 
 /// One tool: its name, what it is for, and its parameters as JSON Schema.
