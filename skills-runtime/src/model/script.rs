@@ -194,9 +194,17 @@ impl Script {
     }
 
     /// The JSON Schema of its arguments, without the `$schema` and `title` keys a derived
-    /// schema starts with.
+    /// schema starts with. A [`ScriptFn::schema`] that panics gives an open object schema
+    /// saying so, so that one faulty script cannot take the tool definitions down.
     pub fn schema(&self) -> Value {
-        let mut schema = self.function().schema();
+        let made =
+            std::panic::catch_unwind(std::panic::AssertUnwindSafe(|| self.function().schema()));
+        let mut schema = made.unwrap_or_else(|_| {
+            serde_json::json!({
+                "type": "object",
+                "description": "This script's argument schema could not be made (its code panicked).",
+            })
+        });
         if let Value::Object(map) = &mut schema {
             map.remove("$schema");
             map.remove("title");
@@ -207,7 +215,7 @@ impl Script {
     /// What the script does: its schema's `description` (the argument type's doc comment), or
     /// the empty string.
     pub fn description(&self) -> String {
-        match self.function().schema().get("description") {
+        match self.schema().get("description") {
             Some(Value::String(d)) => d.trim().to_owned(),
             _ => String::new(),
         }
@@ -426,6 +434,30 @@ mod tests {
             out.unwrap_err()
                 .to_string()
                 .contains("did not finish within 50 ms")
+        );
+    }
+
+    #[test]
+    fn a_schema_that_panics_gives_a_schema_that_says_so() {
+        struct Faulty;
+        impl ScriptFn for Faulty {
+            fn schema(&self) -> Value {
+                panic!("no schema today")
+            }
+            fn run(&self, _: Value, _: Duration) -> Result<String, ScriptError> {
+                Ok("ran".into())
+            }
+        }
+        let script = Script::with_fn("s", "faulty", Arc::new(Faulty));
+        let schema = script.schema();
+        assert_eq!(schema["type"], "object");
+        assert!(script.description().contains("could not be made"));
+        assert_eq!(
+            script
+                .function()
+                .run(Value::Null, Duration::from_secs(1))
+                .unwrap(),
+            "ran"
         );
     }
 
