@@ -293,15 +293,15 @@ fn expand_scripts(
             }
             let path = &script.path;
             let adapter = if script.is_async {
-                quote!(async_script)
+                quote!(AsyncScript)
             } else {
-                quote!(fn_script)
+                quote!(FnScript)
             };
-            // Spanned by the path, so a function whose types do not fit (an argument type
-            // without `JsonSchema`, a result that is not a `Result`) is pointed at, not the
-            // whole macro call.
+            // Spanned by the path, and the bounds are on `new`'s argument, so a function whose
+            // types do not fit (an argument type without `JsonSchema`, a result that is not a
+            // `Result`) is pointed at, not the whole macro call.
             let tokens = quote::quote_spanned! {path_span(path)=>
-                #krate::__private::script(#skill, #name, &#krate::__private::#adapter(#path))
+                #krate::__private::script(#skill, #name, &#krate::__private::#adapter::new(#path))
             };
             entries.push((skill.clone(), name, tokens));
         }

@@ -117,28 +117,6 @@ pub const fn chunk(
     Chunk::new(id, description, block, content)
 }
 
-/// A function as a script: the bounds here, on the argument, put a type that does not fit at
-/// the function's path in the user's `scripts = {...}`.
-pub const fn fn_script<A, T, E>(f: fn(A) -> Result<T, E>) -> FnScript<A, T, E>
-where
-    A: serde::de::DeserializeOwned + schemars::JsonSchema,
-    T: std::fmt::Display,
-    E: std::fmt::Display,
-{
-    FnScript::new(f)
-}
-
-/// An `async` function as a script, with its bounds on the argument as [`fn_script`].
-pub const fn async_script<A, F, T, E>(f: fn(A) -> F) -> AsyncScript<A, F>
-where
-    A: serde::de::DeserializeOwned + schemars::JsonSchema,
-    F: std::future::Future<Output = Result<T, E>>,
-    T: std::fmt::Display,
-    E: std::fmt::Display,
-{
-    AsyncScript::new(f)
-}
-
 /// The closest of `candidates` to `requested`, for the macro's "did you mean".
 pub fn closest_of<'a>(
     requested: &str,

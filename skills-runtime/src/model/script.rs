@@ -175,6 +175,11 @@ impl Script {
         }
     }
 
+    /// What scripts are sorted and found by: the skill's name, then the script's.
+    pub(crate) fn key(&self) -> (&str, &str) {
+        (&self.skill, &self.name)
+    }
+
     /// The skill the script belongs to.
     pub fn skill(&self) -> &str {
         &self.skill
@@ -199,17 +204,12 @@ impl Script {
     pub fn schema(&self) -> Value {
         let made =
             std::panic::catch_unwind(std::panic::AssertUnwindSafe(|| self.function().schema()));
-        let mut schema = made.unwrap_or_else(|_| {
+        shown(made.unwrap_or_else(|_| {
             serde_json::json!({
                 "type": "object",
                 "description": "This script's argument schema could not be made (its code panicked).",
             })
-        });
-        if let Value::Object(map) = &mut schema {
-            map.remove("$schema");
-            map.remove("title");
-        }
-        schema
+        }))
     }
 
     /// What the script does: its schema's `description` (the argument type's doc comment), or
@@ -228,9 +228,10 @@ impl fmt::Debug for Script {
     }
 }
 
-/// A plain function as a [`ScriptFn`]. Built by [`FnScript::new`], where the argument and
-/// result types are checked once; the impl itself has no bounds, so a function whose types do
-/// not fit is one error at the function, not a second one where it becomes a `dyn ScriptFn`.
+/// A plain function as a [`ScriptFn`]. Built by [`FnScript::new`] (generated code calls it),
+/// where the argument and result types are checked once; the impl itself has no bounds, so a
+/// function whose types do not fit is one error at the function, not a second one where it
+/// becomes a `dyn ScriptFn`.
 pub struct FnScript<A, T, E> {
     f: fn(A) -> Result<T, E>,
     decode: fn(Value) -> Result<A, ScriptError>,
@@ -287,17 +288,20 @@ fn schema_of<A: schemars::JsonSchema>() -> Value {
         .to_value()
 }
 
+/// A schema as the model is shown it: without the `$schema` and `title` keys a derived schema
+/// starts with.
+fn shown(mut schema: Value) -> Value {
+    if let Value::Object(map) = &mut schema {
+        map.remove("$schema");
+        map.remove("title");
+    }
+    schema
+}
+
 fn args_of<A: DeserializeOwned + schemars::JsonSchema>(args: Value) -> Result<A, ScriptError> {
     serde_json::from_value(args).map_err(|e| ScriptError::InvalidArgs {
         problem: e.to_string(),
-        schema: {
-            let mut schema = schema_of::<A>();
-            if let Value::Object(map) = &mut schema {
-                map.remove("$schema");
-                map.remove("title");
-            }
-            schema.to_string()
-        },
+        schema: shown(schema_of::<A>()).to_string(),
     })
 }
 

@@ -69,7 +69,7 @@ impl<Id> SkillSet<Id> {
 
     /// The Rust scripts of the skill named `skill`, sorted by name.
     pub fn scripts_of<'a>(&'a self, skill: &'a str) -> impl Iterator<Item = &'a Script> + 'a {
-        let start = self.scripts.partition_point(|s| s.skill() < skill);
+        let start = self.scripts.partition_point(|s| s.key().0 < skill);
         self.scripts[start..]
             .iter()
             .take_while(move |s| s.skill() == skill)
@@ -78,7 +78,7 @@ impl<Id> SkillSet<Id> {
     /// The Rust script `name` of the skill named `skill`.
     pub fn script(&self, skill: &str, name: &str) -> Option<&Script> {
         self.scripts
-            .binary_search_by(|s| (s.skill(), s.name()).cmp(&(skill, name)))
+            .binary_search_by(|s| s.key().cmp(&(skill, name)))
             .ok()
             .map(|i| &self.scripts[i])
     }
@@ -101,11 +101,15 @@ impl<Id> SkillSet<Id> {
     /// assert!(set.script("hello", "greet").is_some() && set.script("hello", "wave").is_none());
     /// ```
     pub fn with_scripts(mut self, scripts: impl IntoIterator<Item = Script>) -> Self {
+        let mut scripts = scripts.into_iter().peekable();
+        if scripts.peek().is_none() {
+            return self;
+        }
         let mut all = self.scripts.into_owned();
         all.extend(scripts);
         // Stable: the first of two equal keys stays first, and `dedup` keeps it.
-        all.sort_by(|a, b| (a.skill(), a.name()).cmp(&(b.skill(), b.name())));
-        all.dedup_by(|a, b| a.skill() == b.skill() && a.name() == b.name());
+        all.sort_by(|a, b| a.key().cmp(&b.key()));
+        all.dedup_by(|a, b| a.key() == b.key());
         self.scripts = Cow::Owned(all);
         self
     }

@@ -428,8 +428,14 @@ impl Skill {
 
     /// Whether the skill has scripts: files under `scripts/` or files with an executable bit.
     pub fn has_scripts(&self) -> bool {
+        self.script_files().next().is_some()
+    }
+
+    /// The skill's script files: files under `scripts/` or files with an executable bit, by
+    /// path.
+    pub fn script_files(&self) -> impl Iterator<Item = Loaded<'_>> + '_ {
         self.resources()
-            .any(|f| f.is_executable() || f.path().starts_with("scripts/"))
+            .filter(|f| f.is_executable() || f.path().starts_with("scripts/"))
     }
 
     /// The skill's entry in the L1 listing: name, description, whether it has resources and

@@ -131,23 +131,7 @@ impl Grants {
     /// assert!(!grants.is_granted(&shell));
     /// ```
     pub fn answer(&mut self, skill: &Skill, answer: Answer) -> bool {
-        match answer {
-            Answer::Once => true,
-            Answer::Always => {
-                let digest = skill.content_digest();
-                match self.always.get_mut(skill.name()) {
-                    Some(granted) => *granted = digest,
-                    None => {
-                        self.always.insert(skill.name().to_owned(), digest);
-                    }
-                }
-                true
-            }
-            Answer::Reject => {
-                self.always.remove(skill.name());
-                false
-            }
-        }
+        self.answer_as(skill.name(), skill, answer)
     }
 
     /// Whether "always" was answered for `skill` as it is now (its name and its current
@@ -160,9 +144,7 @@ impl Grants {
     /// assert!(!Grants::default().is_granted(&Skill::owned(fields, String::new(), Vec::new())));
     /// ```
     pub fn is_granted(&self, skill: &Skill) -> bool {
-        self.always
-            .get(skill.name())
-            .is_some_and(|granted| *granted == skill.content_digest())
+        self.is_granted_as(skill.name(), skill)
     }
 
     /// The content digest that "always" was answered for under the skill name `skill`, if
@@ -226,18 +208,26 @@ impl Grants {
     /// Records the person's answer for running the script `script` of `skill`, as
     /// [`Grants::answer`] does for loads; returns whether this run may go ahead.
     pub fn answer_script(&mut self, skill: &Skill, script: &str, answer: Answer) -> bool {
-        self.answer_as(script_subject(skill.name(), script), skill, answer)
+        self.answer_as(&script_subject(skill.name(), script), skill, answer)
     }
 
-    fn answer_as(&mut self, subject: String, skill: &Skill, answer: Answer) -> bool {
+    /// Records `answer` under `subject` (a skill's name, or `skill/script`) for `skill`'s
+    /// current content.
+    fn answer_as(&mut self, subject: &str, skill: &Skill, answer: Answer) -> bool {
         match answer {
             Answer::Once => true,
             Answer::Always => {
-                self.always.insert(subject, skill.content_digest());
+                let digest = skill.content_digest();
+                match self.always.get_mut(subject) {
+                    Some(granted) => *granted = digest,
+                    None => {
+                        self.always.insert(subject.to_owned(), digest);
+                    }
+                }
                 true
             }
             Answer::Reject => {
-                self.always.remove(&subject);
+                self.always.remove(subject);
                 false
             }
         }

@@ -397,7 +397,7 @@ impl<'s, Id> Tools<'s, Id> {
             })
             .collect();
         if self.file_runner.is_some() {
-            runnable.sort_by(|a, b| (a.skill(), a.name()).cmp(&(b.skill(), b.name())));
+            runnable.sort_by(|a, b| a.key().cmp(&b.key()));
         }
         runnable
     }

@@ -292,9 +292,9 @@ pub(crate) fn join_core(skill: &Skill) -> String {
 /// A script to name in the example path: an executable one if any.
 pub(crate) fn first_script(skill: &Skill) -> &str {
     skill
-        .resources()
+        .script_files()
         .find(|f| f.is_executable())
-        .or_else(|| skill.resources().find(|f| f.path().starts_with("scripts/")))
+        .or_else(|| skill.script_files().next())
         .map_or("scripts", |f| f.path())
 }
 

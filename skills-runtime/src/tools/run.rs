@@ -138,10 +138,7 @@ pub(crate) fn file_scripts<'a>(
 ) -> Vec<Script> {
     let mut scripts = Vec::new();
     for skill in skills {
-        for file in skill.resources() {
-            if !(file.is_executable() || file.path().starts_with("scripts/")) {
-                continue;
-            }
+        for file in skill.script_files() {
             let function = FileScript {
                 runner: Arc::clone(runner),
                 skill: skill.name().to_owned(),
@@ -156,7 +153,7 @@ pub(crate) fn file_scripts<'a>(
             ));
         }
     }
-    scripts.sort_by(|a, b| (a.skill(), a.name()).cmp(&(b.skill(), b.name())));
+    scripts.sort_by(|a, b| a.key().cmp(&b.key()));
     scripts
 }
 

@@ -4,6 +4,9 @@
 //! `deploy` (Claude Code), `release` (Codex) and `autoinvoke-off` (OpenCode) may not be invoked
 //! by the model; `pdf` and `style-guide` may.
 
+mod common;
+use common::{connect, error_message, text};
+
 use rig_agent::tool::ToolSet;
 use rig_core::tool::{ToolContext, ToolErrorKind};
 use rmcp::model::{
@@ -11,8 +14,7 @@ use rmcp::model::{
     GetSkillRequestParams, ReadResourceDirectoryRequestParams, ReadResourceRequestParams,
     Reference, ResourceTemplateReference,
 };
-use rmcp::service::ServiceError;
-use rmcp::{ClientHandler, ServiceExt};
+
 use serde_json::{Value, json};
 use skills_embed::mcp::McpServer;
 use skills_embed::rig::SkillTool;
@@ -25,35 +27,11 @@ skills_embed::skills!(
 const MODEL: [&str; 2] = ["pdf", "style-guide"];
 const HIDDEN: [&str; 3] = ["autoinvoke-off", "deploy", "release"];
 
-async fn connect<C: ClientHandler>(
-    server: McpServer,
-    client: C,
-) -> rmcp::service::RunningService<rmcp::service::RoleClient, C> {
-    let (server_end, client_end) = tokio::io::duplex(1 << 20);
-    tokio::spawn(server.serve(server_end));
-    client.serve(client_end).await.expect("initialize")
-}
-
 fn call(skill: &str) -> CallToolRequestParams {
     let Value::Object(arguments) = json!({ "skill": skill }) else {
         unreachable!()
     };
     CallToolRequestParams::new("load_skill".to_owned()).with_arguments(arguments)
-}
-
-fn text(result: &rmcp::model::CallToolResult) -> String {
-    result
-        .content
-        .iter()
-        .filter_map(|c| c.as_text().map(|t| t.text.clone()))
-        .collect()
-}
-
-fn error_message(error: ServiceError) -> String {
-    match error {
-        ServiceError::McpError(data) => data.message.into_owned(),
-        other => panic!("expected an MCP error answer, got {other}"),
-    }
 }
 
 #[tokio::test(flavor = "current_thread")]

@@ -5,6 +5,9 @@
 //! Tests that start `skills serve` as a child process bound every wait with a deadline, so a
 //! server that stops answering fails the test instead of hanging it.
 
+mod common;
+use common::connect;
+
 use std::collections::BTreeSet;
 use std::io::{BufRead, BufReader, Write};
 use std::path::Path;
@@ -12,23 +15,16 @@ use std::process::{Child, ChildStdin, ChildStdout, Command, Stdio};
 use std::sync::{Arc, Mutex, mpsc};
 use std::time::{Duration, Instant};
 
+use rmcp::ClientHandler;
 use rmcp::model::{
     GetSkillRequestParams, ReadResourceDirectoryRequestParams, ReadResourceRequestParams,
 };
-use rmcp::service::{NotificationContext, RoleClient, RunningService, ServiceError};
-use rmcp::{ClientHandler, ServiceExt};
+use rmcp::service::{NotificationContext, RoleClient, ServiceError};
 use serde_json::{Value, json};
 use skills_embed::disk::{Discovery, Overlay};
 use skills_embed::mcp::McpServer;
 use skills_embed::policy::Permissions;
 use skills_embed::{Fields, File, Skill, SkillSet, listing::ListingFormat};
-
-/// Starts `server` on one end of an in-memory pipe and connects a client to the other.
-async fn connect<C: ClientHandler>(server: McpServer, client: C) -> RunningService<RoleClient, C> {
-    let (server_end, client_end) = tokio::io::duplex(1 << 20);
-    tokio::spawn(server.serve(server_end));
-    client.serve(client_end).await.expect("initialize")
-}
 
 fn demo_set() -> Arc<SkillSet<skills_embed::Dynamic>> {
     let skill = Skill::owned(

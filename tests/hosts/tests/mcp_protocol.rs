@@ -7,17 +7,20 @@
     reason = "rmcp deprecates logging and subscriptions for protocol 2026-07-28"
 )]
 
+mod common;
+use common::{call, connect};
+
 use std::sync::{Arc, Mutex};
 use std::time::Duration;
 
+use rmcp::ClientHandler;
 use rmcp::model::{
     CallToolRequestParams, LoggingLevel, LoggingMessageNotificationParam,
     ResourceUpdatedNotificationParam, SetLevelRequestParams, SubscribeRequestParams,
     UnsubscribeRequestParams,
 };
-use rmcp::service::{NotificationContext, RoleClient, RunningService, ServiceError};
-use rmcp::{ClientHandler, ServiceExt};
-use serde_json::{Value, json};
+use rmcp::service::{NotificationContext, RoleClient, ServiceError};
+use serde_json::json;
 use skills_embed::listing::ListingFormat;
 use skills_embed::mcp::McpServer;
 use skills_embed::policy::{Answer, Permissions};
@@ -49,19 +52,6 @@ impl ClientHandler for Client {
     ) {
         self.updated.lock().unwrap().push(params.uri);
     }
-}
-
-async fn connect<C: ClientHandler>(server: McpServer, client: C) -> RunningService<RoleClient, C> {
-    let (server_end, client_end) = tokio::io::duplex(1 << 20);
-    tokio::spawn(server.serve(server_end));
-    client.serve(client_end).await.expect("initialize")
-}
-
-fn call(tool: &str, arguments: Value) -> CallToolRequestParams {
-    let Value::Object(arguments) = arguments else {
-        panic!("arguments are an object")
-    };
-    CallToolRequestParams::new(tool.to_owned()).with_arguments(arguments)
 }
 
 fn error_code(error: ServiceError) -> (i32, String) {

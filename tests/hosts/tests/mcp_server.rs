@@ -2,17 +2,19 @@
 //! permissions (`deny` and `ask`) on every surface, the approval hook, session events, the
 //! split tools, and a live overlay whose changes reach the client.
 
+mod common;
+use common::{call, connect, error_message, text};
+
 use std::sync::{Arc, Mutex};
 use std::time::Duration;
 
+use rmcp::ClientHandler;
 use rmcp::model::{
-    ArgumentInfo, CallToolRequestParams, CallToolResult, CompleteRequestParams,
-    GetPromptRequestParams, GetSkillRequestParams, ReadResourceDirectoryRequestParams,
-    ReadResourceRequestParams, Reference, ResourceContents, ResourceTemplateReference,
-    SkillResources,
+    ArgumentInfo, CompleteRequestParams, GetPromptRequestParams, GetSkillRequestParams,
+    ReadResourceDirectoryRequestParams, ReadResourceRequestParams, Reference, ResourceContents,
+    ResourceTemplateReference, SkillResources,
 };
-use rmcp::service::{NotificationContext, RoleClient, RunningService, ServiceError};
-use rmcp::{ClientHandler, ServiceExt};
+use rmcp::service::{NotificationContext, RoleClient, ServiceError};
 use serde_json::{Value, json};
 use skills_embed::disk::{Discovery, Overlay};
 use skills_embed::mcp::McpServer;
@@ -34,35 +36,6 @@ struct Client {
 impl ClientHandler for Client {
     async fn on_tool_list_changed(&self, _context: NotificationContext<RoleClient>) {
         *self.tool_list_changed.lock().unwrap() += 1;
-    }
-}
-
-/// Starts `server` on one end of a pipe and connects a client to the other.
-async fn connect<C: ClientHandler>(server: McpServer, client: C) -> RunningService<RoleClient, C> {
-    let (server_end, client_end) = tokio::io::duplex(1 << 20);
-    tokio::spawn(server.serve(server_end));
-    client.serve(client_end).await.expect("initialize")
-}
-
-fn call(tool: &str, arguments: Value) -> CallToolRequestParams {
-    let Value::Object(arguments) = arguments else {
-        panic!("arguments are an object")
-    };
-    CallToolRequestParams::new(tool.to_owned()).with_arguments(arguments)
-}
-
-fn text(result: &CallToolResult) -> String {
-    result
-        .content
-        .iter()
-        .filter_map(|c| c.as_text().map(|t| t.text.clone()))
-        .collect()
-}
-
-fn error_message(error: ServiceError) -> String {
-    match error {
-        ServiceError::McpError(data) => data.message.into_owned(),
-        other => panic!("expected an MCP error answer, got {other}"),
     }
 }
 

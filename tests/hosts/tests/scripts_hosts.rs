@@ -2,11 +2,11 @@
 //! and runs it through `tools/call`, and rig's dynamic tools expose and run it, both with
 //! script errors answered as tool errors and `ask` scripts going through the approval hook.
 
+mod common;
+use common::{call, connect, text};
+
 use std::sync::{Arc, Mutex};
 
-use rmcp::model::{CallToolRequestParams, CallToolResult};
-use rmcp::service::{RoleClient, RunningService};
-use rmcp::{ClientHandler, ServiceExt};
 use schemars::JsonSchema;
 use serde::Deserialize;
 use serde_json::{Value, json};
@@ -76,28 +76,6 @@ const PAIRS: [&str; 5] = [
 ];
 
 // ----- MCP -----
-
-/// Starts `server` on one end of a pipe and connects a client to the other.
-async fn connect<C: ClientHandler>(server: McpServer, client: C) -> RunningService<RoleClient, C> {
-    let (server_end, client_end) = tokio::io::duplex(1 << 20);
-    tokio::spawn(server.serve(server_end));
-    client.serve(client_end).await.expect("initialize")
-}
-
-fn call(tool: &str, arguments: Value) -> CallToolRequestParams {
-    let Value::Object(arguments) = arguments else {
-        panic!("arguments are an object")
-    };
-    CallToolRequestParams::new(tool.to_owned()).with_arguments(arguments)
-}
-
-fn text(result: &CallToolResult) -> String {
-    result
-        .content
-        .iter()
-        .filter_map(|c| c.as_text().map(|t| t.text.clone()))
-        .collect()
-}
 
 #[tokio::test(flavor = "current_thread")]
 async fn mcp_lists_the_run_tool() {
