@@ -1,8 +1,9 @@
 //! The oracles of the fuzz targets: each function takes any bytes, feeds them to one entry point
 //! that takes untrusted text, and panics only when an invariant breaks.
 //!
-//! The same file is compiled into `tests/tests/fuzz_regressions.rs` (with `#[path]`), so every
-//! crash input kept there is checked by exactly the code that found it.
+//! The same file is compiled into the test suite (`tests/tests/suite/main.rs`, with `#[path]`,
+//! used by `fuzz_regressions.rs` and `props.rs`), so every crash input kept there is checked by
+//! exactly the code that found it.
 //!
 //! | function | entry point | input |
 //! |---|---|---|

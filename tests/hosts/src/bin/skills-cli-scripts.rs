@@ -1,5 +1,5 @@
 //! The `skills` command-line tool run through `skills_embed::run_cli` with Rust scripts, as a
-//! skill author's own binary would (`CARGO_BIN_EXE_skills-cli-scripts` in `tests/cli_scripts.rs`).
+//! skill author's own binary would (`CARGO_BIN_EXE_skills-cli-scripts` in `tests/hosts/cli_scripts.rs`).
 
 use skills_embed::Script;
 

@@ -22,9 +22,7 @@ use skills_embed::text::excerpt::{excerpt, headings, section};
 use skills_embed::tools::ToolConfig;
 use skills_embed::{Fields, File, Skill, SkillError, SkillSet, Tools, listing::ListingFormat};
 
-#[allow(dead_code)]
-#[path = "../../fuzz/src/lib.rs"]
-mod oracle;
+use crate::oracle;
 
 skills_embed::skills!("fixtures/tools");
 

@@ -2,8 +2,7 @@
 //! permissions (`deny` and `ask`) on every surface, the approval hook, session events, the
 //! split tools, and a live overlay whose changes reach the client.
 
-mod common;
-use common::{call, connect, error_message, text};
+use crate::common::{call, connect, error_message, text};
 
 use std::sync::{Arc, Mutex};
 use std::time::Duration;

@@ -9,9 +9,7 @@
 use std::fs;
 use std::path::Path;
 
-#[allow(dead_code)]
-#[path = "../../fuzz/src/lib.rs"]
-mod oracle;
+use crate::oracle;
 
 type Oracle = fn(&[u8]);
 

@@ -243,7 +243,7 @@ fn the_set_is_plain_shared_data() {
         })
         .collect();
     for h in handles {
-        let on_disk = include_bytes!("../fixtures/basic/pdf/references/forms.md").len();
+        let on_disk = include_bytes!("../../fixtures/basic/pdf/references/forms.md").len();
         assert_eq!(h.join().unwrap(), on_disk);
     }
 }

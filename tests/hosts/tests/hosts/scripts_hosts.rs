@@ -2,8 +2,7 @@
 //! and runs it through `tools/call`, and rig's dynamic tools expose and run it, both with
 //! script errors answered as tool errors and `ask` scripts going through the approval hook.
 
-mod common;
-use common::{call, connect, text};
+use crate::common::{call, connect, text};
 
 use std::sync::{Arc, Mutex};
 

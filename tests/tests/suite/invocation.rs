@@ -391,7 +391,7 @@ fn discovery_with_dialects_accepts_them_silently() {
     assert!(!deploy.invocation().model_may_invoke());
     assert_eq!(deploy.invocation().argument_hint(), Some("[env]"));
     // Disk and embedded agree, to the digest: the extra fields are one canonical JSON text
-    // whichever side printed them (see tests/extra_fields.rs).
+    // whichever side printed them (see tests/suite/extra_fields.rs).
     for id in SkillId::ALL {
         let disk = &found.get(id.name()).unwrap().skill;
         let embedded = SKILLS.skill(*id);

@@ -14,12 +14,12 @@
 fn real_corpus_tests_skipped_no_shared_corpus() {
     panic!(
         "../shared/corpus/superpowers/skills is absent beside this repository: put the corpus \
-         there and rebuild (`cargo test -p skills-tests --test corpus`) to run the real-corpus tests"
+         there and rebuild (`cargo test -p skills-tests --test suite corpus`) to run the real-corpus tests"
     );
 }
 
 #[cfg(has_corpus)]
-mod corpus {
+mod real {
     use std::path::{Path, PathBuf};
 
     use skills_embed_runtime::parse::{Profile, ScanOptions, scan};

@@ -7,8 +7,7 @@
     reason = "rmcp deprecates logging and subscriptions for protocol 2026-07-28"
 )]
 
-mod common;
-use common::{call, connect};
+use crate::common::{call, connect};
 
 use std::sync::{Arc, Mutex};
 use std::time::Duration;

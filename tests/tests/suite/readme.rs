@@ -4,7 +4,7 @@ use skills_embed_runtime::parse::Rule;
 
 #[test]
 fn readme_lists_every_rule() {
-    let readme = include_str!("../../README.md");
+    let readme = include_str!("../../../README.md");
     for rule in Rule::ALL {
         let row = format!("| `{}` |", rule.id());
         assert!(
@@ -33,7 +33,7 @@ fn readme_lists_every_rule() {
 
 #[test]
 fn readme_opens_with_the_two_commands() {
-    let readme = include_str!("../../README.md");
+    let readme = include_str!("../../../README.md");
     let first_block = readme
         .split("```sh")
         .nth(1)
@@ -43,7 +43,7 @@ fn readme_opens_with_the_two_commands() {
         .unwrap();
     assert!(first_block.contains("cargo run --example agent"));
     assert!(first_block.contains("cargo test --workspace --all-features"));
-    let ci = include_str!("../../.ci/run");
+    let ci = include_str!("../../../.ci/run");
     assert!(
         ci.contains("cargo test --workspace --all-features"),
         ".ci/run must run the README's test command"
@@ -60,7 +60,7 @@ fn known_packages() -> Vec<String> {
     ]
     .map(String::from)
     .to_vec();
-    let lock = include_str!("../../Cargo.lock");
+    let lock = include_str!("../../../Cargo.lock");
     for block in lock.split("[[package]]").skip(1) {
         let field = |key: &str| {
             block
@@ -107,7 +107,7 @@ fn readme_dependencies(readme: &str) -> Vec<(String, String)> {
 
 #[test]
 fn every_dependency_snippet_names_a_real_package() {
-    let readme = include_str!("../../README.md");
+    let readme = include_str!("../../../README.md");
     let known = known_packages();
     let deps = readme_dependencies(readme);
     assert!(
@@ -127,7 +127,7 @@ fn every_dependency_snippet_names_a_real_package() {
 
 #[test]
 fn readme_names_the_crates_by_their_library_names() {
-    let readme = include_str!("../../README.md");
+    let readme = include_str!("../../../README.md");
     for old in ["skills_runtime::", "skills_macros::", "cargo add skills\n"] {
         assert!(!readme.contains(old), "README.md still says `{old}`");
     }

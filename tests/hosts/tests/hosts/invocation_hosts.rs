@@ -4,8 +4,7 @@
 //! `deploy` (Claude Code), `release` (Codex) and `autoinvoke-off` (OpenCode) may not be invoked
 //! by the model; `pdf` and `style-guide` may.
 
-mod common;
-use common::{connect, error_message, text};
+use crate::common::{connect, error_message, text};
 
 use rig_agent::tool::ToolSet;
 use rig_core::tool::{ToolContext, ToolErrorKind};

@@ -11,7 +11,7 @@ use skills_embed::{__private::hex, __private::sha256, SkillIdentifier, Tools};
 
 skills_embed::skills!("fixtures/tools");
 
-const GUIDE: &str = include_str!("../fixtures/tools/pdf-forms/references/guide.md");
+const GUIDE: &str = include_str!("../../fixtures/tools/pdf-forms/references/guide.md");
 
 fn tools() -> Tools<'static, SkillId> {
     Tools::new(&SKILLS)

@@ -5,8 +5,7 @@
 //! Tests that start `skills serve` as a child process bound every wait with a deadline, so a
 //! server that stops answering fails the test instead of hanging it.
 
-mod common;
-use common::connect;
+use crate::common::connect;
 
 use std::collections::BTreeSet;
 use std::io::{BufRead, BufReader, Write};

@@ -1,0 +1,16 @@
+//! The integration tests of `skills-host-tests`, one module per host or concern, linked into
+//! one binary: each file links rmcp, tokio and rig, so one link instead of one per file keeps
+//! a fresh build fast and its target folder small.
+
+mod cli;
+mod cli_scripts;
+mod common;
+mod invocation_hosts;
+mod mcp_e2e;
+mod mcp_hostile;
+mod mcp_http;
+mod mcp_protocol;
+mod mcp_server;
+mod rig_tool;
+mod scripts_hosts;
+mod serve_links;
