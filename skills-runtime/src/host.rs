@@ -53,9 +53,9 @@ type Approver = Arc<dyn Fn(String) -> Pin<Box<dyn Future<Output = Answer> + Send
 #[derive(Clone)]
 pub(crate) struct Host {
     /// Tool names, style, limits, output shape.
-    pub(crate) config: ToolConfig,
+    pub(crate) config: Arc<ToolConfig>,
     /// The rules, as the user wrote them: grants are never folded into them.
-    pub(crate) permissions: Permissions,
+    pub(crate) permissions: Arc<Permissions>,
     /// Where skills with scripts are written when loaded.
     #[cfg(feature = "fs")]
     pub(crate) workdir: Option<std::path::PathBuf>,
@@ -63,7 +63,7 @@ pub(crate) struct Host {
     /// Who runs the skills' script files, when the host does.
     pub(crate) file_runner: Option<Arc<dyn crate::tools::FileRunner>>,
     /// The "always" answers, shared by the clones of a host value (a rig tool and its copies,
-    /// an MCP connection and its session thread), each for the content approved.
+    /// an MCP connection and its session), each for the content approved.
     grants: Arc<Mutex<Grants>>,
     /// What the host is called in its refusals: `server`, `agent`.
     noun: &'static str,
@@ -83,8 +83,8 @@ impl Host {
     /// Default settings, no rules, no way to ask; `noun` names the host in refusals.
     pub(crate) fn new(noun: &'static str) -> Self {
         Host {
-            config: ToolConfig::default(),
-            permissions: Permissions::new(),
+            config: Arc::default(),
+            permissions: Arc::default(),
             #[cfg(feature = "fs")]
             workdir: None,
             approval: None,
@@ -107,8 +107,7 @@ impl Host {
     /// later are recorded here, not in tools already built).
     pub(crate) fn tools<'s, Id>(&self, set: &'s SkillSet<Id>) -> Tools<'s, Id> {
         let tools = Tools::new(set)
-            .with_config(self.config.clone())
-            .with_permissions(self.permissions.clone())
+            .with_settings(&self.config, &self.permissions)
             .with_grants(self.grants());
         #[cfg(feature = "fs")]
         let tools = match &self.workdir {
@@ -168,6 +167,7 @@ impl Host {
 
     /// Asks the user about loading `skill` and records the answer: `Ok` when the load may go
     /// ahead, else the refusal for the model (nobody to ask, or the user declined).
+    #[cfg_attr(not(feature = "mcp"), allow(dead_code))]
     pub(crate) async fn approve(&self, skill: &Skill) -> Result<(), String> {
         self.approve_subject(skill, skill.name()).await
     }

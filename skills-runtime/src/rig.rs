@@ -295,11 +295,11 @@ impl<Id> SkillTool<Id> {
     /// assert_eq!(tool.tools().config().name, "load_skill");
     /// ```
     pub fn with_config(mut self, config: ToolConfig) -> Self {
-        self.host.config = ToolConfig {
+        self.host.config = Arc::new(ToolConfig {
             name: <Self as rig_core::tool::Tool>::NAME.to_owned(),
             style: ToolStyle::Unified,
             ..config
-        };
+        });
         self
     }
 
@@ -314,7 +314,7 @@ impl<Id> SkillTool<Id> {
     /// # drop(tool);
     /// ```
     pub fn with_permissions(mut self, permissions: Permissions) -> Self {
-        self.host.permissions = permissions;
+        self.host.permissions = Arc::new(permissions);
         self
     }
 
@@ -540,7 +540,7 @@ impl DynamicSkillTools {
     /// assert_eq!(tools[0].name().to_string(), "open_skill");
     /// ```
     pub fn with_config(mut self, config: ToolConfig) -> Self {
-        self.host.config = config;
+        self.host.config = Arc::new(config);
         self
     }
 
@@ -582,7 +582,7 @@ impl DynamicSkillTools {
     /// # Ok::<(), skills_embed_runtime::policy::PermissionParseError>(())
     /// ```
     pub fn with_permissions(mut self, permissions: Permissions) -> Self {
-        self.host.permissions = permissions;
+        self.host.permissions = Arc::new(permissions);
         self
     }
 

@@ -6,6 +6,7 @@
     reason = "rmcp deprecates logging and resources/subscribe for protocol 2026-07-28; clients of 2025-11-25 send them"
 )]
 
+use std::borrow::Cow;
 use std::collections::{BTreeMap, BTreeSet};
 use std::hash::{DefaultHasher, Hash, Hasher};
 use std::sync::atomic::{AtomicBool, Ordering};
@@ -27,7 +28,7 @@ use rmcp::service::{Peer, RequestContext, RoleServer};
 use rmcp::{ErrorData, ServerHandler};
 use serde_json::Value;
 
-use super::session::{Conversation, signature};
+use super::session::{Conversation, Work, signature};
 use super::skill_md::{base64, entry, manifest, served};
 use super::uri::{parse_uri, template, uri, uris};
 use super::{
@@ -55,7 +56,8 @@ pub(super) struct Handler {
     pub(super) remember_loads: bool,
     pub(super) on_event: Option<EventHook>,
     pub(super) info: Implementation,
-    /// The connection's session, on its own thread (started at the first call that needs it).
+    /// The connection's session, kept between its calls (started at the first call that needs
+    /// it).
     conversation: Conversation,
     /// What the client saw last, the level it logs at and what it subscribed to; shared with
     /// the task that watches a live set for its subscriptions.
@@ -164,12 +166,18 @@ fn content_hash(tools: &Tools<'_, Dynamic>, uri: &str) -> Option<u64> {
     let (name, path) = parse_uri(uri).ok()?;
     let skill = tools.lookup(&name).ok()?;
     let mut hasher = DefaultHasher::new();
-    if crate::model::path::check(&path).is_ok_and(|p| p.to_string() == MANIFEST) {
+    if is_manifest(&path) {
         manifest(skill).hash(&mut hasher);
     } else {
         skill.load(&path).ok()?.bytes().hash(&mut hasher);
     }
     Some(hasher.finish())
+}
+
+/// Whether `path` names a skill's `SKILL.md` (however it is written: `./SKILL.md` too), which
+/// is served with its frontmatter.
+fn is_manifest(path: &str) -> bool {
+    crate::model::path::check(path).is_ok_and(|p| p.segments().eq([MANIFEST]))
 }
 
 /// Levels from the least severe up, for comparing (rmcp's type has no order).
@@ -225,6 +233,19 @@ impl Handler {
         });
     }
 
+    /// How a call is run: a load is quick unless it writes the skill to a work folder.
+    fn work(&self, load: bool) -> Work {
+        #[cfg(feature = "fs")]
+        let writes = self.host.workdir.is_some();
+        #[cfg(not(feature = "fs"))]
+        let writes = false;
+        if load && !writes {
+            Work::Quick
+        } else {
+            Work::Blocking
+        }
+    }
+
     fn tools<'s>(&self, set: &'s SkillSet<Dynamic>) -> Tools<'s, Dynamic> {
         served(&self.host, set)
     }
@@ -233,9 +254,13 @@ impl Handler {
     /// what happened.
     async fn with_session<R: Send + 'static>(
         &self,
+        work: Work,
         f: impl for<'a> FnOnce(&mut Session<'a, Dynamic>) -> R + Send + 'static,
     ) -> Result<R, ErrorData> {
-        let (result, events) = self.conversation.run(&self.source, &self.host, f).await?;
+        let (result, events) = self
+            .conversation
+            .run(&self.source, &self.host, work, f)
+            .await?;
         if let Some(hook) = &self.on_event {
             for event in &events {
                 hook(event);
@@ -300,8 +325,15 @@ impl Handler {
         peer: &Peer<RoleServer>,
     ) -> Result<ToolOutput, ErrorData> {
         let remember = self.remember_loads;
+        let loads = [
+            self.host.config.name.as_str(),
+            READ_SKILL,
+            READ_SKILL_RESOURCE,
+            LOAD_SKILL_CHUNK,
+        ]
+        .contains(&name.trim());
         let out = self
-            .with_session(move |session| {
+            .with_session(self.work(loads), move |session| {
                 if remember {
                     session.handle(&name, &arguments)
                 } else {
@@ -323,8 +355,10 @@ impl Handler {
         // Nobody to ask: the session's request is dropped as if declined.
         let given = asked.unwrap_or(Answer::Reject);
         let host = self.host.clone();
+        // `skill/script`: the answer runs the script.
+        let work = self.work(!skill.contains('/'));
         let answered = self
-            .with_session(move |session| {
+            .with_session(work, move |session| {
                 // Recorded for the skill as this session serves it: the content the person was
                 // asked about (a session over a changed set no longer holds the request).
                 let answered = session.answer(&skill, given);
@@ -494,8 +528,7 @@ impl ServerHandler for Handler {
                 None,
             ));
         }
-        let contents = if crate::model::path::check(&path).is_ok_and(|p| p.to_string() == MANIFEST)
-        {
+        let contents = if is_manifest(&path) {
             ResourceContents::text(manifest(skill), &request.uri).with_mime_type(MARKDOWN)
         } else {
             let loaded = skill
@@ -599,7 +632,9 @@ impl ServerHandler for Handler {
         }
         self.current(&context.peer).await;
         let text = self
-            .with_session(|session| session.system_prompt(&Disclosure::Progressive, ""))
+            .with_session(Work::Quick, |session| {
+                session.system_prompt(&Disclosure::Progressive, "")
+            })
             .await?;
         let text = if text.is_empty() {
             "There are no skills available.".to_owned()
@@ -864,11 +899,11 @@ impl rmcp::Service<RoleServer> for Guarded {
 
 /// The visible skill and the path a `skill://` URI names; `unknown` makes the error for a skill
 /// the client may not see (which reads like one that does not exist).
-fn file_at<'s>(
+fn file_at<'s, 'u>(
     tools: &Tools<'s, Dynamic>,
-    uri: &str,
+    uri: &'u str,
     unknown: impl FnOnce(String) -> ErrorData,
-) -> Result<(&'s Skill, String), ErrorData> {
+) -> Result<(&'s Skill, Cow<'u, str>), ErrorData> {
     let (name, path) = parse_uri(uri).map_err(|e| invalid_uri(tools, &e))?;
     let skill = tools.lookup(&name).map_err(|e| unknown(e.to_string()))?;
     Ok((skill, path))

@@ -186,7 +186,7 @@ impl McpServer {
     /// # drop(server);
     /// ```
     pub fn with_config(mut self, config: ToolConfig) -> Self {
-        self.handler.host.config = config;
+        self.handler.host.config = Arc::new(config);
         self
     }
 
@@ -201,7 +201,7 @@ impl McpServer {
     /// # Ok::<(), skills_embed_runtime::policy::PermissionParseError>(())
     /// ```
     pub fn with_permissions(mut self, permissions: Permissions) -> Self {
-        self.handler.host.permissions = permissions;
+        self.handler.host.permissions = Arc::new(permissions);
         self
     }
 

@@ -1,23 +1,43 @@
-//! A connection's [`Session`], on a thread of its own (a session borrows its set, and rmcp's
-//! futures must be `Send` and `'static`), rebuilt on a new set when a live source changed.
+//! A connection's [`Session`], kept between requests as its state without the tools
+//! ([`Parked`]: a session borrows its set, and rmcp's futures must be `Send` and `'static`),
+//! resumed over the snapshot each call answers from, and started again when a live source
+//! changed what the client may see.
 
 use std::hash::{DefaultHasher, Hash, Hasher};
-use std::sync::{Arc, Mutex, mpsc};
+use std::sync::Arc;
 
 use rmcp::ErrorData;
 
 use super::skill_md::served;
-use crate::host::{Host, Source, lock};
+use crate::host::{Host, Snapshot, Source};
 use crate::model::id::Dynamic;
-use crate::tools::{Event, Session, Tools};
+use crate::tools::{Event, Parked, Session, Tools};
 
-/// Work for the session thread.
-type Job = Box<dyn for<'a> FnOnce(&mut Session<'a, Dynamic>) + Send>;
-
-/// The session of one connection: started at the first request that needs it.
+/// The session of one connection, between its calls.
 #[derive(Default)]
 pub(super) struct Conversation {
-    sender: Mutex<Option<mpsc::Sender<Job>>>,
+    /// An async lock: the calls of one connection take turns, as one conversation's turns do,
+    /// and a call waiting for its turn holds no thread.
+    state: Arc<tokio::sync::Mutex<Option<Kept>>>,
+}
+
+/// The parked session, the snapshot it last answered from, and the signature of what the
+/// client could see there (for a live source).
+struct Kept {
+    set: Snapshot,
+    signature: Option<u64>,
+    session: Parked,
+}
+
+/// How a call is run.
+#[derive(Clone, Copy, PartialEq, Eq, Debug)]
+pub(super) enum Work {
+    /// Loads and reads from memory: answered on the runtime's thread, at once.
+    Quick,
+    /// May run a script or write files (a script's run, the answer that lets one run, a load
+    /// that extracts a skill to a work folder): answered on tokio's blocking pool, so the
+    /// runtime's threads go on serving other clients meanwhile.
+    Blocking,
 }
 
 impl Conversation {
@@ -26,76 +46,68 @@ impl Conversation {
         &self,
         source: &Source,
         host: &Host,
+        work: Work,
         f: impl for<'a> FnOnce(&mut Session<'a, Dynamic>) -> R + Send + 'static,
     ) -> Result<(R, Vec<Event>), ErrorData> {
-        let sender = self.sender(source, host)?;
-        let (reply, answer) = tokio::sync::oneshot::channel();
-        let job: Job = Box::new(move |session: &mut Session<'_, Dynamic>| {
-            let result = f(session);
-            let events = session.drain_events();
-            // The request may have been dropped meanwhile: nobody is left to answer.
-            let _ = reply.send((result, events));
-        });
-        sender.send(job).map_err(|_| stopped())?;
-        answer.await.map_err(|_| stopped())
-    }
-
-    fn sender(&self, source: &Source, host: &Host) -> Result<mpsc::Sender<Job>, ErrorData> {
-        let mut slot = lock(&self.sender);
-        if let Some(sender) = slot.as_ref() {
-            return Ok(sender.clone());
-        }
-        let (sender, jobs) = mpsc::channel::<Job>();
-        let (source, host) = (source.clone(), host.clone());
-        std::thread::Builder::new()
-            .name("skills-mcp-session".into())
-            .spawn(move || run_session(&source, &host, &jobs))
-            .map_err(|e| {
-                ErrorData::internal_error(format!("could not start the skill session: {e}"), None)
-            })?;
-        *slot = Some(sender.clone());
-        Ok(sender)
-    }
-}
-
-/// The connection's session: rebuilt on a new set when a live source changed, so a session
-/// never serves from two sets at once.
-fn run_session(source: &Source, host: &Host, jobs: &mpsc::Receiver<Job>) {
-    let mut carried: Option<Job> = None;
-    loop {
-        let set = source.snapshot();
-        let tools = served(host, &set);
-        let served_signature = source.is_live().then(|| signature(&tools));
-        let mut session = Session::new(tools);
-        if let Some(job) = carried.take() {
-            job(&mut session);
-        }
-        // The last snapshot found to look the same to this client: while the source hands out
-        // that one again, nothing is hashed.
-        let mut checked = Arc::clone(&set);
-        loop {
-            let Ok(job) = jobs.recv() else {
-                return;
-            };
-            if let Some(before) = served_signature {
-                let now = source.snapshot();
-                if !Arc::ptr_eq(&now, &checked) {
-                    if signature(&served(host, &now)) != before {
-                        carried = Some(job);
-                        break;
-                    }
-                    checked = now;
-                }
+        let mut kept = Arc::clone(&self.state).lock_owned().await;
+        match work {
+            Work::Quick => Ok(turn(&mut kept, source, host, f)),
+            Work::Blocking => {
+                let (source, host) = (source.clone(), host.clone());
+                tokio::task::spawn_blocking(move || turn(&mut kept, &source, &host, f))
+                    .await
+                    .map_err(|_| {
+                        ErrorData::internal_error(
+                            "the skill session stopped while answering this call",
+                            None,
+                        )
+                    })
             }
-            // Answers given outside the session (`resources/read`) hold in it too.
-            *session.grants_mut() = host.grants();
-            job(&mut session);
         }
     }
 }
 
-fn stopped() -> ErrorData {
-    ErrorData::internal_error("the skill session stopped", None)
+/// One call on the session: resumed over the source's snapshot now (a fresh session when what
+/// the client may see changed, so a session never serves from two sets at once), then parked
+/// again.
+fn turn<R>(
+    kept: &mut Option<Kept>,
+    source: &Source,
+    host: &Host,
+    f: impl for<'a> FnOnce(&mut Session<'a, Dynamic>) -> R,
+) -> (R, Vec<Event>) {
+    let now = source.snapshot();
+    let (set, signature, parked) = match kept.take() {
+        // The same snapshot: nothing to hash.
+        Some(k) if Arc::ptr_eq(&k.set, &now) => (k.set, k.signature, k.session),
+        Some(k) => {
+            let signature = k.signature.map(|_| self::signature(&served(host, &now)));
+            let session = if signature == k.signature {
+                k.session
+            } else {
+                Parked::default()
+            };
+            (now, signature, session)
+        }
+        None => {
+            let signature = source
+                .is_live()
+                .then(|| self::signature(&served(host, &now)));
+            (now, signature, Parked::default())
+        }
+    };
+    // The tools carry the host's answers: given outside the session (`resources/read`) or
+    // in it, they hold in both.
+    let mut session = parked.resume(served(host, &set));
+    let result = f(&mut session);
+    let events = session.drain_events();
+    let session = session.park();
+    *kept = Some(Kept {
+        set,
+        signature,
+        session,
+    });
+    (result, events)
 }
 
 /// What tells two sets apart for a client: the names, fields and file digests of the skills it

@@ -1,5 +1,7 @@
 //! The `skill://` URI codec: every file of a skill is `skill://<name>/<path>`, percent-encoded.
 
+use std::borrow::Cow;
+
 use super::SCHEME;
 use crate::model::skill::Skill;
 use crate::text::echo as clip;
@@ -39,8 +41,9 @@ fn encode(out: &mut String, text: &str, keep_slash: bool) {
     }
 }
 
-/// The skill name and the path of a `skill://` URI, decoded.
-pub(super) fn parse_uri(uri: &str) -> Result<(String, String), String> {
+/// The skill name and the path of a `skill://` URI, decoded (borrowed from `uri` when nothing
+/// in it is percent-encoded, as in every URI this server hands out for a plain name).
+pub(super) fn parse_uri(uri: &str) -> Result<(Cow<'_, str>, Cow<'_, str>), String> {
     let Some(rest) = uri.strip_prefix(SCHEME) else {
         return Err(format!("\"{}\" is not a {SCHEME} URI", clip(uri)));
     };
@@ -61,7 +64,10 @@ pub(super) fn parse_uri(uri: &str) -> Result<(String, String), String> {
     Ok((name, path))
 }
 
-fn decode(text: &str) -> Option<String> {
+fn decode(text: &str) -> Option<Cow<'_, str>> {
+    if !text.contains('%') {
+        return Some(Cow::Borrowed(text));
+    }
     let bytes = text.as_bytes();
     let mut out = Vec::with_capacity(bytes.len());
     let mut i = 0;
@@ -75,7 +81,7 @@ fn decode(text: &str) -> Option<String> {
             i += 1;
         }
     }
-    String::from_utf8(out).ok()
+    String::from_utf8(out).ok().map(Cow::Owned)
 }
 
 /// The `skill://` URI of one file of a skill, percent-encoded.
@@ -100,13 +106,15 @@ mod tests {
         ] {
             let u = uri(name, path);
             assert!(u.is_ascii(), "{u}");
-            assert_eq!(parse_uri(&u).unwrap(), (name.to_owned(), path.to_owned()));
+            let (n, p) = parse_uri(&u).unwrap();
+            assert_eq!((n.as_ref(), p.as_ref()), (name, path));
         }
         assert!(parse_uri("file:///etc/passwd").is_err());
         assert!(parse_uri("skill://").is_err());
         assert!(parse_uri("skill://a/b?x=1").is_err());
         assert!(parse_uri("skill://a/%ff").is_err());
         assert!(parse_uri("skill://a/%4").is_err());
-        assert_eq!(parse_uri("skill://a").unwrap(), ("a".into(), String::new()));
+        let (n, p) = parse_uri("skill://a").unwrap();
+        assert_eq!((n.as_ref(), p.as_ref()), ("a", ""));
     }
 }

@@ -3,6 +3,7 @@
 //! `call.rs`, framing the answer in `render.rs`.
 
 use std::fmt::Write;
+use std::sync::{Arc, OnceLock};
 
 use super::call::{self, Call, CallError, Known};
 use super::definition::{self, ToolConfig, ToolDefinition, ToolStyle};
@@ -45,8 +46,10 @@ use crate::text::{self, echo as clip, excerpt};
 #[derive(Debug, Clone)]
 pub struct Tools<'s, Id: 'static = Dynamic> {
     set: &'s SkillSet<Id>,
-    config: ToolConfig,
-    permissions: Permissions,
+    /// Shared, not copied: hosts build `Tools` per request (an MCP request, a rig call) from
+    /// settings that do not change between requests.
+    config: Arc<ToolConfig>,
+    permissions: Arc<Permissions>,
     /// The "always" answers: an `ask` skill granted for its current content is allowed.
     /// Consulted per skill, never folded into the rules, so a granted name is never read as
     /// a pattern and nothing is rebuilt per call.
@@ -107,10 +110,13 @@ impl<Id> Tools<'_, Id> {
 impl<'s, Id> Tools<'s, Id> {
     /// Tools over `set` with the default configuration and no permission rules.
     pub fn new(set: &'s SkillSet<Id>) -> Self {
+        // The defaults, made once: a `Tools` per request copies two pointers, not the settings.
+        static DEFAULTS: OnceLock<(Arc<ToolConfig>, Arc<Permissions>)> = OnceLock::new();
+        let (config, permissions) = DEFAULTS.get_or_init(Default::default);
         Tools {
             set,
-            config: ToolConfig::default(),
-            permissions: Permissions::new(),
+            config: Arc::clone(config),
+            permissions: Arc::clone(permissions),
             grants: Grants::default(),
             hide: None,
             workdir: None,
@@ -151,13 +157,25 @@ impl<'s, Id> Tools<'s, Id> {
 
     /// Sets the configuration.
     pub fn with_config(mut self, config: ToolConfig) -> Self {
-        self.config = config;
+        self.config = Arc::new(config);
+        self
+    }
+
+    /// Sets the configuration and the rules a host keeps for every request it answers.
+    #[cfg(any(feature = "mcp", feature = "rig"))]
+    pub(crate) fn with_settings(
+        mut self,
+        config: &Arc<ToolConfig>,
+        permissions: &Arc<Permissions>,
+    ) -> Self {
+        self.config = Arc::clone(config);
+        self.permissions = Arc::clone(permissions);
         self
     }
 
     /// Sets the permission rules: denied skills vanish from the listing and the schema.
     pub fn with_permissions(mut self, permissions: Permissions) -> Self {
-        self.permissions = permissions;
+        self.permissions = Arc::new(permissions);
         self
     }
 

@@ -94,4 +94,6 @@ pub use handler::Tools;
 pub use reattach::{Reattach, Reattached, ReattachedSkill};
 pub use render::{LoadReport, ToolOutput};
 pub use run::{FileRun, FileRunner};
+#[cfg(feature = "mcp")]
+pub(crate) use session::Parked;
 pub use session::{Event, Invoked, Session, UnloadReason};

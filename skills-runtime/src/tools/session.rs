@@ -208,6 +208,37 @@ pub struct Session<'s, Id: 'static = Dynamic> {
     events: Vec<Event>,
 }
 
+/// A session's state without its tools, so a host can keep it between requests without
+/// holding a borrow of the set ([`Session::park`], [`Parked::resume`]): an MCP connection keeps
+/// one, and builds the tools of each request over the snapshot it answers from.
+#[cfg(feature = "mcp")]
+#[derive(Debug, Default)]
+pub(crate) struct Parked {
+    active: BTreeMap<String, Active>,
+    pending: BTreeMap<String, Call>,
+    turn: u64,
+    seq: u64,
+    unload_after: Option<u64>,
+    events: Vec<Event>,
+}
+
+#[cfg(feature = "mcp")]
+impl Parked {
+    /// The session again, over `tools` (the grants are the tools'): the same set, or one that
+    /// looks the same to the client.
+    pub(crate) fn resume<'t, Id>(self, tools: Tools<'t, Id>) -> Session<'t, Id> {
+        Session {
+            tools,
+            active: self.active,
+            pending: self.pending,
+            turn: self.turn,
+            seq: self.seq,
+            unload_after: self.unload_after,
+            events: self.events,
+        }
+    }
+}
+
 impl<'s, Id> Session<'s, Id> {
     /// A new conversation over `tools`.
     pub fn new(tools: Tools<'s, Id>) -> Self {
@@ -219,6 +250,19 @@ impl<'s, Id> Session<'s, Id> {
             seq: 0,
             unload_after: None,
             events: Vec::new(),
+        }
+    }
+
+    /// The state, without the tools (and their grants, which the host keeps).
+    #[cfg(feature = "mcp")]
+    pub(crate) fn park(self) -> Parked {
+        Parked {
+            active: self.active,
+            pending: self.pending,
+            turn: self.turn,
+            seq: self.seq,
+            unload_after: self.unload_after,
+            events: self.events,
         }
     }
 
@@ -285,13 +329,6 @@ impl<'s, Id> Session<'s, Id> {
     /// ```
     pub fn grants(&self) -> &Grants {
         self.tools.grants()
-    }
-
-    /// The answers, for a host that also records answers given elsewhere (MCP's
-    /// `resources/read`) into the conversation.
-    #[cfg_attr(not(feature = "mcp"), allow(dead_code))]
-    pub(crate) fn grants_mut(&mut self) -> &mut Grants {
-        self.tools.grants_mut()
     }
 
     /// Answers a tool call and remembers what it loaded. A body already loaded is not sent

@@ -11,6 +11,7 @@ mod mcp_hostile;
 mod mcp_http;
 mod mcp_protocol;
 mod mcp_server;
+mod mcp_sessions;
 mod rig_tool;
 mod scripts_hosts;
 mod serve_links;
