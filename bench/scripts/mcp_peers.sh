@@ -7,9 +7,9 @@
 # closed loop) doing `resources/read` of the same text file, then `tools/call` where the server
 # has a tool; throughput, p50/p99 latency, server RSS (VmRSS after start, VmHWM at the end),
 # and cold start to the first answer over HTTP and stdio, also for 1,000 skills (from disk, and
-# embedded with `skills!` for ours). A fourth server, `embedded_server s100 --nodelay`, is ours on
-# the same 100 skills embedded with `skills!`, behind `HttpServer::service` on an accept loop of
-# its own. Every server sets TCP_NODELAY on its connections (`skills serve` since the fix this
+# embedded with `skills!` for ours). A fourth server, `embedded_server s100`, is ours on
+# the same 100 skills embedded with `skills!`, served by `HttpServer::run` as `skills serve --http`
+# serves a folder (a single-threaded runtime and a listener per core). Every server sets TCP_NODELAY on its connections (`skills serve` since the fix this
 # benchmark found: without it each answer waited 44 ms for a delayed ACK; `catalog_server
 # --no-nodelay` still shows that). Prints Markdown
 # tables. Linux only (/proc).
@@ -103,14 +103,14 @@ declare -A res rss_start rss_peak
 names=(ours nodelay catalog python)
 declare -A label=(
   [ours]='**`skills serve --http`**'
-  [nodelay]='`skills!` (embedded) + `HttpServer::service`'
+  [nodelay]='`skills!` (embedded) + `HttpServer::run`'
   [catalog]='rmcp `SkillCatalog`'
   [python]='`agentskills-mcp-server`'
 )
 server_cmd() {
   case "$1" in
     ours) echo "$ours serve $tree --http 127.0.0.1:$2" ;;
-    nodelay) echo "$embedded s100 --http 127.0.0.1:$2 --nodelay" ;;
+    nodelay) echo "$embedded s100 --http 127.0.0.1:$2" ;;
     catalog) echo "$catalog $tree --http 127.0.0.1:$2" ;;
     python) echo "$peer --transport streamable-http --port $2" ;;
   esac
@@ -175,7 +175,7 @@ peer1000="$venv/bin/python $repo/bench/mcp/py/peer.py --config $work/peer-s1000.
   cold_row catalog,1000,stdio "$RUNS" stdio $catalog "$trees/s1000"
   cold_row python,1000,http "$PY_RUNS" http $peer1000 --transport streamable-http --port '{port}'
   cold_row python,1000,stdio "$PY_RUNS" stdio $peer1000 --transport stdio
-  cold_row nodelay,100,http "$RUNS" http "$embedded" s100 --http '{addr}' --nodelay
+  cold_row nodelay,100,http "$RUNS" http "$embedded" s100 --http '{addr}'
   cold_row nodelay,100,stdio "$RUNS" stdio "$embedded" s100
   cold_row embedded,1000,http "$RUNS" http "$embedded" s1000 --http '{addr}'
   cold_row embedded,1000,stdio "$RUNS" stdio "$embedded" s1000

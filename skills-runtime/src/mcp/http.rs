@@ -333,8 +333,13 @@ impl HttpServer {
         self.serve_on(listener, signal()).await
     }
 
-    /// Like [`HttpServer::serve`], blocking the calling thread on a runtime of its own, with a
-    /// worker thread per core. Must not be called from inside an async runtime.
+    /// Like [`HttpServer::serve`], blocking the calling thread: a thread per core, each with a
+    /// single-threaded runtime and a listener of its own on `addr` (`SO_REUSEPORT`; the kernel
+    /// spreads the connections), all serving the same sessions. A connection, its requests and
+    /// the session it opened stay on one thread, so answering one wakes no other thread: at 16
+    /// and 64 clients on 2 cores this answers more requests, sooner, than one runtime with a
+    /// worker per core (BENCHMARKS.md). Elsewhere than Unix, one runtime with a worker per core.
+    /// Must not be called from inside an async runtime.
     ///
     /// ```no_run
     /// use skills_embed_runtime::mcp::{McpServer, http::HttpServer};
@@ -344,10 +349,87 @@ impl HttpServer {
     /// }
     /// ```
     pub fn run(self, addr: SocketAddr) -> std::io::Result<()> {
-        tokio::runtime::Builder::new_multi_thread()
+        #[cfg(unix)]
+        {
+            self.run_per_core(addr)
+        }
+        #[cfg(not(unix))]
+        {
+            tokio::runtime::Builder::new_multi_thread()
+                .enable_all()
+                .build()?
+                .block_on(self.serve(addr))
+        }
+    }
+
+    /// [`HttpServer::run`] on Unix: the listeners are bound before any thread starts, so an
+    /// address in use is an error here, and port 0 is one port for all of them.
+    #[cfg(unix)]
+    fn run_per_core(self, addr: SocketAddr) -> std::io::Result<()> {
+        let cores = std::thread::available_parallelism().map_or(1, std::num::NonZeroUsize::get);
+        // Bound first without SO_REUSEPORT: an address another server holds is an error, as
+        // for any server, not a share of that server's connections; port 0 is chosen here.
+        let mut bound = std::net::TcpListener::bind(addr)?.local_addr()?;
+        let mut cores_and_listeners = Vec::with_capacity(cores);
+        for _ in 0..cores {
+            let runtime = tokio::runtime::Builder::new_current_thread()
+                .enable_all()
+                .build()?;
+            let listener = {
+                // A tokio listener is registered with the runtime it is made in.
+                let _entered = runtime.enter();
+                let socket = if bound.is_ipv4() {
+                    tokio::net::TcpSocket::new_v4()?
+                } else {
+                    tokio::net::TcpSocket::new_v6()?
+                };
+                socket.set_reuseaddr(true)?;
+                socket.set_reuseport(true)?;
+                socket.bind(bound)?;
+                let listener = socket.listen(1024)?;
+                bound = listener.local_addr()?;
+                listener
+            };
+            cores_and_listeners.push((runtime, listener));
+        }
+        let this = self.for_address(bound);
+        let sessions = CancellationToken::new();
+        let service = this.service(sessions.clone());
+        let stop = CancellationToken::new();
+        let threads = cores_and_listeners
+            .into_iter()
+            .enumerate()
+            .map(|(core, (runtime, listener))| {
+                let (service, sessions, stop) = (service.clone(), sessions.clone(), stop.clone());
+                std::thread::Builder::new()
+                    .name(format!("skills-http-{core}"))
+                    .spawn(move || {
+                        runtime.block_on(accept_loop(
+                            listener,
+                            service,
+                            sessions,
+                            stop.cancelled_owned(),
+                        ));
+                    })
+            })
+            .collect::<std::io::Result<Vec<_>>>();
+        let threads = match threads {
+            Ok(threads) => threads,
+            Err(e) => {
+                stop.cancel();
+                return Err(e);
+            }
+        };
+        tokio::runtime::Builder::new_current_thread()
             .enable_all()
             .build()?
-            .block_on(self.serve(addr))
+            .block_on(signal());
+        stop.cancel();
+        for thread in threads {
+            // A thread that panicked has ended its connections; the others finish theirs.
+            let _ = thread.join();
+        }
+        Ok(())
     }
 
     /// Serves on `listener` until `shutdown` completes; then accepts no new connection, waits
@@ -370,7 +452,17 @@ impl HttpServer {
         listener: TcpListener,
         shutdown: impl Future<Output = ()> + Send,
     ) -> std::io::Result<()> {
-        let local = listener.local_addr()?;
+        let this = self.for_address(listener.local_addr()?);
+        let sessions = CancellationToken::new();
+        let service = this.service(sessions.clone());
+        accept_loop(listener, service, sessions, shutdown).await;
+        Ok(())
+    }
+
+    /// The server with the address it is bound to allowed: its origins in `Origin` (any
+    /// address), and the address itself in `Host` (one that is neither loopback nor
+    /// unspecified).
+    fn for_address(self, local: SocketAddr) -> Self {
         let ip = local.ip();
         let host = if ip.is_ipv6() {
             format!("[{ip}]")
@@ -386,50 +478,61 @@ impl HttpServer {
         if !ip.is_unspecified() && !ip.is_loopback() {
             origins.push(format!("http://{host}:{port}"));
         }
-        let mut this = self.allow_origins(origins);
+        let this = self.allow_origins(origins);
         if !ip.is_unspecified() && !ip.is_loopback() {
-            this = this.allow_hosts([ip.to_string()]);
+            this.allow_hosts([ip.to_string()])
+        } else {
+            this
         }
-        let token = CancellationToken::new();
-        let service = this.service(token.clone());
-        let in_flight = Arc::clone(&service.in_flight);
-        let graceful = GracefulShutdown::new();
-        let builder = hyper::server::conn::http1::Builder::new();
-        tokio::pin!(shutdown);
-        loop {
-            tokio::select! {
-                accepted = listener.accept() => {
-                    let Ok((stream, _)) = accepted else {
-                        // Out of file descriptors, say: accepting again at once would spin;
-                        // a pause lets connections in flight finish and free some.
-                        tokio::time::sleep(ACCEPT_RETRY).await;
-                        continue;
-                    };
-                    // An answer over a session is written in pieces (the event stream's head,
-                    // the event, the end): with Nagle's algorithm on, each later piece waits
-                    // for the client's delayed ACK, 40 ms on Linux, on every request.
-                    let _ = stream.set_nodelay(true);
-                    let connection = builder
-                        .serve_connection(TokioIo::new(stream), TowerToHyperService::new(service.clone()));
-                    let watched = graceful.watch(connection);
-                    tokio::spawn(async move {
-                        // A connection that fails (the client went) concerns that client only.
-                        let _ = watched.await;
-                    });
-                }
-                () = &mut shutdown => break,
-            }
-        }
-        drop(listener);
-        // Requests in flight finish; sessions and their event streams end after them.
-        let deadline = tokio::time::Instant::now() + SHUTDOWN_GRACE;
-        while in_flight.load(Ordering::SeqCst) > 0 && tokio::time::Instant::now() < deadline {
-            tokio::time::sleep(Duration::from_millis(10)).await;
-        }
-        token.cancel();
-        let _ = tokio::time::timeout(Duration::from_secs(1), graceful.shutdown()).await;
-        Ok(())
     }
+}
+
+/// Accepts connections on `listener` and answers them with `service` until `shutdown`
+/// completes; then accepts no new connection, waits for the requests in flight (up to
+/// [`SHUTDOWN_GRACE`]; counted across every loop sharing `service`), ends the sessions
+/// (`sessions`, the token `service` was made with) and their connections.
+async fn accept_loop(
+    listener: TcpListener,
+    service: HttpService,
+    sessions: CancellationToken,
+    shutdown: impl Future<Output = ()>,
+) {
+    let in_flight = Arc::clone(&service.in_flight);
+    let graceful = GracefulShutdown::new();
+    let builder = hyper::server::conn::http1::Builder::new();
+    tokio::pin!(shutdown);
+    loop {
+        tokio::select! {
+            accepted = listener.accept() => {
+                let Ok((stream, _)) = accepted else {
+                    // Out of file descriptors, say: accepting again at once would spin;
+                    // a pause lets connections in flight finish and free some.
+                    tokio::time::sleep(ACCEPT_RETRY).await;
+                    continue;
+                };
+                // An answer over a session is written in pieces (the event stream's head,
+                // the event, the end): with Nagle's algorithm on, each later piece waits
+                // for the client's delayed ACK, 40 ms on Linux, on every request.
+                let _ = stream.set_nodelay(true);
+                let connection = builder
+                    .serve_connection(TokioIo::new(stream), TowerToHyperService::new(service.clone()));
+                let watched = graceful.watch(connection);
+                tokio::spawn(async move {
+                    // A connection that fails (the client went) concerns that client only.
+                    let _ = watched.await;
+                });
+            }
+            () = &mut shutdown => break,
+        }
+    }
+    drop(listener);
+    // Requests in flight finish; sessions and their event streams end after them.
+    let deadline = tokio::time::Instant::now() + SHUTDOWN_GRACE;
+    while in_flight.load(Ordering::SeqCst) > 0 && tokio::time::Instant::now() < deadline {
+        tokio::time::sleep(Duration::from_millis(10)).await;
+    }
+    sessions.cancel();
+    let _ = tokio::time::timeout(Duration::from_secs(1), graceful.shutdown()).await;
 }
 
 /// Serves `server`'s sessions on `addr` until SIGTERM or Ctrl-C: shorthand for

@@ -1,17 +1,19 @@
 //! Skills embedded with `skills!`, served by `skills_embed::mcp` as `skills serve` serves a
-//! folder: stdio, or Streamable HTTP with sessions on a multi-thread runtime (a worker per core, as `skills serve --http` has).
+//! folder: stdio, or Streamable HTTP with sessions (`HttpServer::run`, as `skills serve --http`:
+//! a single-threaded runtime and a listener per core).
 //!
 //! ```text
 //! embedded_server s1000|s100                         # stdio
 //! embedded_server s1000|s100 --http ADDR             # http://ADDR/mcp, `HttpServer::run`
-//! embedded_server s1000|s100 --http ADDR --nodelay   # the same service, TCP_NODELAY set
+//! embedded_server s1000|s100 --http ADDR --nodelay   # the service on one multi-thread runtime
 //! embedded_server s1000|s100 --http ADDR --nodelay --stateless   # and no sessions, plain JSON
 //! ```
 //!
 //! `s1000`: the 1,000-skill goal tree (`gen_tree s1000`), for the cold start with nothing read
 //! from disk. `s100`: the 100-skill folder of `bench/scripts/mcp_peers.sh`. `--nodelay` serves
-//! `HttpServer::service` on an accept loop of its own that sets `TCP_NODELAY` on each
-//! connection (what `HttpServer::serve_on` does not do), to measure what that one line changes.
+//! `HttpServer::service` on an accept loop of its own on one multi-thread runtime (a worker per
+//! core), setting `TCP_NODELAY` on each connection: what `run` was before it took a runtime per
+//! core, to compare the two.
 
 use std::net::SocketAddr;
 use std::process::ExitCode;

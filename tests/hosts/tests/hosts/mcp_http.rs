@@ -47,13 +47,24 @@ async fn start(
     (addr, stop, running)
 }
 
-/// One raw HTTP/1.1 request; returns the status code and the whole answer.
+/// One raw HTTP/1.1 `initialize` request; returns the status code and the whole answer.
 async fn raw(addr: SocketAddr, path: &str, headers: &[(&str, String)]) -> (u16, String) {
     let body = json!({
         "jsonrpc": "2.0", "id": 1, "method": "initialize",
         "params": {"protocolVersion": "2025-06-18", "capabilities": {}, "clientInfo": {"name": "raw", "version": "1"}}
-    })
-    .to_string();
+    });
+    post(addr, path, headers, &body).await
+}
+
+/// One raw HTTP/1.1 POST of `body` on a connection of its own; returns the status code and
+/// the whole answer.
+async fn post(
+    addr: SocketAddr,
+    path: &str,
+    headers: &[(&str, String)],
+    body: &serde_json::Value,
+) -> (u16, String) {
+    let body = body.to_string();
     let mut request = format!(
         "POST {path} HTTP/1.1\r\nContent-Type: application/json\r\nAccept: application/json, text/event-stream\r\nContent-Length: {}\r\nConnection: close\r\n",
         body.len()
@@ -412,6 +423,82 @@ async fn skills_serve_http_with_a_token_file() {
         stderr.contains(&format!("skills serve: 5 skills over http://{addr}/mcp")),
         "{stderr}"
     );
+}
+
+/// `skills serve --http` (`HttpServer::run`): a thread per core, each with a listener of its
+/// own on the address. A session opened on one connection is answered on any other, whichever
+/// thread takes it; and a second server on the same address is refused, not handed a share of
+/// the connections.
+#[tokio::test(flavor = "multi_thread", worker_threads = 2)]
+async fn skills_serve_http_shares_its_sessions_across_threads_and_holds_its_address() {
+    let addr = std::net::TcpListener::bind("127.0.0.1:0")
+        .unwrap()
+        .local_addr()
+        .unwrap();
+    let serve = || {
+        tokio::process::Command::new(env!("CARGO_BIN_EXE_skills-cli"))
+            .arg("serve")
+            .arg("../../skills/examples/skills")
+            .arg("--http")
+            .arg(addr.to_string())
+            .stderr(std::process::Stdio::piped())
+            .kill_on_drop(true)
+            .spawn()
+            .unwrap()
+    };
+    let _first = serve();
+    let mut opened = None;
+    for _ in 0..100 {
+        if tokio::net::TcpStream::connect(addr).await.is_ok() {
+            let (status, answer) = raw(addr, "/mcp", &[]).await;
+            assert_eq!(status, 200, "{answer}");
+            opened = Some(answer);
+            break;
+        }
+        tokio::time::sleep(Duration::from_millis(50)).await;
+    }
+    let opened = opened.expect("skills serve --http answers");
+    let session = opened
+        .lines()
+        .find_map(|line| {
+            let (name, value) = line.split_once(':')?;
+            name.eq_ignore_ascii_case("mcp-session-id")
+                .then(|| value.trim().to_owned())
+        })
+        .unwrap_or_else(|| panic!("a session id in {opened}"));
+    let headers = [
+        ("Mcp-Session-Id", session),
+        ("MCP-Protocol-Version", "2025-06-18".to_owned()),
+    ];
+    let (status, answer) = post(
+        addr,
+        "/mcp",
+        &headers,
+        &json!({"jsonrpc": "2.0", "method": "notifications/initialized"}),
+    )
+    .await;
+    assert_eq!(status, 202, "{answer}");
+    // Each request on a new connection: the kernel spreads them over the threads.
+    for id in 2..18 {
+        let (status, answer) = post(
+            addr,
+            "/mcp",
+            &headers,
+            &json!({"jsonrpc": "2.0", "id": id, "method": "tools/list"}),
+        )
+        .await;
+        assert_eq!(status, 200, "request {id}: {answer}");
+        assert!(answer.contains("load_skill"), "request {id}: {answer}");
+    }
+
+    let second = serve();
+    let out = tokio::time::timeout(Duration::from_secs(15), second.wait_with_output())
+        .await
+        .expect("a second server on a held address stops at once")
+        .unwrap();
+    let stderr = String::from_utf8_lossy(&out.stderr);
+    assert!(!out.status.success(), "{stderr}");
+    assert!(stderr.contains("in use"), "{stderr}");
 }
 
 #[tokio::test(flavor = "multi_thread", worker_threads = 2)]
