@@ -15,14 +15,15 @@
 # tables. Linux only (/proc).
 #
 #   bench/scripts/mcp_peers.sh
-#   SECS=3 WARMUP=1 CLIENTS="1 16 64" RUNS=10 PY_RUNS=5 bench/scripts/mcp_peers.sh
+#   SECS=3 WARMUP=1 CLIENTS="1 16 64" ROUNDS=3 RUNS=10 PY_RUNS=5 bench/scripts/mcp_peers.sh
 #
 #   PYTHON=/root/.pyenv/versions/3.12.1/bin/python3.12 bench/scripts/mcp_peers.sh
 #
-# SECS: measured seconds per cell (after WARMUP seconds not counted); RUNS: cold starts per
-# row (PY_RUNS for the Python server: 3-5 s a start for 100 skills, ~28 s for 1,000). Bounded:
-# every load cell and every cold-start row has a timeout (a run takes 6-15 min with builds). The load generator (bench/mcp, `mcp_bench`)
-# runs on one thread, on the same machine. Needs cargo, Python >= 3.11 (the first of
+# SECS: measured seconds per cell (after WARMUP seconds not counted); ROUNDS: load rounds (each
+# server in turn, then again; a cell is the median round by req/s); RUNS: cold starts per row
+# (PY_RUNS for the Python server: 3-5 s a start for 100 skills, ~28 s for 1,000). Bounded:
+# every load cell and every cold-start row has a timeout (a run takes 6-15 min with builds).
+# The load generator (bench/mcp, `mcp_bench`) runs on one thread, on the same machine. Needs cargo, Python >= 3.11 (the first of
 # python3.13, python3.12, python3, python3.11 that runs, or PYTHON=...) with venv and pip,
 # crates.io and PyPI. The Python package declares Python >= 3.12: on 3.11 it is installed with
 # --ignore-requires-python and bench/mcp/py/peer.py adds the one missing method it calls.
@@ -34,6 +35,7 @@ SECS="${SECS:-3}"
 WARMUP="${WARMUP:-1}"
 CLIENTS="${CLIENTS:-1 16 64}"
 RUNS="${RUNS:-10}"
+ROUNDS="${ROUNDS:-3}"
 PY_RUNS="${PY_RUNS:-5}"
 PORT="${PORT:-18700}"
 # The Python peer needs 3.12 (it calls Path.is_junction); on 3.11 it is installed with
@@ -116,6 +118,10 @@ server_cmd() {
   esac
 }
 
+declare -A runs_of
+# Rounds: every server in turn, then again; a cell's figure is the median round by req/s, so a
+# burst of noise from outside hits one round of one server, not the table.
+for round in $(seq "$ROUNDS"); do
 for name in "${names[@]}"; do
   PORT=$((PORT + 1))
   # shellcheck disable=SC2046
@@ -127,7 +133,7 @@ for name in "${names[@]}"; do
     continue
   fi
   sleep 0.2
-  rss_start[$name]="$(status_kb "$pid" VmRSS)"
+  [ -n "${rss_start[$name]:-}" ] || rss_start[$name]="$(status_kb "$pid" VmRSS)"
   for op in read tool; do
     if [ "$op" = tool ] && [ "$name" != ours ] && [ "$name" != nodelay ]; then
       continue # no tool: the peers serve resources and the skills extension only
@@ -135,13 +141,20 @@ for name in "${names[@]}"; do
     for c in $CLIENTS; do
       if [ "$op" = read ]; then what=(--read "$uri"); else what=(--tool load_skill "{\"skill\":\"$skill\"}"); fi
       line="$(timeout $((SECS + WARMUP + 120)) "$bench" load "http://127.0.0.1:$PORT/mcp" "$c" "$SECS" "${what[@]}" --warmup "$WARMUP" 2>>"$work/$name.bench.log")" || line="failed"
-      echo "$name $op $c: $line" >&2
-      res[$name,$op,$c]="$line"
+      echo "$name $op $c (round $round): $line" >&2
+      runs_of[$name,$op,$c]+="$line"$'\n'
     done
   done
-  rss_peak[$name]="$(status_kb "$pid" VmHWM)"
+  peak="$(status_kb "$pid" VmHWM)"
+  if [ -z "${rss_peak[$name]:-}" ] || [ "${peak:-0}" -gt "${rss_peak[$name]}" ] 2>/dev/null; then
+    rss_peak[$name]="$peak"
+  fi
   kill "$pid" 2>/dev/null || true
   wait "$pid" 2>/dev/null || true
+done
+done
+for key in "${!runs_of[@]}"; do
+  res[$key]="$(printf '%s' "${runs_of[$key]}" | grep -v '^$' | sort -n -k4 | awk '{ a[NR] = $0 } END { print a[int((NR + 1) / 2)] }')"
 done
 
 # Cold start to the first answer: spawn, then (HTTP) connect + initialize or (stdio) initialize.
@@ -189,7 +202,7 @@ field() { # "ops errors secs rps p50 p99 bytes" -> field N, or an em dash
 ratio() { awk -v a="$1" -v b="$2" 'BEGIN { if (a + 0 > 0 && b + 0 > 0) printf (a / b < 1 ? "%.2fx" : "%.1fx"), a / b; else print "—" }'; }
 
 echo
-echo "Loopback, $(nproc) cores; $SECS s measured per cell after $WARMUP s of warm-up; file \`$uri\` ($(field "ours,read,1" 7) bytes of text); tool \`load_skill {\"skill\":\"$skill\"}\`; Python $py_version for agentskills-mcp-server (it declares >= 3.12)."
+echo "Loopback, $(nproc) cores; $SECS s measured per cell after $WARMUP s of warm-up, $ROUNDS rounds (each server in turn, then again; a cell is the median round by req/s, with that round's p50 and p99); file \`$uri\` ($(field "ours,read,1" 7) bytes of text); tool \`load_skill {\"skill\":\"$skill\"}\`; Python $py_version for agentskills-mcp-server (it declares >= 3.12)."
 echo
 echo "| server | operation | clients | req/s | p50 (ms) | p99 (ms) | req/s / rmcp's | req/s / Python's |"
 echo "|---|---|---:|---:|---:|---:|---:|---:|"
@@ -204,13 +217,16 @@ for op in read tool; do
   done
 done
 errors=""
-for key in "${!res[@]}"; do
-  e="$(echo "${res[$key]}" | awk '{ print $2 }')"
-  [ "${res[$key]}" = failed ] && errors="$errors $key:failed"
-  [ -n "$e" ] && [ "$e" != 0 ] && [ "${res[$key]}" != failed ] && errors="$errors $key:$e"
+for key in "${!runs_of[@]}"; do
+  while IFS= read -r run; do
+    [ -z "$run" ] && continue
+    e="$(echo "$run" | awk '{ print $2 }')"
+    [ "$run" = failed ] && errors="$errors $key:failed"
+    [ -n "$e" ] && [ "$e" != 0 ] && [ "$run" != failed ] && errors="$errors $key:$e"
+  done <<<"${runs_of[$key]}"
 done
 echo
-echo "Errors: ${errors:-none}. \"—\": the server has no tool. Ratios of tools/call rows are to the peers' resources/read."
+echo "Errors (every round): ${errors:-none}. \"—\": the server has no tool. Ratios of tools/call rows are to the peers' resources/read."
 echo
 echo "| server | RSS after start (MB) | peak RSS, end of the load (MB) | cold start HTTP, 100 skills (ms) | stdio, 100 skills (ms) | HTTP, 1,000 skills (ms) | stdio, 1,000 skills (ms) |"
 echo "|---|---:|---:|---:|---:|---:|---:|"

@@ -203,6 +203,10 @@ enum Command {
         /// repeatable.
         #[arg(long, value_name = "ORIGIN", requires = "http")]
         allow_origin: Vec<String>,
+        /// With --http: hold at most N sessions at once (a request that would open one more
+        /// gets 503 and Retry-After; idle sessions end after 5 minutes).
+        #[arg(long, value_name = "N", requires = "http", default_value_t = crate::mcp::http::DEFAULT_MAX_SESSIONS)]
+        max_sessions: usize,
     },
     /// Write a skill's files (scripts with their executable bits) under DEST/<skill>/.
     Extract {
@@ -540,6 +544,7 @@ pub fn main() -> ExitCode {
             stateless,
             allow_host,
             allow_origin,
+            max_sessions,
         } => {
             let config = ToolConfig {
                 name: tool_name,
@@ -566,6 +571,7 @@ pub fn main() -> ExitCode {
                         stateless,
                         hosts: allow_host,
                         origins: allow_origin,
+                        max_sessions,
                     });
                     serve(&target.target(), &common, rules, &only, &deny, config, http)
                 }
@@ -947,6 +953,7 @@ struct HttpFlags {
     stateless: bool,
     hosts: Vec<String>,
     origins: Vec<String>,
+    max_sessions: usize,
 }
 
 /// The bearer tokens in `path`, one a line, each with the rules of the permissions file that
@@ -1096,7 +1103,8 @@ fn serve(
             let mut server = crate::mcp::http::HttpServer::new(maker(permissions))
                 .stateless(flags.stateless)
                 .allow_hosts(flags.hosts)
-                .allow_origins(flags.origins);
+                .allow_origins(flags.origins)
+                .with_max_sessions(flags.max_sessions);
             for (token, rules) in flags.tokens {
                 server = match rules {
                     None => server.with_token(token),

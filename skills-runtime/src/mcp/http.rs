@@ -24,8 +24,10 @@
 //!   `Authorization: Bearer <token>` gets 401 (compared in constant time). A token can have
 //!   a server of its own ([`HttpServer::with_token_for`]: its own permission rules, say, so
 //!   one team's agents see their skills only); its sessions are separate from the others'.
-//! - A request body over [`DEFAULT_MAX_BODY`] bytes is refused (413), and at most
-//!   [`HttpServer::with_max_in_flight`] requests are answered at once.
+//! - A request body over [`DEFAULT_MAX_BODY`] bytes is refused (413), at most
+//!   [`HttpServer::with_max_in_flight`] requests are answered at once, and at most
+//!   [`DEFAULT_MAX_SESSIONS`] sessions are held ([`HttpServer::with_max_sessions`]; one more is
+//!   answered 503).
 //! - [`HttpServer::serve`] stops on SIGTERM or Ctrl-C: it accepts no new connection, lets the
 //!   requests in flight finish (up to [`SHUTDOWN_GRACE`]), then closes the sessions.
 //!
@@ -80,6 +82,15 @@ pub const ENDPOINT: &str = "/mcp";
 /// ```
 pub const DEFAULT_MAX_BODY: usize = 1 << 20;
 
+/// How many sessions a server holds at most by default, over all its tokens: each costs a
+/// worker and buffers until the client ends it or it idles out (rmcp: 5 minutes), so a client
+/// that opens sessions in a loop would otherwise grow the server without bound.
+///
+/// ```
+/// assert_eq!(skills_embed_runtime::mcp::http::DEFAULT_MAX_SESSIONS, 1024);
+/// ```
+pub const DEFAULT_MAX_SESSIONS: usize = 1024;
+
 /// How long [`HttpServer::serve`] waits for requests in flight after a shutdown signal.
 ///
 /// ```
@@ -127,6 +138,7 @@ pub struct HttpServer {
     tokens: Vec<(Arc<str>, Option<Factory>)>,
     max_body: usize,
     limit: InFlightLimit,
+    max_sessions: usize,
 }
 
 impl std::fmt::Debug for HttpServer {
@@ -137,6 +149,7 @@ impl std::fmt::Debug for HttpServer {
             .field("origins", &self.origins)
             .field("tokens", &self.tokens.len())
             .field("max_body", &self.max_body)
+            .field("max_sessions", &self.max_sessions)
             .field("limit", &self.limit)
             .finish_non_exhaustive()
     }
@@ -160,6 +173,7 @@ impl HttpServer {
             origins: Vec::new(),
             tokens: Vec::new(),
             max_body: DEFAULT_MAX_BODY,
+            max_sessions: DEFAULT_MAX_SESSIONS,
             limit: InFlightLimit::new(DEFAULT_SERVER_MAX_IN_FLIGHT),
         }
     }
@@ -259,6 +273,21 @@ impl HttpServer {
         self
     }
 
+    /// Holds at most `max` sessions at once, over all tokens (default [`DEFAULT_MAX_SESSIONS`]):
+    /// a request that would open one more is answered 503 with `Retry-After`, and the sessions
+    /// open go on. A session ends when its client sends `DELETE` or after 5 minutes idle.
+    ///
+    /// ```
+    /// use skills_embed_runtime::mcp::{McpServer, http::HttpServer};
+    /// # static SKILLS: skills_embed_runtime::SkillSet = skills_embed_runtime::SkillSet::empty();
+    /// let http = HttpServer::new(|| McpServer::new(&SKILLS)).with_max_sessions(100);
+    /// # drop(http);
+    /// ```
+    pub fn with_max_sessions(mut self, max: usize) -> Self {
+        self.max_sessions = max;
+        self
+    }
+
     /// Answers at most `max` requests at once (default [`DEFAULT_SERVER_MAX_IN_FLIGHT`]); the
     /// others wait. A POST counts until its answer's body is done; a GET (a session's event
     /// stream, open as long as the session) does not count.
@@ -296,25 +325,28 @@ impl HttpServer {
         if self.stateless {
             config = config.with_json_response(true).with_sse_keep_alive(None);
         }
-        let rmcp_service = |factory: &Factory| {
+        let mut managers = Vec::new();
+        let mut rmcp_service = |factory: &Factory| {
             let factory = Arc::clone(factory);
-            StreamableHttpService::new(
-                move || Ok(factory()),
-                Arc::new(LocalSessionManager::default()),
-                config.clone(),
-            )
+            let manager = Arc::new(LocalSessionManager::default());
+            managers.push(Arc::clone(&manager));
+            StreamableHttpService::new(move || Ok(factory()), manager, config.clone())
         };
         let inner = rmcp_service(&self.factory);
         let tokens = self
             .tokens
             .iter()
-            .map(|(token, own)| (Arc::clone(token), own.as_ref().map(rmcp_service)))
+            .map(|(token, own)| (Arc::clone(token), own.as_ref().map(&mut rmcp_service)))
             .collect();
         HttpService {
             inner,
             tokens,
             limit: self.limit.clone(),
             in_flight: Arc::default(),
+            sessions: (!self.stateless).then(|| Sessions {
+                managers: managers.into(),
+                max: self.max_sessions,
+            }),
         }
     }
 
@@ -589,6 +621,27 @@ pub struct HttpService {
     limit: InFlightLimit,
     /// Requests being answered, for the graceful shutdown.
     in_flight: Arc<AtomicUsize>,
+    /// The session stores and their bound (`None`: stateless, no sessions).
+    sessions: Option<Sessions>,
+}
+
+/// Every session store of a server (one per service: the default and each token's own), to
+/// bound the sessions they hold together.
+#[derive(Clone)]
+struct Sessions {
+    managers: Arc<[Arc<LocalSessionManager>]>,
+    max: usize,
+}
+
+impl Sessions {
+    /// Whether the stores hold `max` sessions already.
+    async fn full(&self) -> bool {
+        let mut held = 0;
+        for manager in self.managers.iter() {
+            held += manager.sessions.read().await.len();
+        }
+        held >= self.max
+    }
 }
 
 impl std::fmt::Debug for HttpService {
@@ -646,7 +699,17 @@ where
         let in_flight = Arc::clone(&self.in_flight);
         // A GET is the session's event stream, open as long as the session: not a request.
         let counted = request.method() != http::Method::GET;
+        // A POST without a session id opens one (`initialize`; anything else is refused).
+        let opens = (request.method() == http::Method::POST
+            && !request.headers().contains_key("mcp-session-id"))
+        .then(|| self.sessions.clone())
+        .flatten();
         Box::pin(async move {
+            if let Some(sessions) = opens
+                && sessions.full().await
+            {
+                return Ok(too_many_sessions(sessions.max));
+            }
             if !counted {
                 return Ok(inner.handle(request).await);
             }
@@ -726,6 +789,22 @@ fn authorized(headers: &http::HeaderMap, token: &str) -> bool {
 }
 
 /// A plain-text answer.
+/// The answer to a request that would open a session past the bound: 503, retry later.
+fn too_many_sessions(max: usize) -> Response<Body> {
+    let mut answer = plain(
+        StatusCode::SERVICE_UNAVAILABLE,
+        &format!(
+            "Too many sessions: this server holds {max}, its limit. Retry later, or end a \
+             session you no longer use (DELETE /mcp with its Mcp-Session-Id); idle sessions end \
+             after 5 minutes."
+        ),
+    );
+    answer
+        .headers_mut()
+        .insert(header::RETRY_AFTER, header::HeaderValue::from_static("5"));
+    answer
+}
+
 fn plain(status: StatusCode, text: &str) -> Response<Body> {
     let mut answer = Response::new(Full::new(Bytes::from(text.to_owned())).boxed());
     *answer.status_mut() = status;

@@ -355,6 +355,35 @@ fn a_metadata_only_edit_is_a_change() {
     assert_eq!(notes.metadata().collect::<Vec<_>>(), [("version", "2")]);
 }
 
+/// A reload that finds the same skills hands out the same snapshot, so what holds the last one
+/// (an MCP session that hashed what its client may see) tells by pointer that nothing changed;
+/// a file written again with the same bytes (rescanned: its time changed) is no change either.
+#[test]
+fn a_reload_that_changes_nothing_keeps_the_snapshot() {
+    let tmp = tempfile::tempdir().unwrap();
+    let dir = write_skill(
+        tmp.path(),
+        "notes",
+        "Take notes. Use when asked to write notes.",
+        "Write short notes.\n",
+    );
+    let overlay = Overlay::new(&SKILLS, Discovery::only(tmp.path()));
+    let before = overlay.snapshot();
+    assert!(overlay.reload().is_empty());
+    assert!(std::sync::Arc::ptr_eq(&before, &overlay.snapshot()));
+
+    let manifest = dir.join("SKILL.md");
+    let text = fs::read_to_string(&manifest).unwrap();
+    fs::write(&manifest, &text).unwrap();
+    assert!(overlay.reload().is_empty());
+    assert!(std::sync::Arc::ptr_eq(&before, &overlay.snapshot()));
+
+    fs::write(&manifest, text.replace("short", "long")).unwrap();
+    let edited = overlay.reload();
+    assert_eq!(edited.changed, ["notes"], "{edited:?}");
+    assert!(!std::sync::Arc::ptr_eq(&before, &overlay.snapshot()));
+}
+
 mod scripted {
     /// Counts the words of a text.
     #[derive(serde::Deserialize, schemars::JsonSchema)]

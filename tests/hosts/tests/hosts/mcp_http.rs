@@ -501,6 +501,38 @@ async fn skills_serve_http_shares_its_sessions_across_threads_and_holds_its_addr
     assert!(stderr.contains("in use"), "{stderr}");
 }
 
+/// A client that opens sessions in a loop meets the bound, and the sessions open go on.
+#[tokio::test(flavor = "multi_thread", worker_threads = 2)]
+async fn the_sessions_a_server_holds_are_bounded() {
+    let (addr, stop, running) =
+        start(HttpServer::new(|| McpServer::new(&SKILLS)).with_max_sessions(2)).await;
+    let first = connect(addr, None).await.expect("initialize");
+    let second = connect(addr, None).await.expect("initialize");
+    assert!(connect(addr, None).await.is_err());
+    let (status, answer) = raw(addr, "/mcp", &[]).await;
+    assert_eq!(status, 503, "{answer}");
+    assert!(answer.contains("Too many sessions"), "{answer}");
+    assert!(answer.to_lowercase().contains("retry-after: 5"), "{answer}");
+    assert_eq!(first.list_all_tools().await.unwrap().len(), 1);
+    assert_eq!(second.list_all_resources().await.unwrap().len(), 5);
+    first.cancel().await.unwrap();
+    second.cancel().await.unwrap();
+    let _ = stop.send(());
+    running.await.unwrap().unwrap();
+
+    // Without sessions there is nothing to bound.
+    let (addr, stop, running) = start(
+        HttpServer::new(|| McpServer::new(&SKILLS))
+            .stateless(true)
+            .with_max_sessions(0),
+    )
+    .await;
+    let (status, answer) = raw(addr, "/mcp", &[]).await;
+    assert_eq!(status, 200, "{answer}");
+    let _ = stop.send(());
+    running.await.unwrap().unwrap();
+}
+
 #[tokio::test(flavor = "multi_thread", worker_threads = 2)]
 async fn each_token_sees_its_own_skills() {
     let (addr, stop, running) = start(
