@@ -55,6 +55,9 @@ struct OwnedSkill {
     /// Sorted by path, `SKILL.md` (the body) among them.
     files: Vec<File>,
     chunks: Vec<Chunk>,
+    /// [`Skill::content_digest`], made on first need: the content never changes after
+    /// construction, and live hosts compare digests on every reload and per session.
+    digest: std::sync::OnceLock<[u8; 32]>,
 }
 
 impl fmt::Debug for Skill {
@@ -121,6 +124,7 @@ impl Skill {
                 fields,
                 files,
                 chunks,
+                digest: std::sync::OnceLock::new(),
             })),
         }
     }
@@ -250,6 +254,14 @@ impl Skill {
     /// assert_ne!(skill(None).content_digest(), skill(Some("MIT")).content_digest());
     /// ```
     pub fn content_digest(&self) -> [u8; 32] {
+        match &self.repr {
+            Repr::Owned(owned) => *owned.digest.get_or_init(|| self.digest_now()),
+            Repr::Embedded(..) => self.digest_now(),
+        }
+    }
+
+    /// [`Skill::content_digest`], computed.
+    fn digest_now(&self) -> [u8; 32] {
         use sha2::Digest;
         let mut hasher = sha2::Sha256::new();
         // Each part with its length first, so no two different skills hash the same bytes.
