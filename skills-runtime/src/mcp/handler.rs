@@ -325,13 +325,7 @@ impl Handler {
         peer: &Peer<RoleServer>,
     ) -> Result<ToolOutput, ErrorData> {
         let remember = self.remember_loads;
-        let loads = [
-            self.host.config.name.as_str(),
-            READ_SKILL,
-            READ_SKILL_RESOURCE,
-            LOAD_SKILL_CHUNK,
-        ]
-        .contains(&name.trim());
+        let loads = is_load_tool(&self.host.config.name, &name);
         let out = self
             .with_session(self.work(loads), move |session| {
                 if remember {
@@ -944,8 +938,7 @@ fn check_call(
     // `is_empty` looks at the visible skills only: the definitions (schemas with every name)
     // are built on the error path alone, not on every call.
     let name_trimmed = name.trim();
-    let load_tool =
-        [unified, READ_SKILL, READ_SKILL_RESOURCE, LOAD_SKILL_CHUNK].contains(&name_trimmed);
+    let load_tool = is_load_tool(unified, name);
     let offered = || -> Vec<String> { tools.offered().into_iter().map(|d| d.name).collect() };
     // A run tool (the unified one, or a split style's tool per script) is known while a script
     // is runnable; only such a call builds the definitions to tell.
@@ -972,6 +965,12 @@ fn check_call(
         .parse(name, arguments)
         .map(drop)
         .map_err(|e| ErrorData::invalid_params(e.to_string(), None))
+}
+
+/// Whether `name` is one of the tools that load (the unified one, named `unified`, or a split
+/// style's), as opposed to a run tool.
+fn is_load_tool(unified: &str, name: &str) -> bool {
+    [unified, READ_SKILL, READ_SKILL_RESOURCE, LOAD_SKILL_CHUNK].contains(&name.trim())
 }
 
 /// The answer to a subscription request to a set that cannot change.
