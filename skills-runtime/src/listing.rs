@@ -646,13 +646,18 @@ fn push_hints(out: &mut String, e: &Entry<'_>) {
 /// Names joined with `, `, each written by [`quote_name`].
 pub(crate) fn names<S: AsRef<str>>(items: &[S]) -> String {
     let mut out = String::new();
+    push_names(&mut out, items);
+    out
+}
+
+/// [`names`], written at the end of `out`.
+pub(crate) fn push_names<S: AsRef<str>>(out: &mut String, items: &[S]) {
     for (i, item) in items.iter().enumerate() {
         if i > 0 {
             out.push_str(", ");
         }
         out.push_str(&quote_name(item.as_ref()));
     }
-    out
 }
 
 /// Collapses every run of whitespace to one space, so a description stays one list item.

@@ -236,6 +236,11 @@ pub fn excerpt(text: &str, offset: usize, max_chars: usize) -> Excerpt<'_> {
 /// and ends after a `\n` (or at the end of `rest`); without such a prefix, exactly `max_chars`
 /// characters.
 fn cut(rest: &str, max_chars: usize) -> usize {
+    // A char takes at least one byte: text no longer in bytes than the limit fits whole,
+    // without counting its chars.
+    if rest.len() <= max_chars {
+        return rest.len();
+    }
     let mut after_newline = 0;
     for (count, (i, c)) in rest.char_indices().enumerate() {
         if count == max_chars {

@@ -48,6 +48,28 @@ pub(crate) fn one_line(path: &str) -> Cow<'_, str> {
 
 /// Whether [`quote_name`] quotes `name`.
 pub(crate) fn needs_quoting(name: &str) -> bool {
+    // Names are nearly always printable ASCII: decide those from the bytes (every listing and
+    // answer header quotes names, so this runs per file per load).
+    if name.is_ascii() {
+        ascii_needs_quoting(name.as_bytes())
+    } else {
+        chars_need_quoting(name)
+    }
+}
+
+/// [`chars_need_quoting`] for ASCII: any byte outside `!`..`~` but the space (controls, DEL,
+/// and the whitespace that is not a space all are), a leading or trailing space, or `"` `\`
+/// `,` `:`.
+fn ascii_needs_quoting(bytes: &[u8]) -> bool {
+    match (bytes.first(), bytes.last()) {
+        (Some(b' '), _) | (_, Some(b' ')) | (None, _) => true,
+        _ => bytes
+            .iter()
+            .any(|&b| !(b' '..=b'~').contains(&b) || matches!(b, b'"' | b'\\' | b',' | b':')),
+    }
+}
+
+fn chars_need_quoting(name: &str) -> bool {
     name.is_empty()
         || name.starts_with(char::is_whitespace)
         || name.ends_with(char::is_whitespace)
@@ -113,4 +135,26 @@ fn is_invisible(c: char) -> bool {
             | '\u{fff9}'..='\u{fffb}'
             | '\u{e0000}'..='\u{e007f}'
     )
+}
+
+#[cfg(test)]
+mod tests {
+    use super::*;
+
+    #[test]
+    fn the_ascii_shortcut_quotes_exactly_what_the_char_rules_quote() {
+        let ascii = (0_u8..0x80).map(char::from);
+        for a in ascii.clone() {
+            for b in ascii.clone() {
+                for name in [format!("{a}"), format!("{a}{b}"), format!("x{a}{b}x")] {
+                    assert_eq!(
+                        ascii_needs_quoting(name.as_bytes()),
+                        chars_need_quoting(&name),
+                        "{name:?}"
+                    );
+                }
+            }
+        }
+        assert!(ascii_needs_quoting(b"") && chars_need_quoting(""));
+    }
 }

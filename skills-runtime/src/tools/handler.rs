@@ -727,6 +727,7 @@ mod tests {
     use super::*;
     use crate::listing::ListingFormat;
     use crate::model::fields::Fields;
+    use crate::model::file::File;
     use crate::policy::Answer;
 
     fn skill(name: &str) -> Skill {
@@ -736,6 +737,29 @@ mod tests {
             ..Fields::default()
         };
         Skill::owned(fields, format!("Body of {name}.\n"), Vec::new())
+    }
+
+    #[test]
+    fn a_body_lists_each_folders_files_on_one_line_in_the_order_folders_appear() {
+        let fields = Fields {
+            name: "tree".into(),
+            description: "D.".into(),
+            ..Fields::default()
+        };
+        let file = |path: &str| File::owned(path.into(), b"x".to_vec(), false);
+        // In path order, the skill's own files are split by `b/c/`'s and `b/`'s, and `b/c/`
+        // comes before `b/`.
+        let paths = ["a.md", "b/c/e.md", "b/d.md", "d.md", "z/a.md", "b/c/f.md"];
+        let skill = Skill::owned(fields, "Body.\n".into(), paths.map(file).to_vec());
+        let set = SkillSet::from_skills(vec![skill], &ListingFormat::Markdown);
+        let out = Tools::new(&set).handle("load_skill", r#"{"skill": "tree"}"#);
+        let listed = out.text.split_once("with `path`):\n").map(|(_, l)| l);
+        assert_eq!(
+            listed,
+            Some("- ./: a.md, d.md\n- b/c/: e.md, f.md\n- b/: d.md\n- z/: a.md\n"),
+            "{}",
+            out.text
+        );
     }
 
     #[test]

@@ -226,25 +226,45 @@ pub(crate) fn push_files(config: &ToolConfig, out: &mut String, skill: &Skill) {
     let _ = writeln!(out, "Files of this skill (load one with {how}):");
     let shown = files.len().min(config.max_listed_files);
     // One line per folder, in the order folders first appear (a folder's files are not
-    // always next to each other in path order: `a.md`, `b/c.md`, `d.md`).
-    let mut folders: Vec<(&str, Vec<&str>)> = Vec::new();
-    let mut position: std::collections::HashMap<&str, usize> = Default::default();
-    for path in &files[..shown] {
-        let (folder, name) = path.rsplit_once('/').unwrap_or(("", path));
-        let at = *position.entry(folder).or_insert_with(|| {
-            folders.push((folder, Vec::new()));
-            folders.len() - 1
-        });
-        folders[at].1.push(name);
+    // always next to each other in path order: `a.md`, `b/c.md`, `d.md`). Sorting by folder,
+    // then by position, groups each folder's files and puts its first one in front: no
+    // hashing, which cost more than the rest of a load's answer.
+    let mut entries: Vec<(&str, usize, &str)> = files[..shown]
+        .iter()
+        .enumerate()
+        .map(|(at, path)| {
+            let (folder, name) = path.rsplit_once('/').unwrap_or(("", path));
+            (folder, at, name)
+        })
+        .collect();
+    entries.sort_unstable_by(|a, b| a.0.cmp(b.0).then(a.1.cmp(&b.1)));
+    // (first position, range in `entries`) of each folder, in the order folders appear.
+    let mut groups: Vec<(usize, std::ops::Range<usize>)> = Vec::new();
+    for (i, entry) in entries.iter().enumerate() {
+        match groups.last_mut() {
+            Some((_, range)) if entries[range.start].0 == entry.0 => range.end = i + 1,
+            _ => groups.push((entry.1, i..i + 1)),
+        }
     }
-    for (folder, names) in &folders {
-        let label = match *folder {
-            "" => "./".to_owned(),
+    groups.sort_unstable_by_key(|(first, _)| *first);
+    let mut names: Vec<&str> = Vec::new();
+    for (_, range) in groups {
+        let folder = entries[range.start].0;
+        out.push_str("- ");
+        match folder {
+            "" => out.push_str("./"),
             // A folder named `.` is quoted, so it cannot pass for the skill's own folder.
-            "." => format!("{}/", text::json_string(folder)),
-            _ => format!("{}/", text::quote_name(folder)),
-        };
-        let _ = writeln!(out, "- {label}: {}", listing::names(names));
+            "." => out.push_str(&text::json_string(folder)),
+            _ => out.push_str(&text::quote_name(folder)),
+        }
+        if !folder.is_empty() {
+            out.push('/');
+        }
+        out.push_str(": ");
+        names.clear();
+        names.extend(entries[range].iter().map(|e| e.2));
+        listing::push_names(out, &names);
+        out.push('\n');
     }
     if files.len() > shown {
         let _ = writeln!(out, "- … and {} more", files.len() - shown);
