@@ -415,21 +415,30 @@ async fn cold_http(args: &[String]) -> Result<String, Error> {
     let runs: u16 = runs.parse()?;
     let base: u16 = base.parse()?;
     let mut times = Vec::new();
-    for run in 0..runs {
-        let port = base + run;
+    let mut port = base;
+    for _ in 0..runs {
+        // A port another process holds (a server of an earlier row still closing) would make
+        // the server under test exit at once: take the next free one.
+        while std::net::TcpListener::bind(("127.0.0.1", port)).is_err() {
+            port = port.checked_add(1).ok_or("no free port")?;
+        }
         let addr: SocketAddr = format!("127.0.0.1:{port}").parse()?;
         let mut command = command(cmd, port)?;
+        port = port.checked_add(1).ok_or("no free port")?;
         command
             .stdin(Stdio::null())
             .stdout(Stdio::null())
             .stderr(Stdio::null());
         let deadline = Duration::from_secs(180);
         let started = Instant::now();
-        let _child = Killed(command.spawn()?);
+        let mut child = Killed(command.spawn()?);
         let stream = loop {
             match tokio::net::TcpStream::connect(addr).await {
                 Ok(stream) => break stream,
                 Err(_) if started.elapsed() < deadline => {
+                    if let Some(status) = child.0.try_wait()? {
+                        return Err(format!("{} exited ({status}) before listening on {addr}", cmd.join(" ")).into());
+                    }
                     std::thread::sleep(Duration::from_micros(200));
                 }
                 Err(e) => return Err(format!("no listener on {addr} after 180 s: {e}").into()),
