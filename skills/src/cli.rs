@@ -1061,32 +1061,25 @@ fn serve(
     };
     let permissions = restrict(rules);
 
-    // Reloads run on a thread of their own, once a second after the last one ended; requests
-    // take the overlay's last complete snapshot, which a reload swaps in whole when it is done,
-    // so a slow reload never delays an answer (issue 13: a reload on the request path, walking a
-    // link to `/`, left the server answering nothing, not even `ping`).
+    // Reloads run on a thread of their own (`disk::watch`, at the lowest CPU priority), once a
+    // second after the last one ended; requests take the overlay's last complete snapshot,
+    // which a reload swaps in whole when it is done, so a slow reload never delays an answer
+    // (issue 13: a reload on the request path, walking a link to `/`, left the server
+    // answering nothing, not even `ping`).
     drop(set);
-    let reloading = Arc::clone(&overlay);
-    let reloader = std::thread::Builder::new()
-        .name("skills-reload".into())
-        .spawn(move || {
-            loop {
-                std::thread::sleep(Duration::from_secs(1));
-                let report = reloading.reload();
-                if !report.is_empty() || !report.kept.is_empty() {
-                    for d in &report.diagnostics {
-                        eprintln!("{d}");
-                    }
-                    eprintln!(
-                        "skills serve: reloaded (added {:?}, removed {:?}, changed {:?})",
-                        report.added, report.removed, report.changed
-                    );
-                }
+    let _watcher =
+        crate::disk::watch::watch(Arc::clone(&overlay), Duration::from_secs(1), |report| {
+            for d in &report.diagnostics {
+                eprintln!("{d}");
             }
+            eprintln!(
+                "skills serve: reloaded (added {:?}, removed {:?}, changed {:?})",
+                report.added, report.removed, report.changed
+            );
+        })
+        .map_err(|e| {
+            eprintln!("skills serve: cannot start the reload thread ({e}); serving without reloads")
         });
-    if let Err(e) = reloader {
-        eprintln!("skills serve: cannot start the reload thread ({e}); serving without reloads");
-    }
     let maker = move |permissions: crate::policy::Permissions| {
         let (overlay, config) = (Arc::clone(&overlay), config.clone());
         move || {

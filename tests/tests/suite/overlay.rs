@@ -258,7 +258,38 @@ fn a_watcher_reloads_when_a_folder_changes() {
         move |report| {
             let _ = tx.send(report.clone());
         },
-    );
+    )
+    .unwrap();
+    // Reloads yield the CPU to answers: the thread runs at nice 19 (Linux keeps it per thread).
+    #[cfg(target_os = "linux")]
+    {
+        // The thread names itself and lowers its priority once it runs: look until it has.
+        let nice_of_reload_thread = || {
+            std::fs::read_dir("/proc/self/task")
+                .unwrap()
+                // Other tests' threads come and go meanwhile: one that ended has no files.
+                .filter_map(|t| {
+                    let t = t.ok()?.path();
+                    let comm = std::fs::read_to_string(t.join("comm")).ok()?;
+                    let stat = std::fs::read_to_string(t.join("stat")).ok()?;
+                    // Fields after the `(comm)`: state is field 3, nice field 19.
+                    let after_comm = stat.rsplit_once(')')?.1.to_owned();
+                    (comm.trim() == "skills-reload")
+                        .then(|| after_comm.split_whitespace().nth(16).map(str::to_owned))?
+                })
+                .collect::<Vec<_>>()
+        };
+        let started = std::time::Instant::now();
+        let mut seen = nice_of_reload_thread();
+        while !seen.iter().any(|nice| nice == "19") && started.elapsed() < Duration::from_secs(10) {
+            std::thread::sleep(Duration::from_millis(5));
+            seen = nice_of_reload_thread();
+        }
+        assert!(
+            seen.iter().any(|nice| nice == "19"),
+            "nice values of the skills-reload threads: {seen:?}"
+        );
+    }
     write_skill(
         tmp.path(),
         "todo",
