@@ -271,11 +271,13 @@ fn a_watcher_reloads_when_a_folder_changes() {
                 .filter_map(|t| {
                     let t = t.ok()?.path();
                     let comm = std::fs::read_to_string(t.join("comm")).ok()?;
+                    if comm.trim() != "skills-reload" {
+                        return None;
+                    }
                     let stat = std::fs::read_to_string(t.join("stat")).ok()?;
                     // Fields after the `(comm)`: state is field 3, nice field 19.
-                    let after_comm = stat.rsplit_once(')')?.1.to_owned();
-                    (comm.trim() == "skills-reload")
-                        .then(|| after_comm.split_whitespace().nth(16).map(str::to_owned))?
+                    let after_comm = stat.rsplit_once(')')?.1;
+                    after_comm.split_whitespace().nth(16).map(str::to_owned)
                 })
                 .collect::<Vec<_>>()
         };

@@ -437,7 +437,11 @@ async fn cold_http(args: &[String]) -> Result<String, Error> {
                 Ok(stream) => break stream,
                 Err(_) if started.elapsed() < deadline => {
                     if let Some(status) = child.0.try_wait()? {
-                        return Err(format!("{} exited ({status}) before listening on {addr}", cmd.join(" ")).into());
+                        return Err(format!(
+                            "{} exited ({status}) before listening on {addr}",
+                            cmd.join(" ")
+                        )
+                        .into());
                     }
                     std::thread::sleep(Duration::from_micros(200));
                 }
