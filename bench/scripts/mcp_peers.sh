@@ -19,6 +19,9 @@
 #
 #   PYTHON=/root/.pyenv/versions/3.12.1/bin/python3.12 bench/scripts/mcp_peers.sh
 #
+# SPLIT=1: the load generator pinned to the last core and every server to the others
+# (taskset), so the generator never takes a server thread's core; on 2 cores a server has one.
+#
 # SECS: measured seconds per cell (after WARMUP seconds not counted); ROUNDS: load rounds (each
 # server in turn, then again; a cell is the median round by req/s); RUNS: cold starts per row
 # (PY_RUNS for the Python server: 3-5 s a start for 100 skills, ~28 s for 1,000). Bounded:
@@ -38,6 +41,15 @@ RUNS="${RUNS:-10}"
 ROUNDS="${ROUNDS:-3}"
 PY_RUNS="${PY_RUNS:-5}"
 PORT="${PORT:-18700}"
+SPLIT="${SPLIT:-0}"
+# With SPLIT=1, the prefixes that pin servers and the generator to disjoint cores.
+on_server=() on_bench=()
+if [ "$SPLIT" = 1 ]; then
+  last=$(($(nproc) - 1))
+  [ "$last" -ge 1 ] || { echo "SPLIT=1 needs 2 cores or more" >&2; exit 2; }
+  command -v taskset >/dev/null || { echo "SPLIT=1 needs taskset (util-linux)" >&2; exit 2; }
+  on_server=(taskset -c "0-$((last - 1))") on_bench=(taskset -c "$last")
+fi
 # The Python peer needs 3.12 (it calls Path.is_junction); on 3.11 it is installed with
 # --ignore-requires-python and bench/mcp/py/peer.py supplies is_junction (always False on POSIX).
 if [ -z "${PYTHON:-}" ]; then
@@ -125,7 +137,7 @@ for round in $(seq "$ROUNDS"); do
 for name in "${names[@]}"; do
   PORT=$((PORT + 1))
   # shellcheck disable=SC2046
-  $(server_cmd "$name" "$PORT") >"$work/$name.log" 2>&1 &
+  "${on_server[@]}" $(server_cmd "$name" "$PORT") >"$work/$name.log" 2>&1 &
   pid=$!
   if ! wait_port "$PORT"; then
     echo "$name did not listen on $PORT; see $work/$name.log" >&2
@@ -140,7 +152,7 @@ for name in "${names[@]}"; do
     fi
     for c in $CLIENTS; do
       if [ "$op" = read ]; then what=(--read "$uri"); else what=(--tool load_skill "{\"skill\":\"$skill\"}"); fi
-      line="$(timeout $((SECS + WARMUP + 120)) "$bench" load "http://127.0.0.1:$PORT/mcp" "$c" "$SECS" "${what[@]}" --warmup "$WARMUP" 2>>"$work/$name.bench.log")" || line="failed"
+      line="$(timeout $((SECS + WARMUP + 120)) "${on_bench[@]}" "$bench" load "http://127.0.0.1:$PORT/mcp" "$c" "$SECS" "${what[@]}" --warmup "$WARMUP" 2>>"$work/$name.bench.log")" || line="failed"
       echo "$name $op $c (round $round): $line" >&2
       runs_of[$name,$op,$c]+="$line"$'\n'
     done
@@ -202,7 +214,9 @@ field() { # "ops errors secs rps p50 p99 bytes" -> field N, or an em dash
 ratio() { awk -v a="$1" -v b="$2" 'BEGIN { if (a + 0 > 0 && b + 0 > 0) printf (a / b < 1 ? "%.2fx" : "%.1fx"), a / b; else print "—" }'; }
 
 echo
-echo "Loopback, $(nproc) cores; $SECS s measured per cell after $WARMUP s of warm-up, $ROUNDS rounds (each server in turn, then again; a cell is the median round by req/s, with that round's p50 and p99); file \`$uri\` ($(field "ours,read,1" 7) bytes of text); tool \`load_skill {\"skill\":\"$skill\"}\`; Python $py_version for agentskills-mcp-server (it declares >= 3.12)."
+cores="$(nproc) cores, the load generator on the same cores"
+[ "$SPLIT" = 1 ] && cores="$(nproc) cores, the load generator pinned to core $last and the servers to cores 0-$((last - 1)) (SPLIT=1)"
+echo "Loopback, $cores; $SECS s measured per cell after $WARMUP s of warm-up, $ROUNDS rounds (each server in turn, then again; a cell is the median round by req/s, with that round's p50 and p99); file \`$uri\` ($(field "ours,read,1" 7) bytes of text); tool \`load_skill {\"skill\":\"$skill\"}\`; Python $py_version for agentskills-mcp-server (it declares >= 3.12)."
 echo
 echo "| server | operation | clients | req/s | p50 (ms) | p99 (ms) | req/s / rmcp's | req/s / Python's |"
 echo "|---|---|---:|---:|---:|---:|---:|---:|"

@@ -10,7 +10,8 @@
 //! `notifications/initialized`, then one request at a time, closed loop), for SECS seconds
 //! after a warm-up (default 1 s) whose requests are not counted. Every answer is checked (a
 //! JSON-RPC error, `isError` or an empty `contents` counts as an error). Prints one line:
-//! `ops errors secs req_per_s p50_ms p99_ms answer_bytes`.
+//! `ops errors secs req_per_s p50_ms p99_ms answer_bytes`. With `MCP_BENCH_TAIL` set in the
+//! environment it also prints the latency distribution (p50 to the maximum) on stderr.
 //!
 //! `cold-http`: spawns the server RUNS times on 127.0.0.1:PORT_BASE+i, polls a TCP connect
 //! every 0.2 ms, sends `initialize` and stops the clock at its answer. `cold-stdio`: spawns
@@ -365,6 +366,17 @@ async fn load(args: &[String]) -> Result<String, Error> {
     }
     latencies.sort_unstable();
     let ops = latencies.len();
+    if std::env::var_os("MCP_BENCH_TAIL").is_some() {
+        eprintln!(
+            "tail: p50 {:.3} p90 {:.3} p95 {:.3} p99 {:.3} p99.9 {:.3} max {:.3}",
+            percentile(&latencies, 50.0),
+            percentile(&latencies, 90.0),
+            percentile(&latencies, 95.0),
+            percentile(&latencies, 99.0),
+            percentile(&latencies, 99.9),
+            percentile(&latencies, 100.0)
+        );
+    }
     Ok(format!(
         "{ops} {errors} {secs:.1} {:.0} {:.3} {:.3} {answer_bytes}",
         ops as f64 / secs,
