@@ -44,6 +44,7 @@
 //! }
 //! ```
 
+use std::collections::VecDeque;
 use std::convert::Infallible;
 use std::future::Future;
 use std::net::SocketAddr;
@@ -55,6 +56,7 @@ use std::time::Duration;
 
 use bytes::Bytes;
 use http::{Request, Response, StatusCode, header};
+use http_body::Frame;
 use http_body_util::{BodyExt, Full, combinators::BoxBody};
 use hyper_util::rt::TokioIo;
 use hyper_util::server::graceful::GracefulShutdown;
@@ -719,14 +721,22 @@ where
                 in_flight,
             };
             let answer = inner.handle(request).await;
+            let (parts, mut body) = answer.into_parts();
+            let (ready, ended) = if is_event_stream(&parts.headers) {
+                first_events(&mut body).await
+            } else {
+                (VecDeque::new(), false)
+            };
             // The answer to a POST may be an event stream that ends after the JSON-RPC answer:
             // the request counts until its body is done.
-            Ok(answer.map(|body| {
+            Ok(Response::from_parts(
+                parts,
                 BoxBody::new(Tracked {
-                    body,
+                    ready,
+                    body: (!ended).then_some(body),
                     _guard: guard,
-                })
-            }))
+                }),
+            ))
         })
     }
 }
@@ -746,7 +756,10 @@ impl Drop for Counted {
 
 /// An answer's body that keeps its request counted until the body is done or dropped.
 struct Tracked {
-    body: Body,
+    /// Frames taken from `body` before the answer was handed to hyper ([`first_events`]).
+    ready: VecDeque<Frame<Bytes>>,
+    /// `None` once it has ended: a stream is not polled after its end.
+    body: Option<Body>,
     _guard: Counted,
 }
 
@@ -757,17 +770,94 @@ impl http_body::Body for Tracked {
     fn poll_frame(
         mut self: Pin<&mut Self>,
         cx: &mut Context<'_>,
-    ) -> Poll<Option<Result<http_body::Frame<Bytes>, Infallible>>> {
-        Pin::new(&mut self.body).poll_frame(cx)
+    ) -> Poll<Option<Result<Frame<Bytes>, Infallible>>> {
+        if let Some(frame) = self.ready.pop_front() {
+            return Poll::Ready(Some(Ok(frame)));
+        }
+        let Some(body) = &mut self.body else {
+            return Poll::Ready(None);
+        };
+        let frame = Pin::new(body).poll_frame(cx);
+        if let Poll::Ready(None) = frame {
+            self.body = None;
+        }
+        frame
     }
 
     fn is_end_stream(&self) -> bool {
-        self.body.is_end_stream()
+        self.ready.is_empty() && self.body.as_ref().is_none_or(Body::is_end_stream)
     }
 
     fn size_hint(&self) -> http_body::SizeHint {
-        self.body.size_hint()
+        let ready: u64 = self
+            .ready
+            .iter()
+            .filter_map(|f| f.data_ref().map(|d| d.len() as u64))
+            .sum();
+        let mut hint = self
+            .body
+            .as_ref()
+            .map_or_else(|| http_body::SizeHint::with_exact(0), Body::size_hint);
+        // Upper first: `set_lower` refuses a bound above the upper one.
+        if let Some(upper) = hint.upper() {
+            hint.set_upper(upper + ready);
+        }
+        hint.set_lower(hint.lower() + ready);
+        hint
     }
+}
+
+/// How long an event stream answering a POST is held back for its first event.
+const FIRST_EVENT_WAIT: Duration = Duration::from_millis(5);
+
+/// The frames of an event-stream answer that are ready within [`FIRST_EVENT_WAIT`], up to the
+/// first event after the priming one, and whether the stream has ended.
+///
+/// rmcp answers a POST with a priming event at once and the JSON-RPC answer a moment later,
+/// from the session's task. Handed to hyper at once, the head and the priming event leave in
+/// one write and the answer in another: two TCP segments, two wake-ups of the client and a
+/// second system call per request. Held until the answer is there, all of it goes out in one.
+/// A call that takes longer (a script) gets its head and priming event after the wait, as
+/// before; any other event (a log message, a request to the client) ends the wait too.
+async fn first_events(body: &mut Body) -> (VecDeque<Frame<Bytes>>, bool) {
+    let mut ready = VecDeque::new();
+    let mut wait = std::pin::pin!(tokio::time::sleep(FIRST_EVENT_WAIT));
+    let ended = std::future::poll_fn(|cx| {
+        loop {
+            match http_body::Body::poll_frame(Pin::new(&mut *body), cx) {
+                Poll::Ready(Some(Ok(frame))) => {
+                    let answer = frame.data_ref().is_some_and(|data| !is_priming(data));
+                    ready.push_back(frame);
+                    if answer {
+                        return Poll::Ready(false);
+                    }
+                }
+                Poll::Ready(Some(Err(never))) => match never {},
+                Poll::Ready(None) => return Poll::Ready(true),
+                Poll::Pending => {
+                    return match wait.as_mut().poll(cx) {
+                        Poll::Ready(()) => Poll::Ready(false),
+                        Poll::Pending => Poll::Pending,
+                    };
+                }
+            }
+        }
+    })
+    .await;
+    (ready, ended)
+}
+
+/// Whether an answer's head announces an event stream.
+fn is_event_stream(headers: &http::HeaderMap) -> bool {
+    headers
+        .get(header::CONTENT_TYPE)
+        .is_some_and(|v| v.as_bytes().starts_with(b"text/event-stream"))
+}
+
+/// Whether `event` is a priming event (SEP-1699): an empty `data` field, sent first so that
+/// the client has an event id to resume from.
+fn is_priming(event: &[u8]) -> bool {
+    event.starts_with(b"data: \n") || event.starts_with(b"data:\n")
 }
 
 /// Whether `headers` carry `Authorization: Bearer <token>`, compared in constant time.
@@ -813,4 +903,129 @@ fn plain(status: StatusCode, text: &str) -> Response<Body> {
         header::HeaderValue::from_static("text/plain; charset=utf-8"),
     );
     answer
+}
+
+#[cfg(test)]
+mod tests {
+    use super::*;
+    use http_body::Body as _;
+    use tokio::sync::mpsc;
+
+    /// A body made of the frames a channel receives, ending when its senders are gone.
+    struct Channel(mpsc::UnboundedReceiver<&'static [u8]>);
+
+    impl http_body::Body for Channel {
+        type Data = Bytes;
+        type Error = Infallible;
+
+        fn poll_frame(
+            mut self: Pin<&mut Self>,
+            cx: &mut Context<'_>,
+        ) -> Poll<Option<Result<Frame<Bytes>, Infallible>>> {
+            self.0
+                .poll_recv(cx)
+                .map(|d| d.map(|d| Ok(Frame::data(Bytes::from_static(d)))))
+        }
+    }
+
+    const PRIMING: &[u8] = b"data: \nid: 0/1\nretry: 3000\n\n";
+    const ANSWER: &[u8] = b"data: {\"jsonrpc\":\"2.0\",\"id\":1,\"result\":{}}\nid: 0/2\n\n";
+
+    fn channel_body() -> (mpsc::UnboundedSender<&'static [u8]>, Body) {
+        let (tx, rx) = mpsc::unbounded_channel::<&'static [u8]>();
+        (tx, BoxBody::new(Channel(rx)))
+    }
+
+    fn data(frames: &VecDeque<Frame<Bytes>>) -> Vec<&[u8]> {
+        frames
+            .iter()
+            .filter_map(|f| f.data_ref().map(|d| &d[..]))
+            .collect()
+    }
+
+    fn run<F: Future>(f: F) -> F::Output {
+        tokio::runtime::Builder::new_current_thread()
+            .enable_time()
+            .build()
+            .unwrap()
+            .block_on(f)
+    }
+
+    #[test]
+    fn the_priming_event_waits_for_the_answer_that_follows_it() {
+        run(async {
+            let (tx, mut body) = channel_body();
+            tx.send(PRIMING).unwrap();
+            let late = tx.clone();
+            tokio::spawn(async move {
+                tokio::task::yield_now().await;
+                late.send(ANSWER).unwrap();
+            });
+            let (ready, ended) = first_events(&mut body).await;
+            assert_eq!(data(&ready), [PRIMING, ANSWER]);
+            assert!(!ended);
+            // Then the rest of the stream, after the frames held back, in order.
+            let mut tracked = Tracked {
+                ready,
+                body: Some(body),
+                _guard: Counted {
+                    _permit: None,
+                    in_flight: Arc::new(AtomicUsize::new(1)),
+                },
+            };
+            tx.send(b"data: {}\n\n").unwrap();
+            drop(tx);
+            let mut seen = Vec::new();
+            while let Some(frame) = tracked.frame().await {
+                seen.push(frame.unwrap().into_data().unwrap());
+            }
+            assert_eq!(seen, [PRIMING, ANSWER, b"data: {}\n\n"]);
+            assert!(tracked.is_end_stream());
+        });
+    }
+
+    #[test]
+    fn a_slow_answer_lets_the_priming_event_go_after_the_wait() {
+        run(async {
+            let (tx, mut body) = channel_body();
+            tx.send(PRIMING).unwrap();
+            let started = std::time::Instant::now();
+            let (ready, ended) = first_events(&mut body).await;
+            assert!(started.elapsed() >= FIRST_EVENT_WAIT);
+            assert_eq!(data(&ready), [PRIMING]);
+            assert!(!ended);
+        });
+    }
+
+    #[test]
+    fn a_stream_that_ends_early_is_not_polled_again() {
+        run(async {
+            let (tx, mut body) = channel_body();
+            tx.send(PRIMING).unwrap();
+            drop(tx);
+            let (ready, ended) = first_events(&mut body).await;
+            assert_eq!(data(&ready), [PRIMING]);
+            assert!(ended);
+            let mut tracked = Tracked {
+                ready,
+                body: None,
+                _guard: Counted {
+                    _permit: None,
+                    in_flight: Arc::new(AtomicUsize::new(1)),
+                },
+            };
+            assert_eq!(tracked.size_hint().exact(), Some(PRIMING.len() as u64));
+            assert!(tracked.frame().await.is_some());
+            assert!(tracked.frame().await.is_none());
+            assert!(tracked.is_end_stream());
+        });
+    }
+
+    #[test]
+    fn only_an_empty_data_field_is_a_priming_event() {
+        assert!(is_priming(PRIMING));
+        assert!(is_priming(b"data:\nid: 7\n\n"));
+        assert!(!is_priming(ANSWER));
+        assert!(!is_priming(b": keep-alive\n\n"));
+    }
 }
