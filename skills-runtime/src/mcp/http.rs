@@ -720,23 +720,18 @@ where
                 _permit: limit.acquire().await,
                 in_flight,
             };
-            let answer = inner.handle(request).await;
-            let (parts, mut body) = answer.into_parts();
-            let (ready, ended) = if is_event_stream(&parts.headers) {
-                first_events(&mut body).await
-            } else {
-                (VecDeque::new(), false)
-            };
+            let (parts, body) = inner.handle(request).await.into_parts();
             // The answer to a POST may be an event stream that ends after the JSON-RPC answer:
             // the request counts until its body is done.
-            Ok(Response::from_parts(
-                parts,
-                BoxBody::new(Tracked {
-                    ready,
-                    body: (!ended).then_some(body),
-                    _guard: guard,
-                }),
-            ))
+            let mut tracked = Tracked {
+                ready: VecDeque::new(),
+                body: Some(body),
+                _guard: guard,
+            };
+            if is_event_stream(&parts.headers) {
+                tracked.hold_first_events().await;
+            }
+            Ok(Response::from_parts(parts, BoxBody::new(tracked)))
         })
     }
 }
@@ -756,7 +751,8 @@ impl Drop for Counted {
 
 /// An answer's body that keeps its request counted until the body is done or dropped.
 struct Tracked {
-    /// Frames taken from `body` before the answer was handed to hyper ([`first_events`]).
+    /// Frames taken from `body` before the answer was handed to hyper
+    /// ([`Tracked::hold_first_events`]).
     ready: VecDeque<Frame<Bytes>>,
     /// `None` once it has ended: a stream is not polled after its end.
     body: Option<Body>,
@@ -771,17 +767,10 @@ impl http_body::Body for Tracked {
         mut self: Pin<&mut Self>,
         cx: &mut Context<'_>,
     ) -> Poll<Option<Result<Frame<Bytes>, Infallible>>> {
-        if let Some(frame) = self.ready.pop_front() {
-            return Poll::Ready(Some(Ok(frame)));
+        match self.ready.pop_front() {
+            Some(frame) => Poll::Ready(Some(Ok(frame))),
+            None => self.poll_body(cx),
         }
-        let Some(body) = &mut self.body else {
-            return Poll::Ready(None);
-        };
-        let frame = Pin::new(body).poll_frame(cx);
-        if let Poll::Ready(None) = frame {
-            self.body = None;
-        }
-        frame
     }
 
     fn is_end_stream(&self) -> bool {
@@ -813,46 +802,62 @@ impl http_body::Body for Tracked {
 /// `resources/read` (strace: still two writes), 16 are enough.
 const FIRST_EVENT_TURNS: u32 = 16;
 
-/// The frames of an event-stream answer that are ready within [`FIRST_EVENT_TURNS`] turns of
-/// the runtime, up to the first event after the priming one, and whether the stream has ended.
-///
-/// rmcp answers a POST with a priming event at once and the JSON-RPC answer a moment later,
-/// from the session's task. Handed to hyper at once, the head and the priming event leave in
-/// one write and the answer in another: two TCP segments, two wake-ups of the client and a
-/// second system call per request. Held for the turns the session's task takes to answer, all
-/// of it goes out in one: at 64 clients a quarter more answers per second. One client waits
-/// about 10 µs longer, as the client no longer reads the head while the answer is made. The wait
-/// is counted in turns, not on a timer: arming a timer per request woke the runtime's driver
-/// each time (a system call), which cost one client 20-30 µs. A call that takes longer (a
-/// script) gets its head and priming event after those turns, as before; any other event (a
-/// log message, a request to the client) ends the wait too.
-async fn first_events(body: &mut Body) -> (VecDeque<Frame<Bytes>>, bool) {
-    let mut ready = VecDeque::new();
-    let mut turns = 0;
-    let ended = std::future::poll_fn(|cx| {
-        loop {
-            match http_body::Body::poll_frame(Pin::new(&mut *body), cx) {
-                Poll::Ready(Some(Ok(frame))) => {
-                    let answer = frame.data_ref().is_some_and(|data| !is_priming(data));
-                    ready.push_back(frame);
-                    if answer {
-                        return Poll::Ready(false);
-                    }
-                }
-                Poll::Ready(Some(Err(never))) => match never {},
-                Poll::Ready(None) => return Poll::Ready(true),
-                Poll::Pending if turns < FIRST_EVENT_TURNS => {
-                    // Back of the run queue: the session's task, woken by the request, runs first.
-                    turns += 1;
-                    cx.waker().wake_by_ref();
-                    return Poll::Pending;
-                }
-                Poll::Pending => return Poll::Ready(false),
-            }
+impl Tracked {
+    /// The body's next frame; the body is dropped at its end, so it is never polled after.
+    fn poll_body(
+        &mut self,
+        cx: &mut Context<'_>,
+    ) -> Poll<Option<Result<Frame<Bytes>, Infallible>>> {
+        let Some(body) = &mut self.body else {
+            return Poll::Ready(None);
+        };
+        let frame = http_body::Body::poll_frame(Pin::new(body), cx);
+        if let Poll::Ready(None) = frame {
+            self.body = None;
         }
-    })
-    .await;
-    (ready, ended)
+        frame
+    }
+
+    /// Takes into `ready` the frames of an event-stream answer that come within
+    /// [`FIRST_EVENT_TURNS`] turns of the runtime, up to the first event after the priming one.
+    ///
+    /// rmcp answers a POST with a priming event at once and the JSON-RPC answer a moment later,
+    /// from the session's task. Handed to hyper at once, the head and the priming event leave in
+    /// one write and the answer in another: two TCP segments, two wake-ups of the client and a
+    /// second system call per request. Held for the turns the session's task takes to answer, all
+    /// of it goes out in one: at 64 clients a quarter more answers per second. One client waits
+    /// about 10 µs longer, as the client no longer reads the head while the answer is made. The
+    /// wait is counted in turns, not on a timer: arming a timer per request woke the runtime's
+    /// driver each time (a system call), which cost one client 20-30 µs. A call that takes
+    /// longer (a script) gets its head and priming event after those turns, as before; any other
+    /// event (a log message, a request to the client) ends the wait too.
+    async fn hold_first_events(&mut self) {
+        let mut turns = 0;
+        std::future::poll_fn(|cx| {
+            loop {
+                match self.poll_body(cx) {
+                    Poll::Ready(Some(Ok(frame))) => {
+                        let answer = frame.data_ref().is_some_and(|data| !is_priming(data));
+                        self.ready.push_back(frame);
+                        if answer {
+                            return Poll::Ready(());
+                        }
+                    }
+                    Poll::Ready(Some(Err(never))) => match never {},
+                    Poll::Ready(None) => return Poll::Ready(()),
+                    Poll::Pending if turns < FIRST_EVENT_TURNS => {
+                        // Back of the run queue: the session's task, woken by the request, runs
+                        // first.
+                        turns += 1;
+                        cx.waker().wake_by_ref();
+                        return Poll::Pending;
+                    }
+                    Poll::Pending => return Poll::Ready(()),
+                }
+            }
+        })
+        .await;
+    }
 }
 
 /// Whether an answer's head announces an event stream.
@@ -939,9 +944,18 @@ mod tests {
     const PRIMING: &[u8] = b"data: \nid: 0/1\nretry: 3000\n\n";
     const ANSWER: &[u8] = b"data: {\"jsonrpc\":\"2.0\",\"id\":1,\"result\":{}}\nid: 0/2\n\n";
 
-    fn channel_body() -> (mpsc::UnboundedSender<&'static [u8]>, Body) {
+    /// An answer's body fed by the sender returned with it.
+    fn channel_body() -> (mpsc::UnboundedSender<&'static [u8]>, Tracked) {
         let (tx, rx) = mpsc::unbounded_channel::<&'static [u8]>();
-        (tx, BoxBody::new(Channel(rx)))
+        let tracked = Tracked {
+            ready: VecDeque::new(),
+            body: Some(BoxBody::new(Channel(rx))),
+            _guard: Counted {
+                _permit: None,
+                in_flight: Arc::new(AtomicUsize::new(1)),
+            },
+        };
+        (tx, tracked)
     }
 
     fn data(frames: &VecDeque<Frame<Bytes>>) -> Vec<&[u8]> {
@@ -962,25 +976,17 @@ mod tests {
     #[test]
     fn the_priming_event_waits_for_the_answer_that_follows_it() {
         run(async {
-            let (tx, mut body) = channel_body();
+            let (tx, mut tracked) = channel_body();
             tx.send(PRIMING).unwrap();
             let late = tx.clone();
             tokio::spawn(async move {
                 tokio::task::yield_now().await;
                 late.send(ANSWER).unwrap();
             });
-            let (ready, ended) = first_events(&mut body).await;
-            assert_eq!(data(&ready), [PRIMING, ANSWER]);
-            assert!(!ended);
+            tracked.hold_first_events().await;
+            assert_eq!(data(&tracked.ready), [PRIMING, ANSWER]);
+            assert!(tracked.body.is_some());
             // Then the rest of the stream, after the frames held back, in order.
-            let mut tracked = Tracked {
-                ready,
-                body: Some(body),
-                _guard: Counted {
-                    _permit: None,
-                    in_flight: Arc::new(AtomicUsize::new(1)),
-                },
-            };
             tx.send(b"data: {}\n\n").unwrap();
             drop(tx);
             let mut seen = Vec::new();
@@ -995,37 +1001,30 @@ mod tests {
     #[test]
     fn a_slow_answer_lets_the_priming_event_go_after_a_few_turns() {
         run(async {
-            let (tx, mut body) = channel_body();
+            let (tx, mut tracked) = channel_body();
             tx.send(PRIMING).unwrap();
-            let (ready, ended) = first_events(&mut body).await;
-            assert_eq!(data(&ready), [PRIMING]);
-            assert!(!ended);
-            // The answer after the wait is the body's next frame.
+            tracked.hold_first_events().await;
+            assert_eq!(data(&tracked.ready), [PRIMING]);
+            assert!(tracked.body.is_some());
+            // The answer after the wait comes after the priming event.
             tx.send(ANSWER).unwrap();
-            assert_eq!(
-                body.frame().await.unwrap().unwrap().into_data().unwrap(),
-                ANSWER
-            );
+            let mut seen = Vec::new();
+            for _ in 0..2 {
+                seen.push(tracked.frame().await.unwrap().unwrap().into_data().unwrap());
+            }
+            assert_eq!(seen, [PRIMING, ANSWER]);
         });
     }
 
     #[test]
     fn a_stream_that_ends_early_is_not_polled_again() {
         run(async {
-            let (tx, mut body) = channel_body();
+            let (tx, mut tracked) = channel_body();
             tx.send(PRIMING).unwrap();
             drop(tx);
-            let (ready, ended) = first_events(&mut body).await;
-            assert_eq!(data(&ready), [PRIMING]);
-            assert!(ended);
-            let mut tracked = Tracked {
-                ready,
-                body: None,
-                _guard: Counted {
-                    _permit: None,
-                    in_flight: Arc::new(AtomicUsize::new(1)),
-                },
-            };
+            tracked.hold_first_events().await;
+            assert_eq!(data(&tracked.ready), [PRIMING]);
+            assert!(tracked.body.is_none());
             assert_eq!(tracked.size_hint().exact(), Some(PRIMING.len() as u64));
             assert!(tracked.frame().await.is_some());
             assert!(tracked.frame().await.is_none());
