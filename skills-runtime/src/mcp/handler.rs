@@ -16,7 +16,7 @@ use rmcp::model::{
     CallToolRequestParams, CallToolResponse, CallToolResult, ClientNotification,
     CompleteRequestParams, CompleteResult, CompletionInfo, ContentBlock, CustomRequest,
     CustomResult, ErrorCode, GetPromptRequestParams, GetPromptResponse, GetPromptResult,
-    GetSkillRequestParams, GetSkillResult, Implementation, ListPromptsResult,
+    GetSkillRequestParams, GetSkillResult, Implementation, JsonObject, ListPromptsResult,
     ListResourceTemplatesResult, ListResourcesResult, ListSkillsResult, ListToolsResult,
     LoggingLevel, LoggingMessageNotificationParam, PaginatedRequestParams, Prompt, PromptMessage,
     ReadResourceDirectoryRequestParams, ReadResourceDirectoryResult, ReadResourceRequestParams,
@@ -42,8 +42,8 @@ use crate::model::skill::{MANIFEST, Skill};
 use crate::policy::{Access, Answer};
 use crate::text::echo as clip;
 use crate::tools::{
-    Disclosure, Event, LOAD_SKILL_CHUNK, READ_SKILL, READ_SKILL_RESOURCE, Session, ToolOutput,
-    Tools,
+    Call, Disclosure, Event, LOAD_SKILL_CHUNK, READ_SKILL, READ_SKILL_RESOURCE, Session,
+    ToolOutput, Tools,
 };
 
 /// A hook called with every session event.
@@ -318,21 +318,12 @@ impl Handler {
             .await;
     }
 
-    async fn call(
-        &self,
-        name: String,
-        arguments: String,
-        peer: &Peer<RoleServer>,
-    ) -> Result<ToolOutput, ErrorData> {
-        let remember = self.remember_loads;
-        let loads = is_load_tool(&self.host.config.name, &name);
+    async fn call(&self, call: Call, peer: &Peer<RoleServer>) -> Result<ToolOutput, ErrorData> {
+        let force = !self.remember_loads;
+        let loads = !matches!(call, Call::Run { .. });
         let out = self
             .with_session(self.work(loads), move |session| {
-                if remember {
-                    session.handle(&name, &arguments)
-                } else {
-                    session.handle_forced(&name, &arguments)
-                }
+                session.handle_call(call, force)
             })
             .await?;
         let Some(skill) = out.approval.clone() else {
@@ -436,19 +427,13 @@ impl ServerHandler for Handler {
         context: RequestContext<RoleServer>,
     ) -> Result<CallToolResponse, ErrorData> {
         let set = self.current(&context.peer).await;
-        let arguments = request
-            .arguments
-            .map(|args| Value::Object(args).to_string())
-            .unwrap_or_default();
-        check_call(
+        let call = check_call(
             &self.tools(&set),
             &self.host.config.name,
             &request.name,
-            &arguments,
+            request.arguments.unwrap_or_default(),
         )?;
-        let out = self
-            .call(request.name.into_owned(), arguments, &context.peer)
-            .await?;
+        let out = self.call(call, &context.peer).await?;
         let content = vec![ContentBlock::text(out.text)];
         let result = if out.is_error {
             CallToolResult::error(content)
@@ -924,7 +909,7 @@ fn invalid_uri(tools: &Tools<'_, Dynamic>, problem: &str) -> ErrorData {
     )
 }
 
-/// The protocol error for a call the tools cannot take (`-32602`, invalid params): a tool that is
+/// The call, or the protocol error for a call the tools cannot take (`-32602`, invalid params): a tool that is
 /// not offered now (the tools of either [`ToolStyle`](crate::tools::ToolStyle) are answered
 /// whichever is listed, and none while no skill is visible), or arguments that do not fit its
 /// input schema. A known tool with well-formed arguments naming a skill, file or chunk that
@@ -933,8 +918,8 @@ fn check_call(
     tools: &Tools<'_, Dynamic>,
     unified: &str,
     name: &str,
-    arguments: &str,
-) -> Result<(), ErrorData> {
+    arguments: JsonObject,
+) -> Result<Call, ErrorData> {
     // `is_empty` looks at the visible skills only: the definitions (schemas with every name)
     // are built on the error path alone, not on every call.
     let name_trimmed = name.trim();
@@ -962,8 +947,7 @@ fn check_call(
         ));
     }
     tools
-        .parse(name, arguments)
-        .map(drop)
+        .parse_object(name, arguments)
         .map_err(|e| ErrorData::invalid_params(e.to_string(), None))
 }
 

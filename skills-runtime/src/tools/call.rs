@@ -84,9 +84,21 @@ pub(crate) fn decode(
     arguments: &str,
     known: &Known<'_>,
 ) -> Result<Call, CallError> {
+    let args = parse_object(arguments)
+        .map_err(|e| CallError(e + &usage(config, tool_name, known.names)))?;
+    decode_object(config, tool_name, args, known)
+}
+
+/// [`decode`] for arguments already parsed into an object, as a protocol such as MCP hands
+/// them over: they are not written out as text to be parsed again.
+pub(crate) fn decode_object(
+    config: &ToolConfig,
+    tool_name: &str,
+    args: Map<String, Value>,
+    known: &Known<'_>,
+) -> Result<Call, CallError> {
     let names = known.names;
     let usage = |tool_name: &str| usage(config, tool_name, names);
-    let args = parse_object(arguments).map_err(|e| CallError(e + &usage(tool_name)))?;
     let skill = || required_str(&args, "skill", tool_name, &usage);
     let name = tool_name.trim();
     if name == config.run_name {

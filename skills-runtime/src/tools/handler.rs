@@ -481,6 +481,24 @@ impl<'s, Id> Tools<'s, Id> {
 
     /// Parses a call; the error is the answer for the model.
     pub fn parse(&self, tool_name: &str, arguments: &str) -> Result<Call, CallError> {
+        self.decode(|config, known| call::decode(config, tool_name, arguments, known))
+    }
+
+    /// [`Tools::parse`] for arguments a protocol has already parsed into a JSON object.
+    #[cfg(feature = "mcp")]
+    pub(crate) fn parse_object(
+        &self,
+        tool_name: &str,
+        arguments: serde_json::Map<String, serde_json::Value>,
+    ) -> Result<Call, CallError> {
+        self.decode(|config, known| call::decode_object(config, tool_name, arguments, known))
+    }
+
+    /// Runs a decoder with what it may need to know about these tools.
+    fn decode(
+        &self,
+        decoder: impl FnOnce(&ToolConfig, &Known<'_>) -> Result<Call, CallError>,
+    ) -> Result<Call, CallError> {
         let script_tool = |name: &str| {
             if self.config.style != ToolStyle::Split || !name.contains("__") {
                 return None;
@@ -490,10 +508,8 @@ impl<'s, Id> Tools<'s, Id> {
                 .find(|s| definition::script_tool_name(s.skill(), s.name()) == name)
                 .map(|s| (s.skill().to_owned(), s.name().to_owned()))
         };
-        call::decode(
+        decoder(
             &self.config,
-            tool_name,
-            arguments,
             &Known {
                 names: &|| self.names_note(),
                 tools: &|| self.definitions().into_iter().map(|d| d.name).collect(),

@@ -343,10 +343,15 @@ impl<'s, Id> Session<'s, Id> {
     }
 
     fn handle_with(&mut self, tool_name: &str, arguments: &str, force: bool) -> ToolOutput {
-        let call = match self.tools.parse(tool_name, arguments) {
-            Ok(call) => call,
-            Err(e) => return e.into(),
-        };
+        match self.tools.parse(tool_name, arguments) {
+            Ok(call) => self.handle_call(call, force),
+            Err(e) => e.into(),
+        }
+    }
+
+    /// Answers a call already decoded (by [`Tools::parse`] or its twin for parsed arguments);
+    /// `force` sends a body again even when it is already loaded.
+    pub(crate) fn handle_call(&mut self, call: Call, force: bool) -> ToolOutput {
         let skill = match self.tools.lookup(call.skill()) {
             Ok(skill) => skill,
             Err(e) => return e.into(),
