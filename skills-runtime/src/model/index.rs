@@ -5,7 +5,7 @@
 //! relocation of its `&'static [u8]`; its path is an offset into the string table, where each
 //! distinct path is stored once (`SKILL.md` and `scripts/run.sh` repeat across skills) and where
 //! the names and descriptions are found inside the rendered listing rather than stored twice.
-//! No digest is stored: [`Loaded::sha256`](crate::Loaded::sha256) hashes on demand.
+//! No digest is stored: [`Loaded::sha256`](crate::Loaded::sha256) hashes a file the first time it is asked for.
 //!
 //! A lookup compares the requested path with the skill's stored paths as they are: stored paths
 //! are normal and inside the skill, so an exact match needs no check, and only a miss runs

@@ -4,8 +4,9 @@
 //! Embedded skills are views into the tables of an [`Index`] in the binary; skills read at run
 //! time own their data. Both serve through the same methods.
 
+use std::collections::BTreeMap;
 use std::fmt;
-use std::sync::Arc;
+use std::sync::{Arc, PoisonError, RwLock};
 
 use super::chunk::Chunk;
 use super::error::SkillError;
@@ -541,6 +542,38 @@ pub struct Loaded<'a> {
     file: Place<'a>,
 }
 
+/// The digest of an embedded file, hashed the first time it is asked for. An embedded file
+/// cannot change while the program runs, and a load's header names its file's digest: hashed on
+/// every load, a `SKILL.md` of a few kilobytes took a sixth of an MCP `tools/call`'s
+/// instructions. The addresses of the index and the entry are the key: both are `'static`, so
+/// they are never another file's (a compressed entry's bytes are found through its index). The
+/// memory is bounded by the files embedded, 50 bytes or so for each one read.
+fn embedded_sha256(
+    index: &'static Index,
+    entry: &'static FileEntry,
+    hash: impl FnOnce() -> [u8; 32],
+) -> [u8; 32] {
+    type Key = (usize, usize);
+    static DIGESTS: RwLock<BTreeMap<Key, [u8; 32]>> = RwLock::new(BTreeMap::new());
+    let key = (
+        std::ptr::from_ref(index).addr(),
+        std::ptr::from_ref(entry).addr(),
+    );
+    if let Some(digest) = DIGESTS
+        .read()
+        .unwrap_or_else(PoisonError::into_inner)
+        .get(&key)
+    {
+        return *digest;
+    }
+    let digest = hash();
+    DIGESTS
+        .write()
+        .unwrap_or_else(PoisonError::into_inner)
+        .insert(key, digest);
+    digest
+}
+
 /// Where a file's data is; read on each call, so a lookup stores a few words and no more.
 #[derive(Debug, Clone, Copy)]
 enum Place<'a> {
@@ -668,12 +701,13 @@ impl<'a> Loaded<'a> {
         }
     }
 
-    /// The SHA-256 digest of [`Loaded::bytes`]: kept for files read at run time, computed on
-    /// each call for embedded ones (the binary stores no digests).
+    /// The SHA-256 digest of [`Loaded::bytes`]: kept for files read at run time, computed once
+    /// per embedded file the program asks it of (the binary stores no digests).
     pub fn sha256(&self) -> [u8; 32] {
         match self.file {
             Place::Owned(file) => *file.sha256(),
-            Place::Embedded(..) | Place::Missing => sha256(self.bytes()),
+            Place::Embedded(index, entry) => embedded_sha256(index, entry, || sha256(self.bytes())),
+            Place::Missing => sha256(self.bytes()),
         }
     }
 

@@ -341,6 +341,25 @@ mod large {
     skills_embed::skills!("fixtures/large");
 }
 
+// An embedded file's digest is hashed once and kept: every file of two sets, asked twice in
+// turn, answers its own bytes' digest (a digest kept under another file's key would not).
+#[test]
+fn every_embedded_file_keeps_its_own_digest() {
+    use skills_embed::__private::sha256;
+    let skills = || {
+        SKILLS
+            .skills()
+            .iter()
+            .chain(large::SKILLS.skills())
+            .chain(cut::SKILLS.skills())
+    };
+    for _ in 0..2 {
+        for file in skills().flat_map(|skill| skill.files()) {
+            assert_eq!(file.sha256(), sha256(file.bytes()), "{}", file.path());
+        }
+    }
+}
+
 #[test]
 fn a_skill_with_many_files_is_searched_by_path_and_serves_every_file() {
     use large::{SKILLS, SkillId};
