@@ -45,13 +45,15 @@ fn unservable(skill: &Skill) -> bool {
 /// `name` is 1 to 64 ASCII lowercase letters and digits in runs joined by single hyphens:
 /// unchanged by NFKC and accepted by the MCP skills extension.
 fn is_plain_name(name: &str) -> bool {
-    (1..=64).contains(&name.len())
-        && name.split('-').all(|run| {
-            !run.is_empty()
-                && run
-                    .bytes()
-                    .all(|b| b.is_ascii_lowercase() || b.is_ascii_digit())
-        })
+    // Byte by byte: splitting on '-' cost a request 2,000 instructions for three names.
+    let bytes = name.as_bytes();
+    (1..=64).contains(&bytes.len())
+        && bytes.first() != Some(&b'-')
+        && bytes.last() != Some(&b'-')
+        && bytes
+            .iter()
+            .all(|&b| b.is_ascii_lowercase() || b.is_ascii_digit() || b == b'-')
+        && !bytes.windows(2).any(|pair| pair == b"--")
 }
 
 /// The skills-extension entry of a skill: frontmatter, and every file with digest and size.
@@ -248,7 +250,21 @@ mod tests {
             }
         }
         assert!(is_plain_name("pdf-forms") && is_plain_name(&long));
-        assert!(!is_plain_name(&longer) && !is_plain_name("a--b") && !is_plain_name("caf\u{e9}"));
+        for not_plain in [
+            longer.as_str(),
+            "",
+            "-",
+            "-a",
+            "a-",
+            "a--b",
+            "A",
+            "a_b",
+            "a b",
+            "caf\u{e9}",
+            "x/y",
+        ] {
+            assert!(!is_plain_name(not_plain), "{not_plain:?}");
+        }
     }
 
     #[test]
