@@ -909,10 +909,10 @@ fn invalid_uri(tools: &Tools<'_, Dynamic>, problem: &str) -> ErrorData {
     )
 }
 
-/// The call, or the protocol error for a call the tools cannot take (`-32602`, invalid params): a tool that is
-/// not offered now (the tools of either [`ToolStyle`](crate::tools::ToolStyle) are answered
-/// whichever is listed, and none while no skill is visible), or arguments that do not fit its
-/// input schema. A known tool with well-formed arguments naming a skill, file or chunk that
+/// The call, decoded once from the object rmcp parsed, or the protocol error for a call the
+/// tools cannot take (`-32602`, invalid params): a tool that is not offered now (the tools of
+/// either [`ToolStyle`](crate::tools::ToolStyle) are answered whichever is listed, and none
+/// while no skill is visible), or arguments that do not fit its input schema. A known tool with well-formed arguments naming a skill, file or chunk that
 /// does not exist is answered by the tool, as a result with `isError`.
 fn check_call(
     tools: &Tools<'_, Dynamic>,
