@@ -199,24 +199,18 @@ enum Content {
 pub struct Session<'s, Id: 'static = Dynamic> {
     /// The tools, holding this conversation's "always" answers ([`Tools::grants`]).
     tools: Tools<'s, Id>,
-    active: BTreeMap<String, Active>,
-    pending: BTreeMap<String, Call>,
-    turn: u64,
-    /// Uses so far: the clock behind [`Active::last_seq`].
-    seq: u64,
-    unload_after: Option<u64>,
-    events: Vec<Event>,
+    state: Parked,
 }
 
 /// A session's state without its tools, so a host can keep it between requests without
 /// holding a borrow of the set ([`Session::park`], [`Parked::resume`]): an MCP connection keeps
 /// one, and builds the tools of each request over the snapshot it answers from.
-#[cfg(feature = "mcp")]
 #[derive(Debug, Default)]
 pub(crate) struct Parked {
     active: BTreeMap<String, Active>,
     pending: BTreeMap<String, Call>,
     turn: u64,
+    /// Uses so far: the clock behind [`Active::last_seq`].
     seq: u64,
     unload_after: Option<u64>,
     events: Vec<Event>,
@@ -227,15 +221,7 @@ impl Parked {
     /// The session again, over `tools` (the grants are the tools'): the same set, or one that
     /// looks the same to the client.
     pub(crate) fn resume<'t, Id>(self, tools: Tools<'t, Id>) -> Session<'t, Id> {
-        Session {
-            tools,
-            active: self.active,
-            pending: self.pending,
-            turn: self.turn,
-            seq: self.seq,
-            unload_after: self.unload_after,
-            events: self.events,
-        }
+        Session { tools, state: self }
     }
 }
 
@@ -244,36 +230,29 @@ impl<'s, Id> Session<'s, Id> {
     pub fn new(tools: Tools<'s, Id>) -> Self {
         Session {
             tools,
-            active: BTreeMap::new(),
-            pending: BTreeMap::new(),
-            turn: 0,
-            seq: 0,
-            unload_after: None,
-            events: Vec::new(),
+            state: Parked::default(),
         }
     }
 
     /// The state, without the tools (and their grants, which the host keeps).
     #[cfg(feature = "mcp")]
     pub(crate) fn park(self) -> Parked {
-        Parked {
-            active: self.active,
-            pending: self.pending,
-            turn: self.turn,
-            seq: self.seq,
-            unload_after: self.unload_after,
-            events: self.events,
-        }
+        self.state
     }
 
     /// Marks `name` as used now and returns its entry, creating it.
     fn touch(&mut self, name: &str) -> &mut Active {
-        touch(&mut self.active, &mut self.seq, self.turn, name)
+        touch(
+            &mut self.state.active,
+            &mut self.state.seq,
+            self.state.turn,
+            name,
+        )
     }
 
     /// Unloads a skill (and its tools) after this many turns without use.
     pub fn unload_after(mut self, turns: u64) -> Self {
-        self.unload_after = Some(turns.max(1));
+        self.state.unload_after = Some(turns.max(1));
         self
     }
 
@@ -370,8 +349,8 @@ impl<'s, Id> Session<'s, Id> {
 
     fn request_approval(&mut self, skill: &Skill, call: Call) -> ToolOutput {
         let subject = approval_subject(skill, &call);
-        if !self.pending.contains_key(&subject) {
-            self.events.push(match &call {
+        if !self.state.pending.contains_key(&subject) {
+            self.state.events.push(match &call {
                 Call::Run { script, .. } => Event::ScriptApprovalRequested {
                     skill: skill.name().to_owned(),
                     script: script.clone(),
@@ -381,7 +360,7 @@ impl<'s, Id> Session<'s, Id> {
                 },
             });
         }
-        self.pending.insert(subject.clone(), call);
+        self.state.pending.insert(subject.clone(), call);
         ToolOutput::awaiting_approval(&subject)
     }
 
@@ -424,7 +403,7 @@ impl<'s, Id> Session<'s, Id> {
                 continue;
             };
             let name = skill.name().to_owned();
-            let already_loaded = self.active.get(&name).is_some_and(|a| a.body_loaded);
+            let already_loaded = self.state.active.get(&name).is_some_and(|a| a.body_loaded);
             let (text, content) = if already_loaded && invocation.args.is_empty() {
                 let note = format!(
                     "Skill {} is already loaded: its instructions are earlier in this conversation.",
@@ -438,16 +417,21 @@ impl<'s, Id> Session<'s, Id> {
                 (text, Some(Content::User { args, dir }))
             };
             let before = self.active_tools_owned();
-            self.events.push(Event::Invoked {
+            self.state.events.push(Event::Invoked {
                 skill: name.clone(),
             });
-            let entry = touch(&mut self.active, &mut self.seq, self.turn, &name);
+            let entry = touch(
+                &mut self.state.active,
+                &mut self.state.seq,
+                self.state.turn,
+                &name,
+            );
             if let Some(content) = content {
                 entry.content = content;
             }
             if !entry.body_loaded {
                 entry.body_loaded = true;
-                self.events.push(Event::Loaded { skill: name });
+                self.state.events.push(Event::Loaded { skill: name });
             }
             self.push_tool_changes(&before);
             invoked.push(Invoked {
@@ -461,7 +445,7 @@ impl<'s, Id> Session<'s, Id> {
 
     /// The skills waiting for the user's approval.
     pub fn pending_approvals(&self) -> impl Iterator<Item = &str> {
-        self.pending.keys().map(String::as_str)
+        self.state.pending.keys().map(String::as_str)
     }
 
     /// Answers a pending approval: `Once` and `Always` perform the waiting load (and `Always`
@@ -469,7 +453,7 @@ impl<'s, Id> Session<'s, Id> {
     /// a session over a set where the skill changed asks again, see [`Grants`]), `Reject`
     /// refuses it. `None` when nothing waits for that skill.
     pub fn answer(&mut self, skill: &str, answer: Answer) -> Option<ToolOutput> {
-        let call = self.pending.remove(skill)?;
+        let call = self.state.pending.remove(skill)?;
         if answer == Answer::Reject {
             self.tools.grants_mut().revoke(skill);
             return Some(ToolOutput {
@@ -495,7 +479,7 @@ impl<'s, Id> Session<'s, Id> {
         let name = skill.name().to_owned();
         if let Call::Run { script, .. } = call {
             let out = self.tools.call_allowed(skill, call);
-            self.events.push(Event::ScriptRan {
+            self.state.events.push(Event::ScriptRan {
                 skill: name,
                 script: script.clone(),
                 ok: !out.is_error,
@@ -508,7 +492,7 @@ impl<'s, Id> Session<'s, Id> {
             ..
         } = call
         {
-            let loaded = self.active.get(&name).is_some_and(|a| a.body_loaded);
+            let loaded = self.state.active.get(&name).is_some_and(|a| a.body_loaded);
             if loaded && !force {
                 self.touch(&name);
                 return ToolOutput {
@@ -528,17 +512,22 @@ impl<'s, Id> Session<'s, Id> {
             return out;
         }
         let before = self.active_tools_owned();
-        let entry = touch(&mut self.active, &mut self.seq, self.turn, &name);
+        let entry = touch(
+            &mut self.state.active,
+            &mut self.state.seq,
+            self.state.turn,
+            &name,
+        );
         if let Call::Body { .. } = call {
             entry.content = Content::Tool;
         }
         match call {
             Call::Body { .. } if !entry.body_loaded => {
                 entry.body_loaded = true;
-                self.events.push(Event::Loaded { skill: name });
+                self.state.events.push(Event::Loaded { skill: name });
             }
             Call::Chunk { chunk, .. } if entry.chunks.insert(chunk.clone()) => {
-                self.events.push(Event::ChunkLoaded {
+                self.state.events.push(Event::ChunkLoaded {
                     skill: name,
                     chunk: chunk.clone(),
                 });
@@ -551,14 +540,15 @@ impl<'s, Id> Session<'s, Id> {
 
     /// Starts the next turn: skills unused for the configured number of turns are unloaded.
     pub fn next_turn(&mut self) {
-        self.turn += 1;
-        let Some(limit) = self.unload_after else {
+        self.state.turn += 1;
+        let Some(limit) = self.state.unload_after else {
             return;
         };
         let idle: Vec<String> = self
+            .state
             .active
             .iter()
-            .filter(|(_, a)| self.turn - a.last_used >= limit)
+            .filter(|(_, a)| self.state.turn - a.last_used >= limit)
             .map(|(name, _)| name.clone())
             .collect();
         for name in idle {
@@ -573,10 +563,10 @@ impl<'s, Id> Session<'s, Id> {
 
     fn remove(&mut self, skill: &str, reason: UnloadReason) -> bool {
         let before = self.active_tools_owned();
-        if self.active.remove(skill).is_none() {
+        if self.state.active.remove(skill).is_none() {
             return false;
         }
-        self.events.push(Event::Unloaded {
+        self.state.events.push(Event::Unloaded {
             skill: skill.to_owned(),
             reason,
         });
@@ -586,19 +576,19 @@ impl<'s, Id> Session<'s, Id> {
 
     /// The loaded skills, sorted by name.
     pub fn active_skills(&self) -> impl Iterator<Item = &str> {
-        self.active.keys().map(String::as_str)
+        self.state.active.keys().map(String::as_str)
     }
 
     /// The current turn (0 at the start).
     pub fn turn(&self) -> u64 {
-        self.turn
+        self.state.turn
     }
 
     /// The union of the active skills' `allowed-tools`, each once, in the order first declared
     /// (skills in name order). A tool is here exactly while an active skill declares it.
     pub fn active_tools(&self) -> Vec<&'s str> {
         let mut tools: Vec<&'s str> = Vec::new();
-        for name in self.active.keys() {
+        for name in self.state.active.keys() {
             if let Ok(skill) = self.tools.set().get(name) {
                 for tool in skill.allowed_tools() {
                     if !tools.contains(&tool) {
@@ -618,25 +608,25 @@ impl<'s, Id> Session<'s, Id> {
         let after = self.active_tools_owned();
         for t in &after {
             if !before.contains(t) {
-                self.events.push(Event::ToolActivated(t.clone()));
+                self.state.events.push(Event::ToolActivated(t.clone()));
             }
         }
         for t in before {
             if !after.contains(t) {
-                self.events.push(Event::ToolDeactivated(t.clone()));
+                self.state.events.push(Event::ToolDeactivated(t.clone()));
             }
         }
     }
 
     /// The events since the last call.
     pub fn drain_events(&mut self) -> Vec<Event> {
-        std::mem::take(&mut self.events)
+        std::mem::take(&mut self.state.events)
     }
 
     /// The loaded chunks' text, to carry into the next system prompt (empty when none).
     pub fn carried_chunks(&self) -> String {
         let mut out = String::new();
-        for (name, active) in &self.active {
+        for (name, active) in &self.state.active {
             let Ok(skill) = self.tools.set().get(name) else {
                 continue;
             };
@@ -722,6 +712,7 @@ impl<'s, Id> Session<'s, Id> {
         let mut left = budget.total.saturating_sub(counter(REATTACH_HEADING));
         let mut below = u64::MAX;
         while let Some((name, active)) = self
+            .state
             .active
             .iter()
             .filter(|(_, a)| a.body_loaded && a.content != Content::System && a.last_seq < below)
@@ -807,34 +798,31 @@ impl<'s, Id> Session<'s, Id> {
         let grants = std::mem::take(self.tools.grants_mut());
         let mut next = Session {
             tools: tools.with_grants(grants),
-            active: self.active,
-            pending: self.pending,
-            turn: self.turn,
-            seq: self.seq,
-            unload_after: self.unload_after,
-            events: self.events,
+            state: self.state,
         };
         let gone: Vec<String> = next
+            .state
             .active
             .keys()
             .filter(|name| !next.serves(name))
             .cloned()
             .collect();
         for name in gone {
-            next.active.remove(&name);
-            next.events.push(Event::Unloaded {
+            next.state.active.remove(&name);
+            next.state.events.push(Event::Unloaded {
                 skill: name,
                 reason: UnloadReason::Removed,
             });
         }
         let pending: Vec<String> = next
+            .state
             .pending
             .iter()
             .filter(|(_, call)| !next.serves(call.skill()))
             .map(|(subject, _)| subject.clone())
             .collect();
         for name in pending {
-            next.pending.remove(&name);
+            next.state.pending.remove(&name);
         }
         next.push_tool_changes(&before);
         next
@@ -994,11 +982,16 @@ impl<'s, Id> Session<'s, Id> {
             }
             out.push_str("</skill>\n\n");
             let before = self.active_tools_owned();
-            let entry = touch(&mut self.active, &mut self.seq, self.turn, name);
+            let entry = touch(
+                &mut self.state.active,
+                &mut self.state.seq,
+                self.state.turn,
+                name,
+            );
             if !entry.body_loaded {
                 entry.body_loaded = true;
                 entry.content = Content::System;
-                self.events.push(Event::Loaded {
+                self.state.events.push(Event::Loaded {
                     skill: name.clone(),
                 });
             }
