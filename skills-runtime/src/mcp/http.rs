@@ -829,11 +829,11 @@ impl Tracked {
     /// second system call per request. Held for the turns the session's task takes to answer, all
     /// of it goes out in one: at 64 clients a quarter more answers per second. A request alone
     /// in the server is not held: one client waited about 10 µs longer, as it no longer read the
-    /// head while the answer was made on a core that had nothing else to do. The
-    /// wait is counted in turns, not on a timer: arming a timer per request woke the runtime's
-    /// driver each time (a system call), which cost one client 20-30 µs. A call that takes
-    /// longer (a script) gets its head and priming event after those turns, as before; any other
-    /// event (a log message, a request to the client) ends the wait too.
+    /// head while the answer was made on a core that had nothing else to do. The wait is counted
+    /// in turns, not on a timer: arming a timer per request woke the runtime's driver each time
+    /// (a system call), which cost one client 20-30 µs. A call that takes longer (a script) gets
+    /// its head and priming event after those turns, as before; any other event (a log message,
+    /// a request to the client) ends the wait too.
     async fn hold_first_events(&mut self) {
         let mut turns = 0;
         std::future::poll_fn(|cx| {
