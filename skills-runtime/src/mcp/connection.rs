@@ -94,6 +94,31 @@ impl fmt::Debug for InFlightLimit {
     }
 }
 
+/// What a request hands down to the work it starts: the work keeps a clone until it ends, so
+/// the request's slot in the in-flight limit is not free while a script it started still runs,
+/// and `hang_up` tells the work that nobody waits for its answer any more.
+///
+/// The HTTP server puts one in each request's extensions (rmcp passes them on as
+/// `http::request::Parts`); a request without one (stdio) gets a fresh one.
+#[allow(dead_code, reason = "the HTTP server and the script runs take it up (issue 25)")]
+#[derive(Clone, Default)]
+pub(crate) struct Ticket {
+    /// Cancelled when the client has gone: it hung up before the answer was done, or
+    /// cancelled the request.
+    pub(crate) hang_up: tokio_util::sync::CancellationToken,
+    /// What keeps the request counted (its permits); released when the last clone is dropped.
+    pub(crate) hold: Option<Arc<dyn Send + Sync>>,
+}
+
+impl fmt::Debug for Ticket {
+    fn fmt(&self, f: &mut fmt::Formatter<'_>) -> fmt::Result {
+        f.debug_struct("Ticket")
+            .field("hung_up", &self.hang_up.is_cancelled())
+            .field("held", &self.hold.is_some())
+            .finish()
+    }
+}
+
 /// The permits one request holds: one of its connection's, one of the server's.
 type Slot = (OwnedSemaphorePermit, OwnedSemaphorePermit);
 
