@@ -15,7 +15,7 @@
 //! );
 //! let found = invoke::parse(r#"/pdf form.pdf "my values.json""#, ["pdf"]);
 //! assert_eq!(found.invocations[0].name, "pdf");
-//! let text = invoke::render(&pdf, &found.invocations[0].args, None);
+//! let text = invoke::render(&pdf, &found.invocations[0].args, None).unwrap();
 //! assert_eq!(text, "Fill form.pdf with the values in my values.json.\n");
 //! ```
 
@@ -323,9 +323,83 @@ pub fn argument_names(skill: &Skill) -> Vec<String> {
     skill.invocation().arguments().map(str::to_owned).collect()
 }
 
+/// The most bytes [`substitute`] and [`render`] give: the default size cap of a SKILL.md file.
+///
+/// A body's placeholders multiply the arguments (a body of 1.98 MB with a 1 KB argument rendered
+/// 180 MB), so the size is worked out before anything is allocated and a text over this cap is a
+/// [`TooLarge`] error instead.
+///
+/// ```
+/// use skills_embed_runtime::invoke::{MAX_RENDERED_BYTES, substitute};
+/// let body = "$ARGUMENTS ".repeat(1_000);
+/// let err = substitute(&body, &"x".repeat(10_000), &[], None).unwrap_err();
+/// assert_eq!((err.cap, err.rendered), (MAX_RENDERED_BYTES, 10_001_000));
+/// ```
+pub const MAX_RENDERED_BYTES: usize = 2_000_000;
+
+/// What [`substitute`] (and [`render`], [`Session::invoke`](crate::tools::Session::invoke), the
+/// `skills invoke` command) answer when the filled-in text would be over [`MAX_RENDERED_BYTES`].
+/// Nothing of that size was allocated.
+///
+/// ```
+/// use skills_embed_runtime::{Fields, Skill, invoke};
+/// let skill = Skill::owned(
+///     Fields { name: "echo".into(), ..Fields::default() },
+///     "$0 ".repeat(100_000),
+///     vec![],
+/// );
+/// let err = invoke::render(&skill, &"a".repeat(100), None).unwrap_err();
+/// assert_eq!(err.skill.as_deref(), Some("echo"));
+/// assert_eq!(
+///     err.to_string(),
+///     "Invoking skill \"echo\" with these arguments would give 10100000 bytes of text (a body \
+///      of 300000 bytes with 100000 placeholders, arguments of 100 bytes); the limit is 2000000 \
+///      bytes. Invoke it with shorter arguments, or without them."
+/// );
+/// ```
+#[derive(Debug, Clone, PartialEq, Eq, thiserror::Error)]
+#[error(
+    "{} would give {rendered} bytes of text (a body of {body} bytes with {placeholders} \
+     placeholders, arguments of {args} bytes); the limit is {cap} bytes. Invoke it with shorter \
+     arguments, or without them.",
+    Subject(skill.as_deref())
+)]
+#[non_exhaustive]
+pub struct TooLarge {
+    /// The skill invoked, when known ([`render`] knows it, [`substitute`] does not).
+    pub skill: Option<String>,
+    /// The size of the text the substitution would give, in bytes (saturating).
+    pub rendered: usize,
+    /// The body's size in bytes.
+    pub body: usize,
+    /// The placeholders the body has (arguments and skill folder).
+    pub placeholders: usize,
+    /// The arguments' size in bytes, trimmed.
+    pub args: usize,
+    /// The limit, [`MAX_RENDERED_BYTES`].
+    pub cap: usize,
+}
+
+/// The subject of a [`TooLarge`] message.
+struct Subject<'a>(Option<&'a str>);
+
+impl std::fmt::Display for Subject<'_> {
+    fn fmt(&self, f: &mut std::fmt::Formatter<'_>) -> std::fmt::Result {
+        match self.0 {
+            Some(name) => write!(
+                f,
+                "Invoking skill {} with these arguments",
+                crate::text::json_string(name)
+            ),
+            None => f.write_str("Filling in these arguments"),
+        }
+    }
+}
+
 /// The text a host inserts when the user invokes `skill` with `args` (as typed): the body with
 /// [`substitute`]'s placeholders filled, named arguments from [`argument_names`]. `skill_dir` is
-/// the folder the skill was extracted to, if it was.
+/// the folder the skill was extracted to, if it was. Over [`MAX_RENDERED_BYTES`] it is a
+/// [`TooLarge`] error naming the skill.
 ///
 /// ```
 /// use skills_embed_runtime::{Fields, Skill, invoke};
@@ -335,13 +409,16 @@ pub fn argument_names(skill: &Skill) -> Vec<String> {
 ///     vec![],
 /// );
 /// assert_eq!(
-///     invoke::render(&skill, "a.pdf", Some("/tmp/pdf")),
+///     invoke::render(&skill, "a.pdf", Some("/tmp/pdf")).unwrap(),
 ///     "Run /tmp/pdf/scripts/fill.sh.\n\nARGUMENTS: a.pdf\n"
 /// );
 /// ```
-pub fn render(skill: &Skill, args: &str, skill_dir: Option<&str>) -> String {
+pub fn render(skill: &Skill, args: &str, skill_dir: Option<&str>) -> Result<String, TooLarge> {
     let names: Vec<&str> = skill.invocation().arguments().collect();
-    substitute(skill.body(), args, &names, skill_dir)
+    substitute(skill.body(), args, &names, skill_dir).map_err(|e| TooLarge {
+        skill: Some(skill.name().to_owned()),
+        ..e
+    })
 }
 
 /// Fills a body's placeholders from `args` (as typed), as Claude Code does:
@@ -354,68 +431,64 @@ pub fn render(skill: &Skill, args: &str, skill_dir: Option<&str>) -> String {
 /// When the body has none of the argument placeholders and `args` is not empty, the arguments
 /// are appended on a line `ARGUMENTS: <args>` after a blank line. Other `$` text is kept.
 ///
+/// The size of the result is counted first: over [`MAX_RENDERED_BYTES`] it is a [`TooLarge`]
+/// error and nothing of that size is allocated. Every path that fills placeholders (the
+/// `skills invoke` command, [`Session::invoke`](crate::tools::Session::invoke), re-attaching
+/// after compaction) goes through here.
+///
 /// ```
 /// use skills_embed_runtime::invoke::substitute;
 /// let body = "Convert $0 to $ARGUMENTS[1] ($ARGUMENTS); keep $HOME. Out: $out\n";
 /// assert_eq!(
-///     substitute(body, "a.md pdf b", &["in", "fmt", "out"], None),
+///     substitute(body, "a.md pdf b", &["in", "fmt", "out"], None).unwrap(),
 ///     "Convert a.md to pdf (a.md pdf b); keep $HOME. Out: b\n"
 /// );
-/// assert_eq!(substitute("Review.", "src/lib.rs", &[], None), "Review.\n\nARGUMENTS: src/lib.rs\n");
-/// assert_eq!(substitute("Review.", "  ", &[], None), "Review.");
+/// assert_eq!(substitute("Review.", "src/lib.rs", &[], None).unwrap(), "Review.\n\nARGUMENTS: src/lib.rs\n");
+/// assert_eq!(substitute("Review.", "  ", &[], None).unwrap(), "Review.");
 /// ```
-pub fn substitute(body: &str, args: &str, named: &[&str], skill_dir: Option<&str>) -> String {
+pub fn substitute(
+    body: &str,
+    args: &str,
+    named: &[&str],
+    skill_dir: Option<&str>,
+) -> Result<String, TooLarge> {
     let args = args.trim();
     let words = split_args(args);
-    let word = |n: Option<usize>| n.and_then(|n| words.get(n)).map_or("", String::as_str);
-    let mut out = String::with_capacity(body.len() + args.len());
-    let mut placeholder = false;
-    let mut rest = body;
-    while let Some(at) = rest.find('$') {
-        out.push_str(&rest[..at]);
-        let after = &rest[at + 1..];
-        let mut taken = 0;
-        if let Some(dir) = skill_dir {
-            for var in ["{SKILL_DIR}", "{CLAUDE_SKILL_DIR}"] {
-                if after.starts_with(var) {
-                    out.push_str(dir);
-                    taken = var.len();
-                }
-            }
-        }
-        if taken == 0 {
-            let digits = after.len() - after.trim_start_matches(|c: char| c.is_ascii_digit()).len();
-            let name_len = token_len(after);
-            if let Some(index) = after.strip_prefix("ARGUMENTS[").and_then(|r| {
-                let d = r.len() - r.trim_start_matches(|c: char| c.is_ascii_digit()).len();
-                (d > 0 && r[d..].starts_with(']')).then(|| (r[..d].parse().ok(), d))
-            }) {
-                out.push_str(word(index.0));
-                taken = "ARGUMENTS[".len() + index.1 + 1;
-                placeholder = true;
-            } else if &after[..name_len] == "ARGUMENTS" {
-                out.push_str(args);
-                taken = name_len;
-                placeholder = true;
-            } else if digits > 0 {
-                out.push_str(word(after[..digits].parse().ok()));
-                taken = digits;
-                placeholder = true;
-            } else if name_len > 0
-                && let Some(n) = named.iter().position(|n| *n == &after[..name_len])
-            {
-                out.push_str(word(Some(n)));
-                taken = name_len;
-                placeholder = true;
-            }
-        }
-        if taken == 0 {
-            out.push('$');
-        }
-        rest = &after[taken..];
+    let fill = Fill {
+        args,
+        words: &words,
+        named,
+        skill_dir,
+    };
+    // First the size, so that an amplifying body is refused before anything is allocated.
+    let mut size = 0usize;
+    let mut last = None;
+    let counted = fill.run(body, &mut |piece: &str| {
+        size = size.saturating_add(piece.len());
+        last = piece.as_bytes().last().copied().or(last);
+    });
+    let append = counted.arguments == 0 && !args.is_empty();
+    if append {
+        let gap = match last {
+            None => 0,
+            Some(b'\n') => 1,
+            Some(_) => 2,
+        };
+        size = size.saturating_add(gap + "ARGUMENTS: \n".len() + args.len());
     }
-    out.push_str(rest);
-    if !placeholder && !args.is_empty() {
+    if size > MAX_RENDERED_BYTES {
+        return Err(TooLarge {
+            skill: None,
+            rendered: size,
+            body: body.len(),
+            placeholders: counted.all,
+            args: args.len(),
+            cap: MAX_RENDERED_BYTES,
+        });
+    }
+    let mut out = String::with_capacity(size);
+    fill.run(body, &mut |piece: &str| out.push_str(piece));
+    if append {
         if !out.is_empty() {
             if !out.ends_with('\n') {
                 out.push('\n');
@@ -426,7 +499,84 @@ pub fn substitute(body: &str, args: &str, named: &[&str], skill_dir: Option<&str
         out.push_str(args);
         out.push('\n');
     }
-    out
+    debug_assert_eq!(out.len(), size, "the count and the text disagree");
+    Ok(out)
+}
+
+/// What fills the placeholders of one substitution.
+struct Fill<'a> {
+    args: &'a str,
+    words: &'a [String],
+    named: &'a [&'a str],
+    skill_dir: Option<&'a str>,
+}
+
+/// How many placeholders [`Fill::run`] filled.
+struct Filled {
+    /// Argument placeholders: without any, the arguments are appended.
+    arguments: usize,
+    /// All of them, the skill folder's included.
+    all: usize,
+}
+
+impl Fill<'_> {
+    /// Hands `emit` the pieces of the filled body in order: the one scan behind both the size
+    /// count and the text, so the two cannot disagree.
+    fn run(&self, body: &str, emit: &mut impl FnMut(&str)) -> Filled {
+        let word = |n: Option<usize>| n.and_then(|n| self.words.get(n)).map_or("", String::as_str);
+        let mut filled = Filled {
+            arguments: 0,
+            all: 0,
+        };
+        let mut rest = body;
+        while let Some(at) = rest.find('$') {
+            emit(&rest[..at]);
+            let after = &rest[at + 1..];
+            let mut taken = 0;
+            if let Some(dir) = self.skill_dir {
+                for var in ["{SKILL_DIR}", "{CLAUDE_SKILL_DIR}"] {
+                    if after.starts_with(var) {
+                        emit(dir);
+                        taken = var.len();
+                        filled.all += 1;
+                    }
+                }
+            }
+            if taken == 0 {
+                let digits =
+                    after.len() - after.trim_start_matches(|c: char| c.is_ascii_digit()).len();
+                let name_len = token_len(after);
+                if let Some(index) = after.strip_prefix("ARGUMENTS[").and_then(|r| {
+                    let d = r.len() - r.trim_start_matches(|c: char| c.is_ascii_digit()).len();
+                    (d > 0 && r[d..].starts_with(']')).then(|| (r[..d].parse().ok(), d))
+                }) {
+                    emit(word(index.0));
+                    taken = "ARGUMENTS[".len() + index.1 + 1;
+                } else if &after[..name_len] == "ARGUMENTS" {
+                    emit(self.args);
+                    taken = name_len;
+                } else if digits > 0 {
+                    emit(word(after[..digits].parse().ok()));
+                    taken = digits;
+                } else if name_len > 0
+                    && let Some(n) = self.named.iter().position(|n| *n == &after[..name_len])
+                {
+                    emit(word(Some(n)));
+                    taken = name_len;
+                }
+                if taken > 0 {
+                    filled.arguments += 1;
+                    filled.all += 1;
+                }
+            }
+            if taken == 0 {
+                emit("$");
+            }
+            rest = &after[taken..];
+        }
+        emit(rest);
+        filled
+    }
 }
 
 /// The length of a placeholder name (letters, digits, `_`, not starting with a digit).
@@ -497,6 +647,10 @@ pub fn menu(skills: &[Skill]) -> Vec<MenuEntry> {
 mod tests {
     use super::*;
     use crate::Fields;
+
+    fn sub(body: &str, args: &str, named: &[&str], dir: Option<&str>) -> String {
+        substitute(body, args, named, dir).unwrap()
+    }
 
     const NAMES: [&str; 3] = ["pdf", "code-review", "caf\u{e9}"];
 
@@ -609,29 +763,20 @@ mod tests {
     #[test]
     fn each_substitution_form() {
         let args = r#"a.pdf "b c" d"#;
+        assert_eq!(sub("[$ARGUMENTS]", args, &[], None), format!("[{args}]"));
+        assert_eq!(sub("$ARGUMENTS[1]|$ARGUMENTS[9]", args, &[], None), "b c|");
+        assert_eq!(sub("$0 $1 $2 $3.", args, &[], None), "a.pdf b c d .");
         assert_eq!(
-            substitute("[$ARGUMENTS]", args, &[], None),
-            format!("[{args}]")
-        );
-        assert_eq!(
-            substitute("$ARGUMENTS[1]|$ARGUMENTS[9]", args, &[], None),
-            "b c|"
-        );
-        assert_eq!(substitute("$0 $1 $2 $3.", args, &[], None), "a.pdf b c d .");
-        assert_eq!(
-            substitute("$file/$values/$other", args, &["file", "values"], None),
+            sub("$file/$values/$other", args, &["file", "values"], None),
             "a.pdf/b c/$other"
         );
         assert_eq!(
-            substitute("${SKILL_DIR}/x ${CLAUDE_SKILL_DIR}", "", &[], Some("/s")),
+            sub("${SKILL_DIR}/x ${CLAUDE_SKILL_DIR}", "", &[], Some("/s")),
             "/s/x /s"
         );
+        assert_eq!(sub("${SKILL_DIR}/x", "", &[], None), "${SKILL_DIR}/x");
         assert_eq!(
-            substitute("${SKILL_DIR}/x", "", &[], None),
-            "${SKILL_DIR}/x"
-        );
-        assert_eq!(
-            substitute(
+            sub(
                 "$ARGUMENTSX $ARGUMENTS[x] $99999999999999999999999",
                 "a",
                 &[],
@@ -645,16 +790,69 @@ mod tests {
     #[test]
     fn arguments_are_appended_only_without_placeholders() {
         assert_eq!(
-            substitute("Do it.\n", " x y ", &[], None),
+            sub("Do it.\n", " x y ", &[], None),
             "Do it.\n\nARGUMENTS: x y\n"
         );
-        assert_eq!(substitute("Do $0.\n", "x y", &[], None), "Do x.\n");
-        assert_eq!(substitute("Do it.\n", "", &[], None), "Do it.\n");
-        assert_eq!(substitute("", "x", &[], None), "ARGUMENTS: x\n");
+        assert_eq!(sub("Do $0.\n", "x y", &[], None), "Do x.\n");
+        assert_eq!(sub("Do it.\n", "", &[], None), "Do it.\n");
+        assert_eq!(sub("", "x", &[], None), "ARGUMENTS: x\n");
         // A named placeholder counts only for a declared name.
+        assert_eq!(sub("Cost $5 for $who", "x", &["who"], None), "Cost  for x");
+    }
+
+    /// Issue 25: placeholders multiplied the arguments without bound (a 1.98 MB body with a
+    /// 1 KB argument rendered 180 MB; 128 KB aborted on a multi-GB allocation).
+    #[test]
+    fn what_substitution_renders_is_capped_for_every_placeholder() {
+        let arg = "a".repeat(1_000);
+        let dir = "/d".repeat(500);
+        for (one, named) in [
+            ("$ARGUMENTS ", &[][..]),
+            ("$0 ", &[]),
+            ("$ARGUMENTS[0] ", &[]),
+            ("$file ", &["file"]),
+            ("${SKILL_DIR} ", &[]),
+            ("${CLAUDE_SKILL_DIR} ", &[]),
+        ] {
+            let count = 1_980_000 / one.len();
+            let body = one.repeat(count);
+            let err = substitute(&body, &arg, named, Some(&dir)).unwrap_err();
+            // Without an argument placeholder the arguments are appended after a blank line.
+            let appended = if one.starts_with("${") { 1_014 } else { 0 };
+            let rendered = count * 1_001 + appended;
+            assert_eq!(err.rendered, rendered, "{one}");
+            assert_eq!(
+                (
+                    err.body,
+                    err.placeholders,
+                    err.args,
+                    err.cap,
+                    err.skill.as_deref()
+                ),
+                (body.len(), count, 1_000, MAX_RENDERED_BYTES, None),
+                "{one}"
+            );
+            assert!(
+                err.to_string().starts_with(&format!(
+                    "Filling in these arguments would give {rendered} bytes of text"
+                )),
+                "{err}"
+            );
+        }
+        // The issue's abort: 128 KB arguments, refused before anything is allocated.
+        let body = "$ARGUMENTS".repeat(198_000);
+        let err = substitute(&body, &"b".repeat(128 * 1024), &[], None).unwrap_err();
+        assert_eq!(err.rendered, 198_000 * 128 * 1024);
+        // Exactly at the cap is fine, one byte over is not; the appended line counts.
+        let body = "x".repeat(MAX_RENDERED_BYTES - "\n\nARGUMENTS: ab\n".len());
         assert_eq!(
-            substitute("Cost $5 for $who", "x", &["who"], None),
-            "Cost  for x"
+            substitute(&body, "ab", &[], None).unwrap().len(),
+            MAX_RENDERED_BYTES
+        );
+        let err = substitute(&body, "abc", &[], None).unwrap_err();
+        assert_eq!(
+            (err.rendered, err.placeholders),
+            (MAX_RENDERED_BYTES + 1, 0)
         );
     }
 
@@ -674,7 +872,7 @@ mod tests {
             "From $file to $out.\n".into(),
             vec![],
         );
-        assert_eq!(render(&skill, "a 'b c'", None), "From a to b c.\n");
+        assert_eq!(render(&skill, "a 'b c'", None).unwrap(), "From a to b c.\n");
         let menu = menu(std::slice::from_ref(&skill));
         assert_eq!(menu[0].argument_hint.as_deref(), Some("[file] [out]"));
         assert!(is_user_invocable(&skill));

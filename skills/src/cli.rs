@@ -126,7 +126,10 @@ enum Command {
     ///
     /// Arguments: PATH MESSAGE, or MESSAGE with --discover. `${SKILL_DIR}` becomes the skill's
     /// folder when the skills come from PATH.
-    #[command(after_help = "Exit status: 0 a skill was invoked, 1 none was, 2 usage or I/O error.")]
+    #[command(
+        after_help = "Exit status: 0 a skill was invoked, 1 none was or one's text would be over \
+                      the 2,000,000-byte limit, 2 usage or I/O error."
+    )]
     Invoke {
         /// Use the skills discovery finds from the current folder instead of PATH.
         #[arg(long)]
@@ -830,7 +833,9 @@ fn invoke(target: &Target, message: &str, common: &Common) -> Outcome {
         }
     }
     let mut out = std::io::stdout().lock();
-    for (n, call) in found.invocations.iter().enumerate() {
+    let mut outcome = outcome;
+    let mut printed = 0;
+    for call in &found.invocations {
         let Ok(skill) = set.get(&call.name) else {
             continue;
         };
@@ -839,10 +844,19 @@ fn invoke(target: &Target, message: &str, common: &Common) -> Outcome {
             Target::Path(_) => sources.get(&call.name).map(String::as_str),
             Target::Discover => None,
         };
-        if n > 0 {
-            let _ = writeln!(out);
+        match invoke::render(skill, &call.args, dir) {
+            Ok(text) => {
+                if printed > 0 {
+                    let _ = writeln!(out);
+                }
+                printed += 1;
+                let _ = out.write_all(text.as_bytes());
+            }
+            Err(e) => {
+                eprintln!("{e}");
+                outcome = Outcome::Invalid;
+            }
         }
-        let _ = out.write_all(invoke::render(skill, &call.args, dir).as_bytes());
     }
     if found.invocations.is_empty() {
         eprintln!("no skill invoked");

@@ -1,4 +1,5 @@
-//! A hit allocates nothing: counted with a global allocator.
+//! A hit allocates nothing, and substitution never allocates past its cap: counted with a
+//! global allocator.
 
 use std::alloc::{GlobalAlloc, Layout, System};
 use std::cell::Cell;
@@ -9,6 +10,7 @@ thread_local! {
     // Per thread, so the test harness's own threads do not count; const-initialised, so
     // reading it never allocates.
     static ALLOCATIONS: Cell<usize> = const { Cell::new(0) };
+    static LARGEST: Cell<usize> = const { Cell::new(0) };
 }
 
 // SAFETY: forwards to the system allocator unchanged; only counts.
@@ -16,6 +18,7 @@ thread_local! {
 unsafe impl GlobalAlloc for Counting {
     unsafe fn alloc(&self, layout: Layout) -> *mut u8 {
         let _ = ALLOCATIONS.try_with(|n| n.set(n.get() + 1));
+        let _ = LARGEST.try_with(|n| n.set(n.get().max(layout.size())));
         // SAFETY: same contract as the caller's.
         unsafe { System.alloc(layout) }
     }
@@ -34,6 +37,14 @@ fn allocations_during(f: impl FnOnce()) -> usize {
     let before = ALLOCATIONS.with(Cell::get);
     f();
     ALLOCATIONS.with(Cell::get) - before
+}
+
+/// The largest single allocation `f` makes on this thread (growing a buffer allocates anew).
+fn largest_allocation_during<T>(f: impl FnOnce() -> T) -> (usize, T) {
+    let before = LARGEST.with(|n| n.replace(0));
+    let out = f();
+    let largest = LARGEST.with(|n| n.replace(before.max(n.get())));
+    (largest, out)
 }
 
 #[test]
@@ -88,4 +99,101 @@ fn a_compressed_skill_allocates_once_on_first_access_then_never() {
         }
     });
     assert_eq!(later, 0, "a later hit allocated");
+}
+
+/// Issue 25: `$ARGUMENTS` substitution amplified without bound. A moderate case first (200 KB
+/// of placeholders, 1 KB of arguments: 18 MB), then the issue's (1.98 MB, 128 KB: 25 GB).
+mod substitution {
+    use super::largest_allocation_during;
+    use skills_embed::invoke::{self, MAX_RENDERED_BYTES};
+    use skills_embed::listing::ListingFormat;
+    use skills_embed::tools::{Reattach, Session};
+    use skills_embed::{Fields, Skill, SkillSet, Tools};
+
+    fn set(body: String) -> SkillSet {
+        let fields = Fields {
+            name: "echo".into(),
+            description: "Echo.".into(),
+            ..Fields::default()
+        };
+        SkillSet::from_skills(
+            vec![Skill::owned(fields, body, vec![])],
+            &ListingFormat::Markdown,
+        )
+    }
+
+    fn moderate() -> (String, String) {
+        ("Use $ARGUMENTS here.\n".repeat(10_000), "a".repeat(1_000))
+    }
+
+    fn issue() -> (String, String) {
+        (
+            "Use $ARGUMENTS here.\n".repeat(94_000),
+            "a".repeat(128 * 1024),
+        )
+    }
+
+    #[test]
+    fn the_function_refuses_before_allocating() {
+        for (body, arg) in [moderate(), issue()] {
+            let (largest, out) =
+                largest_allocation_during(|| invoke::substitute(&body, &arg, &[], None));
+            assert!(
+                largest <= MAX_RENDERED_BYTES,
+                "largest allocation {largest} bytes, cap {MAX_RENDERED_BYTES}"
+            );
+            let err = out.unwrap_err();
+            assert_eq!(
+                err.rendered,
+                body.len() + (arg.len() - "$ARGUMENTS".len()) * (body.len() / 21)
+            );
+        }
+    }
+
+    #[test]
+    fn session_invoke_answers_an_error_and_records_nothing() {
+        for (body, arg) in [moderate(), issue()] {
+            let set = set(body);
+            let mut session = Session::new(Tools::new(&set));
+            let message = format!("/echo {arg}");
+            let (largest, out) = largest_allocation_during(|| session.invoke(&message, |_| None));
+            assert!(
+                largest <= MAX_RENDERED_BYTES,
+                "largest allocation {largest} bytes, cap {MAX_RENDERED_BYTES}"
+            );
+            let err = out.unwrap_err();
+            assert_eq!(err.skill.as_deref(), Some("echo"));
+            assert!(
+                err.to_string().contains("the limit is 2000000 bytes"),
+                "{err}"
+            );
+            assert!(session.active_skills().next().is_none());
+            assert!(session.drain_events().is_empty());
+        }
+    }
+
+    #[test]
+    fn reattach_after_compaction_cuts_within_the_cap() {
+        // Invoked with arguments that fit, then re-attached after the skill's body grew on a
+        // reload: the same arguments now fill far more placeholders.
+        let (body, arg) = moderate();
+        let small = set("Use $ARGUMENTS here.\n".into());
+        let mut session = Session::new(Tools::new(&small));
+        session.invoke(&format!("/echo {arg}"), |_| None).unwrap();
+        let grown = set(body);
+        let mut session = session.over(Tools::new(&grown));
+        let budget = Reattach {
+            per_skill: 100_000_000,
+            total: 100_000_000,
+            counter: None,
+        };
+        let (largest, back) = largest_allocation_during(|| session.compact(&budget));
+        assert!(
+            largest <= MAX_RENDERED_BYTES + 4096,
+            "largest allocation {largest} bytes, cap {MAX_RENDERED_BYTES}"
+        );
+        let echo = &back.skills[0];
+        assert!(echo.cut && echo.text.len() <= MAX_RENDERED_BYTES + 4096);
+        assert!(echo.text.contains("Use aaaa"), "{}", &echo.text[..100]);
+    }
 }

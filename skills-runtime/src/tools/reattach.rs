@@ -134,7 +134,7 @@ impl std::fmt::Display for Reattached {
 /// let fields = Fields { name: "pdf".into(), description: "D.".into(), ..Fields::default() };
 /// let set = SkillSet::from_skills(vec![Skill::owned(fields, "Fill $0.\n".into(), vec![])], &ListingFormat::Markdown);
 /// let mut session = Session::new(Tools::new(&set));
-/// session.invoke("/pdf a.pdf", |_| None);
+/// session.invoke("/pdf a.pdf", |_| None).unwrap();
 /// let back = session.reattach(&Reattach::default());
 /// let pdf = &back.skills[0];
 /// assert_eq!(pdf.text, "<skill name=\"pdf\">\nFill a.pdf.\n</skill>\n");

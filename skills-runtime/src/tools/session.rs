@@ -372,18 +372,26 @@ impl<'s, Id> Session<'s, Id> {
     /// `ask` skills are not asked about, since the user named them. `skill_dir` gives a skill's
     /// folder on disk, when it has one, for `${SKILL_DIR}`.
     ///
+    /// A skill whose text with the arguments filled in would be over
+    /// [`MAX_RENDERED_BYTES`](invoke::MAX_RENDERED_BYTES) makes the whole call an `Err`
+    /// ([`invoke::TooLarge`], for the host to show the user) and records nothing.
+    ///
     /// ```
-    /// use skills_embed_runtime::{Fields, Skill, SkillSet, listing::ListingFormat, Tools, tools::{Event, Session}};
+    /// use skills_embed_runtime::{Fields, Skill, SkillSet, invoke, listing::ListingFormat, Tools, tools::{Event, Session}};
     /// let fields = Fields { name: "pdf".into(), description: "PDF.".into(), ..Fields::default() };
     /// let set = SkillSet::from_skills(vec![Skill::owned(fields, "Fill $0.\n".into(), vec![])], &ListingFormat::Markdown);
     /// let mut session = Session::new(Tools::new(&set));
     ///
-    /// let (invoked, unknown) = session.invoke("/pdf a.pdf", |_| None);
+    /// let (invoked, unknown) = session.invoke("/pdf a.pdf", |_| None).unwrap();
     /// assert_eq!(invoked[0].text, "Fill a.pdf.\n");
     /// assert!(unknown.is_empty());
     /// assert_eq!(session.drain_events(), [Event::Invoked { skill: "pdf".into() }, Event::Loaded { skill: "pdf".into() }]);
     ///
-    /// let (again, unknown) = session.invoke("now $pdf, and /pfd", |_| None);
+    /// let (again, unknown) = session.invoke("now $pdf, and /pfd", |_| None).unwrap();
+    ///
+    /// let huge = "x".repeat(invoke::MAX_RENDERED_BYTES);
+    /// let err = session.invoke(&format!("/pdf {huge}"), |_| None).unwrap_err();
+    /// assert!(err.to_string().contains("the limit is 2000000 bytes"));
     /// assert!(again[0].already_loaded && again[0].text.contains("already loaded"));
     /// assert_eq!(unknown[0].suggestion.as_deref(), Some("pdf"));
     /// ```
@@ -391,13 +399,14 @@ impl<'s, Id> Session<'s, Id> {
         &mut self,
         message: &str,
         skill_dir: impl Fn(&Skill) -> Option<String>,
-    ) -> (Vec<Invoked>, Vec<Unknown>) {
+    ) -> Result<(Vec<Invoked>, Vec<Unknown>), invoke::TooLarge> {
         let parsed = {
             // `user_invocable` already leaves out what the rules deny or the host hides.
             let visible: Vec<&Skill> = self.tools.user_invocable().collect();
             invoke::parse(message, visible.iter().map(|s| s.name()))
         };
-        let mut invoked = Vec::new();
+        // Rendered first, so that a refusal leaves the session as it was.
+        let mut rendered = Vec::new();
         for invocation in parsed.invocations {
             let Ok(skill) = self.tools.lookup_for_user(&invocation.name) else {
                 continue;
@@ -412,10 +421,22 @@ impl<'s, Id> Session<'s, Id> {
                 (note, None)
             } else {
                 let dir = skill_dir(skill);
-                let text = invoke::render(skill, &invocation.args, dir.as_deref());
+                let text = invoke::render(skill, &invocation.args, dir.as_deref())?;
                 let args = invocation.args.clone();
                 (text, Some(Content::User { args, dir }))
             };
+            rendered.push((
+                name,
+                content,
+                Invoked {
+                    invocation,
+                    text,
+                    already_loaded,
+                },
+            ));
+        }
+        let mut invoked = Vec::new();
+        for (name, content, done) in rendered {
             let before = self.active_tools_owned();
             self.state.events.push(Event::Invoked {
                 skill: name.clone(),
@@ -434,13 +455,9 @@ impl<'s, Id> Session<'s, Id> {
                 self.state.events.push(Event::Loaded { skill: name });
             }
             self.push_tool_changes(&before);
-            invoked.push(Invoked {
-                invocation,
-                text,
-                already_loaded,
-            });
+            invoked.push(done);
         }
-        (invoked, parsed.unknown)
+        Ok((invoked, parsed.unknown))
     }
 
     /// The skills waiting for the user's approval.
@@ -663,7 +680,9 @@ impl<'s, Id> Session<'s, Id> {
     /// - **What content**: the skill as it is in the session's set now (after a reload, see
     ///   [`Session::over`]), not a copy of what was sent: the body as the load tool serves it
     ///   (without its chunk blocks), or, for a skill the user invoked last, that body with the
-    ///   invocation's arguments filled in ([`invoke::substitute`]).
+    ///   invocation's arguments filled in ([`invoke::substitute`]; where filled in it would be
+    ///   over [`MAX_RENDERED_BYTES`](invoke::MAX_RENDERED_BYTES), it is cut as if over the
+    ///   budget, never built whole).
     /// - **Order and budget**: most recent first. Each skill gets at most
     ///   [`Reattach::per_skill`] tokens, and no more than what is left of [`Reattach::total`].
     ///   Tokens are counted by [`Reattach::counter`] on each skill's whole block as inserted
@@ -866,14 +885,16 @@ impl<'s, Id> Session<'s, Id> {
         let close = "</skill>\n";
         let build = |end: usize| {
             let kept = core.get(..end).unwrap_or(&core);
-            let mut text = String::with_capacity(open.len() + kept.len() + 160);
-            text.push_str(&open);
-            match &active.content {
+            let filled = match &active.content {
                 Content::User { args, dir } => {
-                    text.push_str(&invoke::substitute(kept, args, &names, dir.as_deref()));
+                    Cow::Owned(invoke::substitute(kept, args, &names, dir.as_deref())?)
                 }
-                _ => text.push_str(kept),
-            }
+                _ => Cow::Borrowed(kept),
+            };
+            // Room for the frame and the cut line, so the text is allocated once.
+            let mut text = String::with_capacity(open.len() + filled.len() + 2 * name.len() + 200);
+            text.push_str(&open);
+            text.push_str(&filled);
             if !text.ends_with('\n') {
                 text.push('\n');
             }
@@ -881,7 +902,7 @@ impl<'s, Id> Session<'s, Id> {
                 self.push_cut(&mut text, name, end, core.len(), loadable);
             }
             text.push_str(close);
-            text
+            Ok::<_, invoke::TooLarge>(text)
         };
         let entry = |end: usize, text: String, tokens: usize| ReattachedSkill {
             skill: name.to_owned(),
@@ -893,8 +914,9 @@ impl<'s, Id> Session<'s, Id> {
         };
         let frame = counter(&open) + counter(close);
         // The whole skill, when the parts say it may fit.
-        if counter(&core) + frame <= limit {
-            let text = build(core.len());
+        if counter(&core) + frame <= limit
+            && let Ok(text) = build(core.len())
+        {
             let tokens = counter(&text);
             if tokens <= limit {
                 return Some(entry(core.len(), text, tokens));
@@ -910,12 +932,24 @@ impl<'s, Id> Session<'s, Id> {
             if end == 0 {
                 return None;
             }
-            let text = build(end);
-            let tokens = counter(&text);
-            if tokens <= limit {
-                return Some(entry(end, text, tokens));
+            match build(end) {
+                Ok(text) => {
+                    let tokens = counter(&text);
+                    if tokens <= limit {
+                        return Some(entry(end, text, tokens));
+                    }
+                    room = room.saturating_sub(tokens - limit);
+                }
+                // Filled in, this much of the body is over substitution's cap: keep the share
+                // of it that the cap holds.
+                Err(e) => {
+                    let kept = counter(core.get(..end).unwrap_or(&core));
+                    let share = kept as u128 * e.cap as u128 / e.rendered.max(1) as u128;
+                    room = usize::try_from(share)
+                        .unwrap_or(room)
+                        .min(room.saturating_sub(1));
+                }
             }
-            room = room.saturating_sub(tokens - limit);
         }
         None
     }
@@ -1121,7 +1155,7 @@ mod tests {
             &ListingFormat::Markdown,
         );
         let mut session = Session::new(Tools::new(&set));
-        let (invoked, unknown) = session.invoke("/deploy prod", |_| None);
+        let (invoked, unknown) = session.invoke("/deploy prod", |_| None).unwrap();
         assert!(unknown.is_empty());
         assert!(invoked[0].text.starts_with("Deploy prod.\n"));
         let back = session.reattach(&Reattach {
@@ -1153,7 +1187,9 @@ mod tests {
         );
         let rules = Permissions::new().ask("deploy").deny("secret");
         let mut session = Session::new(Tools::new(&set).with_permissions(rules));
-        let (invoked, unknown) = session.invoke("/pdf a.pdf", |s| Some(format!("/x/{}", s.name())));
+        let (invoked, unknown) = session
+            .invoke("/pdf a.pdf", |s| Some(format!("/x/{}", s.name())))
+            .unwrap();
         assert_eq!(invoked[0].text, "Fill a.pdf in /x/pdf.\n");
         assert!(!invoked[0].already_loaded && unknown.is_empty());
         assert_eq!(session.active_tools(), ["Bash"]);
@@ -1170,7 +1206,7 @@ mod tests {
             ]
         );
         // Again with arguments: rendered again, no second `Loaded`.
-        let (invoked, _) = session.invoke("/pdf b.pdf", |_| None);
+        let (invoked, _) = session.invoke("/pdf b.pdf", |_| None).unwrap();
         assert_eq!(invoked[0].text, "Fill b.pdf in ${SKILL_DIR}.\n");
         assert!(invoked[0].already_loaded);
         assert_eq!(
@@ -1180,7 +1216,9 @@ mod tests {
             }]
         );
         // `ask` skills are the user's call; denied and non-invocable ones are unknown.
-        let (invoked, unknown) = session.invoke("$deploy /secret /internal", |_| None);
+        let (invoked, unknown) = session
+            .invoke("$deploy /secret /internal", |_| None)
+            .unwrap();
         assert_eq!(invoked.len(), 1);
         assert_eq!(invoked[0].text, "Deploy.\n");
         let texts: Vec<_> = unknown.iter().map(|u| u.text.as_str()).collect();

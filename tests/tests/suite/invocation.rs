@@ -234,12 +234,12 @@ fn the_user_invokes_what_the_model_may_not() {
     let parsed = invoke::parse_with("/deploy prod", SKILLS.names(), user_may);
     let deploy = SKILLS.get("deploy").unwrap();
     assert_eq!(
-        invoke::render(deploy, &parsed.invocations[0].args, None),
+        invoke::render(deploy, &parsed.invocations[0].args, None).unwrap(),
         "Deploy to prod.\n"
     );
     let pdf = SKILLS.get("pdf").unwrap();
     assert_eq!(
-        invoke::render(pdf, "a.pdf 'x y'", None),
+        invoke::render(pdf, "a.pdf 'x y'", None).unwrap(),
         "Fill a.pdf with x y.\n"
     );
 }
@@ -247,11 +247,13 @@ fn the_user_invokes_what_the_model_may_not() {
 #[test]
 fn a_session_lets_the_user_invoke_what_the_model_may_not() {
     let mut session = Session::new(Tools::new(&SKILLS));
-    let (invoked, unknown) = session.invoke("/deploy prod", |_| None);
+    let (invoked, unknown) = session.invoke("/deploy prod", |_| None).unwrap();
     assert_eq!(invoked.len(), 1, "{unknown:?}");
     assert_eq!(invoked[0].text, "Deploy to prod.\n");
     // The user may not invoke the style guide: left as text, reported.
-    let (invoked, unknown) = session.invoke("please follow /style-guide", |_| None);
+    let (invoked, unknown) = session
+        .invoke("please follow /style-guide", |_| None)
+        .unwrap();
     assert!(invoked.is_empty());
     assert_eq!(unknown[0].text, "/style-guide");
     // The model still may not load what the user just invoked.

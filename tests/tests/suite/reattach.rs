@@ -71,7 +71,7 @@ fn most_recently_loaded_or_invoked_first() {
     // Loading alpha again (answered "already loaded") makes it the most recent.
     load(&mut session, "alpha");
     // So does a user invocation of beta.
-    session.invoke("/beta", |_| None);
+    session.invoke("/beta", |_| None).unwrap();
     let back = session.reattach(&Reattach::default());
     assert_eq!(names(&back), ["beta", "alpha", "gamma"]);
     assert_eq!(
@@ -203,7 +203,9 @@ fn user_invocations_are_included_with_their_arguments() {
         skill("review", "Review the change.\n"),
     ]);
     let mut session = Session::new(Tools::new(&set));
-    session.invoke(r#"/pdf form.pdf "my values.json""#, |_| None);
+    session
+        .invoke(r#"/pdf form.pdf "my values.json""#, |_| None)
+        .unwrap();
     load(&mut session, "review");
     let back = session.reattach(&Reattach::default());
     assert_eq!(names(&back), ["review", "pdf"]);
@@ -226,7 +228,7 @@ fn a_cut_user_invocation_keeps_its_arguments() {
     let body = format!("Work on $ARGUMENTS.\n{}", long_body("Steps", 10));
     let set = set(vec![skill("work", &body)]);
     let mut session = Session::new(Tools::new(&set));
-    session.invoke("/work src/lib.rs", |_| None);
+    session.invoke("/work src/lib.rs", |_| None).unwrap();
     let back = session.reattach(&Reattach {
         per_skill: 300,
         ..Reattach::default()
@@ -433,7 +435,9 @@ fn prints_a_reattach_after_compaction() {
     let mut session = Session::new(Tools::new(&set));
     load(&mut session, "release-notes");
     load(&mut session, "deploy");
-    session.invoke("/code-review src/session.rs", |_| None);
+    session
+        .invoke("/code-review src/session.rs", |_| None)
+        .unwrap();
     load(&mut session, "pdf");
 
     let back = session.compact(&Reattach {

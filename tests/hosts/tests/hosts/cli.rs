@@ -940,3 +940,44 @@ fn dialects_on_the_command_line() {
         Some(2)
     );
 }
+
+/// Issue 25: a body's placeholders multiplied the arguments without bound (a 1.98 MB SKILL.md
+/// with a 1 KB argument printed 180 MB; 128 KB aborted). Over the cap: exit 1 and the sizes.
+#[test]
+fn invoke_refuses_a_text_over_the_substitution_cap() {
+    let root = tempfile::tempdir().unwrap();
+    let dir = root.path().join("echo");
+    std::fs::create_dir_all(&dir).unwrap();
+    // Inside the body's limits (40,000 characters), 3,900 placeholders.
+    let body = "$ARGUMENTS".repeat(3_900);
+    std::fs::write(
+        dir.join("SKILL.md"),
+        format!("---\nname: echo\ndescription: Echo. Use when testing.\n---\n{body}\n"),
+    )
+    .unwrap();
+    let folder = root.path().to_str().unwrap();
+    // 3.9 MB, then about 470 MB (near the kernel's 128 KiB limit on one argument).
+    for arg in ["a".repeat(1_000), "b".repeat(120_000)] {
+        let o = run(&["invoke", folder, &format!("/echo {arg}")]);
+        assert_eq!(
+            (o.status.code(), o.stdout.len()),
+            (Some(1), 0),
+            "{}",
+            stderr(&o)
+        );
+        let rendered = 3_900 * arg.len() + 1;
+        assert_eq!(
+            stderr(&o),
+            format!(
+                "Invoking skill \"echo\" with these arguments would give {rendered} bytes of text \
+                 (a body of 39001 bytes with 3900 placeholders, arguments of {} bytes); the limit \
+                 is 2000000 bytes. Invoke it with shorter arguments, or without them.\n",
+                arg.len()
+            )
+        );
+    }
+    // Within the cap, as before.
+    let o = run(&["invoke", folder, "/echo ab"]);
+    assert_eq!(o.status.code(), Some(0), "{}", stderr(&o));
+    assert_eq!(stdout(&o), format!("{}\n", "ab".repeat(3_900)));
+}
