@@ -296,7 +296,7 @@ impl<Id> SkillTool<Id> {
     /// ```
     pub fn with_config(mut self, config: ToolConfig) -> Self {
         self.host.config = Arc::new(ToolConfig {
-            name: <Self as rig_core::tool::Tool>::NAME.to_owned(),
+            name: crate::tools::ToolName::known(<Self as rig_core::tool::Tool>::NAME),
             style: ToolStyle::Unified,
             ..config
         });
@@ -535,7 +535,7 @@ impl DynamicSkillTools {
     /// let fields = Fields { name: "pdf".into(), description: "Read PDFs.".into(), ..Fields::default() };
     /// let set = Arc::new(SkillSet::from_skills(vec![Skill::owned(fields, String::new(), vec![])], &ListingFormat::Markdown));
     /// let tools = skills_embed_runtime::rig::DynamicSkillTools::from_shared(set)
-    ///     .with_config(ToolConfig { name: "open_skill".into(), ..ToolConfig::default() })
+    ///     .with_config(ToolConfig { name: "open_skill".parse().unwrap(), ..ToolConfig::default() })
     ///     .tools();
     /// assert_eq!(tools[0].name().to_string(), "open_skill");
     /// ```

@@ -13,7 +13,7 @@ use crate::listing::ListingFormat;
 use crate::parse::{
     Diagnostic, Dialect, Profile, ResourceAction, Rule, ScanOptions, WalkLimits, scan,
 };
-use crate::tools::{OutputShape, ToolConfig, ToolStyle};
+use crate::tools::{OutputShape, ToolConfig, ToolName, ToolStyle};
 use crate::{SkillSet, Tools};
 use clap::builder::TypedValueParser as _;
 use clap::{Parser, Subcommand, ValueEnum};
@@ -179,9 +179,10 @@ enum Command {
         /// The frame around loaded content.
         #[arg(long, value_enum, default_value_t = Shape::Brackets)]
         shape: Shape,
-        /// The name of the unified tool.
+        /// The name of the unified tool: 1 to 64 of A-Z, a-z, 0-9, '_' and '-' (what MCP
+        /// clients and the OpenAI and Anthropic APIs all accept).
         #[arg(long, default_value = "load_skill")]
-        tool_name: String,
+        tool_name: ToolName,
         /// Serve MCP's Streamable HTTP at http://ADDR/mcp instead of stdio, e.g.
         /// 127.0.0.1:8080. Only loopback hosts are accepted in `Host` unless --allow-host
         /// names more; browser origins other than the server's own get 403. Stops on SIGTERM

@@ -44,7 +44,7 @@ use crate::tools::{Event, ToolConfig};
 /// # static SKILLS: skills_embed_runtime::SkillSet = skills_embed_runtime::SkillSet::empty();
 ///
 /// let server = McpServer::new(&SKILLS)
-///     .with_config(ToolConfig { name: "open_skill".into(), ..ToolConfig::default() })
+///     .with_config(ToolConfig { name: "open_skill".parse().unwrap(), ..ToolConfig::default() })
 ///     .with_permissions(Permissions::new().ask("deploy-*").deny("internal-*"))
 ///     // Called when the model loads a skill under `ask`; answer after asking the user.
 ///     .with_approval(|skill| async move {

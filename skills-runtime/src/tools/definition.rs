@@ -80,8 +80,8 @@ pub enum OutputShape {
 /// ```
 #[derive(Debug, Clone, PartialEq, Eq)]
 pub struct ToolConfig {
-    /// The unified tool's name.
-    pub name: String,
+    /// The unified tool's name, checked by [`ToolName`].
+    pub name: ToolName,
     /// Unified or split tools.
     pub style: ToolStyle,
     /// Put the L1 listing in the tool description (instead of the system prompt), in this format.
@@ -100,7 +100,7 @@ pub struct ToolConfig {
     pub shape: OutputShape,
     /// The unified run tool's name, for skills' Rust scripts ([`RUN_SKILL_SCRIPT`] by default).
     /// In the split style each script is a tool of its own instead ([`script_tool_name`]).
-    pub run_name: String,
+    pub run_name: ToolName,
     /// How long an `async` Rust script may run before it is stopped (a plain function cannot
     /// be stopped and runs to its end).
     pub script_timeout: std::time::Duration,
@@ -109,7 +109,7 @@ pub struct ToolConfig {
 impl Default for ToolConfig {
     fn default() -> Self {
         ToolConfig {
-            name: "load_skill".into(),
+            name: ToolName::known("load_skill"),
             style: ToolStyle::Unified,
             listing_in_description: None,
             max_chars: 12_000,
@@ -120,10 +120,137 @@ impl Default for ToolConfig {
                 .to_vec(),
             dump_executables: false,
             shape: OutputShape::Brackets,
-            run_name: RUN_SKILL_SCRIPT.into(),
+            run_name: ToolName::known(RUN_SKILL_SCRIPT),
             script_timeout: std::time::Duration::from_secs(30),
         }
     }
+}
+
+/// A tool's name as a host sets it ([`ToolConfig::name`], [`ToolConfig::run_name`], the
+/// `--tool-name` flag), checked once when it is made: 1 to 64 characters, each an ASCII letter, a
+/// digit, `_` or `-`.
+///
+/// That is what every API the tools are offered to accepts: OpenAI's and Anthropic's function
+/// names (`^[a-zA-Z0-9_-]{1,64}$`) and MCP's tool names (SEP-986: 1 to 128 of those and `.`);
+/// an empty name, a newline or a space would be refused by a provider, or break the
+/// instructions that name the tool.
+///
+/// ```
+/// use skills_embed_runtime::tools::{ToolConfig, ToolName};
+/// let config = ToolConfig { name: ToolName::new("skills_load")?, ..ToolConfig::default() };
+/// assert_eq!(config.name, "skills_load");
+///
+/// let err = ToolName::new("load\nskill").unwrap_err();
+/// assert_eq!(
+///     err.to_string(),
+///     "Tool name \"load\\nskill\" has '\\n' at byte 4. A tool name is 1 to 64 characters, each \
+///      an ASCII letter, a digit, '_' or '-' (what MCP clients and the OpenAI and Anthropic APIs \
+///      all accept), like \"load_skill\"."
+/// );
+/// assert!("".parse::<ToolName>().unwrap_err().to_string().starts_with("Tool name \"\" is empty."));
+/// # Ok::<(), skills_embed_runtime::tools::ToolNameError>(())
+/// ```
+#[derive(Debug, Clone, PartialEq, Eq, Hash)]
+pub struct ToolName(String);
+
+/// The longest [`ToolName`], in characters.
+const MAX_TOOL_NAME: usize = 64;
+
+impl ToolName {
+    /// Checks `name`: 1 to 64 characters of `A-Z`, `a-z`, `0-9`, `_` and `-`, else a
+    /// [`ToolNameError`] saying what is wrong.
+    pub fn new(name: impl Into<String>) -> Result<Self, ToolNameError> {
+        let name = name.into();
+        let problem = if name.is_empty() {
+            Some("is empty".to_owned())
+        } else if let Some((at, c)) = name
+            .char_indices()
+            .find(|&(_, c)| !(c.is_ascii_alphanumeric() || c == '_' || c == '-'))
+        {
+            Some(format!("has {c:?} at byte {at}"))
+        } else if name.len() > MAX_TOOL_NAME {
+            Some(format!("is {} characters long", name.len()))
+        } else {
+            None
+        };
+        match problem {
+            Some(problem) => Err(ToolNameError {
+                name: text::echo(&name),
+                problem,
+            }),
+            None => Ok(ToolName(name)),
+        }
+    }
+
+    /// One of this crate's own names, known to pass.
+    pub(crate) fn known(name: &'static str) -> Self {
+        debug_assert!(ToolName::new(name).is_ok(), "{name}");
+        ToolName(name.to_owned())
+    }
+
+    /// The name.
+    pub fn as_str(&self) -> &str {
+        &self.0
+    }
+}
+
+impl std::str::FromStr for ToolName {
+    type Err = ToolNameError;
+    fn from_str(name: &str) -> Result<Self, ToolNameError> {
+        ToolName::new(name)
+    }
+}
+
+impl std::ops::Deref for ToolName {
+    type Target = str;
+    fn deref(&self) -> &str {
+        &self.0
+    }
+}
+
+impl std::fmt::Display for ToolName {
+    fn fmt(&self, f: &mut std::fmt::Formatter<'_>) -> std::fmt::Result {
+        f.write_str(&self.0)
+    }
+}
+
+impl PartialEq<str> for ToolName {
+    fn eq(&self, other: &str) -> bool {
+        self.0 == other
+    }
+}
+
+impl PartialEq<&str> for ToolName {
+    fn eq(&self, other: &&str) -> bool {
+        self.0 == *other
+    }
+}
+
+impl PartialEq<ToolName> for str {
+    fn eq(&self, other: &ToolName) -> bool {
+        self == other.0
+    }
+}
+
+impl PartialEq<ToolName> for &str {
+    fn eq(&self, other: &ToolName) -> bool {
+        *self == other.0
+    }
+}
+
+/// A name [`ToolName::new`] refused: the name (clipped) and what is wrong with it.
+#[derive(Debug, Clone, PartialEq, Eq, thiserror::Error)]
+#[error(
+    "Tool name {} {problem}. A tool name is 1 to 64 characters, each an ASCII letter, a digit, \
+     '_' or '-' (what MCP clients and the OpenAI and Anthropic APIs all accept), like \"load_skill\".",
+    text::json_string(name)
+)]
+#[non_exhaustive]
+pub struct ToolNameError {
+    /// The name given, clipped to [`ECHO`](crate::text::ECHO) characters.
+    pub name: String,
+    /// What is wrong: `is empty`, `has '\n' at byte 4`, `is 65 characters long`.
+    pub problem: String,
 }
 
 /// The split style's tool names.
@@ -345,7 +472,7 @@ pub(crate) fn run_definitions(config: &ToolConfig, scripts: &[&Script]) -> Vec<T
                 let _ = write!(described, " Arguments: {schema}");
             }
             vec![ToolDefinition {
-                name: config.run_name.clone(),
+                name: config.run_name.to_string(),
                 description: format!(
                     "Run a script a skill provides, inside this agent: no files, no shell. Load the \
                      skill first and follow its instructions on when to run which script. Send \
@@ -435,7 +562,7 @@ pub(crate) fn definitions(
     };
     match config.style {
         ToolStyle::Unified => vec![ToolDefinition {
-            name: config.name.clone(),
+            name: config.name.to_string(),
             description: format!(
                 "Load a skill's instructions or one of its files. Call it with only `skill` to get the \
                  instructions (path \"SKILL.md\") and the list of the skill's files; then load a file the \
@@ -530,6 +657,45 @@ pub(crate) fn definitions(
 #[cfg(test)]
 mod tests {
     use super::*;
+
+    /// Issue 25: a tool name took an empty name and newlines; now the set every provider
+    /// accepts, `^[a-zA-Z0-9_-]{1,64}$`, and nothing else.
+    #[test]
+    fn tool_names_are_what_every_provider_accepts() {
+        let longest = "a".repeat(64);
+        for name in [
+            "a",
+            "Z9",
+            "load_skill",
+            "run-skill-script",
+            "_",
+            "-",
+            &longest,
+        ] {
+            assert_eq!(ToolName::new(name).unwrap(), name);
+        }
+        let over = "a".repeat(65);
+        let huge = format!("{}\n", "b".repeat(10_000));
+        for (name, problem) in [
+            ("", "is empty"),
+            ("\n", r"has '\n' at byte 0"),
+            ("a\r", r"has '\r' at byte 1"),
+            ("a b", "has ' ' at byte 1"),
+            ("a.b", "has '.' at byte 1"),
+            ("a/b", "has '/' at byte 1"),
+            ("caf\u{e9}", "has 'é' at byte 3"),
+            ("a\u{0}", r"has '\0' at byte 1"),
+            (&over, "is 65 characters long"),
+            (&huge, r"has '\n' at byte 10000"),
+        ] {
+            let err = name.parse::<ToolName>().unwrap_err();
+            assert_eq!(err.problem, problem, "{name:?}");
+            assert!(err.name.chars().count() <= crate::text::ECHO, "{name:?}");
+            assert!(!err.to_string().contains('\n'), "{err}");
+        }
+        assert_eq!(ToolConfig::default().name, "load_skill");
+        assert_eq!(ToolConfig::default().run_name, RUN_SKILL_SCRIPT);
+    }
 
     #[test]
     fn unified_schema_has_the_enum_and_one_required_field() {

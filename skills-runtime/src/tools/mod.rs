@@ -84,7 +84,7 @@ mod session;
 pub use call::{Call, CallError};
 pub use definition::{
     LOAD_SKILL_CHUNK, OutputShape, READ_SKILL, READ_SKILL_RESOURCE, RUN_SKILL_SCRIPT, ToolConfig,
-    ToolDefinition, ToolStyle, script_tool_name, strict_compatible,
+    ToolDefinition, ToolName, ToolNameError, ToolStyle, script_tool_name, strict_compatible,
 };
 pub use disclosure::{
     DESCRIPTION_WEIGHT, Disclosure, Match, MatchConfig, NAME_WEIGHT, STOP_WORDS, keywords,

@@ -64,7 +64,7 @@ fn split_style_and_a_configured_name() {
         ["read_skill", "read_skill_resource", "load_skill_chunk"]
     );
     let config = ToolConfig {
-        name: "skill".into(),
+        name: "skill".parse().unwrap(),
         ..ToolConfig::default()
     };
     assert_eq!(tools().with_config(config).definitions()[0].name, "skill");

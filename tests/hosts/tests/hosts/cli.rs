@@ -981,3 +981,79 @@ fn invoke_refuses_a_text_over_the_substitution_cap() {
     assert_eq!(o.status.code(), Some(0), "{}", stderr(&o));
     assert_eq!(stdout(&o), format!("{}\n", "ab".repeat(3_900)));
 }
+
+/// `skills serve --tool-name NAME` over stdio: exit status, stdout lines up to the answer to
+/// `tools/list`, stderr.
+fn serve_with_tool_name(name: &str) -> (Option<i32>, Vec<String>, String) {
+    use std::io::{BufRead, BufReader, Read, Write};
+    use std::process::Stdio;
+    let mut child = Command::new(env!("CARGO_BIN_EXE_skills-cli"))
+        .args(["serve", "--tool-name", name, &path("tests/fixtures/basic")])
+        .stdin(Stdio::piped())
+        .stdout(Stdio::piped())
+        .stderr(Stdio::piped())
+        .spawn()
+        .unwrap();
+    let mut stdin = child.stdin.take().unwrap();
+    // A server that refused its flags has exited: the writes may fail, which is fine.
+    let _ = stdin.write_all(
+        concat!(
+            r#"{"jsonrpc":"2.0","id":1,"method":"initialize","params":{"protocolVersion":"2025-06-18","capabilities":{},"clientInfo":{"name":"t","version":"1"}}}"#,
+            "\n",
+            r#"{"jsonrpc":"2.0","method":"notifications/initialized"}"#,
+            "\n",
+            r#"{"jsonrpc":"2.0","id":2,"method":"tools/list"}"#,
+            "\n"
+        )
+        .as_bytes(),
+    );
+    let mut lines = Vec::new();
+    for line in BufReader::new(child.stdout.take().unwrap()).lines() {
+        let line = line.unwrap();
+        let done = line.contains(r#""id":2"#);
+        lines.push(line);
+        if done {
+            break;
+        }
+    }
+    drop(stdin);
+    let mut stderr = String::new();
+    child
+        .stderr
+        .take()
+        .unwrap()
+        .read_to_string(&mut stderr)
+        .unwrap();
+    (child.wait().unwrap().code(), lines, stderr)
+}
+
+/// Issue 25: `--tool-name` took an empty name and newlines, and served them as the tool's name.
+#[test]
+fn serve_refuses_a_tool_name_providers_refuse_as_a_usage_error() {
+    let (_, lines, stderr) = serve_with_tool_name("skills_load-2");
+    assert!(
+        lines
+            .last()
+            .is_some_and(|l| l.contains(r#""name":"skills_load-2""#)),
+        "{lines:?} {stderr}"
+    );
+    let long = "x".repeat(65);
+    for (name, problem) in [
+        ("", "is empty"),
+        ("load\nskill", r"has '\n' at byte 4"),
+        ("load skill", "has ' ' at byte 4"),
+        ("load.skill", "has '.' at byte 4"),
+        ("\u{e9}", r"has 'é' at byte 0"),
+        (long.as_str(), "is 65 characters long"),
+    ] {
+        let (status, lines, stderr) = serve_with_tool_name(name);
+        assert_eq!((status, lines.len()), (Some(2), 0), "{name:?}: {lines:?}");
+        assert!(
+            stderr.contains(&format!(
+                "Tool name {} {problem}. A tool name is 1 to 64 characters",
+                serde_json::to_string(name).unwrap()
+            )),
+            "{name:?}: {stderr}"
+        );
+    }
+}
