@@ -152,9 +152,12 @@ impl<Id> Overlay<Id> {
     /// previous good version of a skill that is now broken, swaps in the new set, and says
     /// what changed.
     ///
-    /// The fingerprint is every path's size and modification time, so nothing is read when
-    /// nothing changed. An edit that keeps a file's size within the file system's timestamp
-    /// resolution (a second on some) is seen by the next reload after the clock moves on.
+    /// The fingerprint is every path's size, modification time, permissions and status-change
+    /// time, so nothing is read when nothing changed, and a `chmod` is a change: a script's
+    /// executable bit is part of its skill's [content digest](Skill::content_digest), so an
+    /// approval given before it asks again. An edit that keeps a file's size within the file
+    /// system's timestamp resolution (a second on some) is seen by the next reload after the
+    /// clock moves on.
     ///
     /// The fingerprint and the scan walk under [the one walk policy](crate::parse::walk): no
     /// link out of the root, each real folder once per skill, capped depth and entries, and the
@@ -384,8 +387,8 @@ fn diff(old: &SkillSet<Dynamic>, new: &SkillSet<Dynamic>, report: &mut ReloadRep
         .collect();
 }
 
-/// A cheap summary of a root: every path the scan would walk with its size and modification
-/// time, and every problem the walk meets, no file read.
+/// A cheap summary of a root: every path the scan would walk with its size, times and
+/// permissions, and every problem the walk meets, no file read.
 ///
 /// It is the scan's own walk ([`crate::parse::walk`]): the same links followed (never out of
 /// the root), each real folder once per skill, the same caps on depth, entries and time, so it

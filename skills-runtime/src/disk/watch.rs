@@ -1,6 +1,6 @@
 //! Reloading an overlay in the background when its folders change.
 //!
-//! A thread polls the roots' fingerprints (paths, sizes, modification times: no file is read
+//! A thread polls the roots' fingerprints (paths, sizes, times, permissions: no file is read
 //! unless something changed) and reloads. Polling needs no platform notification API and sees
 //! changes on network and container file systems where notifications are unreliable.
 //!

@@ -105,9 +105,24 @@ pub struct WalkSummary {
     /// Whether the walk stopped at [`WalkLimits::max_time`]: what lies beyond is missing, not
     /// deleted.
     pub timed_out: bool,
-    /// A hash of every entry walked (path, kind, size, modification time) and of every problem
-    /// met: two walks of an unchanged tree give the same value.
+    /// A hash of every entry walked (path, kind, size, modification time, permissions and
+    /// status-change time) and of every problem met: two walks of an unchanged tree give the
+    /// same value, and a `chmod` changes it.
     pub fingerprint: u64,
+}
+
+/// What a `chmod` changes, and an edit that puts the modification time back (`touch -r`,
+/// `rsync -t`) does not hide: the mode (a script's executable bit is part of its skill's
+/// content digest) and the status-change time, which only the kernel sets.
+#[cfg(unix)]
+fn hash_status(meta: &fs::Metadata, hasher: &mut DefaultHasher) {
+    use std::os::unix::fs::MetadataExt;
+    (meta.mode(), meta.ctime(), meta.ctime_nsec()).hash(hasher);
+}
+
+#[cfg(not(unix))]
+fn hash_status(meta: &fs::Metadata, hasher: &mut DefaultHasher) {
+    meta.permissions().readonly().hash(hasher);
 }
 
 /// The identity of a real folder.
@@ -261,7 +276,8 @@ impl<'a> Budget<'a> {
         }
     }
 
-    /// Adds an entry to the fingerprint.
+    /// Adds an entry to the fingerprint: its path, kind, size, modification time, permissions
+    /// and (on Unix) status-change time.
     pub(crate) fn hash_entry(&mut self, path: &Path, kind: u8, meta: Option<&fs::Metadata>) {
         path.hash(&mut self.hasher);
         kind.hash(&mut self.hasher);
@@ -270,6 +286,7 @@ impl<'a> Budget<'a> {
             if let Ok(modified) = meta.modified() {
                 modified.hash(&mut self.hasher);
             }
+            hash_status(meta, &mut self.hasher);
         }
     }
 

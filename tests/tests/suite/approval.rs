@@ -76,3 +76,60 @@ fn always_holds_until_a_reload_changes_the_skill() {
     session.unload("deploy");
     assert!(session.handle("load_skill", LOAD).approval.is_none());
 }
+
+/// Issue 25: a `chmod` of an approved script was not seen by a reload until another change
+/// forced a rescan (the walk's fingerprint read sizes and modification times only). A script's
+/// executable bit is part of its skill's content: a reload sees the chmod, an approval asks again.
+#[cfg(unix)]
+#[test]
+fn a_chmod_is_seen_by_reload_and_asks_again() {
+    use std::os::unix::fs::PermissionsExt;
+    let tmp = tempfile::tempdir().unwrap();
+    write_deploy(tmp.path(), "Run scripts/go.sh.\n");
+    let script = tmp.path().join("deploy/scripts/go.sh");
+    fs::create_dir_all(script.parent().unwrap()).unwrap();
+    fs::write(&script, "#!/bin/sh\necho gone\n").unwrap();
+    let chmod = |mode| fs::set_permissions(&script, fs::Permissions::from_mode(mode)).unwrap();
+    chmod(0o644);
+    let overlay = Overlay::new(&SKILLS, Discovery::only(tmp.path()));
+    let rules = || Permissions::new().ask("deploy");
+
+    let first = overlay.snapshot();
+    let mut session = Session::new(Tools::new(&*first).with_permissions(rules()));
+    assert_eq!(
+        session.handle("load_skill", LOAD).approval.as_deref(),
+        Some("deploy")
+    );
+    session.answer("deploy", Answer::Always).unwrap();
+    let grants = session.grants().clone();
+
+    // Each mode change, and back: a change each time, the answer asked for again.
+    for mode in [0o755, 0o644, 0o744] {
+        chmod(mode);
+        let report = overlay.reload();
+        assert_eq!(report.changed, ["deploy"], "chmod {mode:o}: {report:?}");
+        let now = overlay.snapshot();
+        let mut session =
+            Session::new(Tools::new(&*now).with_permissions(rules())).with_grants(grants.clone());
+        let mode_now = now
+            .get("deploy")
+            .unwrap()
+            .files()
+            .find(|f| f.path() == "scripts/go.sh");
+        assert_eq!(mode_now.map(|f| f.is_executable()), Some(mode != 0o644));
+        let asked = session.handle("load_skill", LOAD);
+        if mode == 0o644 {
+            // Back to the content that was approved: the answer holds again.
+            assert!(asked.approval.is_none(), "chmod {mode:o}: {}", asked.text);
+        } else {
+            assert_eq!(asked.approval.as_deref(), Some("deploy"), "chmod {mode:o}");
+        }
+    }
+    // A chmod that leaves the executable bits as they were is read again, and is no change.
+    chmod(0o700);
+    let report = overlay.reload();
+    assert!(
+        report.changed.is_empty() && !report.rescanned.is_empty(),
+        "{report:?}"
+    );
+}
