@@ -29,7 +29,7 @@ use crate::parse::{Diagnostic, Rule};
 
 /// Reads every resource and builds the runtime [`Skill`].
 pub fn skill(source: &SkillSource) -> io::Result<Skill> {
-    skill_with(source, |r| fs::read(&r.file))
+    skill_with(source, |r| crate::parse::read::read_regular(&r.file, None))
 }
 
 /// Builds the runtime [`Skill`], reading each resource with `read`.

@@ -1,8 +1,17 @@
-//! Reading a file that must lie inside a root, through the handle that was checked.
+//! Reading a file that must lie inside a root, through the handle that was checked, and
+//! reading a file whole as it stood: never half of an in-place rewrite.
 
 use std::fs::{self, File};
-use std::io::{self, Read};
+use std::io::{self, Read, Seek};
 use std::path::Path;
+use std::time::{Duration, SystemTime};
+
+/// How long a file must have stood unchanged before it is read: a file changed more recently
+/// may be in the middle of an in-place rewrite (truncated, not yet written).
+pub(crate) const SETTLE: Duration = Duration::from_millis(50);
+
+/// How many times a read is tried while the file keeps changing.
+const TRIES: usize = 8;
 
 /// Reads `path`, which must resolve (symbolic links included) to a regular file inside
 /// `canonical_root`, of at most `cap` bytes.
@@ -41,16 +50,103 @@ pub(crate) fn read_inside(
             "changed while being read; try again",
         ));
     }
+    read_whole(&mut file, cap)
+}
+
+/// Reads a regular file of at most `cap` bytes that the walk saw, through one handle:
+/// [`check_regular`] on the path first, since opening a FIFO swapped in since would block for
+/// ever (found by the fault tests), then [`read_whole`].
+pub(crate) fn read_regular(path: &Path, cap: Option<u64>) -> io::Result<Vec<u8>> {
+    check_regular(&fs::metadata(path)?, cap)?;
+    read_whole(&mut File::open(path)?, cap)
+}
+
+/// Reads an open regular file whole, at most `cap` bytes, as it stood: its size, times and
+/// permissions must be the same before and after the read, and it must have stood unchanged for
+/// [`SETTLE`] before it (a file rewritten in place is empty or half-written for a moment, and
+/// looks stable then). Tried [`TRIES`] times while the file changes, waiting for it to settle;
+/// then an [`io::ErrorKind::Interrupted`] error saying to try again, never a torn read. Writers
+/// that replace a file (write a temporary file, then rename it over the old) are never waited
+/// for: the old handle reads the old file whole.
+pub(crate) fn read_whole(file: &mut File, cap: Option<u64>) -> io::Result<Vec<u8>> {
     let limit = cap.map_or(u64::MAX, |c| c.saturating_add(1));
-    let mut bytes = Vec::with_capacity(usize::try_from(meta.len()).unwrap_or(0));
-    file.by_ref().take(limit).read_to_end(&mut bytes)?;
-    if cap.is_some_and(|c| bytes.len() as u64 > c) {
-        return Err(io::Error::new(
-            io::ErrorKind::FileTooLarge,
-            "grew past the cap while being read",
-        ));
+    for _ in 0..TRIES {
+        let before = file.metadata()?;
+        check_regular(&before, cap)?;
+        if let Some(wait) = unsettled(&before) {
+            std::thread::sleep(wait);
+            continue;
+        }
+        file.rewind()?;
+        let mut bytes = Vec::with_capacity(usize::try_from(before.len()).unwrap_or(0));
+        file.by_ref().take(limit).read_to_end(&mut bytes)?;
+        if cap.is_some_and(|c| bytes.len() as u64 > c) {
+            return Err(io::Error::new(
+                io::ErrorKind::FileTooLarge,
+                "grew past the cap while being read",
+            ));
+        }
+        let after = file.metadata()?;
+        if stamp(&before) == stamp(&after) && bytes.len() as u64 == after.len() {
+            return Ok(bytes);
+        }
     }
-    Ok(bytes)
+    Err(io::Error::new(
+        io::ErrorKind::Interrupted,
+        format!(
+            "kept changing while being read ({TRIES} tries); try again, and have writers \
+             replace skill files whole (write a temporary file, then rename it into place)"
+        ),
+    ))
+}
+
+/// How long to wait before a file changed less than [`SETTLE`] ago has stood that long; `None`
+/// when it has. A time ahead of the clock by more than that (a file server's clock) is not
+/// waited for: the comparison of before and after still holds.
+fn unsettled(meta: &fs::Metadata) -> Option<Duration> {
+    let changed = changed_at(meta)?;
+    let age = match SystemTime::now().duration_since(changed) {
+        Ok(age) => age,
+        Err(ahead) if ahead.duration() < SETTLE => Duration::ZERO,
+        Err(_) => return None,
+    };
+    SETTLE.checked_sub(age).filter(|wait| !wait.is_zero())
+}
+
+/// When the file last changed: its status-change time on Unix (a `chmod` or a truncation
+/// sets it; nothing but the kernel can), its modification time elsewhere.
+#[cfg(unix)]
+fn changed_at(meta: &fs::Metadata) -> Option<SystemTime> {
+    use std::os::unix::fs::MetadataExt;
+    let at = Duration::new(
+        u64::try_from(meta.ctime()).ok()?,
+        u32::try_from(meta.ctime_nsec()).ok()?,
+    );
+    SystemTime::UNIX_EPOCH.checked_add(at)
+}
+
+#[cfg(not(unix))]
+fn changed_at(meta: &fs::Metadata) -> Option<SystemTime> {
+    meta.modified().ok()
+}
+
+/// What a write changes: size, times, permissions.
+#[cfg(unix)]
+fn stamp(meta: &fs::Metadata) -> impl PartialEq {
+    use std::os::unix::fs::MetadataExt;
+    (
+        meta.len(),
+        meta.mtime(),
+        meta.mtime_nsec(),
+        meta.ctime(),
+        meta.ctime_nsec(),
+        meta.mode(),
+    )
+}
+
+#[cfg(not(unix))]
+fn stamp(meta: &fs::Metadata) -> impl PartialEq {
+    (meta.len(), meta.modified().ok())
 }
 
 /// A regular file of at most `cap` bytes.
@@ -108,6 +204,73 @@ mod tests {
         assert!(
             read_inside(&canonical, root.path(), None).is_err(),
             "a folder is not a file"
+        );
+    }
+
+    /// Issue 25: 14% of reads during in-place rewrites returned a half-written file. A writer
+    /// rewrites the file in place, in bursts; every read racing it gives one whole version or a
+    /// "try again" error, and the last version once the writer stops. `truncate` rewrites as
+    /// `fs::write` does (truncate, then write), which leave the file empty between the two
+    /// calls; a read may then give that empty file when the writer stalls longer than
+    /// [`SETTLE`] (it is the file as it stood), never part of a version.
+    #[cfg(unix)]
+    fn racing_reads(truncate: bool) -> (usize, usize) {
+        use std::os::unix::fs::FileExt;
+        let root = tempfile::tempdir().unwrap();
+        let canonical = fs::canonicalize(root.path()).unwrap();
+        let path = canonical.join("SKILL.md");
+        let versions = ["a".repeat(96 * 1024), "b".repeat(96 * 1024)];
+        fs::write(&path, &versions[0]).unwrap();
+        let done = std::sync::atomic::AtomicBool::new(false);
+        let (mut whole, mut changing) = (0, 0);
+        std::thread::scope(|scope| {
+            scope.spawn(|| {
+                let file = fs::OpenOptions::new().write(true).open(&path).unwrap();
+                // Bursts of rewrites, with pauses longer than a read waits for a file to settle.
+                for _ in 0..6 {
+                    for version in versions.iter().cycle().take(40) {
+                        if truncate {
+                            fs::write(&path, version).unwrap();
+                        } else {
+                            file.write_all_at(version.as_bytes(), 0).unwrap();
+                        }
+                    }
+                    std::thread::sleep(SETTLE * 2);
+                }
+                done.store(true, std::sync::atomic::Ordering::Release);
+            });
+            while !done.load(std::sync::atomic::Ordering::Acquire) {
+                match read_inside(&canonical, &path, None) {
+                    Ok(bytes) => {
+                        assert!(
+                            versions.iter().any(|v| v.as_bytes() == bytes)
+                                || (truncate && bytes.is_empty()),
+                            "a torn read: {} bytes, {} of them 'a', after {whole} whole reads",
+                            bytes.len(),
+                            bytes.iter().filter(|&&b| b == b'a').count(),
+                        );
+                        whole += 1;
+                    }
+                    Err(e) => {
+                        assert_eq!(e.kind(), io::ErrorKind::Interrupted, "{e}");
+                        assert!(e.to_string().contains("rename it into place"), "{e}");
+                        changing += 1;
+                    }
+                }
+            }
+        });
+        let last = read_inside(&canonical, &path, None).unwrap();
+        assert_eq!(last, versions[1].as_bytes());
+        (whole, changing)
+    }
+
+    #[cfg(unix)]
+    #[test]
+    fn a_read_racing_an_in_place_rewrite_is_never_torn() {
+        let overwrites = racing_reads(false);
+        let truncations = racing_reads(true);
+        println!(
+            "whole and refused reads: {overwrites:?} over writes, {truncations:?} truncations"
         );
     }
 }

@@ -970,11 +970,10 @@ impl Diagnostic {
 }
 
 /// Reads a file that the walk saw as a regular file, after checking it still is one and is at
-/// most `cap` bytes: a FIFO swapped in since would block the read for ever (found by the fault
-/// tests), and a 10 MB SKILL.md is refused before it is read (the compile-time tests).
+/// most `cap` bytes (a 10 MB SKILL.md is refused before it is read: the compile-time tests),
+/// whole as it stood ([`super::read::read_regular`]).
 fn read_regular(path: &Path, cap: Option<u64>) -> io::Result<Vec<u8>> {
-    super::read::check_regular(&fs::metadata(path)?, cap)?;
-    fs::read(path)
+    super::read::read_regular(path, cap)
 }
 
 fn read_error(path: &Path, e: &io::Error) -> Diagnostic {
