@@ -406,6 +406,49 @@ mod tests {
     }
 
     #[test]
+    fn a_cancelled_file_run_answers_that_it_was_cancelled() {
+        /// Runs until cancelled, then words it its own way.
+        struct Waits;
+        impl FileRunner for Waits {
+            fn run(&self, run: FileRun<'_>) -> Result<String, String> {
+                while !run.cancel.wait_timeout(Duration::from_secs(600)) {}
+                Err("interrupted".into())
+            }
+        }
+        let runner: Arc<dyn FileRunner> = Arc::new(Waits);
+        let skill = Skill::owned(
+            crate::model::fields::Fields {
+                name: "s".into(),
+                description: "S.".into(),
+                ..Default::default()
+            },
+            "Run it.\n".into(),
+            vec![crate::model::file::File::owned(
+                "scripts/x.sh".into(),
+                b"true\n".to_vec(),
+                true,
+            )],
+        );
+        let scripts = file_scripts(std::iter::once(&skill), &runner);
+        let cancel = CancelToken::new();
+        let later = cancel.clone();
+        std::thread::spawn(move || later.cancel());
+        let out = super::run(
+            &ToolConfig::default(),
+            &scripts[0],
+            serde_json::json!({"argv": []}),
+            &cancel,
+        );
+        assert!(out.is_error);
+        assert!(
+            out.text.starts_with("[Script: s/scripts/x.sh]\n\n"),
+            "{}",
+            out.text
+        );
+        assert!(out.text.contains("its call was cancelled"), "{}", out.text);
+    }
+
+    #[test]
     fn a_run_past_its_timeout_is_killed_and_a_finished_one_gives_its_output() {
         let cancel = CancelToken::new();
         let child = spin();
