@@ -197,6 +197,12 @@ impl CancelToken {
         }
     }
 
+    /// No longer wakes `waker` (its run has ended): a token shared by many runs keeps no
+    /// waker of a run that is over.
+    fn forget(&self, waker: &Waker) {
+        self.state().wakers.retain(|w| !w.will_wake(waker));
+    }
+
     fn state(&self) -> std::sync::MutexGuard<'_, Waiting> {
         // A panic elsewhere while holding it leaves a flag and wakers: still usable.
         self.flag
@@ -540,10 +546,22 @@ enum Driven<T> {
 /// Drives `future` on this thread until it is ready, or gives up (dropping it) after
 /// `timeout` or at `cancel`. Spurious wake-ups only cost a poll.
 fn block_on<F: Future>(future: F, timeout: Duration, cancel: &CancelToken) -> Driven<F::Output> {
-    let deadline = Instant::now().checked_add(timeout);
     let waker = Waker::from(Arc::new(Unpark(thread::current())));
     cancel.wake_on_cancel(&waker);
-    let mut cx = Context::from_waker(&waker);
+    let driven = drive_until(future, timeout, cancel, &waker);
+    cancel.forget(&waker);
+    driven
+}
+
+/// The loop of [`block_on`], polling with `waker`.
+fn drive_until<F: Future>(
+    future: F,
+    timeout: Duration,
+    cancel: &CancelToken,
+    waker: &Waker,
+) -> Driven<F::Output> {
+    let deadline = Instant::now().checked_add(timeout);
+    let mut cx = Context::from_waker(waker);
     let mut future = std::pin::pin!(future);
     loop {
         if cancel.is_cancelled() {
@@ -612,6 +630,21 @@ mod tests {
             .function()
             .run(serde_json::json!({"n": 21}), Duration::from_secs(5));
         assert_eq!(out, Ok("42".to_owned()));
+    }
+
+    #[test]
+    fn a_token_shared_by_runs_keeps_no_waker_of_a_run_that_ended() {
+        let script = Script::new_async("s", "later", later);
+        let cancel = CancelToken::new();
+        for _ in 0..3 {
+            let out = script.function().run_cancellable(
+                serde_json::json!({"n": 1}),
+                Duration::from_secs(5),
+                &cancel,
+            );
+            assert_eq!(out, Ok("2".to_owned()));
+        }
+        assert!(cancel.state().wakers.is_empty());
     }
 
     #[test]
