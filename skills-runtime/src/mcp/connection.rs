@@ -573,6 +573,42 @@ mod tests {
     use super::*;
     use serde_json::json;
 
+    /// Waits (bounded) for `cancel`, on the runtime's blocking pool.
+    async fn cancelled(cancel: &CancelToken) -> bool {
+        let cancel = cancel.clone();
+        tokio::task::spawn_blocking(move || cancel.wait_timeout(std::time::Duration::from_secs(20)))
+            .await
+            .unwrap()
+    }
+
+    #[test]
+    fn a_watched_run_stops_at_a_hang_up_or_rmcps_cancellation_and_not_after_it_ended() {
+        let runtime = tokio::runtime::Builder::new_current_thread()
+            .enable_all()
+            .build()
+            .unwrap();
+        runtime.block_on(async {
+            let ticket = Ticket::default();
+            let (stop, _watching) = ticket.watch(&CancellationToken::new());
+            ticket.hang_up.cancel();
+            assert!(cancelled(&stop).await, "a hang-up stops the run");
+
+            let request = CancellationToken::new();
+            let (stop, _watching) = Ticket::default().watch(&request);
+            request.cancel();
+            assert!(cancelled(&stop).await, "rmcp's cancellation stops the run");
+
+            let ticket = Ticket::default();
+            let (stop, watching) = ticket.watch(&CancellationToken::new());
+            drop(watching);
+            // The watch has ended with the run: a later hang-up reaches nothing.
+            tokio::task::yield_now().await;
+            ticket.hang_up.cancel();
+            tokio::task::yield_now().await;
+            assert!(!stop.is_cancelled());
+        });
+    }
+
     #[test]
     fn json_depth_agrees_with_serde_json() {
         for depth in [
