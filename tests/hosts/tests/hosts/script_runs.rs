@@ -235,3 +235,34 @@ async fn a_plain_functions_run_keeps_its_slot_until_it_returns() {
         .unwrap();
     assert!(tools > 0);
 }
+
+#[tokio::test(flavor = "multi_thread", worker_threads = 2)]
+async fn a_served_async_script_ends_when_its_client_closes_stdin() {
+    let dir = tempfile::tempdir().unwrap();
+    let started = dir.path().join("started");
+    let folder = std::path::Path::new(env!("CARGO_MANIFEST_DIR")).join("../fixtures/cli-scripts");
+    let mut child = tokio::process::Command::new(env!("CARGO_BIN_EXE_skills-cli-scripts"))
+        .arg("serve")
+        .arg(folder)
+        .stdin(Stdio::piped())
+        .stdout(Stdio::piped())
+        .stderr(Stdio::null())
+        .kill_on_drop(true)
+        .spawn()
+        .unwrap();
+    let transport = (child.stdout.take().unwrap(), child.stdin.take().unwrap());
+    let client = ().serve(transport).await.expect("initialize");
+    let peer = client.peer().clone();
+    let args = json!({"script": "word-count/wait", "args": {"started": started.to_str().unwrap()}});
+    let running = tokio::spawn(async move { peer.call_tool(call(RUN, args)).await });
+    until("the script to start", || started.exists()).await;
+
+    // The client closes its end; the script (30 s timeout) is dropped and the server exits.
+    client.cancel().await.unwrap();
+    assert!(running.await.unwrap().is_err());
+    let status = tokio::time::timeout(BOUND, child.wait())
+        .await
+        .expect("the server exits once its client has gone")
+        .unwrap();
+    assert!(status.success(), "{status}");
+}
