@@ -245,6 +245,10 @@ impl ScriptFn for FileScript {
         timeout: Duration,
         cancel: &CancelToken,
     ) -> Result<String, ScriptError> {
+        // Cancelled while waiting for its turn: no process is started.
+        if cancel.is_cancelled() {
+            return Err(ScriptError::Cancelled);
+        }
         let argv: Argv = serde_json::from_value(args).map_err(|e| ScriptError::InvalidArgs {
             problem: e.to_string(),
             schema: self.schema().to_string(),
