@@ -82,7 +82,7 @@ pub use model::file::File;
 pub use model::id::{Dynamic, SkillIdentifier};
 pub use model::invocation::{InvocationFields, InvocationPolicy};
 pub use model::path::{self, PathProblem};
-pub use model::script::{Script, ScriptError, ScriptFn};
+pub use model::script::{CancelToken, Script, ScriptError, ScriptFn};
 pub use model::set::SkillSet;
 pub use model::skill::{Loaded, MANIFEST, Skill};
 pub use tools::{Call, CallError, LoadReport, ToolOutput, Tools};

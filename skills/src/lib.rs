@@ -65,8 +65,9 @@
 extern crate self as skills_embed;
 
 pub use skills_embed_runtime::{
-    Call, CallError, Chunk, Dynamic, Fields, File, LoadReport, Loaded, MANIFEST, PathProblem,
-    Script, ScriptError, ScriptFn, Skill, SkillError, SkillIdentifier, SkillSet, ToolOutput, Tools,
+    Call, CallError, CancelToken, Chunk, Dynamic, Fields, File, LoadReport, Loaded, MANIFEST,
+    PathProblem, Script, ScriptError, ScriptFn, Skill, SkillError, SkillIdentifier, SkillSet,
+    ToolOutput, Tools,
 };
 pub use skills_embed_runtime::{invoke, listing, path, policy, schemars, text, tools};
 

@@ -8,15 +8,17 @@ use std::pin::Pin;
 use std::sync::{Arc, Mutex, OnceLock};
 use std::task::{Context, Poll};
 
-use rmcp::model::{ClientNotification, JsonRpcMessage, JsonRpcRequest, RequestId};
-use rmcp::service::{RoleServer, RxJsonRpcMessage, TxJsonRpcMessage};
+use rmcp::model::{ClientNotification, GetExtensions, JsonRpcMessage, JsonRpcRequest, RequestId};
+use rmcp::service::{RequestContext, RoleServer, RxJsonRpcMessage, TxJsonRpcMessage};
 use rmcp::transport::Transport;
 use serde_json::Value;
 use tokio::io::{AsyncRead, ReadBuf};
 use tokio::sync::{Notify, OwnedSemaphorePermit, Semaphore};
+use tokio_util::sync::{CancellationToken, DropGuard};
 
 use super::{DEFAULT_SERVER_MAX_IN_FLIGHT, MAX_JSON_DEPTH, TOO_DEEP};
 use crate::host::lock;
+use crate::model::script::CancelToken;
 use crate::text::echo as clip;
 
 /// A limit on the requests answered at once, shared by every server given a clone of it: the
@@ -99,8 +101,8 @@ impl fmt::Debug for InFlightLimit {
 /// and `hang_up` tells the work that nobody waits for its answer any more.
 ///
 /// The HTTP server puts one in each request's extensions (rmcp passes them on as
-/// `http::request::Parts`); a request without one (stdio) gets a fresh one.
-#[allow(dead_code, reason = "the HTTP server and the script runs take it up (issue 25)")]
+/// `http::request::Parts`), [`Bounded`] (stdio, any transport given to `serve`) in the rmcp
+/// request's own; a request without one gets a fresh one.
 #[derive(Clone, Default)]
 pub(crate) struct Ticket {
     /// Cancelled when the client has gone: it hung up before the answer was done, or
@@ -108,6 +110,56 @@ pub(crate) struct Ticket {
     pub(crate) hang_up: tokio_util::sync::CancellationToken,
     /// What keeps the request counted (its permits); released when the last clone is dropped.
     pub(crate) hold: Option<Arc<dyn Send + Sync>>,
+}
+
+impl Ticket {
+    /// The ticket of the request `context` answers: the one its transport handed down, or a
+    /// fresh one (nothing held, never hung up).
+    pub(crate) fn of(context: &RequestContext<RoleServer>) -> Ticket {
+        if let Some(ticket) = context.extensions.get::<Ticket>() {
+            return ticket.clone();
+        }
+        #[cfg(feature = "mcp-http")]
+        if let Some(ticket) = context
+            .extensions
+            .get::<http::request::Parts>()
+            .and_then(|parts| parts.extensions.get::<Ticket>())
+        {
+            return ticket.clone();
+        }
+        Ticket::default()
+    }
+
+    /// What stops a run this request starts: a token cancelled when the client hangs up or
+    /// `cancelled` (rmcp's own token of the request: `notifications/cancelled`, the service
+    /// stopping) is, and a guard that ends the watch when dropped (when the run has ended).
+    pub(crate) fn watch(&self, cancelled: &CancellationToken) -> (CancelToken, DropGuard) {
+        let stop = CancelToken::new();
+        let ended = CancellationToken::new();
+        let (hang_up, cancelled) = (self.hang_up.clone(), cancelled.clone());
+        let (run, watching) = (stop.clone(), ended.clone());
+        tokio::spawn(async move {
+            let mut hung_up = std::pin::pin!(hang_up.cancelled());
+            let mut cancelled = std::pin::pin!(cancelled.cancelled());
+            let mut ended = std::pin::pin!(watching.cancelled());
+            let stopped = std::future::poll_fn(|cx| {
+                if ended.as_mut().poll(cx).is_ready() {
+                    Poll::Ready(false)
+                } else if hung_up.as_mut().poll(cx).is_ready()
+                    || cancelled.as_mut().poll(cx).is_ready()
+                {
+                    Poll::Ready(true)
+                } else {
+                    Poll::Pending
+                }
+            })
+            .await;
+            if stopped {
+                run.cancel();
+            }
+        });
+        (stop, ended.drop_guard())
+    }
 }
 
 impl fmt::Debug for Ticket {
@@ -122,19 +174,33 @@ impl fmt::Debug for Ticket {
 /// The permits one request holds: one of its connection's, one of the server's.
 type Slot = (OwnedSemaphorePermit, OwnedSemaphorePermit);
 
-/// The requests of one connection being answered, by id, with their permits.
+/// The requests of one connection being answered, by id, with their tickets.
 #[derive(Default)]
 struct InFlight {
-    slots: Mutex<HashMap<RequestId, Slot>>,
+    slots: Mutex<HashMap<RequestId, Ticket>>,
     /// Woken when a request's answer has been written.
     released: Notify,
 }
 
+impl InFlight {
+    /// Tells the work of every request being answered that its client has gone.
+    fn hang_up(&self) {
+        for ticket in lock(&self.slots).values() {
+            ticket.hang_up.cancel();
+        }
+    }
+}
+
 /// A transport that lets at most a connection's and the server's limit of requests be answered
 /// at once: a request takes its permits when read and gives them back when its answer has been
-/// written (or could not be), and no message is read while they are all taken. rmcp spawns a
-/// task per request and queues answers for the writer without a bound; counting from read to
-/// written bounds the answers held in memory, whatever the client pipelines.
+/// written (or could not be) and the work it started (a script run) has ended, and no message
+/// is read while they are all taken. rmcp spawns a task per request and queues answers for the
+/// writer without a bound; counting from read to written bounds the answers held in memory,
+/// whatever the client pipelines.
+///
+/// The permits are the `hold` of the request's [`Ticket`], put in the request's extensions for
+/// the handler. `notifications/cancelled` for a request, and the connection's end, cancel its
+/// ticket's `hang_up`, which stops its script run.
 pub(super) struct Bounded<T> {
     inner: T,
     connection: Arc<Semaphore>,
@@ -159,8 +225,15 @@ impl<T> Bounded<T> {
     }
 }
 
-/// Gives a request's permits back when dropped: after its answer has been written, or when the
-/// write was abandoned.
+impl<T> Drop for Bounded<T> {
+    fn drop(&mut self) {
+        // The connection is over, however it ended.
+        self.in_flight.hang_up();
+    }
+}
+
+/// Gives a request's permits back when dropped (after its answer has been written, or when the
+/// write was abandoned), unless work it started still holds its ticket.
 struct Release {
     id: RequestId,
     in_flight: Arc<InFlight>,
@@ -201,19 +274,30 @@ impl<T: Transport<RoleServer>> Transport<RoleServer> for Bounded<T> {
     async fn receive(&mut self) -> Option<RxJsonRpcMessage<RoleServer>> {
         loop {
             if self.pending.is_none() {
-                self.pending = Some(self.inner.receive().await?);
+                let Some(message) = self.inner.receive().await else {
+                    // The client has gone: nobody waits for the answers being worked on.
+                    self.in_flight.hang_up();
+                    return None;
+                };
+                self.pending = Some(message);
             }
             let id = match self.pending.as_ref()? {
                 JsonRpcMessage::Request(JsonRpcRequest { id, .. }) => id.clone(),
-                JsonRpcMessage::Notification(notification)
-                    if matches!(
-                        notification.notification,
-                        ClientNotification::CancelledNotification(_)
-                    ) =>
-                {
-                    // Ignored: rmcp would drop the cancelled request's answer unwritten, and
-                    // its permits with it would never come back. The request is answered; the
-                    // client drops the late answer.
+                JsonRpcMessage::Notification(notification) => {
+                    let ClientNotification::CancelledNotification(cancelled) =
+                        &notification.notification
+                    else {
+                        return self.pending.take();
+                    };
+                    // Not handed to rmcp, which would drop the cancelled request's answer
+                    // unwritten, and with it the `Release` of its permits. Its run is stopped
+                    // instead; the request is answered (saying so), and the client drops the
+                    // late answer.
+                    if let Some(id) = &cancelled.params.request_id
+                        && let Some(ticket) = lock(&self.in_flight.slots).get(id)
+                    {
+                        ticket.hang_up.cancel();
+                    }
                     self.pending = None;
                     continue;
                 }
@@ -230,8 +314,17 @@ impl<T: Transport<RoleServer>> Transport<RoleServer> for Bounded<T> {
             }
             let connection = Arc::clone(&self.connection).acquire_owned().await.ok()?;
             let server = Arc::clone(&self.server).acquire_owned().await.ok()?;
-            lock(&self.in_flight.slots).insert(id, (connection, server));
-            return self.pending.take();
+            let slot: Slot = (connection, server);
+            let ticket = Ticket {
+                hang_up: CancellationToken::new(),
+                hold: Some(Arc::new(slot)),
+            };
+            let mut message = self.pending.take()?;
+            if let JsonRpcMessage::Request(request) = &mut message {
+                request.request.extensions_mut().insert(ticket.clone());
+            }
+            lock(&self.in_flight.slots).insert(id, ticket);
+            return Some(message);
         }
     }
 
@@ -479,6 +572,42 @@ fn string_end(text: &[u8], start: usize) -> usize {
 mod tests {
     use super::*;
     use serde_json::json;
+
+    /// Waits (bounded) for `cancel`, on the runtime's blocking pool.
+    async fn cancelled(cancel: &CancelToken) -> bool {
+        let cancel = cancel.clone();
+        tokio::task::spawn_blocking(move || cancel.wait_timeout(std::time::Duration::from_secs(20)))
+            .await
+            .unwrap()
+    }
+
+    #[test]
+    fn a_watched_run_stops_at_a_hang_up_or_rmcps_cancellation_and_not_after_it_ended() {
+        let runtime = tokio::runtime::Builder::new_current_thread()
+            .enable_all()
+            .build()
+            .unwrap();
+        runtime.block_on(async {
+            let ticket = Ticket::default();
+            let (stop, _watching) = ticket.watch(&CancellationToken::new());
+            ticket.hang_up.cancel();
+            assert!(cancelled(&stop).await, "a hang-up stops the run");
+
+            let request = CancellationToken::new();
+            let (stop, _watching) = Ticket::default().watch(&request);
+            request.cancel();
+            assert!(cancelled(&stop).await, "rmcp's cancellation stops the run");
+
+            let ticket = Ticket::default();
+            let (stop, watching) = ticket.watch(&CancellationToken::new());
+            drop(watching);
+            // The watch has ended with the run: a later hang-up reaches nothing.
+            tokio::task::yield_now().await;
+            ticket.hang_up.cancel();
+            tokio::task::yield_now().await;
+            assert!(!stop.is_cancelled());
+        });
+    }
 
     #[test]
     fn json_depth_agrees_with_serde_json() {

@@ -28,6 +28,7 @@ use rmcp::service::{Peer, RequestContext, RoleServer};
 use rmcp::{ErrorData, ServerHandler};
 use serde_json::Value;
 
+use super::connection::Ticket;
 use super::session::{Conversation, Work, signature};
 use super::skill_md::{base64, entry, manifest, served};
 use super::uri::{parse_uri, template, uri, uris};
@@ -250,16 +251,18 @@ impl Handler {
         served(&self.host, set)
     }
 
-    /// Runs `f` on the connection's session and returns its result, telling the event hook
-    /// what happened.
+    /// Runs `f` on the connection's session for the request `context` answers and returns its
+    /// result, telling the event hook what happened.
     async fn with_session<R: Send + 'static>(
         &self,
         work: Work,
+        context: &RequestContext<RoleServer>,
         f: impl for<'a> FnOnce(&mut Session<'a, Dynamic>) -> R + Send + 'static,
     ) -> Result<R, ErrorData> {
+        let request = (Ticket::of(context), &context.ct);
         let (result, events) = self
             .conversation
-            .run(&self.source, &self.host, work, f)
+            .run(&self.source, &self.host, work, request, f)
             .await?;
         if let Some(hook) = &self.on_event {
             for event in &events {
@@ -318,11 +321,16 @@ impl Handler {
             .await;
     }
 
-    async fn call(&self, call: Call, peer: &Peer<RoleServer>) -> Result<ToolOutput, ErrorData> {
+    async fn call(
+        &self,
+        call: Call,
+        context: &RequestContext<RoleServer>,
+    ) -> Result<ToolOutput, ErrorData> {
+        let peer = &context.peer;
         let force = !self.remember_loads;
         let loads = !matches!(call, Call::Run { .. });
         let out = self
-            .with_session(self.work(loads), move |session| {
+            .with_session(self.work(loads), context, move |session| {
                 session.handle_call(call, force)
             })
             .await?;
@@ -343,7 +351,7 @@ impl Handler {
         // `skill/script`: the answer runs the script.
         let work = self.work(!skill.contains('/'));
         let answered = self
-            .with_session(work, move |session| {
+            .with_session(work, context, move |session| {
                 // Recorded for the skill as this session serves it: the content the person was
                 // asked about (a session over a changed set no longer holds the request).
                 let answered = session.answer(&skill, given);
@@ -433,7 +441,7 @@ impl ServerHandler for Handler {
             &request.name,
             request.arguments.unwrap_or_default(),
         )?;
-        let out = self.call(call, &context.peer).await?;
+        let out = self.call(call, &context).await?;
         let content = vec![ContentBlock::text(out.text)];
         let result = if out.is_error {
             CallToolResult::error(content)
@@ -611,7 +619,7 @@ impl ServerHandler for Handler {
         }
         self.current(&context.peer).await;
         let text = self
-            .with_session(Work::Quick, |session| {
+            .with_session(Work::Quick, &context, |session| {
                 session.system_prompt(&Disclosure::Progressive, "")
             })
             .await?;

@@ -78,8 +78,11 @@
 //! with the defaults, eight such connections hold all 64, and the others wait; size the process
 //! limit for the connections one program serves. A request reusing the id of a request still
 //! being answered waits for that answer.
-//! `notifications/cancelled` is ignored: every request is answered (the specification lets a
-//! server ignore a cancellation it cannot act on, and the client drops the late answer), which
+//! A script run counts too, until it ends, even after nobody waits for its answer.
+//! `notifications/cancelled` for a request and the client's disconnect stop its script run (an
+//! `async` script is dropped, a script file's process killed through
+//! [`FileRun::wait`](crate::tools::FileRun::wait), a plain function runs to its end); the
+//! cancelled request is still answered, saying so (the client drops the late answer), which
 //! keeps the count exact. With rmcp's own serving API (the handler given to rmcp directly), the
 //! transport is rmcp's and these limits do not apply; nor does the clipping of a `skills/get`
 //! URI that is not a `SKILL.md` one, which rmcp's dispatch refuses before the handler runs.

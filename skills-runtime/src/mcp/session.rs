@@ -7,10 +7,13 @@ use std::hash::{DefaultHasher, Hash, Hasher};
 use std::sync::Arc;
 
 use rmcp::ErrorData;
+use tokio_util::sync::CancellationToken;
 
+use super::connection::Ticket;
 use super::skill_md::served;
 use crate::host::{Host, Snapshot, Source};
 use crate::model::id::Dynamic;
+use crate::model::script::CancelToken;
 use crate::tools::{Event, Parked, Session, Tools};
 
 /// The session of one connection, between its calls.
@@ -41,27 +44,38 @@ pub(super) enum Work {
 }
 
 impl Conversation {
-    /// Runs `f` on the connection's session; returns its result and the events it raised.
+    /// Runs `f` on the connection's session for the request holding `ticket`; returns its
+    /// result and the events it raised. Blocking work keeps the ticket (the request's hold on
+    /// the in-flight limit) until it has ended, even when nobody awaits its answer any more,
+    /// and its script runs stop when the client hangs up or `cancelled` (rmcp's token of the
+    /// request) is cancelled.
     pub(super) async fn run<R: Send + 'static>(
         &self,
         source: &Source,
         host: &Host,
         work: Work,
+        (ticket, cancelled): (Ticket, &CancellationToken),
         f: impl for<'a> FnOnce(&mut Session<'a, Dynamic>) -> R + Send + 'static,
     ) -> Result<(R, Vec<Event>), ErrorData> {
         let mut kept = Arc::clone(&self.state).lock_owned().await;
         match work {
-            Work::Quick => Ok(turn(&mut kept, source, host, f)),
+            Work::Quick => Ok(turn(&mut kept, source, host, None, f)),
             Work::Blocking => {
                 let (source, host) = (source.clone(), host.clone());
-                tokio::task::spawn_blocking(move || turn(&mut kept, &source, &host, f))
-                    .await
-                    .map_err(|_| {
-                        ErrorData::internal_error(
-                            "the skill session stopped while answering this call",
-                            None,
-                        )
-                    })
+                let (stop, watching) = ticket.watch(cancelled);
+                tokio::task::spawn_blocking(move || {
+                    let result = turn(&mut kept, &source, &host, Some(stop), f);
+                    // Ended: only now may the request's slot be given back.
+                    drop((ticket, watching));
+                    result
+                })
+                .await
+                .map_err(|_| {
+                    ErrorData::internal_error(
+                        "the skill session stopped while answering this call",
+                        None,
+                    )
+                })
             }
         }
     }
@@ -74,6 +88,7 @@ fn turn<R>(
     kept: &mut Option<Kept>,
     source: &Source,
     host: &Host,
+    stop: Option<CancelToken>,
     f: impl for<'a> FnOnce(&mut Session<'a, Dynamic>) -> R,
 ) -> (R, Vec<Event>) {
     let now = source.snapshot();
@@ -98,7 +113,12 @@ fn turn<R>(
     };
     // The tools carry the host's answers: given outside the session (`resources/read`) or
     // in it, they hold in both.
-    let mut session = parked.resume(served(host, &set));
+    let tools = served(host, &set);
+    let tools = match stop {
+        Some(stop) => tools.cancelled_by(stop),
+        None => tools,
+    };
+    let mut session = parked.resume(tools);
     let result = f(&mut session);
     let events = session.drain_events();
     let session = session.park();

@@ -8,7 +8,7 @@
 use std::borrow::Cow;
 use std::fmt;
 use std::future::Future;
-use std::sync::Arc;
+use std::sync::{Arc, Condvar, Mutex, PoisonError};
 use std::task::{Context, Poll, Wake, Waker};
 use std::thread::{self, Thread};
 use std::time::{Duration, Instant};
@@ -52,6 +52,172 @@ pub trait ScriptFn: Send + Sync {
     /// Arguments that do not fit the schema, the script's own error, or a timeout: a
     /// [`ScriptError`] whose text tells the model what to do.
     fn run(&self, args: Value, timeout: Duration) -> Result<String, ScriptError>;
+
+    /// Runs the script like [`ScriptFn::run`], stopping when `cancel` is cancelled (the call
+    /// was cancelled or its client went away): an `async` script is dropped at its next
+    /// wake-up, a script file's process is killed (see [`FileRun::wait`](crate::tools::FileRun::wait)).
+    /// The default (what a plain function gets) does not start a run already cancelled, and
+    /// otherwise runs [`ScriptFn::run`] to its end: nothing stops a function from outside.
+    ///
+    /// ```
+    /// use skills_embed_runtime::{CancelToken, Script, ScriptError};
+    /// use std::time::Duration;
+    ///
+    /// /// Waits for ever.
+    /// #[derive(serde::Deserialize, schemars::JsonSchema)]
+    /// struct Nothing {}
+    /// async fn forever(_: Nothing) -> Result<String, String> {
+    ///     std::future::pending().await
+    /// }
+    /// let script = Script::new_async("demo", "forever", forever);
+    /// let cancel = CancelToken::new();
+    /// let later = cancel.clone();
+    /// std::thread::spawn(move || later.cancel());
+    /// let out = script.function().run_cancellable(serde_json::json!({}), Duration::from_secs(600), &cancel);
+    /// assert_eq!(out, Err(ScriptError::Cancelled));
+    /// ```
+    ///
+    /// # Errors
+    ///
+    /// Those of [`ScriptFn::run`], and [`ScriptError::Cancelled`].
+    fn run_cancellable(
+        &self,
+        args: Value,
+        timeout: Duration,
+        cancel: &CancelToken,
+    ) -> Result<String, ScriptError> {
+        if cancel.is_cancelled() {
+            return Err(ScriptError::Cancelled);
+        }
+        self.run(args, timeout)
+    }
+}
+
+/// Tells a script run that its answer is no longer wanted: the MCP server cancels it when the
+/// client sends `notifications/cancelled` for the call or hangs up. Clones share one state;
+/// once cancelled it stays so.
+///
+/// ```
+/// use skills_embed_runtime::CancelToken;
+/// use std::time::Duration;
+///
+/// let cancel = CancelToken::new();
+/// assert!(!cancel.wait_timeout(Duration::from_millis(1)));
+/// let other = cancel.clone();
+/// std::thread::spawn(move || other.cancel());
+/// // Wakes as soon as another thread cancels (a runner's wait between checks on its process).
+/// while !cancel.wait_timeout(Duration::from_secs(1)) {}
+/// assert!(cancel.is_cancelled());
+/// ```
+#[derive(Clone, Default)]
+pub struct CancelToken {
+    flag: Arc<Flag>,
+}
+
+/// The state clones of a [`CancelToken`] share.
+#[derive(Default)]
+struct Flag {
+    state: Mutex<Waiting>,
+    cancelled: Condvar,
+}
+
+#[derive(Default)]
+struct Waiting {
+    cancelled: bool,
+    /// Woken at cancellation: the executors driving `async` scripts.
+    wakers: Vec<Waker>,
+}
+
+impl CancelToken {
+    /// A token not cancelled yet.
+    ///
+    /// ```
+    /// assert!(!skills_embed_runtime::CancelToken::new().is_cancelled());
+    /// ```
+    pub fn new() -> Self {
+        CancelToken::default()
+    }
+
+    /// Cancels the run: every clone sees it, waits return, `async` scripts are woken to be
+    /// dropped.
+    ///
+    /// ```
+    /// let cancel = skills_embed_runtime::CancelToken::new();
+    /// cancel.clone().cancel();
+    /// assert!(cancel.is_cancelled());
+    /// ```
+    pub fn cancel(&self) {
+        let wakers = {
+            let mut state = self.state();
+            state.cancelled = true;
+            std::mem::take(&mut state.wakers)
+        };
+        self.flag.cancelled.notify_all();
+        for waker in wakers {
+            waker.wake();
+        }
+    }
+
+    /// Whether the run was cancelled.
+    ///
+    /// ```
+    /// let cancel = skills_embed_runtime::CancelToken::new();
+    /// assert!(!cancel.is_cancelled());
+    /// ```
+    pub fn is_cancelled(&self) -> bool {
+        self.state().cancelled
+    }
+
+    /// Blocks until the run is cancelled or `timeout` has passed; returns whether it was
+    /// cancelled.
+    ///
+    /// ```
+    /// let cancel = skills_embed_runtime::CancelToken::new();
+    /// cancel.cancel();
+    /// assert!(cancel.wait_timeout(std::time::Duration::from_secs(60)));
+    /// ```
+    pub fn wait_timeout(&self, timeout: Duration) -> bool {
+        let state = self.state();
+        let (state, _) = self
+            .flag
+            .cancelled
+            .wait_timeout_while(state, timeout, |s| !s.cancelled)
+            .unwrap_or_else(PoisonError::into_inner);
+        state.cancelled
+    }
+
+    /// Wakes `waker` at cancellation (at once if cancelled already).
+    fn wake_on_cancel(&self, waker: &Waker) {
+        let mut state = self.state();
+        if state.cancelled {
+            drop(state);
+            waker.wake_by_ref();
+        } else if !state.wakers.iter().any(|w| w.will_wake(waker)) {
+            state.wakers.push(waker.clone());
+        }
+    }
+
+    /// No longer wakes `waker` (its run has ended): a token shared by many runs keeps no
+    /// waker of a run that is over.
+    fn forget(&self, waker: &Waker) {
+        self.state().wakers.retain(|w| !w.will_wake(waker));
+    }
+
+    fn state(&self) -> std::sync::MutexGuard<'_, Waiting> {
+        // A panic elsewhere while holding it leaves a flag and wakers: still usable.
+        self.flag
+            .state
+            .lock()
+            .unwrap_or_else(PoisonError::into_inner)
+    }
+}
+
+impl fmt::Debug for CancelToken {
+    fn fmt(&self, f: &mut fmt::Formatter<'_>) -> fmt::Result {
+        f.debug_struct("CancelToken")
+            .field("cancelled", &self.is_cancelled())
+            .finish()
+    }
 }
 
 /// Why a script gave no output: text for the model that says what was wrong and what to do.
@@ -79,6 +245,11 @@ pub enum ScriptError {
     /// An `async` script did not finish in time.
     #[error("The script did not finish within {} ms and was stopped. Retry with less work, or tell the user.", .0.as_millis())]
     TimedOut(Duration),
+    /// The call was cancelled (by the client, or because it went away) and the run stopped.
+    #[error(
+        "The script was stopped before it finished: its call was cancelled (the client cancelled it or disconnected). Run it again if the answer is still needed."
+    )]
+    Cancelled,
 }
 
 /// A Rust script of a skill: the skill's name, the script's name and its function.
@@ -261,7 +432,7 @@ pub struct AsyncScript<A, F> {
     f: fn(A) -> F,
     decode: fn(Value) -> Result<A, ScriptError>,
     schema: fn() -> Value,
-    drive: fn(F, Duration) -> Result<String, ScriptError>,
+    drive: fn(F, Duration, &CancelToken) -> Result<String, ScriptError>,
 }
 
 impl<A, F> AsyncScript<A, F> {
@@ -311,15 +482,16 @@ fn output<T: fmt::Display, E: fmt::Display>(result: Result<T, E>) -> Result<Stri
         .map_err(|e| ScriptError::Failed(e.to_string()))
 }
 
-fn drive<F, T, E>(future: F, timeout: Duration) -> Result<String, ScriptError>
+fn drive<F, T, E>(future: F, timeout: Duration, cancel: &CancelToken) -> Result<String, ScriptError>
 where
     F: Future<Output = Result<T, E>>,
     T: fmt::Display,
     E: fmt::Display,
 {
-    match block_on(future, timeout) {
-        Some(result) => output(result),
-        None => Err(ScriptError::TimedOut(timeout)),
+    match block_on(future, timeout, cancel) {
+        Driven::Done(result) => output(result),
+        Driven::TimedOut => Err(ScriptError::TimedOut(timeout)),
+        Driven::Cancelled => Err(ScriptError::Cancelled),
     }
 }
 
@@ -339,7 +511,19 @@ impl<A, F> ScriptFn for AsyncScript<A, F> {
     }
 
     fn run(&self, args: Value, timeout: Duration) -> Result<String, ScriptError> {
-        (self.drive)((self.f)((self.decode)(args)?), timeout)
+        self.run_cancellable(args, timeout, &CancelToken::new())
+    }
+
+    fn run_cancellable(
+        &self,
+        args: Value,
+        timeout: Duration,
+        cancel: &CancelToken,
+    ) -> Result<String, ScriptError> {
+        if cancel.is_cancelled() {
+            return Err(ScriptError::Cancelled);
+        }
+        (self.drive)((self.f)((self.decode)(args)?), timeout, cancel)
     }
 }
 
@@ -352,23 +536,46 @@ impl Wake for Unpark {
     }
 }
 
+/// How driving a future ended.
+enum Driven<T> {
+    Done(T),
+    TimedOut,
+    Cancelled,
+}
+
 /// Drives `future` on this thread until it is ready, or gives up (dropping it) after
-/// `timeout`. Spurious wake-ups only cost a poll.
-fn block_on<F: Future>(future: F, timeout: Duration) -> Option<F::Output> {
-    let deadline = Instant::now().checked_add(timeout);
+/// `timeout` or at `cancel`. Spurious wake-ups only cost a poll.
+fn block_on<F: Future>(future: F, timeout: Duration, cancel: &CancelToken) -> Driven<F::Output> {
     let waker = Waker::from(Arc::new(Unpark(thread::current())));
-    let mut cx = Context::from_waker(&waker);
+    cancel.wake_on_cancel(&waker);
+    let driven = drive_until(future, timeout, cancel, &waker);
+    cancel.forget(&waker);
+    driven
+}
+
+/// The loop of [`block_on`], polling with `waker`.
+fn drive_until<F: Future>(
+    future: F,
+    timeout: Duration,
+    cancel: &CancelToken,
+    waker: &Waker,
+) -> Driven<F::Output> {
+    let deadline = Instant::now().checked_add(timeout);
+    let mut cx = Context::from_waker(waker);
     let mut future = std::pin::pin!(future);
     loop {
+        if cancel.is_cancelled() {
+            return Driven::Cancelled;
+        }
         if let Poll::Ready(out) = future.as_mut().poll(&mut cx) {
-            return Some(out);
+            return Driven::Done(out);
         }
         match deadline {
             None => thread::park(),
             Some(deadline) => {
                 let left = deadline.saturating_duration_since(Instant::now());
                 if left.is_zero() {
-                    return None;
+                    return Driven::TimedOut;
                 }
                 thread::park_timeout(left);
             }
@@ -426,6 +633,21 @@ mod tests {
     }
 
     #[test]
+    fn a_token_shared_by_runs_keeps_no_waker_of_a_run_that_ended() {
+        let script = Script::new_async("s", "later", later);
+        let cancel = CancelToken::new();
+        for _ in 0..3 {
+            let out = script.function().run_cancellable(
+                serde_json::json!({"n": 1}),
+                Duration::from_secs(5),
+                &cancel,
+            );
+            assert_eq!(out, Ok("2".to_owned()));
+        }
+        assert!(cancel.state().wakers.is_empty());
+    }
+
+    #[test]
     fn an_async_script_is_stopped_at_its_timeout() {
         let script = Script::new_async("s", "never", never);
         let started = Instant::now();
@@ -439,6 +661,66 @@ mod tests {
                 .to_string()
                 .contains("did not finish within 50 ms")
         );
+    }
+
+    #[test]
+    fn a_cancelled_async_script_is_dropped_at_once() {
+        // Pending for ever; says when it is first polled and when it is dropped.
+        struct Waits {
+            started: Option<mpsc::Sender<()>>,
+            dropped: Arc<std::sync::atomic::AtomicBool>,
+        }
+        impl Future for Waits {
+            type Output = Result<u32, String>;
+            fn poll(mut self: std::pin::Pin<&mut Self>, _: &mut Context<'_>) -> Poll<Self::Output> {
+                if let Some(started) = self.started.take() {
+                    started.send(()).unwrap();
+                }
+                Poll::Pending
+            }
+        }
+        impl Drop for Waits {
+            fn drop(&mut self) {
+                self.dropped
+                    .store(true, std::sync::atomic::Ordering::SeqCst);
+            }
+        }
+        let (started, polled) = mpsc::channel();
+        let dropped = Arc::new(std::sync::atomic::AtomicBool::new(false));
+        let waits = Waits {
+            started: Some(started),
+            dropped: Arc::clone(&dropped),
+        };
+        let cancel = CancelToken::new();
+        let run = {
+            let cancel = cancel.clone();
+            // A timeout far past the test's bounded waits: only the cancellation can end it.
+            thread::spawn(move || drive(waits, Duration::from_secs(600), &cancel))
+        };
+        polled.recv_timeout(Duration::from_secs(10)).unwrap();
+        assert!(!dropped.load(std::sync::atomic::Ordering::SeqCst));
+        cancel.cancel();
+        let (done, finished) = mpsc::channel();
+        thread::spawn(move || done.send(run.join().unwrap()).unwrap());
+        let out = finished
+            .recv_timeout(Duration::from_secs(10))
+            .expect("the cancelled run returns");
+        assert_eq!(out, Err(ScriptError::Cancelled));
+        assert!(dropped.load(std::sync::atomic::Ordering::SeqCst));
+        assert!(
+            out.unwrap_err()
+                .to_string()
+                .contains("its call was cancelled")
+        );
+
+        // Cancelled before it starts: not called at all.
+        let script = Script::new_async("s", "never", never);
+        let out = script.function().run_cancellable(
+            serde_json::json!({"n": 1}),
+            Duration::from_secs(600),
+            &cancel,
+        );
+        assert_eq!(out, Err(ScriptError::Cancelled));
     }
 
     #[test]

@@ -12,7 +12,7 @@ use super::run;
 use crate::listing::{self, Entry, ListingOptions};
 use crate::model::error::SkillError;
 use crate::model::id::Dynamic;
-use crate::model::script::Script;
+use crate::model::script::{CancelToken, Script};
 use crate::model::set::SkillSet;
 use crate::model::skill::{Loaded, MANIFEST, Skill};
 use crate::policy::{Access, Grants, Permissions};
@@ -65,6 +65,9 @@ pub struct Tools<'s, Id: 'static = Dynamic> {
     /// run), so a host that builds `Tools` per request copies no file for a request that
     /// reads a resource.
     file_scripts: std::sync::OnceLock<Vec<Script>>,
+    /// Stops the script runs of the request these tools answer (the MCP server's, when its
+    /// client cancels or hangs up).
+    cancel: Option<CancelToken>,
 }
 
 impl<Id> Tools<'_, Id> {
@@ -122,6 +125,7 @@ impl<'s, Id> Tools<'s, Id> {
             workdir: None,
             file_runner: None,
             file_scripts: std::sync::OnceLock::new(),
+            cancel: None,
         }
     }
 
@@ -132,6 +136,16 @@ impl<'s, Id> Tools<'s, Id> {
     pub fn with_file_runner(mut self, runner: std::sync::Arc<dyn super::FileRunner>) -> Self {
         self.file_runner = Some(runner);
         self.file_scripts = std::sync::OnceLock::new();
+        self
+    }
+
+    /// Stops the script runs these tools start when `cancel` is cancelled.
+    #[cfg_attr(
+        not(feature = "mcp"),
+        allow(dead_code, reason = "only the MCP host cancels")
+    )]
+    pub(crate) fn cancelled_by(mut self, cancel: CancelToken) -> Self {
+        self.cancel = Some(cancel);
         self
     }
 
@@ -567,7 +581,10 @@ impl<'s, Id> Tools<'s, Id> {
                 Err(e) => ToolOutput::error(SkillError::clipped(e).to_string()),
             },
             Call::Run { script, args, .. } => match self.runnable_script(skill, script) {
-                Ok(script) => run::run(&self.config, script, args.clone()),
+                Ok(script) => match &self.cancel {
+                    Some(cancel) => run::run(&self.config, script, args.clone(), cancel),
+                    None => run::run(&self.config, script, args.clone(), &Default::default()),
+                },
                 Err(e) => e.into(),
             },
         }

@@ -2,15 +2,17 @@
 //! resource, its failures worded so the model knows what to do next. Rust scripts run in
 //! process; a skill's script files run through the host's [`FileRunner`], when it gives one.
 
+use std::io::Read;
 use std::panic::{self, AssertUnwindSafe};
+use std::process::{Child, Output};
 use std::sync::Arc;
-use std::time::Duration;
+use std::time::{Duration, Instant};
 
 use serde_json::{Value, json};
 
 use super::definition::ToolConfig;
 use super::render::ToolOutput;
-use crate::model::script::{Script, ScriptError, ScriptFn};
+use crate::model::script::{CancelToken, Script, ScriptError, ScriptFn};
 use crate::model::skill::Skill;
 use crate::text::{self, excerpt};
 
@@ -76,6 +78,127 @@ pub struct FileRun<'a> {
     pub argv: &'a [String],
     /// How long the run may take ([`ToolConfig::script_timeout`]); the runner enforces it.
     pub timeout: Duration,
+    /// Cancelled when nobody waits for the answer any more (the MCP client cancelled the call
+    /// or hung up): the runner stops the run. [`FileRun::wait`] does both for a child process.
+    pub cancel: &'a CancelToken,
+}
+
+impl FileRun<'_> {
+    /// Waits for `child`, the process this run started, and collects what it writes to its
+    /// piped stdout and stderr (like [`Child::wait_with_output`]); when the run's
+    /// [`timeout`](FileRun::timeout) passes or it is [cancelled](FileRun::cancel) first, kills
+    /// and reaps the process and says so. Processes the child started itself are not
+    /// killed with it: `exec` the interpreter, or start the child in a process group of its own
+    /// and stop that.
+    ///
+    /// ```
+    /// # #[cfg(unix)] {
+    /// use skills_embed_runtime::tools::{FileRun, FileRunner};
+    /// use std::process::{Command, Stdio};
+    ///
+    /// /// Runs a script file with `sh`, as a host without a sandbox might.
+    /// struct Shell;
+    /// impl FileRunner for Shell {
+    ///     fn run(&self, run: FileRun<'_>) -> Result<String, String> {
+    ///         let script = String::from_utf8_lossy(run.contents).into_owned();
+    ///         let child = Command::new("sh")
+    ///             .arg("-c")
+    ///             .arg(script)
+    ///             .arg(run.path)
+    ///             .args(run.argv)
+    ///             .stdout(Stdio::piped())
+    ///             .stderr(Stdio::piped())
+    ///             .spawn()
+    ///             .map_err(|e| format!("could not start sh for {}: {e}", run.path))?;
+    ///         let out = run.wait(child)?;
+    ///         let text = String::from_utf8_lossy(&out.stdout).into_owned();
+    ///         if out.status.success() { Ok(text) } else { Err(format!("{} ended with {}: {text}", run.path, out.status)) }
+    ///     }
+    /// }
+    /// # use skills_embed_runtime::{File, Fields, Skill, SkillSet, Tools, listing::ListingFormat};
+    /// # let skill = Skill::owned(
+    /// #     Fields { name: "greet".into(), description: "Greets.".into(), ..Fields::default() },
+    /// #     "Run scripts/hi.sh.\n".into(),
+    /// #     vec![File::owned("scripts/hi.sh".into(), b"echo hi $1".to_vec(), true)],
+    /// # );
+    /// # let set = SkillSet::from_skills(vec![skill], &ListingFormat::Markdown);
+    /// let tools = Tools::new(&set).with_file_runner(std::sync::Arc::new(Shell));
+    /// let out = tools.handle("run_skill_script", r#"{"script": "greet/scripts/hi.sh", "args": {"argv": ["there"]}}"#);
+    /// assert!(out.text.ends_with("hi there\n"), "{}", out.text);
+    /// # }
+    /// ```
+    ///
+    /// # Errors
+    ///
+    /// Text for the model: the run timed out or was cancelled (the process was killed), or
+    /// the process could not be waited for.
+    pub fn wait(&self, mut child: Child) -> Result<Output, String> {
+        // Read on threads of their own, so a child that fills a pipe is not blocked by us.
+        let stdout = child
+            .stdout
+            .take()
+            .map(|pipe| std::thread::spawn(|| drain(pipe)));
+        let stderr = child
+            .stderr
+            .take()
+            .map(|pipe| std::thread::spawn(|| drain(pipe)));
+        let deadline = Instant::now().checked_add(self.timeout);
+        // std cannot wait for a child with a timeout: look, then sleep on the cancel token,
+        // sleeping longer while the child runs long.
+        let mut pause = Duration::from_millis(1);
+        let stopped = loop {
+            match child.try_wait() {
+                Ok(Some(status)) => {
+                    let collect = |reader: Option<std::thread::JoinHandle<Vec<u8>>>| {
+                        reader
+                            .map(|r| r.join().unwrap_or_default())
+                            .unwrap_or_default()
+                    };
+                    return Ok(Output {
+                        status,
+                        stdout: collect(stdout),
+                        stderr: collect(stderr),
+                    });
+                }
+                Ok(None) => {}
+                Err(e) => {
+                    break format!(
+                        "{} could not be waited for ({e}) and was stopped.",
+                        self.path
+                    );
+                }
+            }
+            let left = deadline.map(|d| d.saturating_duration_since(Instant::now()));
+            if self.cancel.is_cancelled() {
+                break format!(
+                    "{} was stopped (its process killed): the call was cancelled.",
+                    self.path
+                );
+            }
+            if left.is_some_and(|l| l.is_zero()) {
+                break format!(
+                    "{} did not finish within {} ms and was stopped (its process killed). Retry \
+                     with less work, or tell the user.",
+                    self.path,
+                    self.timeout.as_millis()
+                );
+            }
+            self.cancel
+                .wait_timeout(left.map_or(pause, |l| l.min(pause)));
+            pause = (pause * 2).min(Duration::from_millis(50));
+        };
+        // Killed and reaped: no zombie is left; the pipes' readers end when the pipes close.
+        let _ = child.kill();
+        let _ = child.wait();
+        Err(stopped)
+    }
+}
+
+/// All a pipe gives until it closes (what was read when it fails).
+fn drain(mut pipe: impl Read) -> Vec<u8> {
+    let mut bytes = Vec::new();
+    let _ = pipe.read_to_end(&mut bytes);
+    bytes
 }
 
 /// A script file of a skill as a [`ScriptFn`] that hands it to a [`FileRunner`].
@@ -113,6 +236,19 @@ impl ScriptFn for FileScript {
     }
 
     fn run(&self, args: Value, timeout: Duration) -> Result<String, ScriptError> {
+        self.run_cancellable(args, timeout, &CancelToken::new())
+    }
+
+    fn run_cancellable(
+        &self,
+        args: Value,
+        timeout: Duration,
+        cancel: &CancelToken,
+    ) -> Result<String, ScriptError> {
+        // Cancelled while waiting for its turn: no process is started.
+        if cancel.is_cancelled() {
+            return Err(ScriptError::Cancelled);
+        }
         let argv: Argv = serde_json::from_value(args).map_err(|e| ScriptError::InvalidArgs {
             problem: e.to_string(),
             schema: self.schema().to_string(),
@@ -125,8 +261,16 @@ impl ScriptFn for FileScript {
                 executable: self.executable,
                 argv: &argv.argv,
                 timeout,
+                cancel,
             })
-            .map_err(ScriptError::Failed)
+            .map_err(|e| {
+                // However the runner words it, a cancelled run's answer says so.
+                if cancel.is_cancelled() {
+                    ScriptError::Cancelled
+                } else {
+                    ScriptError::Failed(e)
+                }
+            })
     }
 }
 
@@ -157,10 +301,18 @@ pub(crate) fn file_scripts<'a>(
     scripts
 }
 
-/// Runs `script` with `args` and frames its output (or its failure) for the model.
-pub(crate) fn run(config: &ToolConfig, script: &Script, args: Value) -> ToolOutput {
+/// Runs `script` with `args` until it ends or `cancel`, and frames its output (or its failure)
+/// for the model.
+pub(crate) fn run(
+    config: &ToolConfig,
+    script: &Script,
+    args: Value,
+    cancel: &CancelToken,
+) -> ToolOutput {
     let outcome = panic::catch_unwind(AssertUnwindSafe(|| {
-        script.function().run(args, config.script_timeout)
+        script
+            .function()
+            .run_cancellable(args, config.script_timeout, cancel)
     }))
     .unwrap_or_else(|payload| Err(ScriptError::Panicked(panic_message(payload.as_ref()))));
     let heading = format!(
@@ -203,4 +355,125 @@ fn panic_message(payload: &(dyn std::any::Any + Send)) -> String {
         .or_else(|| payload.downcast_ref::<String>().cloned())
         .unwrap_or_else(|| "no message".to_owned());
     text::echo(&message)
+}
+
+#[cfg(all(test, unix))]
+mod tests {
+    use super::*;
+    use std::process::{Command, Stdio};
+
+    /// Whether process `pid` exists (a zombie counts: it was not reaped).
+    fn exists(pid: u32) -> bool {
+        Command::new("kill")
+            .args(["-0", &pid.to_string()])
+            .stderr(Stdio::null())
+            .status()
+            .is_ok_and(|s| s.success())
+    }
+
+    fn run<'a>(cancel: &'a CancelToken, timeout: Duration) -> FileRun<'a> {
+        FileRun {
+            skill: "s",
+            path: "scripts/spin.sh",
+            contents: b"",
+            executable: true,
+            argv: &[],
+            timeout,
+            cancel,
+        }
+    }
+
+    /// A child that runs until stopped, busy (a looping script keeps a core busy).
+    fn spin() -> Child {
+        Command::new("sh")
+            .args(["-c", "echo started; while :; do :; done"])
+            .stdout(Stdio::piped())
+            .spawn()
+            .unwrap()
+    }
+
+    #[test]
+    fn a_cancelled_run_kills_and_reaps_its_process() {
+        let cancel = CancelToken::new();
+        let child = spin();
+        let pid = child.id();
+        let later = cancel.clone();
+        std::thread::spawn(move || later.cancel());
+        let err = run(&cancel, Duration::from_secs(600))
+            .wait(child)
+            .unwrap_err();
+        assert_eq!(
+            err,
+            "scripts/spin.sh was stopped (its process killed): the call was cancelled."
+        );
+        assert!(!exists(pid), "process {pid} is still there");
+    }
+
+    #[test]
+    fn a_cancelled_file_run_answers_that_it_was_cancelled() {
+        /// Runs until cancelled, then words it its own way.
+        struct Waits;
+        impl FileRunner for Waits {
+            fn run(&self, run: FileRun<'_>) -> Result<String, String> {
+                while !run.cancel.wait_timeout(Duration::from_secs(600)) {}
+                Err("interrupted".into())
+            }
+        }
+        let runner: Arc<dyn FileRunner> = Arc::new(Waits);
+        let skill = Skill::owned(
+            crate::model::fields::Fields {
+                name: "s".into(),
+                description: "S.".into(),
+                ..Default::default()
+            },
+            "Run it.\n".into(),
+            vec![crate::model::file::File::owned(
+                "scripts/x.sh".into(),
+                b"true\n".to_vec(),
+                true,
+            )],
+        );
+        let scripts = file_scripts(std::iter::once(&skill), &runner);
+        let cancel = CancelToken::new();
+        let later = cancel.clone();
+        std::thread::spawn(move || later.cancel());
+        let out = super::run(
+            &ToolConfig::default(),
+            &scripts[0],
+            serde_json::json!({"argv": []}),
+            &cancel,
+        );
+        assert!(out.is_error);
+        assert!(
+            out.text.starts_with("[Script: s/scripts/x.sh]\n\n"),
+            "{}",
+            out.text
+        );
+        assert!(out.text.contains("its call was cancelled"), "{}", out.text);
+    }
+
+    #[test]
+    fn a_run_past_its_timeout_is_killed_and_a_finished_one_gives_its_output() {
+        let cancel = CancelToken::new();
+        let child = spin();
+        let pid = child.id();
+        let err = run(&cancel, Duration::from_millis(50))
+            .wait(child)
+            .unwrap_err();
+        assert!(err.contains("did not finish within 50 ms"), "{err}");
+        assert!(!exists(pid), "process {pid} is still there");
+
+        let child = Command::new("sh")
+            .args(["-c", "echo out; echo err >&2; exit 3"])
+            .stdout(Stdio::piped())
+            .stderr(Stdio::piped())
+            .spawn()
+            .unwrap();
+        let out = run(&cancel, Duration::from_secs(600)).wait(child).unwrap();
+        assert_eq!(
+            (out.stdout, out.stderr),
+            (b"out\n".to_vec(), b"err\n".to_vec())
+        );
+        assert_eq!(out.status.code(), Some(3));
+    }
 }

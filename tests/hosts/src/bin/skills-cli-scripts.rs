@@ -15,6 +15,22 @@ fn count(args: Text) -> Result<usize, String> {
     Ok(args.text.split_whitespace().count())
 }
 
+/// Touches a file, then waits for ever (a script that outlives its client).
+#[derive(serde::Deserialize, schemars::JsonSchema)]
+#[serde(deny_unknown_fields)]
+struct Started {
+    /// The file to create once running.
+    started: String,
+}
+
+async fn wait(args: Started) -> Result<String, String> {
+    std::fs::write(&args.started, "").map_err(|e| e.to_string())?;
+    std::future::pending().await
+}
+
 fn main() -> std::process::ExitCode {
-    skills_embed::run_cli([Script::new("word-count", "count", count)])
+    skills_embed::run_cli([
+        Script::new("word-count", "count", count),
+        Script::new_async("word-count", "wait", wait),
+    ])
 }

@@ -13,5 +13,6 @@ mod mcp_protocol;
 mod mcp_server;
 mod mcp_sessions;
 mod rig_tool;
+mod script_runs;
 mod scripts_hosts;
 mod serve_links;
