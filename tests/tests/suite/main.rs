@@ -14,6 +14,7 @@ mod echoes;
 mod embed;
 mod extra_fields;
 mod extract;
+mod extract_race;
 mod faults;
 mod floors;
 mod fuzz_regressions;

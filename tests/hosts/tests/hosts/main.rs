@@ -5,6 +5,7 @@
 mod cli;
 mod cli_scripts;
 mod common;
+mod extract_race;
 mod invocation_hosts;
 mod mcp_e2e;
 mod mcp_hostile;
