@@ -27,6 +27,7 @@ mod props;
 mod readme;
 mod reattach;
 mod scripts;
+mod skill_links;
 mod tools;
 
 /// The fuzz targets' oracles, shared by `props` and `fuzz_regressions`.
