@@ -1,7 +1,7 @@
 //! Issue 25 item 4: extraction redirected outside DEST mid-write. Another thread swaps
-//! `DEST/<skill>/scripts` (and a deeper folder, `scripts/lib/deep`) between a folder and a
-//! link to a folder outside DEST while `disk::extract` writes; every write must stay inside
-//! DEST. Each folder used to be checked once and then written by path, so a swap between the
+//! `DEST/<skill>/scripts` (in other rounds `scripts/lib/deep`, or `DEST/<skill>` itself) between a
+//! folder and a link to a folder outside DEST while `disk::extract` writes; every write must stay
+//! inside DEST. Each folder used to be checked once and then written by path, so a swap between the
 //! check and the writes sent files outside.
 //!
 //! Bounded: a fixed number of rounds and of extractions per round; the swapping threads stop
@@ -19,7 +19,7 @@ use std::time::Duration;
 use skills_embed::disk::extract::extract;
 use skills_embed::{Fields, File, Skill};
 
-const ROUNDS: usize = 10;
+const ROUNDS: usize = 12;
 const CALLS: usize = 4;
 /// A swapping thread gives up after this many swaps even if never told to stop.
 const MAX_SWAPS: usize = 200_000;
@@ -125,20 +125,22 @@ fn a_folder_swapped_for_a_link_mid_extraction_never_sends_a_write_outside() {
         let outside = work.path().join("outside");
         // The outside folder mirrors the skill's, as an attacker would lay it out, so that a
         // write through the link finds the folders it expects.
-        fs::create_dir_all(outside.join("a/lib/deep")).unwrap();
-        fs::create_dir_all(outside.join("b")).unwrap();
+        for mirror in ["a/lib/deep", "b", "c/scripts/lib/deep", "c/references"] {
+            fs::create_dir_all(outside.join(mirror)).unwrap();
+        }
         // The first call makes the folders the swapping threads work on.
         extract(&versions[0], &dest).unwrap();
         let skill = dest.join("racy");
         let stop = Arc::new(AtomicBool::new(false));
-        // Rounds alternate between the two folders (swapping both at once, one inside the
-        // other, would have one thread move the other's links around).
-        let (folder, target) = if round % 2 == 0 {
-            ("scripts", outside.join("a"))
-        } else {
-            ("scripts/lib/deep", outside.join("b"))
+        // Rounds take turns at `scripts`, `scripts/lib/deep` and the skill's folder itself
+        // (swapping two at once, one inside the other, would have one thread move the other's
+        // links around).
+        let (folder, target) = match round % 3 {
+            0 => (skill.join("scripts"), outside.join("a")),
+            1 => (skill.join("scripts/lib/deep"), outside.join("b")),
+            _ => (skill.clone(), outside.join("c")),
         };
-        let thread = swapper(skill.join(folder), target, Arc::clone(&stop));
+        let thread = swapper(folder, target, Arc::clone(&stop));
         for call in 0..CALLS {
             match extract(&versions[(call + 1) % 2], &dest) {
                 Ok(_) => ok += 1,

@@ -1,7 +1,7 @@
 //! Issue 25 item 4: `skills extract` redirected outside DEST mid-write. Another thread swaps
-//! `DEST/<skill>/scripts` (and, in other rounds, `scripts/lib/deep`) between a folder and a
-//! link to a folder outside DEST while the command writes; nothing may land outside DEST.
-//! Before the fix the command wrote 2,886 files outside in 3 of 40 rounds, exit status 0.
+//! `DEST/<skill>/scripts` (in other rounds `scripts/lib/deep`, or `DEST/<skill>` itself) between a
+//! folder and a link to a folder outside DEST while the command writes; nothing may land outside
+//! DEST. Before the fix the command wrote 2,886 files outside in 3 of 40 rounds, exit status 0.
 //!
 //! Bounded: a fixed number of rounds and of runs per round; the swapping thread stops when the
 //! runs are done (and after a fixed number of swaps in any case).
@@ -16,7 +16,7 @@ use std::sync::atomic::{AtomicBool, Ordering};
 use std::thread;
 use std::time::Duration;
 
-const ROUNDS: usize = 8;
+const ROUNDS: usize = 9;
 const RUNS: usize = 4;
 const MAX_SWAPS: usize = 200_000;
 
@@ -110,8 +110,9 @@ fn skills_extract_never_writes_outside_dest_while_a_folder_is_swapped_for_a_link
         let dest = round_dir.join("dest");
         let outside = round_dir.join("outside");
         // Laid out like the skill's folders, so that a write through the link finds them.
-        fs::create_dir_all(outside.join("a/lib/deep")).unwrap();
-        fs::create_dir_all(outside.join("b")).unwrap();
+        for mirror in ["a/lib/deep", "b", "c/scripts/lib/deep", "c/references"] {
+            fs::create_dir_all(outside.join(mirror)).unwrap();
+        }
         let first = extract(&sources[0], &dest);
         assert_eq!(
             first.status.code(),
@@ -120,13 +121,13 @@ fn skills_extract_never_writes_outside_dest_while_a_folder_is_swapped_for_a_link
             String::from_utf8_lossy(&first.stderr)
         );
         let skill = dest.join("racy");
-        let (folder, target) = if round % 2 == 0 {
-            ("scripts", outside.join("a"))
-        } else {
-            ("scripts/lib/deep", outside.join("b"))
+        let (folder, target) = match round % 3 {
+            0 => (skill.join("scripts"), outside.join("a")),
+            1 => (skill.join("scripts/lib/deep"), outside.join("b")),
+            _ => (skill.clone(), outside.join("c")),
         };
         let stop = Arc::new(AtomicBool::new(false));
-        let thread = swapper(skill.join(folder), target, Arc::clone(&stop));
+        let thread = swapper(folder, target, Arc::clone(&stop));
         for run in 0..RUNS {
             let out = extract(&sources[(run + 1) % 2], &dest);
             if out.status.success() {
