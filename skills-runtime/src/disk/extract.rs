@@ -248,9 +248,9 @@ fn write_skill(
 
 /// [`extract`] into a fresh folder of its own under [`std::env::temp_dir`].
 ///
-/// Each call makes a new folder (`skills-<process id>-<12 random hex digits>`, created exclusively; on
-/// Unix readable by the current user only, so no other user can swap a script before it runs),
-/// and the skill goes in `<that folder>/<skill name>`. Nothing removes it: delete
+/// Each call makes a new folder (`skills-<process id>-<12 random hex digits>`, created
+/// exclusively; on Unix readable by the current user only, so no other user can swap a script
+/// before it runs), and the skill goes in `<that folder>/<skill name>`. Nothing removes it: delete
 /// `extracted.dir.parent()` when done, or leave it to the system's temp cleaning.
 ///
 /// ```
