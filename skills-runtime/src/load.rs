@@ -74,8 +74,8 @@ pub fn set(tree: &Tree, format: &ListingFormat) -> (SkillSet, Vec<Diagnostic>) {
 
 /// Reads the valid skills, each with the index of its source in `Tree::skills`.
 ///
-/// Every file is read through a handle checked to lie inside the root (no symbolic link
-/// out, no swap between check and read) and, with `cap`, to be at most that many bytes.
+/// Every file is read through a handle checked to lie inside its skill's folder (no symbolic
+/// link out of it, no swap between check and read) and, with `cap`, to be at most that many bytes.
 /// A skill with a file that cannot be read is left out, with a `read-error` diagnostic.
 pub fn skills(tree: &Tree, cap: Option<u64>) -> (Vec<(Skill, usize)>, Vec<Diagnostic>) {
     let mut skills = Vec::new();
@@ -90,8 +90,31 @@ pub fn skills(tree: &Tree, cap: Option<u64>) -> (Vec<(Skill, usize)>, Vec<Diagno
         root
     };
     for (i, source) in tree.skills.iter().enumerate().filter(|(_, s)| s.valid) {
+        // Each skill reads inside its own folder, as the walk allows its links: a file swapped
+        // for a link to another skill's since the scan is refused, not served.
+        let home = match fs::canonicalize(&source.dir) {
+            Ok(home) if home.starts_with(&root) => home,
+            Ok(_) => {
+                diagnostics.push(Diagnostic::path_error(
+                    Rule::ReadError,
+                    &source.dir,
+                    "cannot read the skill's files: its folder now resolves outside the skills \
+                     folder; scan again"
+                        .into(),
+                ));
+                continue;
+            }
+            Err(e) => {
+                diagnostics.push(Diagnostic::path_error(
+                    Rule::ReadError,
+                    &source.dir,
+                    format!("cannot read the skill's files: {e}"),
+                ));
+                continue;
+            }
+        };
         let read = |r: &Resource| {
-            crate::parse::read::read_inside(&root, &r.file, cap)
+            crate::parse::read::read_inside(&home, &r.file, cap)
                 .map_err(|e| io::Error::new(e.kind(), format!("{}: {e}", r.path)))
         };
         match skill_with(source, read) {

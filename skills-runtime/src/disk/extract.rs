@@ -8,10 +8,16 @@
 //! - **Executable bits** are the ones the file had in the source folder when the crate compiled:
 //!   on Unix, mode `0o755` for executables and `0o644` for the rest, whatever the umask.
 //! - **`SKILL.md`** is written as the body the skill serves: the frontmatter is not part of it.
-//! - **Nothing is written outside the skill's folder.** Every path is checked again, and joined
-//!   one plain name at a time. A symbolic link already at a file's place is replaced, never
-//!   written through (each file is written to a temporary file beside it, then renamed over the
-//!   target); a symbolic link in place of a folder on the way is refused.
+//! - **Nothing is written outside the skill's folder**, even while someone swaps its folders
+//!   for links. Every path is checked again, and every folder below `dest` is opened one plain
+//!   name at a time from its parent's open handle, never through a symbolic link; each file is
+//!   written, compared and renamed relative to the handle of the folder holding it (cap-std's
+//!   `Dir`). A folder swapped for a link after it was opened keeps receiving the writes; a link
+//!   met where a folder should be is refused ([`ExtractError::Symlink`]). A link already at a
+//!   file's place is replaced, never written through (each file is written to a temporary file
+//!   with a random name beside it, then renamed over the target). The tools' work folder
+//!   ([`Tools::with_workdir`](crate::Tools::with_workdir)) and `skills extract` write through
+//!   this same function.
 //! - **Idempotent.** A file that already holds the right bytes and mode is left alone, so a
 //!   second call writes nothing and reports [`Extracted::written`] `false`; a file changed or
 //!   deleted since is written again. The marker file [`MARKER`] in the skill's folder holds the
@@ -38,14 +44,14 @@
 //! # Ok::<(), Box<dyn std::error::Error>>(())
 //! ```
 
-use std::collections::HashSet;
 use std::fs;
-use std::io::{self, Write};
+use std::io;
 use std::path::{Component, Path, PathBuf};
-use std::sync::atomic::{AtomicU64, Ordering};
 
+pub use super::folder::ExtractError;
+use super::folder::Folder;
 use crate::model::file::hex;
-use crate::model::skill::Skill;
+use crate::model::skill::{Loaded, Skill};
 use crate::path;
 
 /// The name of the marker file written last in the skill's folder: the hex [`fingerprint`] of
@@ -95,85 +101,6 @@ pub struct Extracted {
     pub files: Vec<PathBuf>,
     /// Whether anything was written; `false` when the folder already held this skill.
     pub written: bool,
-}
-
-/// Why a skill could not be written. Each message says what was in the way and what to do.
-///
-/// ```
-/// use skills_embed_runtime::{Fields, Skill};
-/// use skills_embed_runtime::disk::extract::{extract, ExtractError};
-///
-/// let skill = Skill::owned(
-///     Fields { name: "notes".into(), description: "Take notes.".into(), ..Default::default() },
-///     "# Notes\n".into(),
-///     vec![],
-/// );
-/// let work = tempfile::tempdir()?;
-/// let file = work.path().join("not-a-folder");
-/// std::fs::write(&file, "")?;
-/// let err = extract(&skill, &file).unwrap_err();
-/// assert!(matches!(err, ExtractError::NotADirectory { .. }));
-/// assert!(err.to_string().contains("is not a folder"));
-/// # Ok::<(), Box<dyn std::error::Error>>(())
-/// ```
-#[derive(Debug, thiserror::Error)]
-#[non_exhaustive]
-pub enum ExtractError {
-    /// A file system call failed.
-    #[error(
-        "Could not {op} \"{}\": {source}. Check that the folder exists, is writable and has free space, or extract to another folder.",
-        path.display()
-    )]
-    Io {
-        /// What was being done, as a verb phrase ("write", "create the folder", ...).
-        op: &'static str,
-        /// The path it was done to.
-        path: PathBuf,
-        /// The underlying error.
-        source: io::Error,
-    },
-    /// The skill's name or one of its file paths could reach outside the skill's folder, or is
-    /// not a plain relative path. Embedded skills never have one; a skill built at run time can.
-    #[error(
-        "Refusing to extract \"{path}\" of skill \"{skill}\": {reason}. A skill's name must be a plain folder name and its file paths relative, made of plain names separated by `/`; fix the skill."
-    )]
-    UnsafePath {
-        /// The skill's name.
-        skill: String,
-        /// The refused path (the name itself when the name was refused).
-        path: String,
-        /// Why it was refused.
-        reason: &'static str,
-    },
-    /// Something that is not a folder is where a folder is needed: the destination, or a folder
-    /// on the way to a file.
-    #[error(
-        "Cannot write skill files under \"{}\": it is not a folder. Move it away, or extract to another folder.",
-        path.display()
-    )]
-    NotADirectory {
-        /// What is in the way.
-        path: PathBuf,
-    },
-    /// A symbolic link is where a folder of the skill should be; extraction never writes through
-    /// one, since it could point anywhere.
-    #[error(
-        "Refusing to write through \"{}\": it is a symbolic link. Remove the link, or extract to another folder.",
-        path.display()
-    )]
-    Symlink {
-        /// The link.
-        path: PathBuf,
-    },
-    /// A folder is where the skill has a file.
-    #[error(
-        "Cannot write \"{}\": a folder is in its place. Move the folder away, or extract to another folder.",
-        path.display()
-    )]
-    FolderInTheWay {
-        /// The folder.
-        path: PathBuf,
-    },
 }
 
 /// The SHA-256 of every file's path, executable bit and content digest, in order: two skills
@@ -239,56 +166,81 @@ pub fn fingerprint(skill: &Skill) -> [u8; 32] {
 /// # Ok::<(), Box<dyn std::error::Error>>(())
 /// ```
 pub fn extract(skill: &Skill, dest: &Path) -> Result<Extracted, ExtractError> {
-    // Every path is checked before anything is written, so a bad path never leaves a
-    // half-written folder behind.
+    // Checked before anything is written (the destination included), so a bad path never
+    // leaves a half-written folder or a new destination behind.
+    let checked = checked_paths(skill)?;
+    let dest = Folder::open_ambient(&prepare_dest(dest)?)?;
+    write_skill(skill, &dest, checked)
+}
+
+/// The skill's name and every file's path, as plain segments, in the order they are written:
+/// sorted by segments, so that the files of one folder come together.
+type Checked<'a> = (&'a str, Vec<(Vec<&'a str>, Loaded<'a>)>);
+
+fn checked_paths(skill: &Skill) -> Result<Checked<'_>, ExtractError> {
     let name = plain_segments(skill, skill.name())?;
-    if name.len() != 1 {
+    let [name] = name[..] else {
         return Err(ExtractError::UnsafePath {
             skill: skill.name().to_owned(),
             path: skill.name().to_owned(),
             reason: "a skill's name must be a single folder name",
         });
-    }
-    let targets = skill
+    };
+    let mut targets = skill
         .files()
         .map(|file| Ok((plain_segments(skill, file.path())?, file)))
         .collect::<Result<Vec<_>, ExtractError>>()?;
+    targets.sort_by(|a, b| a.0.cmp(&b.0));
+    Ok((name, targets))
+}
 
-    let dest = prepare_dest(dest)?;
-    let dir = name.iter().fold(dest, |at, segment| at.join(segment));
-    let mut checked = HashSet::new();
-    ensure_dir(&dir, &mut checked)?;
-
+/// Writes the skill under `dest` through folder handles (see [`Folder`]): each folder is opened
+/// from its parent's handle without following a link, and each file is written relative to the
+/// handle of the folder that holds it.
+fn write_skill(
+    skill: &Skill,
+    dest: &Folder,
+    (name, targets): Checked<'_>,
+) -> Result<Extracted, ExtractError> {
+    let root = dest.child(name)?;
+    // The folders open along the current file's path, below the skill's folder: files come
+    // sorted, so a folder's files are written through one handle, and only as many handles are
+    // open as the path is deep.
+    let mut open: Vec<(&str, Folder)> = Vec::new();
     let mut written = false;
     let mut files = Vec::with_capacity(targets.len());
     for (segments, file) in targets {
-        let (last, folders) = match segments.split_last() {
-            Some(split) => split,
+        let Some((last, folders)) = segments.split_last() else {
             // `plain_segments` never returns an empty list; skip rather than panic.
-            None => continue,
+            continue;
         };
-        let mut parent = dir.clone();
-        for folder in folders {
-            parent.push(folder);
-            ensure_dir(&parent, &mut checked)?;
+        let common = open
+            .iter()
+            .zip(folders)
+            .take_while(|((open, _), wanted)| open == *wanted)
+            .count();
+        open.truncate(common);
+        for folder in &folders[common..] {
+            let parent = open.last().map_or(&root, |(_, f)| f);
+            let child = parent.child(folder)?;
+            open.push((folder, child));
         }
-        let target = parent.join(last);
-        if !holds(&target, file.bytes(), file.is_executable())? {
-            replace(&parent, &target, file.bytes(), file.is_executable())?;
+        let parent = open.last().map_or(&root, |(_, f)| f);
+        if !parent.holds(last, file.bytes(), file.is_executable())? {
+            parent.replace(last, file.bytes(), file.is_executable())?;
             written = true;
         }
-        files.push(target);
+        files.push(parent.path().join(last));
     }
     files.sort();
 
-    let marker = dir.join(MARKER);
-    let stamp = hex(&fingerprint(skill));
-    if written || !marker_holds(&marker, &stamp) {
-        replace(&dir, &marker, format!("{stamp}\n").as_bytes(), false)?;
+    let stamp = format!("{}\n", hex(&fingerprint(skill)));
+    if written || !root.holds(MARKER, stamp.as_bytes(), false)? {
+        root.replace(MARKER, stamp.as_bytes(), false)?;
         written = true;
     }
     Ok(Extracted {
-        dir,
+        dir: root.path().to_owned(),
         files,
         written,
     })
@@ -296,9 +248,9 @@ pub fn extract(skill: &Skill, dest: &Path) -> Result<Extracted, ExtractError> {
 
 /// [`extract`] into a fresh folder of its own under [`std::env::temp_dir`].
 ///
-/// Each call makes a new folder (`skills-<process id>-<time>-<counter>`, created exclusively; on
-/// Unix readable by the current user only, so no other user can swap a script before it runs),
-/// and the skill goes in `<that folder>/<skill name>`. Nothing removes it: delete
+/// Each call makes a new folder (`skills-<process id>-<12 random hex digits>`, created
+/// exclusively; on Unix readable by the current user only, so no other user can swap a script
+/// before it runs), and the skill goes in `<that folder>/<skill name>`. Nothing removes it: delete
 /// `extracted.dir.parent()` when done, or leave it to the system's temp cleaning.
 ///
 /// ```
@@ -323,8 +275,10 @@ pub fn extract(skill: &Skill, dest: &Path) -> Result<Extracted, ExtractError> {
 /// # Ok::<(), Box<dyn std::error::Error>>(())
 /// ```
 pub fn extract_to_temp(skill: &Skill) -> Result<Extracted, ExtractError> {
-    let root = fresh_dir(&std::env::temp_dir())?;
-    extract(skill, &root)
+    let checked = checked_paths(skill)?;
+    let temp = Folder::open_ambient(&prepare_dest(&std::env::temp_dir())?)?;
+    let root = temp.fresh_child(&format!("skills-{}-", std::process::id()))?;
+    write_skill(skill, &root, checked)
 }
 
 /// The segments of `raw` (a skill name or a file path), refused unless each is a plain name.
@@ -377,207 +331,6 @@ fn prepare_dest(dest: &Path) -> Result<PathBuf, ExtractError> {
     }
     // Not `canonicalize`: on Windows it gives `\\?\` paths that many scripts cannot handle.
     std::path::absolute(dest).map_err(|e| io("make an absolute path of", e))
-}
-
-/// Makes sure `path` is a real folder (not a link), creating it if missing.
-fn ensure_dir(path: &Path, checked: &mut HashSet<PathBuf>) -> Result<(), ExtractError> {
-    if checked.contains(path) {
-        return Ok(());
-    }
-    let mut created = false;
-    loop {
-        match fs::symlink_metadata(path) {
-            Ok(meta) if meta.file_type().is_symlink() => {
-                return Err(ExtractError::Symlink {
-                    path: path.to_owned(),
-                });
-            }
-            Ok(meta) if meta.is_dir() => break,
-            Ok(_) => {
-                return Err(ExtractError::NotADirectory {
-                    path: path.to_owned(),
-                });
-            }
-            // Create, then look again: another process may have made it (or a link) meanwhile.
-            Err(e) if e.kind() == io::ErrorKind::NotFound && !created => {
-                match fs::create_dir(path) {
-                    Ok(()) => {}
-                    Err(e) if e.kind() == io::ErrorKind::AlreadyExists => {}
-                    Err(source) => {
-                        return Err(ExtractError::Io {
-                            op: "create the folder",
-                            path: path.to_owned(),
-                            source,
-                        });
-                    }
-                }
-                created = true;
-            }
-            Err(source) => {
-                return Err(ExtractError::Io {
-                    op: "inspect",
-                    path: path.to_owned(),
-                    source,
-                });
-            }
-        }
-    }
-    checked.insert(path.to_owned());
-    Ok(())
-}
-
-/// Whether `target` is a regular file (not a link) with exactly `bytes` and the right mode.
-fn holds(target: &Path, bytes: &[u8], executable: bool) -> Result<bool, ExtractError> {
-    let meta = match fs::symlink_metadata(target) {
-        Ok(meta) => meta,
-        // Missing, or unreadable: writing it again either fixes it or reports a clear error.
-        Err(_) => return Ok(false),
-    };
-    if meta.is_dir() {
-        return Err(ExtractError::FolderInTheWay {
-            path: target.to_owned(),
-        });
-    }
-    if !meta.is_file() || meta.len() != bytes.len() as u64 || !mode_is(&meta, executable) {
-        return Ok(false);
-    }
-    // Compare the bytes, not a timestamp: an edit within the same second and size must be seen.
-    Ok(fs::read(target).is_ok_and(|on_disk| on_disk == bytes))
-}
-
-/// Whether the marker file holds `hex`.
-fn marker_holds(marker: &Path, stamp: &str) -> bool {
-    // A link in the marker's place is never read through; it will be replaced.
-    fs::symlink_metadata(marker).is_ok_and(|meta| meta.is_file())
-        && fs::read_to_string(marker).is_ok_and(|text| text.trim_end() == stamp)
-}
-
-/// Writes `bytes` to a new file in `dir`, then renames it over `target`: a rename replaces a link
-/// at `target` instead of writing through it, and readers never see a half-written file.
-fn replace(dir: &Path, target: &Path, bytes: &[u8], executable: bool) -> Result<(), ExtractError> {
-    let (temp, mut file) = create_temp(dir)?;
-    let io = |op, source| ExtractError::Io {
-        op,
-        path: target.to_owned(),
-        source,
-    };
-    let wrote = file
-        .write_all(bytes)
-        .map_err(|e| io("write", e))
-        .and_then(|()| set_mode(&file, executable).map_err(|e| io("set permissions on", e)));
-    // Closed before the rename so no descriptor open for writing outlives it (a script still
-    // open for writing cannot be executed on Linux).
-    drop(file);
-    let result = wrote.and_then(|()| fs::rename(&temp, target).map_err(|e| io("replace", e)));
-    if result.is_err() {
-        // Best effort: the error to report is the one above, not a failed clean-up.
-        let _ = fs::remove_file(&temp);
-    }
-    result
-}
-
-/// Distinguishes names made by this process; the process id distinguishes processes.
-static COUNTER: AtomicU64 = AtomicU64::new(0);
-
-/// How many names to try before giving up; a collision needs another process to have picked the
-/// same name, so running out means something else is wrong.
-const ATTEMPTS: u32 = 100;
-
-/// A new, empty file in `dir` that did not exist before (never a link someone planted).
-fn create_temp(dir: &Path) -> Result<(PathBuf, fs::File), ExtractError> {
-    let mut last = None;
-    for _ in 0..ATTEMPTS {
-        let n = COUNTER.fetch_add(1, Ordering::Relaxed);
-        let temp = dir.join(format!(".skills-tmp-{}-{n}", std::process::id()));
-        // `create_new` fails on any existing entry, a dangling link included.
-        match fs::OpenOptions::new()
-            .write(true)
-            .create_new(true)
-            .open(&temp)
-        {
-            Ok(file) => return Ok((temp, file)),
-            Err(e) if e.kind() == io::ErrorKind::AlreadyExists => last = Some(e),
-            Err(source) => {
-                return Err(ExtractError::Io {
-                    op: "create a file in",
-                    path: dir.to_owned(),
-                    source,
-                });
-            }
-        }
-    }
-    Err(ExtractError::Io {
-        op: "create a file in",
-        path: dir.to_owned(),
-        source: last.unwrap_or_else(|| io::Error::from(io::ErrorKind::AlreadyExists)),
-    })
-}
-
-/// A new folder in `parent` with a name no other call or process got.
-fn fresh_dir(parent: &Path) -> Result<PathBuf, ExtractError> {
-    let nanos = std::time::SystemTime::now()
-        .duration_since(std::time::UNIX_EPOCH)
-        .map_or(0, |d| d.as_nanos());
-    let mut last = None;
-    for _ in 0..ATTEMPTS {
-        let n = COUNTER.fetch_add(1, Ordering::Relaxed);
-        let dir = parent.join(format!("skills-{}-{nanos}-{n}", std::process::id()));
-        match create_private_dir(&dir) {
-            Ok(()) => return Ok(dir),
-            Err(e) if e.kind() == io::ErrorKind::AlreadyExists => last = Some(e),
-            Err(source) => {
-                return Err(ExtractError::Io {
-                    op: "create a folder in",
-                    path: parent.to_owned(),
-                    source,
-                });
-            }
-        }
-    }
-    Err(ExtractError::Io {
-        op: "create a fresh folder in",
-        path: parent.to_owned(),
-        source: last.unwrap_or_else(|| io::Error::from(io::ErrorKind::AlreadyExists)),
-    })
-}
-
-#[cfg(unix)]
-fn create_private_dir(dir: &Path) -> io::Result<()> {
-    use std::os::unix::fs::DirBuilderExt;
-    fs::DirBuilder::new().mode(0o700).create(dir)
-}
-
-#[cfg(not(unix))]
-fn create_private_dir(dir: &Path) -> io::Result<()> {
-    fs::create_dir(dir)
-}
-
-#[cfg(unix)]
-fn mode(executable: bool) -> u32 {
-    if executable { 0o755 } else { 0o644 }
-}
-
-#[cfg(unix)]
-fn mode_is(meta: &fs::Metadata, executable: bool) -> bool {
-    use std::os::unix::fs::PermissionsExt;
-    meta.permissions().mode() & 0o7777 == mode(executable)
-}
-
-#[cfg(not(unix))]
-fn mode_is(_: &fs::Metadata, _: bool) -> bool {
-    true
-}
-
-#[cfg(unix)]
-fn set_mode(file: &fs::File, executable: bool) -> io::Result<()> {
-    use std::os::unix::fs::PermissionsExt;
-    // Set on the open file, not by path, and after creation, so the umask cannot change it.
-    file.set_permissions(fs::Permissions::from_mode(mode(executable)))
-}
-
-#[cfg(not(unix))]
-fn set_mode(_: &fs::File, _: bool) -> io::Result<()> {
-    Ok(())
 }
 
 #[cfg(test)]
@@ -830,9 +583,10 @@ mod tests {
     #[test]
     fn fresh_dirs_are_distinct() {
         let parent = tempfile::tempdir().unwrap();
-        let a = fresh_dir(parent.path()).unwrap();
-        let b = fresh_dir(parent.path()).unwrap();
-        assert_ne!(a, b);
-        assert!(a.is_dir() && b.is_dir());
+        let parent = Folder::open_ambient(parent.path()).unwrap();
+        let a = parent.fresh_child("skills-").unwrap();
+        let b = parent.fresh_child("skills-").unwrap();
+        assert_ne!(a.path(), b.path());
+        assert!(a.path().is_dir() && b.path().is_dir());
     }
 }

@@ -8,6 +8,7 @@
 
 pub mod discover;
 pub mod extract;
+mod folder;
 pub mod overlay;
 #[cfg(feature = "watch")]
 #[cfg_attr(docsrs, doc(cfg(feature = "watch")))]

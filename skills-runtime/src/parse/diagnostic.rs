@@ -97,7 +97,8 @@ rules! {
     NotUtf8 = "not-utf8",
     /// A FIFO, socket or device in the folder is skipped.
     SpecialFile = "special-file",
-    /// A symbolic link points outside the skills folder.
+    /// A symbolic link points outside its skill's folder (or, outside any skill, outside the
+    /// skills folder); it is not followed.
     SymlinkEscape = "symlink-escape",
     /// A symbolic link was not followed, because following links is off (warning).
     SymlinkSkipped = "symlink-skipped",

@@ -28,7 +28,7 @@ pub(crate) fn read_inside(
     if !resolved.starts_with(canonical_root) {
         return Err(io::Error::new(
             io::ErrorKind::PermissionDenied,
-            "resolves outside the skills folder",
+            "resolves outside its skill's folder (links must stay inside the skill folder)",
         ));
     }
     // Opening a FIFO blocks until a writer comes, so the type is checked before opening too

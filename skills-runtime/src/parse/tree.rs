@@ -70,8 +70,9 @@ pub struct ScanOptions {
     pub max_depth: Option<usize>,
     /// Size limits for bodies and resources.
     pub limits: Limits,
-    /// Follow symbolic links (never out of the root). Off by default; `skills!` and the
-    /// command-line tool turn it on.
+    /// Follow symbolic links (never out of the root, nor out of the skill holding them: see
+    /// the [walk policy](super::walk)). Off by default; `skills!` and the command-line tool turn
+    /// it on.
     pub follow_symlinks: bool,
     /// Stop after this many folders (a `scan-limit` warning says so); `None` for no limit.
     pub max_dirs: Option<usize>,
@@ -350,6 +351,8 @@ struct Walk<'a> {
 /// A skill folder enclosing the walk's current entry.
 struct OpenSkill {
     dir: PathBuf,
+    /// Its canonical path, which every link inside it must resolve below.
+    real: Option<PathBuf>,
     /// Its place in [`Walk::skill_dirs`], which tells the skills apart for the folder check.
     index: usize,
     /// Entries met below it so far.
@@ -437,11 +440,13 @@ impl<'a> Walk<'a> {
                 ));
                 continue;
             }
-            if entry.path_is_symlink() && !self.inside_root(entry.path()) {
+            if entry.path_is_symlink()
+                && let Some(message) = self.link_escape(entry.path(), open.last())
+            {
                 diagnostics.push(Diagnostic::path_error(
                     Rule::SymlinkEscape,
                     entry.path(),
-                    "symbolic link points outside the skills folder; only links that stay inside it are followed".into(),
+                    message,
                 ));
                 if entry.file_type().is_dir() {
                     it.skip_current_dir();
@@ -495,6 +500,7 @@ impl<'a> Walk<'a> {
                 if self.is_manifest(&entry.path().join(MANIFEST), diagnostics) {
                     open.push(OpenSkill {
                         dir: entry.path().to_owned(),
+                        real: fs::canonicalize(entry.path()).ok(),
                         index: self.skill_dirs.len(),
                         entries: 0,
                         cut: false,
@@ -558,7 +564,8 @@ impl<'a> Walk<'a> {
     }
 
     /// Whether `manifest` makes its folder a skill: a regular file, reached through a link only
-    /// when links are followed and the link stays inside the root. A link not followed, leaving
+    /// when links are followed and the link stays inside that folder (a link to another skill's
+    /// SKILL.md is reported here as `symlink-escape`). A link not followed, leaving
     /// the root or dangling is reported when the walk meets it as an entry. A SKILL.md that is
     /// a folder, a FIFO, a socket or a device is reported here, as one `read-error` error
     /// whatever it is, since nothing else would say why the skill is missing.
@@ -573,7 +580,23 @@ impl<'a> Walk<'a> {
             return false;
         };
         let meta = if meta.file_type().is_symlink() {
+            // A link leaving the root is reported when the walk meets it as an entry.
             if !self.options.follow_symlinks || !self.inside_root(manifest) {
+                return false;
+            }
+            let folder = manifest.parent().unwrap_or(self.root);
+            let real = fs::canonicalize(folder).ok();
+            if let Some(why) = leaves_skill(manifest, real.as_deref()) {
+                diagnostics.push(Diagnostic::path_error(
+                    Rule::SymlinkEscape,
+                    manifest,
+                    escape_message(
+                        manifest,
+                        &why,
+                        folder,
+                        "the folder holding it is not read as a skill",
+                    ),
+                ));
                 return false;
             }
             match fs::metadata(manifest) {
@@ -597,6 +620,30 @@ impl<'a> Walk<'a> {
             format!("{what}: the folder holding it is not read as a skill"),
         ));
         false
+    }
+
+    /// Why the walk does not follow the link at `link`, enclosed by `skill` (the innermost
+    /// skill folder around it, if any); `None` when it may. Inside a skill a link must stay in
+    /// that skill's own folder, so a visible skill never serves another's files; outside skills
+    /// it must stay inside the root.
+    fn link_escape(&self, link: &Path, skill: Option<&OpenSkill>) -> Option<String> {
+        match skill {
+            Some(skill) => {
+                let why = leaves_skill(link, skill.real.as_deref())?;
+                Some(escape_message(
+                    link,
+                    &why,
+                    &skill.dir,
+                    "it is not followed, embedded or served",
+                ))
+            }
+            None if self.inside_root(link) => None,
+            None => Some(format!(
+                "symbolic link to `{}` points outside the skills folder; only links that stay \
+                 inside it are followed",
+                link_text(link)
+            )),
+        }
     }
 
     fn inside_root(&self, path: &Path) -> bool {
@@ -683,6 +730,46 @@ impl<'a> Walk<'a> {
         skills.sort_by_key(SkillSource::name);
         skills
     }
+}
+
+/// Why the link at `link` leaves the skill whose canonical folder is `real`: `None` when its
+/// target lies inside that folder and inside no nested skill's folder (whose files are that
+/// skill's own). A link that cannot be resolved is not followed either.
+fn leaves_skill(link: &Path, real: Option<&Path>) -> Option<String> {
+    let (Some(real), Ok(target)) = (real, fs::canonicalize(link)) else {
+        return Some("cannot be resolved".into());
+    };
+    if !target.starts_with(real) {
+        return Some("leaves its skill's folder".into());
+    }
+    let mut at = target.as_path();
+    while at != real {
+        if fs::symlink_metadata(at.join(MANIFEST)).is_ok() {
+            let nested = at.strip_prefix(real).unwrap_or(at);
+            return Some(format!(
+                "points into `{}`, the folder of another skill",
+                nested.display()
+            ));
+        }
+        at = at.parent()?;
+    }
+    None
+}
+
+/// The `symlink-escape` message for a link inside the skill folder `dir`: where it points, why
+/// that is refused, what happens to it (`outcome`) and what to do.
+fn escape_message(link: &Path, why: &str, dir: &Path, outcome: &str) -> String {
+    format!(
+        "symbolic link to `{}` {why} (`{}`): a link inside a skill must stay inside that \
+         skill's own folder, so {outcome}; copy the file into the skill, or remove the link",
+        link_text(link),
+        folder_name(dir)
+    )
+}
+
+/// What a link says it points to, as written (not resolved, so no machine path is added).
+fn link_text(link: &Path) -> String {
+    fs::read_link(link).map_or_else(|_| "?".into(), |t| t.display().to_string())
 }
 
 fn read_skill(

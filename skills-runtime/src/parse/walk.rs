@@ -3,10 +3,13 @@
 //! scan again. Both run the same walker ([`scan`](super::scan)'s), so they read the same
 //! entries and stop at the same caps.
 //!
-//! - **Links never leave the root.** A symbolic link is followed only when
+//! - **Links never leave their skill, nor the root.** A symbolic link is followed only when
 //!   [`ScanOptions::follow_symlinks`](super::ScanOptions::follow_symlinks) is on, and only when
-//!   its canonical target lies inside the root's canonical path; any other is reported
-//!   (`symlink-escape`) and not entered.
+//!   its canonical target lies inside the canonical folder of the skill holding it (and inside
+//!   no nested skill's folder there), or, for a link outside any skill, inside the root's; any
+//!   other is reported (`symlink-escape`, saying where it points) and neither entered, embedded
+//!   nor served. So a skill never hands out another skill's files, which that skill's
+//!   permissions may deny. A SKILL.md that is such a link makes no skill.
 //! - **Each real folder is read once per skill** (and once outside skills), known by its device
 //!   and inode on Unix (its canonical path elsewhere): a graph of links that reaches one folder
 //!   by many paths costs one visit, and the folder reached again is reported (`scan-limit`).

@@ -23,7 +23,7 @@ use serde_json::json;
 use skills_embed::disk::discover::Discovery;
 use skills_embed::disk::overlay::Overlay;
 use skills_embed::parse::frontmatter::split;
-use skills_embed::parse::{Profile, ScanOptions};
+use skills_embed::parse::{Profile, Rule, ScanOptions};
 use skills_embed::path::check;
 use skills_embed::{SkillError, SkillSet, Tools, listing::ListingFormat};
 
@@ -417,28 +417,54 @@ fn symlinked_disk_trees() {
         assert!(set.load_by_name("target", link).is_err(), "{link}");
     }
 
-    // Following links: those that stay inside the root are followed (so `target` may serve the
-    // other skill's files under its own link names, as its author chose), those that leave it
-    // never are.
+    // Following links: a link is followed only when it stays inside its own skill's folder
+    // (issue 25: `target` used to serve the other skill's files under its own link names,
+    // which let a visible skill hand out a denied one's files). Links to another skill, to
+    // the root and out of the root are reported (`symlink-escape`) and never served.
+    let options = ScanOptions {
+        profile: Profile::Lenient,
+        follow_symlinks: true,
+        ..ScanOptions::default()
+    };
+    let tree = skills_embed::parse::scan(&root, &options);
+    // (`references/other-secret.md` and `a/b/relative-escape.md` resolve to nothing: they are
+    // reported as broken links.)
+    for link in [
+        "link-to-other",
+        "link-to-other-skill.md",
+        "link-to-outside",
+        "references/escape.md",
+    ] {
+        let path = target.join(link);
+        assert!(
+            tree.diagnostics
+                .iter()
+                .any(|d| d.rule == Rule::SymlinkEscape && d.file == path),
+            "{link}: {:?}",
+            tree.diagnostics
+        );
+    }
     let set = scan_set(&root, true);
     assert_nothing_from_outside("following", &set);
-    let inside_links = [
+    probe("following", &set, &target, &[]);
+    for refused in [
         "link-to-other-skill.md",
         "references/other-secret.md",
         "link-to-other/SKILL.md",
         "link-to-other/secret.md",
-    ];
-    probe("following", &set, &target, &inside_links);
-    for escape in [
         "references/escape.md",
         "a/b/relative-escape.md",
         "link-to-outside/secret.md",
     ] {
-        assert!(set.load_by_name("target", escape).is_err(), "{escape}");
+        assert!(set.load_by_name("target", refused).is_err(), "{refused}");
     }
     assert!(
         set.get("manifest-out").is_err(),
         "a SKILL.md out of the root is not read"
+    );
+    assert!(
+        set.get("manifest-other").is_err() && set.get("other").is_ok(),
+        "a SKILL.md linking to another skill's is not read as a skill"
     );
 
     for follow in [false, true] {
@@ -446,8 +472,7 @@ fn symlinked_disk_trees() {
         let snapshot = overlay.snapshot();
         assert_nothing_from_outside("overlay", &snapshot);
         let label = format!("overlay, following: {follow}");
-        let allowed: &[&str] = if follow { &inside_links } else { &[] };
-        probe(&label, &snapshot, &target, allowed);
+        probe(&label, &snapshot, &target, &[]);
     }
 }
 

@@ -14,6 +14,7 @@ mod echoes;
 mod embed;
 mod extra_fields;
 mod extract;
+mod extract_race;
 mod faults;
 mod floors;
 mod fuzz_regressions;
@@ -26,6 +27,7 @@ mod props;
 mod readme;
 mod reattach;
 mod scripts;
+mod skill_links;
 mod tools;
 
 /// The fuzz targets' oracles, shared by `props` and `fuzz_regressions`.

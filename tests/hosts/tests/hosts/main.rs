@@ -3,8 +3,10 @@
 //! a fresh build fast and its target folder small.
 
 mod cli;
+mod cli_links;
 mod cli_scripts;
 mod common;
+mod extract_race;
 mod invocation_hosts;
 mod mcp_e2e;
 mod mcp_hostile;

@@ -1,0 +1,388 @@
+//! The one way a skill is written to disk: through opened folder handles.
+//!
+//! A [`Folder`] is an open handle on a real folder (cap-std's [`Dir`]). Every folder below the
+//! destination is opened one plain name at a time from its parent's handle, never following a
+//! symbolic link, and every file is created, compared and renamed relative to the handle of
+//! the folder holding it. Swapping a folder for a link after it was opened changes nothing:
+//! the writes still go to the folder that was opened, inside the destination. A link met where
+//! a folder should be is refused ([`ExtractError::Symlink`]); a link where a file should be is
+//! replaced by the rename, never written through.
+
+use std::hash::{BuildHasher, Hasher};
+use std::io::{self, Read, Write};
+use std::path::{Path, PathBuf};
+use std::sync::atomic::{AtomicU64, Ordering};
+
+use cap_fs_ext::{DirExt, FollowSymlinks, OpenOptionsFollowExt};
+use cap_std::fs::{Dir, OpenOptions};
+
+/// Why a skill could not be written. Each message says what was in the way and what to do.
+///
+/// ```
+/// use skills_embed_runtime::{Fields, Skill};
+/// use skills_embed_runtime::disk::extract::{extract, ExtractError};
+///
+/// let skill = Skill::owned(
+///     Fields { name: "notes".into(), description: "Take notes.".into(), ..Default::default() },
+///     "# Notes\n".into(),
+///     vec![],
+/// );
+/// let work = tempfile::tempdir()?;
+/// let file = work.path().join("not-a-folder");
+/// std::fs::write(&file, "")?;
+/// let err = extract(&skill, &file).unwrap_err();
+/// assert!(matches!(err, ExtractError::NotADirectory { .. }));
+/// assert!(err.to_string().contains("is not a folder"));
+/// # Ok::<(), Box<dyn std::error::Error>>(())
+/// ```
+#[derive(Debug, thiserror::Error)]
+#[non_exhaustive]
+pub enum ExtractError {
+    /// A file system call failed.
+    #[error(
+        "Could not {op} \"{}\": {source}. Check that the folder exists, is writable and has free space, or extract to another folder.",
+        path.display()
+    )]
+    Io {
+        /// What was being done, as a verb phrase ("write", "create the folder", ...).
+        op: &'static str,
+        /// The path it was done to.
+        path: PathBuf,
+        /// The underlying error.
+        source: io::Error,
+    },
+    /// The skill's name or one of its file paths could reach outside the skill's folder, or is
+    /// not a plain relative path. Embedded skills never have one; a skill built at run time can.
+    #[error(
+        "Refusing to extract \"{path}\" of skill \"{skill}\": {reason}. A skill's name must be a plain folder name and its file paths relative, made of plain names separated by `/`; fix the skill."
+    )]
+    UnsafePath {
+        /// The skill's name.
+        skill: String,
+        /// The refused path (the name itself when the name was refused).
+        path: String,
+        /// Why it was refused.
+        reason: &'static str,
+    },
+    /// Something that is not a folder is where a folder is needed: the destination, or a folder
+    /// on the way to a file.
+    #[error(
+        "Cannot write skill files under \"{}\": it is not a folder. Move it away, or extract to another folder.",
+        path.display()
+    )]
+    NotADirectory {
+        /// What is in the way.
+        path: PathBuf,
+    },
+    /// A symbolic link is where a folder of the skill should be; extraction never writes through
+    /// one, since it could point anywhere.
+    #[error(
+        "Refusing to write through \"{}\": it is a symbolic link where a folder of the skill should be, and extraction never follows one (it could point outside the destination). Remove the link (and find out what put it there), or extract to another folder.",
+        path.display()
+    )]
+    Symlink {
+        /// The link.
+        path: PathBuf,
+    },
+    /// A folder is where the skill has a file.
+    #[error(
+        "Cannot write \"{}\": a folder is in its place. Move the folder away, or extract to another folder.",
+        path.display()
+    )]
+    FolderInTheWay {
+        /// The folder.
+        path: PathBuf,
+    },
+}
+
+/// An open folder and the path it was opened at (for messages and the paths handed back).
+pub(crate) struct Folder {
+    dir: Dir,
+    path: PathBuf,
+}
+
+/// How many names to try before giving up; a collision needs another process to have picked the
+/// same random name, so running out means something else is wrong.
+const ATTEMPTS: u32 = 100;
+
+/// How often a folder that keeps changing between an open and a look at it is tried again.
+const REOPENS: u32 = 8;
+
+impl Folder {
+    /// Opens `path`, the caller's own choice of destination: followed if it is a link. `path`
+    /// should be absolute, since it prefixes the paths handed back.
+    pub(crate) fn open_ambient(path: &Path) -> Result<Folder, ExtractError> {
+        let dir = Dir::open_ambient_dir(path, cap_std::ambient_authority()).map_err(|source| {
+            ExtractError::Io {
+                op: "open the folder",
+                path: path.to_owned(),
+                source,
+            }
+        })?;
+        Ok(Folder {
+            dir,
+            path: path.to_owned(),
+        })
+    }
+
+    /// The path this folder was opened at.
+    pub(crate) fn path(&self) -> &Path {
+        &self.path
+    }
+
+    /// The folder `name` in this one, created if missing, opened without following a link.
+    pub(crate) fn child(&self, name: &str) -> Result<Folder, ExtractError> {
+        let path = self.path.join(name);
+        let io = |op, source| ExtractError::Io {
+            op,
+            path: path.clone(),
+            source,
+        };
+        let mut last = None;
+        for _ in 0..REOPENS {
+            match self.dir.open_dir_nofollow(name) {
+                Ok(dir) => return Ok(Folder { dir, path }),
+                Err(e) => last = Some(e),
+            }
+            // Why it failed, from a look at the entry itself (error codes for a link differ
+            // between systems); it may have changed since, so a folder found here is opened
+            // again.
+            match self.dir.symlink_metadata(name) {
+                Ok(meta) if meta.file_type().is_symlink() => {
+                    return Err(ExtractError::Symlink { path });
+                }
+                Ok(meta) if !meta.is_dir() => return Err(ExtractError::NotADirectory { path }),
+                Ok(_) => {}
+                Err(e) if e.kind() == io::ErrorKind::NotFound => match self.dir.create_dir(name) {
+                    Ok(()) => {}
+                    Err(e) if e.kind() == io::ErrorKind::AlreadyExists => {}
+                    Err(e) => return Err(io("create the folder", e)),
+                },
+                Err(e) => return Err(io("inspect", e)),
+            }
+        }
+        Err(io(
+            "open the folder",
+            last.unwrap_or_else(|| io::Error::other("it kept changing")),
+        ))
+    }
+
+    /// A new folder in this one, readable by the current user only on Unix, with a name no
+    /// other call or process got (`prefix` and a random part).
+    pub(crate) fn fresh_child(&self, prefix: &str) -> Result<Folder, ExtractError> {
+        let mut builder = cap_std::fs::DirBuilder::new();
+        #[cfg(unix)]
+        {
+            use cap_std::fs::DirBuilderExt;
+            builder.mode(0o700);
+        }
+        let mut last = None;
+        for _ in 0..ATTEMPTS {
+            let name = format!("{prefix}{}", random_part());
+            match self.dir.create_dir_with(&name, &builder) {
+                Ok(()) => return self.child(&name),
+                Err(e) if e.kind() == io::ErrorKind::AlreadyExists => last = Some(e),
+                Err(source) => {
+                    return Err(ExtractError::Io {
+                        op: "create a folder in",
+                        path: self.path.clone(),
+                        source,
+                    });
+                }
+            }
+        }
+        Err(ExtractError::Io {
+            op: "create a fresh folder in",
+            path: self.path.clone(),
+            source: last.unwrap_or_else(|| io::Error::from(io::ErrorKind::AlreadyExists)),
+        })
+    }
+
+    /// The regular file `name` in this folder (never read through a link), or `None` when it
+    /// is missing, a link or anything else that is not a regular file; a folder in its place
+    /// is an error, since writing cannot replace it.
+    pub(crate) fn file(&self, name: &str) -> Result<Option<std::fs::File>, ExtractError> {
+        match self.dir.symlink_metadata(name) {
+            Ok(meta) if meta.is_dir() => {
+                return Err(ExtractError::FolderInTheWay {
+                    path: self.path.join(name),
+                });
+            }
+            Ok(meta) if meta.is_file() => {}
+            // Missing, a link, or unreadable: writing it again either fixes it or reports a
+            // clear error.
+            _ => return Ok(None),
+        }
+        let opened = self.dir.open_with(
+            name,
+            OpenOptions::new().read(true).follow(FollowSymlinks::No),
+        );
+        let Ok(file) = opened.map(cap_std::fs::File::into_std) else {
+            return Ok(None);
+        };
+        // Checked on the handle: what was opened is what is compared.
+        Ok(file
+            .metadata()
+            .is_ok_and(|meta| meta.is_file())
+            .then_some(file))
+    }
+
+    /// Whether `name` is a regular file (not a link) holding exactly `bytes`, with the mode
+    /// `executable` asks for.
+    pub(crate) fn holds(
+        &self,
+        name: &str,
+        bytes: &[u8],
+        executable: bool,
+    ) -> Result<bool, ExtractError> {
+        let Some(file) = self.file(name)? else {
+            return Ok(false);
+        };
+        let Ok(meta) = file.metadata() else {
+            return Ok(false);
+        };
+        if meta.len() != bytes.len() as u64 || !mode_is(&meta, executable) {
+            return Ok(false);
+        }
+        // Compare the bytes, not a timestamp: an edit within the same second and size must be
+        // seen. One byte more than expected is read, so a file that grew is seen too.
+        let mut on_disk = Vec::with_capacity(bytes.len());
+        let read = file.take(bytes.len() as u64 + 1).read_to_end(&mut on_disk);
+        Ok(read.is_ok() && on_disk == bytes)
+    }
+
+    /// Writes `bytes` to a new file in this folder, then renames it over `name`: a rename
+    /// replaces a link at `name` instead of writing through it, and readers never see a
+    /// half-written file.
+    pub(crate) fn replace(
+        &self,
+        name: &str,
+        bytes: &[u8],
+        executable: bool,
+    ) -> Result<(), ExtractError> {
+        let (temp, mut file) = self.create_temp()?;
+        let target = self.path.join(name);
+        let io = |op, source| ExtractError::Io {
+            op,
+            path: target.clone(),
+            source,
+        };
+        let wrote = file
+            .write_all(bytes)
+            .map_err(|e| io("write", e))
+            .and_then(|()| set_mode(&file, executable).map_err(|e| io("set permissions on", e)));
+        // Closed before the rename so no descriptor open for writing outlives it (a script
+        // still open for writing cannot be executed on Linux).
+        drop(file);
+        let result = wrote.and_then(|()| {
+            self.dir
+                .rename(&temp, &self.dir, name)
+                .map_err(|e| io("replace", e))
+        });
+        if result.is_err() {
+            // Best effort: the error to report is the one above, not a failed clean-up.
+            let _ = self.dir.remove_file(&temp);
+        }
+        result
+    }
+
+    /// A new, empty file in this folder that did not exist before (never a link someone
+    /// planted), under a random name.
+    fn create_temp(&self) -> Result<(String, std::fs::File), ExtractError> {
+        let mut last = None;
+        for _ in 0..ATTEMPTS {
+            let name = format!(".skills-tmp-{}", random_part());
+            // `create_new` fails on any existing entry, a dangling link included.
+            let options = OpenOptions::new()
+                .write(true)
+                .create_new(true)
+                .follow(FollowSymlinks::No)
+                .clone();
+            match self.dir.open_with(&name, &options) {
+                Ok(file) => return Ok((name, file.into_std())),
+                Err(e) if e.kind() == io::ErrorKind::AlreadyExists => last = Some(e),
+                Err(source) => {
+                    return Err(ExtractError::Io {
+                        op: "create a file in",
+                        path: self.path.clone(),
+                        source,
+                    });
+                }
+            }
+        }
+        Err(ExtractError::Io {
+            op: "create a file in",
+            path: self.path.clone(),
+            source: last.unwrap_or_else(|| io::Error::from(io::ErrorKind::AlreadyExists)),
+        })
+    }
+}
+
+/// Distinguishes names made by this process, on top of the random part.
+static COUNTER: AtomicU64 = AtomicU64::new(0);
+
+/// Twelve hex digits no other process can guess: std's randomly keyed hasher over a counter
+/// and the process id.
+fn random_part() -> String {
+    let mut hasher = std::hash::RandomState::new().build_hasher();
+    hasher.write_u64(COUNTER.fetch_add(1, Ordering::Relaxed));
+    hasher.write_u32(std::process::id());
+    format!("{:012x}", hasher.finish() & 0xffff_ffff_ffff)
+}
+
+#[cfg(unix)]
+fn mode(executable: bool) -> u32 {
+    if executable { 0o755 } else { 0o644 }
+}
+
+#[cfg(unix)]
+fn mode_is(meta: &std::fs::Metadata, executable: bool) -> bool {
+    use std::os::unix::fs::PermissionsExt;
+    meta.permissions().mode() & 0o7777 == mode(executable)
+}
+
+#[cfg(not(unix))]
+fn mode_is(_: &std::fs::Metadata, _: bool) -> bool {
+    true
+}
+
+#[cfg(unix)]
+fn set_mode(file: &std::fs::File, executable: bool) -> io::Result<()> {
+    use std::os::unix::fs::PermissionsExt;
+    // Set on the open file, not by path, and after creation, so the umask cannot change it.
+    file.set_permissions(std::fs::Permissions::from_mode(mode(executable)))
+}
+
+#[cfg(not(unix))]
+fn set_mode(_: &std::fs::File, _: bool) -> io::Result<()> {
+    Ok(())
+}
+
+#[cfg(test)]
+mod tests {
+    use super::*;
+
+    #[test]
+    fn random_parts_differ() {
+        let a: std::collections::HashSet<String> = (0..1000).map(|_| random_part()).collect();
+        assert_eq!(a.len(), 1000);
+        assert!(a.iter().all(|p| p.len() == 12));
+    }
+
+    #[cfg(unix)]
+    #[test]
+    fn a_folder_swapped_for_a_link_after_opening_keeps_the_writes() {
+        let work = tempfile::tempdir().unwrap();
+        let outside = tempfile::tempdir().unwrap();
+        let root = Folder::open_ambient(work.path()).unwrap();
+        let scripts = root.child("scripts").unwrap();
+        std::fs::rename(work.path().join("scripts"), work.path().join("parked")).unwrap();
+        std::os::unix::fs::symlink(outside.path(), work.path().join("scripts")).unwrap();
+        scripts.replace("run.sh", b"#!/bin/sh\n", true).unwrap();
+        assert!(work.path().join("parked/run.sh").is_file());
+        assert_eq!(std::fs::read_dir(outside.path()).unwrap().count(), 0);
+        // Opened again, the link is refused.
+        let err = root.child("scripts").err().unwrap();
+        assert!(matches!(err, ExtractError::Symlink { .. }), "{err}");
+    }
+}

@@ -1,0 +1,3 @@
+skills_embed::skills!("fixtures/fail/symlink-sibling");
+
+fn main() {}
