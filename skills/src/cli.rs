@@ -207,6 +207,18 @@ enum Command {
         /// gets 503 and Retry-After; idle sessions end after 5 minutes).
         #[arg(long, value_name = "N", requires = "http", default_value_t = crate::mcp::http::DEFAULT_MAX_SESSIONS)]
         max_sessions: usize,
+        /// With --http: hold at most N connections open (the next waits in the listen queue);
+        /// default 4096, or three quarters of the descriptor limit (`ulimit -n`) if lower.
+        #[arg(long, value_name = "N", requires = "http")]
+        max_connections: Option<usize>,
+        /// With --http: seconds a connection has to send a request's head (from when it is
+        /// accepted or its previous answer ended), and again for the body; then it is closed.
+        #[arg(long, value_name = "SECONDS", requires = "http", value_parser = seconds, default_value = "10")]
+        header_read_timeout: std::time::Duration,
+        /// With --http: seconds an answered connection may stay open with no request in
+        /// progress.
+        #[arg(long, value_name = "SECONDS", requires = "http", value_parser = seconds, default_value = "5")]
+        idle_timeout: std::time::Duration,
     },
     /// Write a skill's files (scripts with their executable bits) under DEST/<skill>/.
     Extract {
@@ -545,6 +557,9 @@ pub fn main() -> ExitCode {
             allow_host,
             allow_origin,
             max_sessions,
+            max_connections,
+            header_read_timeout,
+            idle_timeout,
         } => {
             let config = ToolConfig {
                 name: tool_name,
@@ -572,6 +587,9 @@ pub fn main() -> ExitCode {
                         hosts: allow_host,
                         origins: allow_origin,
                         max_sessions,
+                        max_connections,
+                        header_read_timeout,
+                        idle_timeout,
                     });
                     serve(&target.target(), &common, rules, &only, &deny, config, http)
                 }
@@ -954,6 +972,18 @@ struct HttpFlags {
     hosts: Vec<String>,
     origins: Vec<String>,
     max_sessions: usize,
+    max_connections: Option<usize>,
+    header_read_timeout: std::time::Duration,
+    idle_timeout: std::time::Duration,
+}
+
+/// A duration given in seconds (`0.5` allowed), above zero.
+fn seconds(text: &str) -> Result<std::time::Duration, String> {
+    text.parse::<f64>()
+        .ok()
+        .filter(|s| *s > 0.0)
+        .and_then(|s| std::time::Duration::try_from_secs_f64(s).ok())
+        .ok_or_else(|| format!("`{text}` is not a number of seconds above 0 (say 10, or 0.5)"))
 }
 
 /// The bearer tokens in `path`, one a line, each with the rules of the permissions file that
@@ -1097,7 +1127,12 @@ fn serve(
                 .stateless(flags.stateless)
                 .allow_hosts(flags.hosts)
                 .allow_origins(flags.origins)
-                .with_max_sessions(flags.max_sessions);
+                .with_max_sessions(flags.max_sessions)
+                .with_header_read_timeout(flags.header_read_timeout)
+                .with_idle_timeout(flags.idle_timeout);
+            if let Some(max) = flags.max_connections {
+                server = server.with_max_connections(max);
+            }
             for (token, rules) in flags.tokens {
                 server = match rules {
                     None => server.with_token(token),
