@@ -180,6 +180,7 @@ fn is_priming(event: &[u8]) -> bool {
 mod tests {
     use super::*;
     use http_body::Body as _;
+    use http_body_util::BodyExt;
     use tokio::sync::mpsc;
 
     /// A body made of the frames a channel receives, ending when its senders are gone.
