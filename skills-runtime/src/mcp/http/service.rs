@@ -10,6 +10,7 @@ use std::pin::Pin;
 use std::sync::atomic::{AtomicUsize, Ordering};
 use std::sync::{Arc, Mutex, Weak};
 use std::task::{Context, Poll};
+use std::time::Duration;
 
 use bytes::Bytes;
 use http::{Request, Response, StatusCode, header};
@@ -57,8 +58,10 @@ impl HttpService {
                     &format!("Not found: this server answers MCP at {ENDPOINT}."),
                 )
             })
-            // A body sent a byte at a time would hold its request's permits: it has as long
-            // as a head.
+            // Over the limit by its Content-Length: 413 before anything is read.
+            .layer(tower_http::limit::RequestBodyLimitLayer::new(
+                server.max_body,
+            ))
             .layer(tower_http::timeout::RequestBodyTimeoutLayer::new(
                 server.connections.header_read,
             ));
@@ -124,6 +127,8 @@ struct Endpoint {
     in_flight: Arc<AtomicUsize>,
     /// The bound on the sessions of every store together (`None`: stateless, no sessions).
     max_sessions: Option<usize>,
+    /// How long a request's whole body may take to arrive once its head has.
+    body_time: Duration,
 }
 
 impl Endpoint {
@@ -167,6 +172,7 @@ impl Endpoint {
             limit: server.limit.clone(),
             in_flight: Arc::default(),
             max_sessions: (!server.stateless).then_some(server.max_sessions),
+            body_time: server.connections.header_read,
         }
     }
 
@@ -255,7 +261,7 @@ impl tower_service::Service<Request<axum::body::Body>> for Endpoint {
         Poll::Ready(Ok(()))
     }
 
-    fn call(&mut self, mut request: Request<axum::body::Body>) -> Self::Future {
+    fn call(&mut self, request: Request<axum::body::Body>) -> Self::Future {
         let Some(store) = self.store(request.headers()).cloned() else {
             let mut answer = plain(
                 StatusCode::UNAUTHORIZED,
@@ -301,6 +307,12 @@ impl tower_service::Service<Request<axum::body::Body>> for Endpoint {
             if !counted {
                 return Ok(store.rmcp.handle(request).await);
             }
+            // The whole body first (bounded by the body limit and by time): a client that sends
+            // a head and then its body slowly, or never, holds no slot while it does.
+            let mut request = match read_body(request, this.body_time).await {
+                Ok(request) => request,
+                Err(refused) => return Ok(refused),
+            };
             // Alone, the answer is not held (`hold_first_events`): a core is free to make it
             // while the client reads the head, and a write saved is worth less than that overlap.
             let busy = this.in_flight.fetch_add(1, Ordering::SeqCst) > 0;
@@ -334,6 +346,51 @@ impl tower_service::Service<Request<axum::body::Body>> for Endpoint {
             }
             Ok(Response::from_parts(parts, BoxBody::new(tracked)))
         })
+    }
+}
+
+/// `request` with its body read whole within `time`; or the answer refusing it: 413 over the
+/// body limit (`RequestBodyLimitLayer` bounds the body), 408 late, 400 broken off.
+async fn read_body(
+    request: Request<axum::body::Body>,
+    time: Duration,
+) -> Result<Request<axum::body::Body>, Response<Body>> {
+    let (parts, body) = request.into_parts();
+    let late = || {
+        plain(
+            StatusCode::REQUEST_TIMEOUT,
+            &format!(
+                "Request Timeout: the request body did not arrive within {} s of its head; \
+                 send it whole at once.",
+                time.as_secs_f64()
+            ),
+        )
+    };
+    let error = match tokio::time::timeout(time, body.collect()).await {
+        Ok(Ok(body)) => {
+            return Ok(Request::from_parts(
+                parts,
+                axum::body::Body::from(body.to_bytes()),
+            ));
+        }
+        Ok(Err(error)) => error,
+        Err(_) => return Err(late()),
+    };
+    // The body's layers wrap their errors in one another: look down the chain.
+    let causes = || std::iter::successors(std::error::Error::source(&error), |e| e.source());
+    if causes().any(|e| e.is::<http_body_util::LengthLimitError>()) {
+        Err(plain(
+            StatusCode::PAYLOAD_TOO_LARGE,
+            "Payload Too Large: the request body is over this server's limit; send a smaller \
+             request.",
+        ))
+    } else if causes().any(|e| e.is::<tower_http::timeout::TimeoutError>()) {
+        Err(late())
+    } else {
+        Err(plain(
+            StatusCode::BAD_REQUEST,
+            &format!("Bad Request: the request body could not be read ({error})."),
+        ))
     }
 }
 

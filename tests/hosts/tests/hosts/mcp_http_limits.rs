@@ -381,3 +381,45 @@ async fn every_request_gives_its_slot_back() {
         .unwrap()
         .unwrap();
 }
+
+/// A request whose head came and whose body does not (yet) holds no slot: with one slot in
+/// the whole server, another client is answered meanwhile; the late body is refused with 408.
+#[tokio::test(flavor = "multi_thread", worker_threads = 2)]
+async fn a_body_that_does_not_come_holds_no_slot() {
+    let timeout = Duration::from_secs(2);
+    let (addr, stop, running) = start(
+        HttpServer::new(|| McpServer::new(&SKILLS))
+            .with_max_in_flight(1)
+            .with_header_read_timeout(timeout),
+    )
+    .await;
+    let mut stalled = Vec::new();
+    for _ in 0..3 {
+        let mut stream = TcpStream::connect(addr).await.unwrap();
+        let head = format!(
+            "POST /mcp HTTP/1.1\r\nHost: {addr}\r\nContent-Type: application/json\r\nAccept: application/json, text/event-stream\r\nContent-Length: 100\r\n\r\n{{\"jsonrpc\""
+        );
+        stream.write_all(head.as_bytes()).await.unwrap();
+        stalled.push(stream);
+    }
+    let answered = tokio::time::timeout(
+        Duration::from_secs(1),
+        send(addr, "POST", &[], Some(&initialize())),
+    )
+    .await
+    .expect("a client is answered while other requests' bodies are late");
+    assert_eq!(answered.0, 200, "{}", answered.1);
+    // The late ones are refused once their time is up.
+    for stream in &mut stalled {
+        let mut answer = Vec::new();
+        let _ = tokio::time::timeout(
+            timeout + Duration::from_secs(4),
+            stream.read_to_end(&mut answer),
+        )
+        .await;
+        let answer = String::from_utf8_lossy(&answer);
+        assert!(answer.starts_with("HTTP/1.1 408"), "{answer}");
+    }
+    let _ = stop.send(());
+    running.await.unwrap().unwrap();
+}
