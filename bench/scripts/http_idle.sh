@@ -20,9 +20,9 @@ fi
 cargo build --release -q -p skills-bench --bin http_idle
 # The load holds IDLE connections itself: raise its own soft limit as far as allowed.
 ulimit -n "$(ulimit -Hn)" 2>/dev/null || true
-echo "| round | idle connections held | server's ulimit -n | header-read timeout (s) | new client waited (ms) | answered |"
-echo "|---:|---:|---:|---:|---:|---|"
+echo "| round | idle connections held | server's ulimit -n | header-read timeout (s) | opening them took (ms) | new client waited (ms) | answered |"
+echo "|---:|---:|---:|---:|---:|---:|---|"
 "$target/release/http_idle" "$SERVER" skills/examples/skills "$IDLE" "$NOFILE" "${HEADER_READ:-}" "$ROUNDS" |
-  while read -r round idle nofile header waited answered; do
-    echo "| $round | $idle | $nofile | $header | $waited | $answered |"
+  while read -r round idle nofile header opened waited answered; do
+    echo "| $round | $idle | $nofile | $header | $opened | $waited | $answered |"
   done

@@ -10,7 +10,8 @@
 //! Defaults: 1100 idle connections, a limit of 1024, the server's default header-read timeout
 //! (10 s; given, it is passed as `--header-read-timeout`), 3 rounds. Bounded: a client waits at
 //! most 3 header-read timeouts plus 10 s, then counts as unanswered; the server is killed at
-//! the end. Prints one line per round: `round idle nofile header_read_s waited_ms answered`.
+//! the end. Prints one line per round: `round idle nofile header_read_s opened_ms waited_ms answered`
+//! (`opened_ms`: how long opening the idle connections took).
 //! Loopback only; needs `bash` (for `ulimit`) and more descriptors than IDLE in this process.
 
 use std::io::{Read, Write};
@@ -98,6 +99,7 @@ fn run(
     let bound = Duration::from_secs_f64(timeout * 3.0 + 10.0);
     for round in 1..=rounds {
         let mut held = Vec::with_capacity(idle);
+        let opening = Instant::now();
         for _ in 0..idle {
             match TcpStream::connect(addr) {
                 Ok(stream) => held.push(stream),
@@ -107,11 +109,12 @@ fn run(
                 }
             }
         }
+        let opened = opening.elapsed().as_secs_f64() * 1000.0;
         let start = Instant::now();
         let answered = initialize(addr, bound);
         let waited = start.elapsed().as_secs_f64() * 1000.0;
         println!(
-            "{round} {} {nofile} {timeout} {waited:.1} {answered}",
+            "{round} {} {nofile} {timeout} {opened:.1} {waited:.1} {answered}",
             held.len()
         );
         drop(held);

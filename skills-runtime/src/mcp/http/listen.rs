@@ -25,6 +25,28 @@ const ACCEPT_RETRY: Duration = Duration::from_millis(50);
 /// How long, after the requests in flight, the connections have to close.
 const CLOSE_GRACE: Duration = Duration::from_secs(1);
 
+/// How many connections the kernel holds for the listener beyond those accepted (capped by
+/// `net.core.somaxconn`): past it a client's connection attempt is dropped and retried after
+/// 1, 3, 7 s, so clients queued behind the connection cap would wait far longer than the
+/// header-read timeout that frees the cap. tokio's `TcpListener::bind` asks for 128.
+const BACKLOG: u32 = 1024;
+
+/// Binds `addr` for [`HttpServer::serve`](super::HttpServer::serve) and
+/// [`HttpServer::run`](super::HttpServer::run): `SO_REUSEADDR` (a restart binds at once over
+/// the last run's closing connections), never `SO_REUSEPORT` (no other socket may bind the
+/// port beside it), a [`BACKLOG`] queue.
+pub(super) fn bind(addr: std::net::SocketAddr) -> std::io::Result<TcpListener> {
+    let socket = if addr.is_ipv4() {
+        tokio::net::TcpSocket::new_v4()?
+    } else {
+        tokio::net::TcpSocket::new_v6()?
+    };
+    #[cfg(unix)]
+    socket.set_reuseaddr(true)?;
+    socket.bind(addr)?;
+    socket.listen(BACKLOG)
+}
+
 /// The connection settings of an [`HttpServer`](super::HttpServer).
 #[derive(Clone, Debug)]
 pub(super) struct Connections {

@@ -411,7 +411,7 @@ impl HttpServer {
     /// # }
     /// ```
     pub async fn serve(self, addr: SocketAddr) -> std::io::Result<()> {
-        let listener = TcpListener::bind(addr).await?;
+        let listener = listen::bind(addr)?;
         self.serve_on(listener, signal()).await
     }
 
@@ -434,7 +434,7 @@ impl HttpServer {
         let acceptor = tokio::runtime::Builder::new_current_thread()
             .enable_all()
             .build()?;
-        let listener = acceptor.block_on(TcpListener::bind(addr))?;
+        let listener = acceptor.block_on(async { listen::bind(addr) })?;
         let this = self.for_address(listener.local_addr()?);
         let sessions = CancellationToken::new();
         let service = this.service(sessions.clone());
