@@ -5,13 +5,13 @@ use std::convert::Infallible;
 use std::future::Future;
 use std::pin::pin;
 use std::sync::Arc;
-use std::sync::atomic::{AtomicBool, AtomicUsize, Ordering};
+use std::sync::atomic::{AtomicU64, AtomicUsize, Ordering};
 use std::time::Duration;
 
 use http::Request;
 use hyper_util::rt::{TokioIo, TokioTimer};
 use tokio::net::{TcpListener, TcpStream};
-use tokio::sync::{Notify, OwnedSemaphorePermit, Semaphore};
+use tokio::sync::{OwnedSemaphorePermit, Semaphore};
 use tokio_util::sync::CancellationToken;
 
 use super::{
@@ -95,29 +95,41 @@ fn default_max() -> usize {
     DEFAULT_MAX_CONNECTIONS
 }
 
-/// Whether a connection has a request in progress, and when that changes.
-#[derive(Default)]
+/// Whether a connection has a request in progress, and when its last answer ended. Updated
+/// with two atomic operations per request: no task is woken and no timer armed per request.
 struct Activity {
+    opened: tokio::time::Instant,
     busy: AtomicUsize,
-    /// Set once an answer has ended: the idle timeout applies from then on (before the first
-    /// request, the header-read timeout does).
-    answered: AtomicBool,
-    changed: Notify,
+    /// Milliseconds from `opened` to the end of the last answer; `u64::MAX` before the first
+    /// (until then the header-read timeout applies, not the idle one).
+    last_end: AtomicU64,
 }
 
 impl Activity {
+    fn new() -> Self {
+        Activity {
+            opened: tokio::time::Instant::now(),
+            busy: AtomicUsize::new(0),
+            last_end: AtomicU64::new(u64::MAX),
+        }
+    }
+
     /// Completes once the connection has been answered and then had no request in progress
-    /// for `idle`.
+    /// for `idle`. Checks at the deadline the last answer set, again while requests go on.
     async fn idle_for(&self, idle: Duration) {
         loop {
-            let mut changed = pin!(self.changed.notified());
-            changed.as_mut().enable();
-            if self.busy.load(Ordering::SeqCst) == 0 && self.answered.load(Ordering::SeqCst) {
-                if tokio::time::timeout(idle, changed).await.is_err() {
-                    return;
-                }
+            let last = self.last_end.load(Ordering::SeqCst);
+            let since = if last == u64::MAX {
+                self.opened.elapsed()
             } else {
-                changed.await;
+                Duration::from_millis(last)
+            };
+            tokio::time::sleep_until(self.opened + since + idle).await;
+            if last != u64::MAX
+                && self.busy.load(Ordering::SeqCst) == 0
+                && self.last_end.load(Ordering::SeqCst) == last
+            {
+                return;
             }
         }
     }
@@ -129,16 +141,21 @@ struct Busy(Arc<Activity>);
 impl Busy {
     fn new(activity: &Arc<Activity>) -> Self {
         activity.busy.fetch_add(1, Ordering::SeqCst);
-        activity.changed.notify_waiters();
         Busy(Arc::clone(activity))
     }
 }
 
 impl Drop for Busy {
     fn drop(&mut self) {
-        self.0.answered.store(true, Ordering::SeqCst);
+        let at = u64::try_from(self.0.opened.elapsed().as_millis()).unwrap_or(u64::MAX - 1);
+        // Two answers ending in the same millisecond still count as activity.
+        let at = if self.0.last_end.load(Ordering::SeqCst) == at {
+            at + 1
+        } else {
+            at
+        };
+        self.0.last_end.store(at, Ordering::SeqCst);
         self.0.busy.fetch_sub(1, Ordering::SeqCst);
-        self.0.changed.notify_waiters();
     }
 }
 
@@ -182,7 +199,7 @@ async fn serve_connection(
     // end): with Nagle's algorithm on, each later piece waits for the client's delayed ACK,
     // 40 ms on Linux, on every request.
     let _ = stream.set_nodelay(true);
-    let activity = Arc::new(Activity::default());
+    let activity = Arc::new(Activity::new());
     let seen = Arc::clone(&activity);
     let service = hyper::service::service_fn(move |request: Request<hyper::body::Incoming>| {
         let busy = Busy::new(&seen);

@@ -58,12 +58,11 @@ impl HttpService {
                     &format!("Not found: this server answers MCP at {ENDPOINT}."),
                 )
             })
-            // Over the limit by its Content-Length: 413 before anything is read.
+            // Over the limit by its Content-Length: 413 before anything is read. (tower-http's
+            // body timeout is not used: it arms a timer at every frame, and `read_body` bounds
+            // the whole body once.)
             .layer(tower_http::limit::RequestBodyLimitLayer::new(
                 server.max_body,
-            ))
-            .layer(tower_http::timeout::RequestBodyTimeoutLayer::new(
-                server.connections.header_read,
             ));
         HttpService { router, endpoint }
     }
@@ -366,15 +365,25 @@ async fn read_body(
             ),
         )
     };
-    let error = match tokio::time::timeout(time, body.collect()).await {
-        Ok(Ok(body)) => {
+    let mut collect = std::pin::pin!(body.collect());
+    // Mostly the body came with its head: read without arming a timer, which would wake the
+    // runtime's driver once more per request.
+    let first = std::future::poll_fn(|cx| Poll::Ready(collect.as_mut().poll(cx))).await;
+    let read = match first {
+        Poll::Ready(read) => read,
+        Poll::Pending => match tokio::time::timeout(time, collect).await {
+            Ok(read) => read,
+            Err(_) => return Err(late()),
+        },
+    };
+    let error = match read {
+        Ok(body) => {
             return Ok(Request::from_parts(
                 parts,
                 axum::body::Body::from(body.to_bytes()),
             ));
         }
-        Ok(Err(error)) => error,
-        Err(_) => return Err(late()),
+        Err(error) => error,
     };
     // The body's layers wrap their errors in one another: look down the chain.
     let causes = || std::iter::successors(std::error::Error::source(&error), |e| e.source());
@@ -384,8 +393,6 @@ async fn read_body(
             "Payload Too Large: the request body is over this server's limit; send a smaller \
              request.",
         ))
-    } else if causes().any(|e| e.is::<tower_http::timeout::TimeoutError>()) {
-        Err(late())
     } else {
         Err(plain(
             StatusCode::BAD_REQUEST,
