@@ -9,7 +9,7 @@
 # and cold start to the first answer over HTTP and stdio, also for 1,000 skills (from disk, and
 # embedded with `skills!` for ours). A fourth server, `embedded_server s100`, is ours on
 # the same 100 skills embedded with `skills!`, served by `HttpServer::run` as `skills serve --http`
-# serves a folder (a single-threaded runtime and a listener per core). Every server sets TCP_NODELAY on its connections (`skills serve` since the fix this
+# serves a folder (one listener feeding a single-threaded runtime per core). Every server sets TCP_NODELAY on its connections (`skills serve` since the fix this
 # benchmark found: without it each answer waited 44 ms for a delayed ACK; `catalog_server
 # --no-nodelay` still shows that). Prints Markdown
 # tables. Linux only (/proc).

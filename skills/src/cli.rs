@@ -183,34 +183,8 @@ enum Command {
         /// clients and the OpenAI and Anthropic APIs all accept).
         #[arg(long, default_value = "load_skill")]
         tool_name: ToolName,
-        /// Serve MCP's Streamable HTTP at http://ADDR/mcp instead of stdio, e.g.
-        /// 127.0.0.1:8080. Only loopback hosts are accepted in `Host` unless --allow-host
-        /// names more; browser origins other than the server's own get 403. Stops on SIGTERM
-        /// or Ctrl-C after the requests in flight.
-        #[arg(long, value_name = "ADDR")]
-        http: Option<std::net::SocketAddr>,
-        /// With --http: require `Authorization: Bearer <token>`. One token a line (`#` starts
-        /// a comment); a token may be followed by a permissions file (same format as
-        /// --permissions, relative to this file's folder) whose rules replace --permissions for
-        /// requests with that token, so each team's agents see their skills only.
-        #[arg(long, value_name = "FILE", requires = "http")]
-        token_file: Option<PathBuf>,
-        /// With --http: no sessions (every request answered on its own, plain JSON), so
-        /// replicas need no sticky routing; approvals and subscriptions then last one request.
-        #[arg(long, requires = "http")]
-        stateless: bool,
-        /// With --http: also accept this name in `Host` (a server bound to a non-loopback
-        /// address is reached under its own name); repeatable.
-        #[arg(long, value_name = "HOST", requires = "http")]
-        allow_host: Vec<String>,
-        /// With --http: also accept requests from this browser origin (`https://app.example:443`);
-        /// repeatable.
-        #[arg(long, value_name = "ORIGIN", requires = "http")]
-        allow_origin: Vec<String>,
-        /// With --http: hold at most N sessions at once (a request that would open one more
-        /// gets 503 and Retry-After; idle sessions end after 5 minutes).
-        #[arg(long, value_name = "N", requires = "http", default_value_t = crate::mcp::http::DEFAULT_MAX_SESSIONS)]
-        max_sessions: usize,
+        #[command(flatten)]
+        http: Box<HttpArgs>,
     },
     /// Write a skill's files (scripts with their executable bits) under DEST/<skill>/.
     Extract {
@@ -544,12 +518,18 @@ pub fn main() -> ExitCode {
             shape,
             tool_name,
             http,
-            token_file,
-            stateless,
-            allow_host,
-            allow_origin,
-            max_sessions,
         } => {
+            let HttpArgs {
+                http,
+                token_file,
+                stateless,
+                allow_host,
+                allow_origin,
+                max_sessions,
+                max_connections,
+                header_read_timeout,
+                idle_timeout,
+            } = *http;
             let config = ToolConfig {
                 name: tool_name,
                 style: match style {
@@ -576,6 +556,9 @@ pub fn main() -> ExitCode {
                         hosts: allow_host,
                         origins: allow_origin,
                         max_sessions,
+                        max_connections,
+                        header_read_timeout,
+                        idle_timeout,
                     });
                     serve(&target.target(), &common, rules, &only, &deny, config, http)
                 }
@@ -961,6 +944,52 @@ fn read_permissions(path: &Path) -> Result<crate::policy::Permissions, String> {
     crate::policy::Permissions::parse(&text).map_err(|e| format!("{}: {e}", path.display()))
 }
 
+/// The flags of `skills serve --http` (boxed in [`Command::Serve`]: they are most of its size).
+#[derive(clap::Args)]
+struct HttpArgs {
+    /// Serve MCP's Streamable HTTP at http://ADDR/mcp instead of stdio, e.g.
+    /// 127.0.0.1:8080. Only loopback hosts are accepted in `Host` unless --allow-host
+    /// names more; browser origins other than the server's own get 403. Stops on SIGTERM
+    /// or Ctrl-C after the requests in flight.
+    #[arg(long, value_name = "ADDR")]
+    http: Option<std::net::SocketAddr>,
+    /// With --http: require `Authorization: Bearer <token>`. One token a line (`#` starts
+    /// a comment); a token may be followed by a permissions file (same format as
+    /// --permissions, relative to this file's folder) whose rules replace --permissions for
+    /// requests with that token, so each team's agents see their skills only. Each token has
+    /// its own sessions: one opened with a token is unknown (404) under another.
+    #[arg(long, value_name = "FILE", requires = "http")]
+    token_file: Option<PathBuf>,
+    /// With --http: no sessions (every request answered on its own, plain JSON), so
+    /// replicas need no sticky routing; approvals and subscriptions then last one request.
+    #[arg(long, requires = "http")]
+    stateless: bool,
+    /// With --http: also accept this name in `Host` (a server bound to a non-loopback
+    /// address is reached under its own name); repeatable.
+    #[arg(long, value_name = "HOST", requires = "http")]
+    allow_host: Vec<String>,
+    /// With --http: also accept requests from this browser origin (`https://app.example:443`);
+    /// repeatable.
+    #[arg(long, value_name = "ORIGIN", requires = "http")]
+    allow_origin: Vec<String>,
+    /// With --http: hold at most N sessions at once (a request that would open one more
+    /// gets 503 and Retry-After; idle sessions end after 5 minutes).
+    #[arg(long, value_name = "N", requires = "http", default_value_t = crate::mcp::http::DEFAULT_MAX_SESSIONS)]
+    max_sessions: usize,
+    /// With --http: hold at most N connections open (the next waits in the listen queue);
+    /// default 4096, or three quarters of the descriptor limit (`ulimit -n`) if lower.
+    #[arg(long, value_name = "N", requires = "http")]
+    max_connections: Option<usize>,
+    /// With --http: seconds a connection has to send a request's head (from when it is
+    /// accepted or its previous answer ended), and again for the body; then it is closed.
+    #[arg(long, value_name = "SECONDS", requires = "http", value_parser = seconds, default_value = "10")]
+    header_read_timeout: std::time::Duration,
+    /// With --http: seconds an answered connection may stay open with no request in
+    /// progress.
+    #[arg(long, value_name = "SECONDS", requires = "http", value_parser = seconds, default_value = "5")]
+    idle_timeout: std::time::Duration,
+}
+
 /// `skills serve --http` and the flags that go with it.
 struct HttpFlags {
     addr: std::net::SocketAddr,
@@ -969,6 +998,18 @@ struct HttpFlags {
     hosts: Vec<String>,
     origins: Vec<String>,
     max_sessions: usize,
+    max_connections: Option<usize>,
+    header_read_timeout: std::time::Duration,
+    idle_timeout: std::time::Duration,
+}
+
+/// A duration given in seconds (`0.5` allowed), above zero.
+fn seconds(text: &str) -> Result<std::time::Duration, String> {
+    text.parse::<f64>()
+        .ok()
+        .filter(|s| *s > 0.0)
+        .and_then(|s| std::time::Duration::try_from_secs_f64(s).ok())
+        .ok_or_else(|| format!("`{text}` is not a number of seconds above 0 (say 10, or 0.5)"))
 }
 
 /// The bearer tokens in `path`, one a line, each with the rules of the permissions file that
@@ -1112,7 +1153,12 @@ fn serve(
                 .stateless(flags.stateless)
                 .allow_hosts(flags.hosts)
                 .allow_origins(flags.origins)
-                .with_max_sessions(flags.max_sessions);
+                .with_max_sessions(flags.max_sessions)
+                .with_header_read_timeout(flags.header_read_timeout)
+                .with_idle_timeout(flags.idle_timeout);
+            if let Some(max) = flags.max_connections {
+                server = server.with_max_connections(max);
+            }
             for (token, rules) in flags.tokens {
                 server = match rules {
                     None => server.with_token(token),

@@ -1,6 +1,6 @@
 //! Skills embedded with `skills!`, served by `skills_embed::mcp` as `skills serve` serves a
 //! folder: stdio, or Streamable HTTP with sessions (`HttpServer::run`, as `skills serve --http`:
-//! a single-threaded runtime and a listener per core).
+//! one listener feeding a single-threaded runtime per core).
 //!
 //! ```text
 //! embedded_server s1000|s100                         # stdio

@@ -11,6 +11,7 @@ mod invocation_hosts;
 mod mcp_e2e;
 mod mcp_hostile;
 mod mcp_http;
+mod mcp_http_limits;
 mod mcp_protocol;
 mod mcp_server;
 mod mcp_sessions;

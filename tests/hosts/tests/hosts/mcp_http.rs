@@ -31,7 +31,7 @@ skills_embed::skills!("../../skills/examples/skills");
 const TOKEN: &str = "team-a-token";
 
 /// Starts `server` on a free loopback port; the sender stops it (gracefully).
-async fn start(
+pub(crate) async fn start(
     server: HttpServer,
 ) -> (
     SocketAddr,
@@ -96,7 +96,7 @@ async fn post(
 }
 
 /// rmcp's streamable HTTP client, initialized against `addr`, with `token` if given.
-async fn connect(
+pub(crate) async fn connect(
     addr: SocketAddr,
     token: Option<&str>,
 ) -> Result<RunningService<RoleClient, ()>, rmcp::service::ClientInitializeError> {
