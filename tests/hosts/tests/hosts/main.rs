@@ -12,6 +12,7 @@ mod mcp_e2e;
 mod mcp_hostile;
 mod mcp_http;
 mod mcp_http_limits;
+mod mcp_http_script_runs;
 mod mcp_protocol;
 mod mcp_server;
 mod mcp_sessions;

@@ -18,7 +18,7 @@ use tokio::net::TcpStream;
 
 use super::mcp_http::{SKILLS, connect, start};
 
-fn initialize() -> Value {
+pub(crate) fn initialize() -> Value {
     json!({
         "jsonrpc": "2.0", "id": 1, "method": "initialize",
         "params": {"protocolVersion": "2025-06-18", "capabilities": {}, "clientInfo": {"name": "raw", "version": "1"}}
@@ -27,7 +27,7 @@ fn initialize() -> Value {
 
 /// One raw HTTP/1.1 request on a connection of its own; reads until the JSON-RPC answer (a
 /// `result` or an `error`) or the end. Returns the status code and what was read.
-async fn send(
+pub(crate) async fn send(
     addr: SocketAddr,
     method: &str,
     headers: &[(&str, String)],
@@ -68,7 +68,7 @@ async fn send(
 }
 
 /// `initialize`, then `notifications/initialized`, with `headers`: the session id.
-async fn open_session(addr: SocketAddr, headers: &[(&str, String)]) -> String {
+pub(crate) async fn open_session(addr: SocketAddr, headers: &[(&str, String)]) -> String {
     let (status, answer) = send(addr, "POST", headers, Some(&initialize())).await;
     assert_eq!(status, 200, "{answer}");
     let session = answer

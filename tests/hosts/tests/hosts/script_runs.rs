@@ -23,10 +23,10 @@ use skills_embed::{Fields, File, Script, Skill, SkillSet};
 const RUN: &str = "run_skill_script";
 
 /// How long a test waits for an event before it fails (never how long something should take).
-const BOUND: Duration = Duration::from_secs(20);
+pub(crate) const BOUND: Duration = Duration::from_secs(20);
 
 /// Runs a script file with `sh` (its argv after it), as a host without a sandbox would.
-struct Shell;
+pub(crate) struct Shell;
 
 impl FileRunner for Shell {
     fn run(&self, run: FileRun<'_>) -> Result<String, String> {
@@ -95,7 +95,7 @@ fn skills() -> Arc<SkillSet> {
 }
 
 /// Whether process `pid` exists (a zombie counts: it was not reaped).
-fn exists(pid: u32) -> bool {
+pub(crate) fn exists(pid: u32) -> bool {
     Command::new("kill")
         .args(["-0", &pid.to_string()])
         .stderr(Stdio::null())
@@ -104,7 +104,7 @@ fn exists(pid: u32) -> bool {
 }
 
 /// Waits (bounded) until `ready` holds; fails with `what` otherwise.
-async fn until(what: &str, mut ready: impl FnMut() -> bool) {
+pub(crate) async fn until(what: &str, mut ready: impl FnMut() -> bool) {
     let waited = tokio::time::timeout(BOUND, async {
         while !ready() {
             tokio::time::sleep(Duration::from_millis(10)).await;
@@ -115,7 +115,7 @@ async fn until(what: &str, mut ready: impl FnMut() -> bool) {
 }
 
 /// The pid the script wrote to `file`, once it has.
-async fn pid_in(file: &std::path::Path) -> u32 {
+pub(crate) async fn pid_in(file: &std::path::Path) -> u32 {
     let mut pid = None;
     until("the script to start", || {
         pid = std::fs::read_to_string(file)
