@@ -67,7 +67,7 @@ impl Default for Connections {
 }
 
 impl Connections {
-    fn max(&self) -> usize {
+    pub(super) fn max(&self) -> usize {
         self.max.unwrap_or_else(default_max)
     }
 

@@ -41,6 +41,8 @@
 //!   that send nothing are closed, so a new client is answered within the header-read timeout
 //!   even while more of them are held than the process has descriptors. The one listener is
 //!   bound without `SO_REUSEPORT`: no other process can bind the port beside it.
+//!   Sessions' event streams (GET), which hold their connection as long as the session lives,
+//!   take at most half the connections; one more is answered 503 with `Retry-After`.
 //! - [`HttpServer::serve`] stops on SIGTERM or Ctrl-C: it accepts no new connection, lets the
 //!   requests in flight finish (up to [`SHUTDOWN_GRACE`]), then closes the sessions.
 //!
@@ -371,7 +373,8 @@ impl HttpServer {
 
     /// Holds at most `max` connections open at once (at least one; default
     /// [`DEFAULT_MAX_CONNECTIONS`], or three quarters of the descriptor limit if that is lower);
-    /// the next connection waits in the listen queue until one closes.
+    /// the next connection waits in the listen queue until one closes. Sessions' event streams
+    /// may hold at most half of them.
     ///
     /// ```
     /// use skills_embed_runtime::mcp::{McpServer, http::HttpServer};

@@ -128,6 +128,10 @@ struct Endpoint {
     max_sessions: Option<usize>,
     /// How long a request's whole body may take to arrive once its head has.
     body_time: Duration,
+    /// The sessions' event streams (GET) open at once: at most half the connections, since a
+    /// stream holds its connection as long as its session lives, and requests need the rest.
+    streams: Arc<Semaphore>,
+    max_streams: usize,
 }
 
 impl Endpoint {
@@ -165,6 +169,7 @@ impl Endpoint {
                 )
             })
             .collect();
+        let max_streams = (server.connections.max() / 2).max(1);
         Endpoint {
             open: tokens.is_empty().then(|| store(&server.factory)),
             tokens,
@@ -172,6 +177,8 @@ impl Endpoint {
             in_flight: Arc::default(),
             max_sessions: (!server.stateless).then_some(server.max_sessions),
             body_time: server.connections.header_read,
+            streams: Arc::new(Semaphore::new(max_streams)),
+            max_streams,
         }
     }
 
@@ -304,7 +311,16 @@ impl tower_service::Service<Request<axum::body::Body>> for Endpoint {
                 ));
             }
             if !counted {
-                return Ok(store.rmcp.handle(request).await);
+                let Ok(open) = Arc::clone(&this.streams).try_acquire_owned() else {
+                    return Ok(too_many_streams(this.max_streams));
+                };
+                let (parts, body) = store.rmcp.handle(request).await.into_parts();
+                // The permit lives as long as the stream's body.
+                let body = body.map_frame(move |frame| {
+                    let _held = &open;
+                    frame
+                });
+                return Ok(Response::from_parts(parts, BoxBody::new(body)));
             }
             // The whole body first (bounded by the body limit and by time): a client that sends
             // a head and then its body slowly, or never, holds no slot while it does.
@@ -409,6 +425,23 @@ fn too_many_sessions(max: usize) -> Response<Body> {
             "Too many sessions: this server holds {max}, its limit. Retry later, or end a \
              session you no longer use (DELETE /mcp with its Mcp-Session-Id); idle sessions end \
              after 5 minutes."
+        ),
+    );
+    answer
+        .headers_mut()
+        .insert(header::RETRY_AFTER, header::HeaderValue::from_static("5"));
+    answer
+}
+
+/// The answer to an event stream (GET) past the bound: 503, retry later. Answers to requests
+/// come on their POST's own stream, so a client without this one still gets them.
+fn too_many_streams(max: usize) -> Response<Body> {
+    let mut answer = plain(
+        StatusCode::SERVICE_UNAVAILABLE,
+        &format!(
+            "Too many event streams: this server keeps {max} open at once (half its connections, \
+             so that requests always find one). Retry later; answers to your requests still come \
+             on each POST's own stream."
         ),
     );
     answer

@@ -423,3 +423,79 @@ async fn a_body_that_does_not_come_holds_no_slot() {
     let _ = stop.send(());
     running.await.unwrap().unwrap();
 }
+
+/// A session's event stream (GET), held open; returns the connection and the status code.
+async fn event_stream(addr: SocketAddr, session: &str) -> (TcpStream, u16) {
+    let request = format!(
+        "GET /mcp HTTP/1.1\r\nHost: {addr}\r\nAccept: text/event-stream\r\nMCP-Protocol-Version: 2025-06-18\r\nMcp-Session-Id: {session}\r\n\r\n"
+    );
+    let mut stream = TcpStream::connect(addr).await.unwrap();
+    stream.write_all(request.as_bytes()).await.unwrap();
+    let mut head = Vec::new();
+    let mut buf = [0u8; 1024];
+    while !head.windows(4).any(|w| w == b"\r\n\r\n") {
+        let n = tokio::time::timeout(Duration::from_secs(10), stream.read(&mut buf))
+            .await
+            .expect("the head of an event stream's answer within 10 s")
+            .unwrap_or(0);
+        if n == 0 {
+            break;
+        }
+        head.extend_from_slice(&buf[..n]);
+    }
+    let status = String::from_utf8_lossy(&head)
+        .split_whitespace()
+        .nth(1)
+        .and_then(|code| code.parse().ok())
+        .unwrap_or(0);
+    (stream, status)
+}
+
+#[tokio::test(flavor = "multi_thread", worker_threads = 2)]
+async fn event_streams_never_take_every_connection() {
+    // 6 connections: at most 3 event streams, so requests always find a connection.
+    let (addr, stop, running) =
+        start(HttpServer::new(|| McpServer::new(&SKILLS)).with_max_connections(6)).await;
+    let mut sessions = Vec::new();
+    for _ in 0..4 {
+        sessions.push(open_session(addr, &[]).await);
+    }
+    let mut open = Vec::new();
+    for session in &sessions[..3] {
+        let (stream, status) = event_stream(addr, session).await;
+        assert_eq!(status, 200, "the event stream of a session");
+        open.push(stream);
+    }
+    let (_, status) = event_stream(addr, &sessions[3]).await;
+    assert_eq!(
+        status, 503,
+        "an event stream past half the connections is refused"
+    );
+    // Requests are still answered, those of the session without a stream too.
+    let with_session = [("Mcp-Session-Id", sessions[3].clone())];
+    let list = json!({"jsonrpc": "2.0", "id": 2, "method": "tools/list"});
+    let (status, answer) = tokio::time::timeout(
+        Duration::from_secs(10),
+        send(addr, "POST", &with_session, Some(&list)),
+    )
+    .await
+    .expect("a request is answered while the streams are open");
+    assert_eq!(status, 200, "{answer}");
+    assert!(answer.contains("\"tools\""), "{answer}");
+    // A stream closed frees its place.
+    drop(open.pop());
+    let mut reopened = 0;
+    for _ in 0..100 {
+        let (stream, status) = event_stream(addr, &sessions[3]).await;
+        if status == 200 {
+            reopened = status;
+            open.push(stream);
+            break;
+        }
+        tokio::time::sleep(Duration::from_millis(50)).await;
+    }
+    assert_eq!(reopened, 200, "a stream is opened once another has closed");
+    drop(open);
+    let _ = stop.send(());
+    running.await.unwrap().unwrap();
+}
