@@ -1,0 +1,10 @@
+#!/usr/bin/env bash
+# Counts the facade's public names (all features) from rustdoc JSON; `-v` lists them.
+# rustdoc's JSON output is unstable, so this asks for it on stable with RUSTC_BOOTSTRAP=1.
+set -euo pipefail
+cd "$(dirname "$0")/../.."
+for p in skills-embed skills-embed-runtime; do
+  RUSTC_BOOTSTRAP=1 cargo rustdoc -q -p "$p" --all-features --lib -- -Z unstable-options --output-format json
+done
+dir="${CARGO_TARGET_DIR:-target}/doc"
+python3 bench/scripts/public_names.py "$dir/skills_embed.json" "$dir/skills_embed_runtime.json" "$@"
