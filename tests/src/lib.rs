@@ -17,3 +17,37 @@ pub fn copy_dir(from: &Path, to: &Path) {
         }
     }
 }
+
+// The README's and the guide's Rust samples are doctests of this crate, so the test command
+// compiles every one; `skills!("skills")` in them embeds `tests/skills/`. The chapters on MCP
+// and rig need those features' crates and compile in `skills-host-tests` instead.
+#[cfg(doctest)]
+#[doc = include_str!("../../README.md")]
+mod readme {}
+#[cfg(doctest)]
+#[doc = include_str!("../../docs/src/embedding.md")]
+mod guide_embedding {}
+#[cfg(doctest)]
+#[doc = include_str!("../../docs/src/validation.md")]
+mod guide_validation {}
+#[cfg(doctest)]
+#[doc = include_str!("../../docs/src/listing.md")]
+mod guide_listing {}
+#[cfg(doctest)]
+#[doc = include_str!("../../docs/src/tools.md")]
+mod guide_tools {}
+#[cfg(doctest)]
+#[doc = include_str!("../../docs/src/permissions.md")]
+mod guide_permissions {}
+#[cfg(doctest)]
+#[doc = include_str!("../../docs/src/invocation.md")]
+mod guide_invocation {}
+#[cfg(doctest)]
+#[doc = include_str!("../../docs/src/scripts.md")]
+mod guide_scripts {}
+#[cfg(doctest)]
+#[doc = include_str!("../../docs/src/disk.md")]
+mod guide_disk {}
+#[cfg(doctest)]
+#[doc = include_str!("../../docs/src/cli.md")]
+mod guide_cli {}

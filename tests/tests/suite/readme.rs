@@ -1,21 +1,26 @@
-//! The README's rule table lists every rule the validator has, with the same summary.
+//! The README and the guide (`docs/`): the guide's rule table lists every rule the validator
+//! has, the README opens with the two commands, dependency snippets name real packages, and
+//! every relative link resolves.
+
+use std::fs;
+use std::path::{Path, PathBuf};
 
 use skills_embed_runtime::parse::Rule;
 
 #[test]
-fn readme_lists_every_rule() {
-    let readme = include_str!("../../../README.md");
+fn the_guide_lists_every_rule() {
+    let guide = include_str!("../../../docs/src/validation.md");
     for rule in Rule::ALL {
         let row = format!("| `{}` |", rule.id());
         assert!(
-            readme.contains(&row),
-            "README.md has no row for rule `{}`",
+            guide.contains(&row),
+            "docs/src/validation.md has no row for rule `{}`",
             rule.id()
         );
     }
     // Only the rule table: other tables (MCP surfaces, options) have two-column rows too.
-    let rules = readme
-        .split("## The rules")
+    let rules = guide
+        .split("| rule | checks |")
         .nth(1)
         .unwrap()
         .split("\n## ")
@@ -27,7 +32,7 @@ fn readme_lists_every_rule() {
     assert_eq!(
         rows.count(),
         Rule::ALL.len(),
-        "README.md lists a rule the validator does not have"
+        "docs/src/validation.md lists a rule the validator does not have"
     );
 }
 
@@ -105,9 +110,86 @@ fn readme_dependencies(readme: &str) -> Vec<(String, String)> {
     out
 }
 
+/// The README and every chapter of the guide, with their paths from the repository's root.
+fn pages() -> Vec<(PathBuf, String)> {
+    let root = Path::new(env!("CARGO_MANIFEST_DIR")).join("..");
+    let mut paths = vec![root.join("README.md")];
+    let mut chapters: Vec<PathBuf> = fs::read_dir(root.join("docs/src"))
+        .unwrap()
+        .map(|e| e.unwrap().path())
+        .filter(|p| p.extension().is_some_and(|x| x == "md"))
+        .collect();
+    chapters.sort();
+    paths.extend(chapters);
+    paths
+        .into_iter()
+        .map(|p| {
+            let text = fs::read_to_string(&p).unwrap();
+            (p, text)
+        })
+        .collect()
+}
+
+/// The anchors of a Markdown page's headings, as GitHub and mdBook spell them.
+fn anchors(page: &str) -> Vec<String> {
+    let mut fenced = false;
+    let mut out = Vec::new();
+    for line in page.lines() {
+        fenced ^= line.starts_with("```");
+        if let Some(heading) = line.strip_prefix('#').filter(|_| !fenced) {
+            let heading = heading.trim_start_matches('#').trim().to_lowercase();
+            out.push(
+                heading
+                    .chars()
+                    .filter(|c| c.is_alphanumeric() || matches!(c, ' ' | '-' | '_'))
+                    .map(|c| if c == ' ' { '-' } else { c })
+                    .collect(),
+            );
+        }
+    }
+    out
+}
+
+#[test]
+fn every_relative_link_resolves() {
+    let mut broken = Vec::new();
+    for (page, text) in pages() {
+        let mut fenced = false;
+        for line in text.lines() {
+            fenced ^= line.starts_with("```");
+            // Code spans hold link-like text (`[$name](path)`) that is not a link.
+            let prose: String = line.split('`').step_by(2).collect();
+            if fenced {
+                continue;
+            }
+            for target in prose
+                .split("](")
+                .skip(1)
+                .filter_map(|t| t.split(')').next())
+            {
+                let (file, anchor) = target.split_once('#').unwrap_or((target, ""));
+                if file.is_empty() || target.contains(':') {
+                    continue; // an anchor on the same page, a URL or a `script:NAME` link
+                }
+                let path = page.parent().unwrap().join(file);
+                let found = fs::read_to_string(&path)
+                    .map(|t| anchor.is_empty() || anchors(&t).contains(&anchor.to_owned()));
+                if !path.exists() || found.is_ok_and(|found| !found) {
+                    broken.push(format!("{}: {target}", page.display()));
+                }
+            }
+        }
+    }
+    assert!(
+        broken.is_empty(),
+        "links to no file or no heading: {broken:#?}"
+    );
+}
+
 #[test]
 fn every_dependency_snippet_names_a_real_package() {
-    let readme = include_str!("../../../README.md");
+    let readme: String = pages().into_iter().map(|(_, text)| text).collect();
+    let readme = readme.as_str();
     let known = known_packages();
     let deps = readme_dependencies(readme);
     assert!(
@@ -117,7 +199,7 @@ fn every_dependency_snippet_names_a_real_package() {
     for (key, package) in &deps {
         assert!(
             known.contains(package),
-            "README.md's `{key} = ...` names the package `{package}`, which is neither a \
+            "the README's or guide's `{key} = ...` names the package `{package}`, which is neither a \
              published package of this workspace nor a crates.io package in Cargo.lock"
         );
     }
@@ -127,9 +209,13 @@ fn every_dependency_snippet_names_a_real_package() {
 
 #[test]
 fn readme_names_the_crates_by_their_library_names() {
-    let readme = include_str!("../../../README.md");
+    let readme: String = pages().into_iter().map(|(_, text)| text).collect();
+    let readme = readme.as_str();
     for old in ["skills_runtime::", "skills_macros::", "cargo add skills\n"] {
-        assert!(!readme.contains(old), "README.md still says `{old}`");
+        assert!(
+            !readme.contains(old),
+            "the README or the guide still says `{old}`"
+        );
     }
     let stale = readme
         .match_indices("skills::")
@@ -138,7 +224,10 @@ fn readme_names_the_crates_by_their_library_names() {
             !readme[..*at].ends_with(|c: char| c.is_alphanumeric() || c == '_' || c == ':')
         })
         .count();
-    assert_eq!(stale, 0, "README.md has paths starting with `skills::`");
+    assert_eq!(
+        stale, 0,
+        "the README or the guide has paths starting with `skills::`"
+    );
 }
 
 #[test]
