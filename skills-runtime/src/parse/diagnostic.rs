@@ -64,7 +64,7 @@ macro_rules! rules {
         }
 
         impl Rule {
-            /// Every rule, in the order the README lists them.
+            /// Every rule, in the order the guide (`docs/src/validation.md`) lists them.
             pub const ALL: &'static [Rule] = &[$(Rule::$variant,)*];
 
             /// The stable id, e.g. `name-case`.

@@ -1,7 +1,7 @@
 //! A skill author's crate: its skills embedded through the facade under the key `agent_kit`.
 //!
 //! `tests/renamed.rs` uses them; `tests/skills_ui.rs` pins the compile errors of a broken skill
-//! with trybuild, as the README's "Checking skills in CI" shows.
+//! with trybuild, as the guide's "Checking skills in CI" (`docs/src/validation.md`) shows.
 
 agent_kit::skills!("skills");
 

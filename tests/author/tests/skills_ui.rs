@@ -1,5 +1,5 @@
 //! Pins the compile errors of a broken skill with trybuild, the way a skill author's crate
-//! does it (README, "Checking skills in CI").
+//! does it (the guide, `docs/src/validation.md`, "Checking skills in CI").
 //!
 //! trybuild compiles each case as a crate of its own under `target/tests/trybuild/`, so the
 //! macro's usual base folder (`CARGO_MANIFEST_DIR`) would be that crate's. `SKILLS_EMBED_BASE_DIR`

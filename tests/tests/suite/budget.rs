@@ -278,7 +278,7 @@ fn no_visible_skill_no_listing_and_no_tool() {
 
 #[test]
 fn prints_a_budgeted_listing() {
-    // The README example: 6 skills in 120 estimated tokens, `sql` recently used.
+    // The guide example (`docs/src/listing.md`): 6 skills in 120 estimated tokens, `sql` recently used.
     let skills = [
         (
             "code-review",

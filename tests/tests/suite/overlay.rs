@@ -315,7 +315,7 @@ fn duplicate_warnings(overlay: &Overlay<SkillId>) -> Vec<String> {
         .collect()
 }
 
-/// The README's setup: `skills!("skills")` and `Overlay::new(&SKILLS, Discovery::default())`,
+/// The guide's setup (`docs/src/disk.md`): `skills!("skills")` and `Overlay::new(&SKILLS, Discovery::default())`,
 /// run from the crate's folder, where discovery finds the embedded folder again as the
 /// project root `skills/`. That is one skill in two places, not a shadowed one.
 #[test]

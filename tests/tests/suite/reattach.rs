@@ -407,7 +407,7 @@ fn nothing_loaded_gives_nothing() {
 
 #[test]
 fn prints_a_reattach_after_compaction() {
-    // The README example: four skills used, re-attached in 200 estimated tokens, 100 each.
+    // The guide example (`docs/src/tools.md`): four skills used, re-attached in 200 estimated tokens, 100 each.
     let deploy = "# Deploy\n\nShip the service with the release checklist.\n\n\
         ## Build\n\nRun `make release` and check that the version matches the tag.\n\n\
         ## Staging\n\nDeploy to staging with `./deploy.sh staging` and run the smoke tests.\n\n\
