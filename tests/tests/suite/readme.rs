@@ -244,3 +244,26 @@ fn the_dependency_reader_sees_renames_and_skips_other_tables() {
         ]
     );
 }
+
+/// A chapter with Rust samples is included as doctests by one of the two test crates, so a new
+/// chapter's samples cannot go uncompiled.
+#[test]
+fn every_chapter_with_rust_samples_is_compiled() {
+    let root = Path::new(env!("CARGO_MANIFEST_DIR")).join("..");
+    let includes = fs::read_to_string(root.join("tests/src/lib.rs")).unwrap()
+        + &fs::read_to_string(root.join("tests/hosts/src/lib.rs")).unwrap();
+    let missing: Vec<_> = pages()
+        .into_iter()
+        .filter(|(_, text)| text.contains("```rust"))
+        .filter_map(|(page, _)| {
+            let name = page.file_name().unwrap().to_string_lossy().into_owned();
+            let included = includes.contains(&format!("docs/src/{name}\")"))
+                || (name == "README.md" && includes.contains("README.md\")"));
+            (!included).then_some(name)
+        })
+        .collect();
+    assert!(
+        missing.is_empty(),
+        "pages with Rust samples that no crate compiles: {missing:?}"
+    );
+}
