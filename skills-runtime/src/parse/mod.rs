@@ -3,7 +3,7 @@
 //!
 //! - [`frontmatter`] splits a SKILL.md into its YAML frontmatter and its body.
 //! - [`manifest`] reads the fields and checks every rule of the Agent Skills specification:
-//!   it loads the YAML with bounds (`yaml`), places each field at its line (`keys`), repairs
+//!   it loads the YAML with bounds (`yaml`), checks its nesting and places each field at its line (`events`), repairs
 //!   unquoted colons (`colon`), checks the specification's fields (`fields`) and the others
 //!   (`extra`: unknown and client fields, kept as canonical JSON), through one `checker`.
 //! - [`dialect`] reads the client fields (Claude Code, Codex, OpenCode) that make a skill's
@@ -20,10 +20,10 @@ mod checker;
 mod colon;
 mod diagnostic;
 pub mod dialect;
+mod events;
 mod extra;
 mod fields;
 pub mod frontmatter;
-mod keys;
 pub mod manifest;
 pub(crate) mod read;
 pub mod script_refs;
