@@ -4,7 +4,22 @@ use std::fmt;
 use std::path::{Path, PathBuf};
 
 /// How strictly SKILL.md files are checked.
-#[derive(Debug, Clone, Copy, PartialEq, Eq, Hash, Default)]
+///
+/// Its name (`strict`, `lenient`) is what `parse` and `to_string` read and write.
+#[derive(
+    Debug,
+    Clone,
+    Copy,
+    PartialEq,
+    Eq,
+    Hash,
+    Default,
+    strum::EnumString,
+    strum::IntoStaticStr,
+    strum::Display,
+    strum::VariantNames,
+)]
+#[strum(serialize_all = "kebab-case")]
 #[non_exhaustive]
 pub enum Profile {
     /// The Agent Skills specification: unknown fields and every length limit are errors.
@@ -16,42 +31,27 @@ pub enum Profile {
     Lenient,
 }
 
-impl Profile {
-    /// `strict` or `lenient`.
-    pub fn as_str(self) -> &'static str {
-        match self {
-            Self::Strict => "strict",
-            Self::Lenient => "lenient",
-        }
-    }
-
-    /// Parses `strict` or `lenient`.
-    pub fn from_name(name: &str) -> Option<Self> {
-        match name {
-            "strict" => Some(Self::Strict),
-            "lenient" => Some(Self::Lenient),
-            _ => None,
-        }
-    }
-}
-
 /// Whether a diagnostic stops the skill from being used.
-#[derive(Debug, Clone, Copy, PartialEq, Eq, Hash, PartialOrd, Ord)]
+#[derive(
+    Debug,
+    Clone,
+    Copy,
+    PartialEq,
+    Eq,
+    Hash,
+    PartialOrd,
+    Ord,
+    strum::EnumString,
+    strum::IntoStaticStr,
+    strum::Display,
+    strum::VariantNames,
+)]
+#[strum(serialize_all = "kebab-case")]
 pub enum Severity {
     /// Reported, and the skill is still used.
     Warning,
     /// The skill is not used (and `skills!` does not compile).
     Error,
-}
-
-impl Severity {
-    /// `warning` or `error`.
-    pub fn as_str(self) -> &'static str {
-        match self {
-            Self::Warning => "warning",
-            Self::Error => "error",
-        }
-    }
 }
 
 macro_rules! rules {
@@ -295,7 +295,7 @@ impl fmt::Display for Diagnostic {
             f,
             "{}: {}[{}]: {}",
             self.location(),
-            self.severity.as_str(),
+            self.severity,
             self.rule.id(),
             self.message
         )

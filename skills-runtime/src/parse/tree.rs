@@ -160,8 +160,20 @@ pub enum ResourceAction {
     Skip,
 }
 
-/// What a body over the limits gets.
-#[derive(Debug, Clone, Copy, PartialEq, Eq, Default)]
+/// What a body over the limits gets; named `warn`, `error` or `cut`.
+#[derive(
+    Debug,
+    Clone,
+    Copy,
+    PartialEq,
+    Eq,
+    Default,
+    strum::EnumString,
+    strum::IntoStaticStr,
+    strum::Display,
+    strum::VariantNames,
+)]
+#[strum(serialize_all = "kebab-case")]
 #[non_exhaustive]
 pub enum LimitAction {
     /// A `body-too-long` warning; the body is kept whole.
@@ -171,18 +183,6 @@ pub enum LimitAction {
     Error,
     /// A `body-too-long` warning, and the body is cut at the last line that fits.
     Cut,
-}
-
-impl LimitAction {
-    /// Parses `warn`, `error` or `cut`.
-    pub fn from_name(name: &str) -> Option<Self> {
-        match name {
-            "warn" => Some(Self::Warn),
-            "error" => Some(Self::Error),
-            "cut" => Some(Self::Cut),
-            _ => None,
-        }
-    }
 }
 
 /// Everything found under a root.
