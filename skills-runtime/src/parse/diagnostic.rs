@@ -226,6 +226,14 @@ pub struct Diagnostic {
 }
 
 impl Diagnostic {
+    /// The same diagnostic about another file.
+    pub(crate) fn with_file(self, file: &Path) -> Diagnostic {
+        Diagnostic {
+            file: file.to_owned(),
+            ..self
+        }
+    }
+
     /// An error at `file:line:column`.
     pub fn error(rule: Rule, file: &Path, line: usize, column: usize, message: String) -> Self {
         Diagnostic {

@@ -26,19 +26,21 @@ mod fields;
 pub mod frontmatter;
 pub mod manifest;
 pub(crate) mod read;
+pub(crate) mod scan;
 pub mod script_refs;
 #[cfg(test)]
 mod testing;
 pub mod tree;
 mod value;
 pub mod walk;
+mod walker;
 mod yaml;
 
 pub use diagnostic::{Diagnostic, Profile, Rule, Severity};
 pub use dialect::{Dialect, Dialects};
 pub use manifest::{Manifest, parse_manifest, parse_manifest_with};
+pub use scan::scan;
 pub use tree::{
     LimitAction, Limits, Resource, ResourceAction, SKIPPED_FOLDERS, ScanOptions, SkillSource, Tree,
-    scan,
 };
 pub use walk::{WalkLimits, WalkSummary};
