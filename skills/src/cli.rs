@@ -745,15 +745,10 @@ fn menu(target: &Target, common: &Common) -> Outcome {
     outcome
 }
 
-/// The text on one line, cut to `max` chars with an ellipsis.
+/// The text on one line, cut to `max` chars by the one clip.
 fn cut(text: &str, max: usize) -> String {
     let one_line = text.split_whitespace().collect::<Vec<_>>().join(" ");
-    if one_line.chars().count() <= max {
-        return one_line;
-    }
-    let mut s: String = one_line.chars().take(max - 1).collect();
-    s.push('…');
-    s
+    crate::text::clip(&one_line, max).into_owned()
 }
 
 fn prompt(target: &Target, common: &Common, format: &ListingFormat) -> Outcome {

@@ -11,6 +11,7 @@ use super::tree::{
     check_duplicate_names, is_dot, is_executable, oversized, read_error, read_regular, read_skill,
     slash_path,
 };
+#[cfg(feature = "fs")]
 use super::walk::WalkSummary;
 use super::walker::Walk;
 use super::{Diagnostic, Profile, Rule};
