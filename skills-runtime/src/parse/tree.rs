@@ -196,7 +196,7 @@ pub struct Tree {
     pub walk: WalkSummary,
 }
 
-/// A skill folder found by [`scan`].
+/// A skill folder found by [`scan`](super::scan()).
 #[derive(Debug, Clone)]
 pub struct SkillSource {
     /// The skill's folder.
