@@ -619,7 +619,7 @@ fn diagnostic_json(d: &Diagnostic) -> serde_json::Value {
         "line": line,
         "column": column,
         "severity": d.severity.to_string(),
-        "rule": d.rule.id(),
+        "rule": d.rule.to_string(),
         "message": d.message,
     })
 }

@@ -56,30 +56,22 @@ pub enum Severity {
 
 macro_rules! rules {
     ($($(#[doc = $doc:literal])* $variant:ident = $id:literal,)*) => {
-        /// A rule the validator checks. Each has a stable kebab-case id.
+        /// A rule the validator checks. Each has a stable kebab-case id, which `parse` reads and
+        /// `to_string` (or `<&str>::from`) writes, e.g. `name-case`.
         #[derive(Debug, Clone, Copy, PartialEq, Eq, Hash, PartialOrd, Ord)]
+        #[derive(strum::EnumString, strum::IntoStaticStr, strum::Display, strum::VariantNames)]
         #[non_exhaustive]
         pub enum Rule {
-            $($(#[doc = $doc])* $variant,)*
+            $($(#[doc = $doc])* #[strum(serialize = $id)] $variant,)*
         }
 
         impl Rule {
             /// Every rule, in the order the README lists them.
             pub const ALL: &'static [Rule] = &[$(Rule::$variant,)*];
 
-            /// The stable id, e.g. `name-case`.
-            pub fn id(self) -> &'static str {
-                match self { $(Rule::$variant => $id,)* }
-            }
-
             /// One line saying what the rule checks.
             pub fn summary(self) -> &'static str {
                 match self { $(Rule::$variant => concat!($($doc),*).trim_ascii(),)* }
-            }
-
-            /// The rule with this id.
-            pub fn from_id(id: &str) -> Option<Rule> {
-                match id { $($id => Some(Rule::$variant),)* _ => None }
             }
         }
     };
@@ -183,12 +175,6 @@ rules! {
     /// A body links to a Rust script (`[...](script:NAME)`) that is not registered for its skill
     /// (macro only).
     ScriptReference = "script-reference",
-}
-
-impl fmt::Display for Rule {
-    fn fmt(&self, f: &mut fmt::Formatter<'_>) -> fmt::Result {
-        f.write_str(self.id())
-    }
 }
 
 /// One problem found in a skill, with its place.
@@ -304,7 +290,7 @@ impl fmt::Display for Diagnostic {
             "{}: {}[{}]: {}",
             self.location(),
             self.severity,
-            self.rule.id(),
+            self.rule,
             self.message
         )
     }

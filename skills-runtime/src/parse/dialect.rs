@@ -411,7 +411,7 @@ mod tests {
         let (allow, found) = read_codex(Path::new(FILE), text, reading);
         let found = found
             .iter()
-            .map(|d| (d.rule.id(), d.severity, d.line, d.column))
+            .map(|d| (<&str>::from(d.rule), d.severity, d.line, d.column))
             .collect();
         (allow, found)
     }

@@ -542,7 +542,11 @@ mod tests {
             assert!(manifest.is_none(), "{style}");
             let diagnostic = single(&diagnostics);
             assert_eq!(
-                (diagnostic.rule.id(), diagnostic.line, diagnostic.column),
+                (
+                    <&str>::from(diagnostic.rule),
+                    diagnostic.line,
+                    diagnostic.column
+                ),
                 ("frontmatter-too-deep", line, column),
                 "{style}: {}",
                 diagnostic.message

@@ -6,11 +6,11 @@ use skills_embed_runtime::parse::Rule;
 fn readme_lists_every_rule() {
     let readme = include_str!("../../../README.md");
     for rule in Rule::ALL {
-        let row = format!("| `{}` |", rule.id());
+        let row = format!("| `{}` |", rule);
         assert!(
             readme.contains(&row),
             "README.md has no row for rule `{}`",
-            rule.id()
+            rule
         );
     }
     // Only the rule table: other tables (MCP surfaces, options) have two-column rows too.
