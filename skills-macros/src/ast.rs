@@ -209,9 +209,9 @@ impl Options {
             }
             seen.push(name.clone());
             match (name.as_str(), value) {
-                ("profile", Value::Ident(v)) => match Profile::from_name(&v.to_string()) {
-                    Some(p) => options.profile = p,
-                    None => cx.error_spanned_by(&v, "expected `strict` or `lenient`"),
+                ("profile", Value::Ident(v)) => match v.to_string().parse::<Profile>() {
+                    Ok(p) => options.profile = p,
+                    Err(_) => cx.error_spanned_by(&v, "expected `strict` or `lenient`"),
                 },
                 ("dialects", Value::Idents(v)) => {
                     for ident in &v {
@@ -232,9 +232,9 @@ impl Options {
                     v.tokens(),
                     "`dialects` takes a list of client dialects, e.g. dialects = [claude_code, codex, opencode]",
                 ),
-                ("summary", Value::Ident(v)) => match ListingFormat::from_name(&v.to_string()) {
-                    Some(f) => options.summary = f,
-                    None => cx.error_spanned_by(&v, "expected `markdown` or `xml`"),
+                ("summary", Value::Ident(v)) => match v.to_string().parse::<ListingFormat>() {
+                    Ok(f) => options.summary = f,
+                    Err(_) => cx.error_spanned_by(&v, "expected `markdown` or `xml`"),
                 },
                 ("enum_name", Value::Ident(v)) => options.enum_name = v,
                 ("static_name", Value::Ident(v)) => options.static_name = v,
@@ -259,9 +259,9 @@ impl Options {
                          skills-embed = { version = \"...\", features = [\"compress\"] }",
                     ),
                 ("compress", Value::Bool(v)) => options.compress = v.value,
-                ("body_limit", Value::Ident(v)) => match LimitAction::from_name(&v.to_string()) {
-                    Some(a) => options.limits.body = a,
-                    None => cx.error_spanned_by(&v, "expected `warn`, `error` or `cut`"),
+                ("body_limit", Value::Ident(v)) => match v.to_string().parse::<LimitAction>() {
+                    Ok(a) => options.limits.body = a,
+                    Err(_) => cx.error_spanned_by(&v, "expected `warn`, `error` or `cut`"),
                 },
                 ("max_body_lines", Value::Int(v)) => {
                     if let Some(n) = int(&v, cx) {
@@ -326,9 +326,9 @@ impl Options {
 
 /// Adds the dialect `name` (spanned by `at`) to the options, or reports it.
 fn dialect(name: &str, at: &dyn ToTokens, options: &mut Options, cx: &mut Ctxt) {
-    match Dialect::from_name(name) {
-        Some(d) => options.dialects = options.dialects.with(d),
-        None => cx.error_spanned_by(
+    match name.parse::<Dialect>() {
+        Ok(d) => options.dialects = options.dialects.with(d),
+        Err(_) => cx.error_spanned_by(
             at,
             format!("unknown dialect `{name}`; expected `claude_code`, `codex` or `opencode`"),
         ),

@@ -20,45 +20,38 @@ use std::fmt::Write;
 
 use crate::text::{one_line, quote_name};
 
-/// How the listing is written.
-#[derive(Debug, Clone, PartialEq, Eq, Default)]
+/// How the listing is written, named as options and the command line write it: `markdown`
+/// (or `md`), `xml`; a template is given as [`ListingFormat::Template`].
+///
+/// ```
+/// use skills_embed_runtime::listing::ListingFormat;
+/// assert_eq!("xml".parse(), Ok(ListingFormat::Xml));
+/// assert!("html".parse::<ListingFormat>().is_err());
+/// ```
+#[derive(
+    Debug,
+    Clone,
+    PartialEq,
+    Eq,
+    Default,
+    strum::EnumString,
+    strum::IntoStaticStr,
+    strum::Display,
+    strum::VariantNames,
+)]
+#[strum(serialize_all = "kebab-case")]
 #[non_exhaustive]
 pub enum ListingFormat {
     /// `- name: description`, one line per skill.
     #[default]
+    #[strum(to_string = "markdown", serialize = "md")]
     Markdown,
     /// The reference `<available_skills>` XML, one element per line, text XML-escaped.
     Xml,
     /// A template applied per skill: `{name}`, `{description}` (on one line), `{resources}`,
     /// `{scripts}` (`yes`/`no`) and `{chunks}` (comma-separated ids) are replaced.
+    #[strum(disabled)]
     Template(String),
-}
-
-impl ListingFormat {
-    /// The format's name as options and the command line write it: `markdown`, `xml` or
-    /// `template`.
-    pub fn as_str(&self) -> &'static str {
-        match self {
-            Self::Markdown => "markdown",
-            Self::Xml => "xml",
-            Self::Template(_) => "template",
-        }
-    }
-
-    /// Parses `markdown` (or `md`) or `xml`; a template is given as [`ListingFormat::Template`].
-    ///
-    /// ```
-    /// use skills_embed_runtime::listing::ListingFormat;
-    /// assert_eq!(ListingFormat::from_name("xml"), Some(ListingFormat::Xml));
-    /// assert_eq!(ListingFormat::from_name("html"), None);
-    /// ```
-    pub fn from_name(name: &str) -> Option<Self> {
-        match name {
-            "markdown" | "md" => Some(Self::Markdown),
-            "xml" => Some(Self::Xml),
-            _ => None,
-        }
-    }
 }
 
 /// Listing options.

@@ -481,7 +481,7 @@ description: Writes a blameless incident report (timeline, impact, root cause, f
         for (name, source) in overlay.sources() {
             println!(
                 "  {name:<18} {:<9} {}",
-                source.kind.as_str(),
+                source.kind,
                 relative(&source.manifest, &base)
             );
         }

@@ -7,6 +7,7 @@ use std::collections::BTreeMap;
 use std::io::Write;
 use std::path::{Path, PathBuf};
 use std::process::ExitCode;
+use std::str::FromStr;
 
 use crate::disk::discover::Discovery;
 use crate::listing::ListingFormat;
@@ -17,6 +18,7 @@ use crate::tools::{OutputShape, ToolConfig, ToolName, ToolStyle};
 use crate::{SkillSet, Tools};
 use clap::builder::TypedValueParser as _;
 use clap::{Parser, Subcommand, ValueEnum};
+use strum::VariantNames;
 
 /// Validate, list, render, read and serve folders of Agent Skills.
 #[derive(Parser)]
@@ -68,7 +70,7 @@ enum Command {
         #[command(flatten)]
         common: Common,
         /// Listing format.
-        #[arg(long, default_value = "markdown", value_parser = listing_format())]
+        #[arg(long, default_value = "markdown", value_parser = named::<ListingFormat>())]
         format: ListingFormat,
     },
     /// The tool definition(s) as JSON, with the skills the model may invoke as the `skill`
@@ -83,8 +85,8 @@ enum Command {
         #[arg(long, value_enum, default_value_t = SchemaFormat::JsonSchema)]
         format: SchemaFormat,
         /// One unified tool, or read_skill / read_skill_resource / load_skill_chunk.
-        #[arg(long, value_enum, default_value_t = Style::Unified)]
-        style: Style,
+        #[arg(long, default_value = "unified", value_parser = named::<ToolStyle>())]
+        style: ToolStyle,
     },
     /// Print exactly what the model receives for a tool call; exit 1 when it is a tool error.
     ///
@@ -101,8 +103,8 @@ enum Command {
         #[command(flatten)]
         common: Common,
         /// The frame around loaded content.
-        #[arg(long, value_enum, default_value_t = Shape::Brackets)]
-        shape: Shape,
+        #[arg(long, default_value = "brackets", value_parser = named::<OutputShape>())]
+        shape: OutputShape,
         /// Characters of a resource per answer.
         #[arg(long, default_value_t = 12_000)]
         max_chars: usize,
@@ -174,11 +176,11 @@ enum Command {
         #[arg(long, value_name = "PATTERN")]
         deny: Vec<String>,
         /// One unified tool, or read_skill / read_skill_resource / load_skill_chunk.
-        #[arg(long, value_enum, default_value_t = Style::Unified)]
-        style: Style,
+        #[arg(long, default_value = "unified", value_parser = named::<ToolStyle>())]
+        style: ToolStyle,
         /// The frame around loaded content.
-        #[arg(long, value_enum, default_value_t = Shape::Brackets)]
-        shape: Shape,
+        #[arg(long, default_value = "brackets", value_parser = named::<OutputShape>())]
+        shape: OutputShape,
         /// The name of the unified tool: 1 to 64 of A-Z, a-z, 0-9, '_' and '-' (what MCP
         /// clients and the OpenAI and Anthropic APIs all accept).
         #[arg(long, default_value = "load_skill")]
@@ -252,8 +254,13 @@ struct Common {
 }
 
 fn parse_dialect(text: &str) -> Result<Dialect, String> {
-    Dialect::from_name(text)
-        .ok_or_else(|| format!("expected `claude-code`, `codex` or `opencode`, not {text:?}"))
+    text.parse().map_err(|_| {
+        let names: Vec<String> = Dialect::VARIANTS.iter().map(|n| format!("`{n}`")).collect();
+        match names.split_last() {
+            Some((last, rest)) => format!("expected {} or {last}, not {text:?}", rest.join(", ")),
+            None => format!("no dialect is known, not {text:?}"),
+        }
+    })
 }
 
 /// A size cap given on the command line: a number of bytes, or no cap.
@@ -394,26 +401,16 @@ enum SchemaFormat {
     Mcp,
 }
 
-#[derive(Clone, Copy, ValueEnum)]
-enum Style {
-    Unified,
-    Split,
-}
-
-#[derive(Clone, Copy, ValueEnum)]
-enum Shape {
-    Brackets,
-    Xml,
-}
-
-/// The listing formats by name, the library's [`ListingFormat`] (one enum for the macro's
-/// `summary` option, the library and this flag).
-fn listing_format() -> impl clap::builder::TypedValueParser<Value = ListingFormat> {
-    clap::builder::PossibleValuesParser::new([
-        ListingFormat::Markdown.as_str(),
-        ListingFormat::Xml.as_str(),
-    ])
-    .map(|name: String| ListingFormat::from_name(&name).unwrap_or_default())
+/// A flag whose values are a library enum's own names (strum's), listed by clap in help and
+/// errors: one enum for the macro's options, the library and the flag.
+fn named<T>() -> impl clap::builder::TypedValueParser<Value = T>
+where
+    T: VariantNames + FromStr + Clone + Send + Sync + 'static,
+    T::Err: std::error::Error + Send + Sync + 'static,
+{
+    // Only the names that parse: a variant given another way (a listing template) has none.
+    let names = T::VARIANTS.iter().filter(|name| name.parse::<T>().is_ok());
+    clap::builder::PossibleValuesParser::new(names).try_map(|name: String| name.parse::<T>())
 }
 
 /// How a command ended.
@@ -470,10 +467,6 @@ pub fn main() -> ExitCode {
             shape,
             max_chars,
         } => {
-            let shape = match shape {
-                Shape::Brackets => OutputShape::Brackets,
-                Shape::Xml => OutputShape::Xml,
-            };
             let config = ToolConfig {
                 shape,
                 max_chars,
@@ -532,14 +525,8 @@ pub fn main() -> ExitCode {
             } = *http;
             let config = ToolConfig {
                 name: tool_name,
-                style: match style {
-                    Style::Unified => ToolStyle::Unified,
-                    Style::Split => ToolStyle::Split,
-                },
-                shape: match shape {
-                    Shape::Brackets => OutputShape::Brackets,
-                    Shape::Xml => OutputShape::Xml,
-                },
+                style,
+                shape,
                 ..ToolConfig::default()
             };
             let rules = match permissions.as_deref().map(read_permissions) {
@@ -631,8 +618,8 @@ fn diagnostic_json(d: &Diagnostic) -> serde_json::Value {
         "file": d.file.display().to_string(),
         "line": line,
         "column": column,
-        "severity": d.severity.as_str(),
-        "rule": d.rule.id(),
+        "severity": d.severity.to_string(),
+        "rule": d.rule.to_string(),
         "message": d.message,
     })
 }
@@ -679,7 +666,7 @@ fn load(target: &Target, common: &Common, format: &ListingFormat) -> Loaded {
                 .map(|f| {
                     (
                         f.skill.name().to_owned(),
-                        format!("{}: {}", f.root.kind.as_str(), f.manifest.display()),
+                        format!("{}: {}", f.root.kind, f.manifest.display()),
                     )
                 })
                 .collect();
@@ -758,15 +745,10 @@ fn menu(target: &Target, common: &Common) -> Outcome {
     outcome
 }
 
-/// The text on one line, cut to `max` chars with an ellipsis.
+/// The text on one line, cut to `max` chars by the one clip.
 fn cut(text: &str, max: usize) -> String {
     let one_line = text.split_whitespace().collect::<Vec<_>>().join(" ");
-    if one_line.chars().count() <= max {
-        return one_line;
-    }
-    let mut s: String = one_line.chars().take(max - 1).collect();
-    s.push('…');
-    s
+    crate::text::clip(&one_line, max).into_owned()
 }
 
 fn prompt(target: &Target, common: &Common, format: &ListingFormat) -> Outcome {
@@ -849,15 +831,11 @@ fn invoke(target: &Target, message: &str, common: &Common) -> Outcome {
     outcome
 }
 
-fn schema(target: &Target, common: &Common, format: SchemaFormat, style: Style) -> Outcome {
+fn schema(target: &Target, common: &Common, format: SchemaFormat, style: ToolStyle) -> Outcome {
     let Loaded { set, outcome, .. } = load(target, common, &ListingFormat::Markdown);
     if outcome == Outcome::Usage {
         return outcome;
     }
-    let style = match style {
-        Style::Unified => ToolStyle::Unified,
-        Style::Split => ToolStyle::Split,
-    };
     let tools = Tools::new(&set).with_config(ToolConfig {
         style,
         ..ToolConfig::default()

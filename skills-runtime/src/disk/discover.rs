@@ -81,6 +81,8 @@ const USER_DIRS: [&[&str]; 2] = [&[".agents", "skills"], &[".claude", "skills"]]
 /// assert_eq!(SourceKind::Project.to_string(), "project");
 /// assert!(SourceKind::Project < SourceKind::User);
 /// ```
+#[derive(strum::IntoStaticStr, strum::VariantNames)]
+#[strum(serialize_all = "lowercase")]
 #[derive(Debug, Clone, Copy, PartialEq, Eq, Hash, PartialOrd, Ord)]
 pub enum SourceKind {
     /// A root given in code ([`Discovery::code_roots`]).
@@ -111,22 +113,6 @@ impl SourceKind {
         SourceKind::Embedded,
     ];
 
-    /// `code`, `project`, `env`, `user` or `embedded`.
-    ///
-    /// ```
-    /// use skills_embed_runtime::disk::discover::SourceKind;
-    /// assert_eq!(SourceKind::Embedded.as_str(), "embedded");
-    /// ```
-    pub fn as_str(self) -> &'static str {
-        match self {
-            Self::Code => "code",
-            Self::Project => "project",
-            Self::Env => "env",
-            Self::User => "user",
-            Self::Embedded => "embedded",
-        }
-    }
-
     /// Whether someone named roots of this kind on purpose, so that a root of it that is a file
     /// or holds no skill is worth more than silence.
     fn is_explicit(self) -> bool {
@@ -136,7 +122,7 @@ impl SourceKind {
 
 impl fmt::Display for SourceKind {
     fn fmt(&self, f: &mut fmt::Formatter<'_>) -> fmt::Result {
-        f.pad(self.as_str())
+        f.pad(self.into())
     }
 }
 

@@ -8,10 +8,8 @@
 //! a folder should be is refused ([`ExtractError::Symlink`]); a link where a file should be is
 //! replaced by the rename, never written through.
 
-use std::hash::{BuildHasher, Hasher};
 use std::io::{self, Read, Write};
 use std::path::{Path, PathBuf};
-use std::sync::atomic::{AtomicU64, Ordering};
 
 use cap_fs_ext::{DirExt, FollowSymlinks, OpenOptionsFollowExt};
 use cap_std::fs::{Dir, OpenOptions};
@@ -101,10 +99,6 @@ pub(crate) struct Folder {
     path: PathBuf,
 }
 
-/// How many names to try before giving up; a collision needs another process to have picked the
-/// same random name, so running out means something else is wrong.
-const ATTEMPTS: u32 = 100;
-
 /// How often a folder that keeps changing between an open and a look at it is tried again.
 const REOPENS: u32 = 8;
 
@@ -170,32 +164,27 @@ impl Folder {
     /// A new folder in this one, readable by the current user only on Unix, with a name no
     /// other call or process got (`prefix` and a random part).
     pub(crate) fn fresh_child(&self, prefix: &str) -> Result<Folder, ExtractError> {
-        let mut builder = cap_std::fs::DirBuilder::new();
+        let mut builder = tempfile::Builder::new();
+        builder.prefix(prefix);
         #[cfg(unix)]
         {
-            use cap_std::fs::DirBuilderExt;
-            builder.mode(0o700);
+            use std::os::unix::fs::PermissionsExt;
+            builder.permissions(std::fs::Permissions::from_mode(0o700));
         }
-        let mut last = None;
-        for _ in 0..ATTEMPTS {
-            let name = format!("{prefix}{}", random_part());
-            match self.dir.create_dir_with(&name, &builder) {
-                Ok(()) => return self.child(&name),
-                Err(e) if e.kind() == io::ErrorKind::AlreadyExists => last = Some(e),
-                Err(source) => {
-                    return Err(ExtractError::Io {
-                        op: "create a folder in",
-                        path: self.path.clone(),
-                        source,
-                    });
-                }
-            }
-        }
-        Err(ExtractError::Io {
-            op: "create a fresh folder in",
-            path: self.path.clone(),
-            source: last.unwrap_or_else(|| io::Error::from(io::ErrorKind::AlreadyExists)),
-        })
+        let created = builder
+            .tempdir_in(&self.path)
+            .map_err(|source| ExtractError::Io {
+                op: "create a fresh folder in",
+                path: self.path.clone(),
+                source,
+            })?;
+        let path = created.keep();
+        let name = path
+            .file_name()
+            .and_then(|name| name.to_str())
+            .unwrap_or_default();
+        // Opened from this folder's handle, so a link swapped in for it is refused.
+        self.child(name)
     }
 
     /// The regular file `name` in this folder (never read through a link), or `None` when it
@@ -260,74 +249,19 @@ impl Folder {
         bytes: &[u8],
         executable: bool,
     ) -> Result<(), ExtractError> {
-        let (temp, mut file) = self.create_temp()?;
         let target = self.path.join(name);
         let io = |op, source| ExtractError::Io {
             op,
             path: target.clone(),
             source,
         };
-        let wrote = file
-            .write_all(bytes)
-            .map_err(|e| io("write", e))
-            .and_then(|()| set_mode(&file, executable).map_err(|e| io("set permissions on", e)));
-        // Closed before the rename so no descriptor open for writing outlives it (a script
-        // still open for writing cannot be executed on Linux).
-        drop(file);
-        let result = wrote.and_then(|()| {
-            self.dir
-                .rename(&temp, &self.dir, name)
-                .map_err(|e| io("replace", e))
-        });
-        if result.is_err() {
-            // Best effort: the error to report is the one above, not a failed clean-up.
-            let _ = self.dir.remove_file(&temp);
-        }
-        result
+        // Unnamed (O_TMPFILE) where the system has it, else a new random name: never a link
+        // someone planted. Dropped on an error, it removes itself.
+        let mut temp = cap_tempfile::TempFile::new(&self.dir).map_err(|e| io("create", e))?;
+        temp.write_all(bytes).map_err(|e| io("write", e))?;
+        set_mode(temp.as_file(), executable).map_err(|e| io("set permissions on", e))?;
+        temp.replace(name).map_err(|e| io("replace", e))
     }
-
-    /// A new, empty file in this folder that did not exist before (never a link someone
-    /// planted), under a random name.
-    fn create_temp(&self) -> Result<(String, std::fs::File), ExtractError> {
-        let mut last = None;
-        for _ in 0..ATTEMPTS {
-            let name = format!(".skills-tmp-{}", random_part());
-            // `create_new` fails on any existing entry, a dangling link included.
-            let options = OpenOptions::new()
-                .write(true)
-                .create_new(true)
-                .follow(FollowSymlinks::No)
-                .clone();
-            match self.dir.open_with(&name, &options) {
-                Ok(file) => return Ok((name, file.into_std())),
-                Err(e) if e.kind() == io::ErrorKind::AlreadyExists => last = Some(e),
-                Err(source) => {
-                    return Err(ExtractError::Io {
-                        op: "create a file in",
-                        path: self.path.clone(),
-                        source,
-                    });
-                }
-            }
-        }
-        Err(ExtractError::Io {
-            op: "create a file in",
-            path: self.path.clone(),
-            source: last.unwrap_or_else(|| io::Error::from(io::ErrorKind::AlreadyExists)),
-        })
-    }
-}
-
-/// Distinguishes names made by this process, on top of the random part.
-static COUNTER: AtomicU64 = AtomicU64::new(0);
-
-/// Twelve hex digits no other process can guess: std's randomly keyed hasher over a counter
-/// and the process id.
-fn random_part() -> String {
-    let mut hasher = std::hash::RandomState::new().build_hasher();
-    hasher.write_u64(COUNTER.fetch_add(1, Ordering::Relaxed));
-    hasher.write_u32(std::process::id());
-    format!("{:012x}", hasher.finish() & 0xffff_ffff_ffff)
 }
 
 #[cfg(unix)]
@@ -347,27 +281,21 @@ fn mode_is(_: &std::fs::Metadata, _: bool) -> bool {
 }
 
 #[cfg(unix)]
-fn set_mode(file: &std::fs::File, executable: bool) -> io::Result<()> {
+fn set_mode(file: &cap_std::fs::File, executable: bool) -> io::Result<()> {
     use std::os::unix::fs::PermissionsExt;
     // Set on the open file, not by path, and after creation, so the umask cannot change it.
-    file.set_permissions(std::fs::Permissions::from_mode(mode(executable)))
+    let mode = std::fs::Permissions::from_mode(mode(executable));
+    file.set_permissions(cap_std::fs::Permissions::from_std(mode))
 }
 
 #[cfg(not(unix))]
-fn set_mode(_: &std::fs::File, _: bool) -> io::Result<()> {
+fn set_mode(_: &cap_std::fs::File, _: bool) -> io::Result<()> {
     Ok(())
 }
 
 #[cfg(test)]
 mod tests {
     use super::*;
-
-    #[test]
-    fn random_parts_differ() {
-        let a: std::collections::HashSet<String> = (0..1000).map(|_| random_part()).collect();
-        assert_eq!(a.len(), 1000);
-        assert!(a.iter().all(|p| p.len() == 12));
-    }
 
     #[cfg(unix)]
     #[test]

@@ -14,7 +14,7 @@ use crate::listing::ListingFormat;
 use crate::model::id::{Dynamic, SkillIdentifier};
 use crate::model::set::SkillSet;
 use crate::model::skill::Skill;
-use crate::parse::tree::survey;
+use crate::parse::scan::survey;
 use crate::parse::{Diagnostic, Rule, WalkSummary};
 
 /// Where a skill of the merged set came from.

@@ -19,7 +19,7 @@ use tokio_util::sync::{CancellationToken, DropGuard};
 use super::{DEFAULT_SERVER_MAX_IN_FLIGHT, MAX_JSON_DEPTH, TOO_DEEP};
 use crate::host::lock;
 use crate::model::script::CancelToken;
-use crate::text::echo as clip;
+use crate::text::echo;
 
 /// A limit on the requests answered at once, shared by every server given a clone of it: the
 /// bound for the whole process when one program serves many connections.
@@ -449,7 +449,7 @@ fn checked_line(line: Vec<u8>) -> Vec<u8> {
     let Some(id) = id else {
         return b"\n".to_vec();
     };
-    let method: Value = method.map_or(Value::Null, |m| Value::String(clip(&m)));
+    let method: Value = method.map_or(Value::Null, |m| Value::String(echo(&m)));
     let mut out = serde_json::json!({
         "jsonrpc": "2.0",
         "id": id,

@@ -41,7 +41,7 @@ use crate::model::id::Dynamic;
 use crate::model::set::SkillSet;
 use crate::model::skill::{MANIFEST, Skill};
 use crate::policy::{Access, Answer};
-use crate::text::echo as clip;
+use crate::text::echo;
 use crate::tools::{
     Call, Disclosure, Event, LOAD_SKILL_CHUNK, READ_SKILL, READ_SKILL_RESOURCE, Session,
     ToolOutput, Tools,
@@ -508,7 +508,7 @@ impl ServerHandler for Handler {
             return Err(ErrorData::resource_not_found(
                 format!(
                     "{} is a folder, not a file; list it with resources/directory/read. The files of skill \"{}\" are: {}.",
-                    clip(&request.uri),
+                    echo(&request.uri),
                     skill.name(),
                     uris(skill).join(", ")
                 ),
@@ -558,7 +558,7 @@ impl ServerHandler for Handler {
                 return Err(ErrorData::resource_not_found(
                     format!(
                         "{} is not a file of skill \"{}\". Its files are: {}.",
-                        clip(&request.uri),
+                        echo(&request.uri),
                         skill.name(),
                         uris(skill).join(", ")
                     ),
@@ -612,7 +612,7 @@ impl ServerHandler for Handler {
             return Err(ErrorData::invalid_params(
                 format!(
                     "Unknown prompt \"{}\". This server has one prompt: \"{LISTING_PROMPT}\".",
-                    clip(&request.name)
+                    echo(&request.name)
                 ),
                 None,
             ));
@@ -687,7 +687,7 @@ impl ServerHandler for Handler {
                     "This {} request is nested {} levels deep; the server reads JSON nested at \
                      most {MAX_JSON_DEPTH} levels, so it did not read it. Send its arguments \
                      nested less deeply.",
-                    clip(method),
+                    echo(method),
                     if depth > 0 {
                         depth.to_string()
                     } else {
@@ -702,7 +702,7 @@ impl ServerHandler for Handler {
             format!(
                 "Unknown method \"{}\". This server answers the MCP methods for tools, \
                  resources, prompts, completion and the skills extension.",
-                clip(&request.method)
+                echo(&request.method)
             ),
             None,
         ))
@@ -735,7 +735,7 @@ impl ServerHandler for Handler {
             return Err(ErrorData::invalid_params(
                 format!(
                     "skills/get takes the URI of a skill's SKILL.md, like {}. The skills are: {}.",
-                    clip(&uri(&name, MANIFEST)),
+                    echo(&uri(&name, MANIFEST)),
                     known()
                 ),
                 None,
@@ -818,7 +818,7 @@ impl ServerHandler for Handler {
             return Err(ErrorData::invalid_params(
                 format!(
                     "{} is not a folder of skill \"{}\". Its folders are: {}.",
-                    clip(&request.uri),
+                    echo(&request.uri),
                     skill.name(),
                     all.into_iter().collect::<Vec<_>>().join(", ")
                 ),
@@ -856,7 +856,7 @@ impl rmcp::Service<RoleServer> for Guarded {
                 format!(
                     "\"{}\" is not the URI of a skill's {MANIFEST}: skills/get takes \
                      {SCHEME}<skill>/{MANIFEST}. The skills are: {}.",
-                    clip(&get.params.uri),
+                    echo(&get.params.uri),
                     known.join(", ")
                 ),
                 None,
@@ -949,7 +949,7 @@ fn check_call(
         return Err(ErrorData::invalid_params(
             format!(
                 "Unknown tool {}. {tools}",
-                crate::text::json_string(&clip(name))
+                crate::text::json_string(&echo(name))
             ),
             None,
         ));

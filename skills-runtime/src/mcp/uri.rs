@@ -4,7 +4,7 @@ use std::borrow::Cow;
 
 use super::SCHEME;
 use crate::model::skill::Skill;
-use crate::text::echo as clip;
+use crate::text::echo;
 
 /// `skill://<name>/<path>`, percent-encoded.
 pub(super) fn uri(skill: &str, path: &str) -> String {
@@ -45,21 +45,21 @@ fn encode(out: &mut String, text: &str, keep_slash: bool) {
 /// in it is percent-encoded, as in every URI this server hands out for a plain name).
 pub(super) fn parse_uri(uri: &str) -> Result<(Cow<'_, str>, Cow<'_, str>), String> {
     let Some(rest) = uri.strip_prefix(SCHEME) else {
-        return Err(format!("\"{}\" is not a {SCHEME} URI", clip(uri)));
+        return Err(format!("\"{}\" is not a {SCHEME} URI", echo(uri)));
     };
     if rest.contains(['?', '#']) {
         return Err(format!(
             "\"{}\" has a query or a fragment; skill URIs have neither",
-            clip(uri)
+            echo(uri)
         ));
     }
     let (name, path) = rest.split_once('/').unwrap_or((rest, ""));
     let name = decode(name)
-        .ok_or_else(|| format!("\"{}\" is not valid percent-encoded UTF-8", clip(uri)))?;
+        .ok_or_else(|| format!("\"{}\" is not valid percent-encoded UTF-8", echo(uri)))?;
     let path = decode(path)
-        .ok_or_else(|| format!("\"{}\" is not valid percent-encoded UTF-8", clip(uri)))?;
+        .ok_or_else(|| format!("\"{}\" is not valid percent-encoded UTF-8", echo(uri)))?;
     if name.is_empty() {
-        return Err(format!("\"{}\" names no skill", clip(uri)));
+        return Err(format!("\"{}\" names no skill", echo(uri)));
     }
     Ok((name, path))
 }

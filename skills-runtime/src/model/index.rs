@@ -10,8 +10,8 @@
 //! A lookup compares the requested path with the skill's stored paths as they are: stored paths
 //! are normal and inside the skill, so an exact match needs no check, and only a miss runs
 //! [`path::check`](crate::model::path::check). A skill's few files are scanned once by length and a
-//! one-byte tag (measured 2.5x faster than a binary search over ten paths); a skill with more
-//! than 16 files is searched by binary search.
+//! one-byte tag (faster than a binary search at that size: BENCHMARKS.md, "Lookups"); a skill
+//! with more than 16 files is searched by binary search.
 //!
 //! Not a public API: generated code builds these through `__private`.
 

@@ -1,11 +1,11 @@
 //! The checker's state: where diagnostics about one SKILL.md are collected, and how each is
-//! placed at the line and column of the field it concerns (through the [key lines](super::keys)).
+//! placed at the line and column of the field it concerns (through the [key positions](super::events)).
 
 use std::path::Path;
 
 use super::dialect::{Dialect, Dialects, Reading};
+use super::events::{KeyEntry, Keys};
 use super::frontmatter::Split;
-use super::keys::{KeyEntry, block_keys};
 use super::yaml::has_other_breaks;
 use super::{Diagnostic, Profile, Rule, Severity};
 
@@ -28,7 +28,7 @@ pub(super) struct Checker<'a> {
     /// The file line of `lines[0]`.
     pub(super) first_line: usize,
     /// The top-level keys as written, indexed once the YAML has loaded (and `lines` is final).
-    pub(super) keys: Vec<KeyEntry>,
+    pub(super) keys: Keys,
     pub(super) diagnostics: Vec<Diagnostic>,
     /// Whether the frontmatter holds a line break the parser counts and `lines` does not
     /// (the YAML parser also ends lines at `\r`, NEL, LS and PS); found once, since repairs only
@@ -50,7 +50,7 @@ impl<'a> Checker<'a> {
             dialects: Dialects::NONE,
             lines,
             first_line: split.yaml_line,
-            keys: Vec::new(),
+            keys: Keys::default(),
             diagnostics: Vec::new(),
             other_breaks,
         }
@@ -102,27 +102,30 @@ impl<'a> Checker<'a> {
 
     /// Where the top-level key `key` is written (its first occurrence), else the opening fence.
     pub(super) fn key_pos(&self, key: &str) -> Pos {
-        match self.keys.iter().find(|entry| entry.key == key) {
+        match self.keys.top.iter().find(|entry| entry.key == key) {
             Some(entry) => self.at(entry.line, entry.column),
             None => self.top(),
         }
     }
 
-    /// The text written after `key:` on the key's own line, for reading numbers and booleans
-    /// back as the author wrote them (`1.10`, not `1.1`).
+    /// The value of `key` as written when it is a plain scalar, for reading numbers and
+    /// booleans back as the author wrote them (`1.10`, not `1.1`).
     pub(super) fn raw_value(&self, key: &str) -> Option<String> {
         self.keys
+            .top
             .iter()
             .find(|entry| entry.key == key)
-            .map(|entry| entry.raw.clone())
+            .and_then(|entry| entry.raw.clone())
     }
 
-    /// The keys written in the block of the top-level key `parent`.
+    /// The keys written in the mapping of the top-level key `parent`.
     pub(super) fn children_of(&self, parent: &str) -> Vec<KeyEntry> {
         self.keys
+            .top
             .iter()
-            .find(|entry| entry.key == parent)
-            .map(|entry| block_keys(&self.lines, entry.line + 1, Some(entry.column - 1)))
+            .position(|entry| entry.key == parent)
+            .and_then(|index| self.keys.children.get(index))
+            .cloned()
             .unwrap_or_default()
     }
 

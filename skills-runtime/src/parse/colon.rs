@@ -4,7 +4,6 @@
 //! every one is found: the strict profile reports them with the quoted form to write, the
 //! lenient one reads them as text.
 
-use super::keys::{indent_of, is_blank_or_comment, is_plain, parse_key_line, strip_comment};
 use super::yaml::{LoadError, Loaded, load};
 use crate::text::clip;
 
@@ -188,6 +187,128 @@ fn quote_yaml(text: &str) -> String {
     quoted
 }
 
+// The line reading below repairs text that is not YAML yet, which no YAML parser reads.
+
+/// A line parsed as `key: value`.
+#[derive(Debug, Clone, PartialEq, Eq)]
+struct KeyLine<'a> {
+    indent: usize,
+    /// The key as written, quotes included.
+    raw_key: &'a str,
+    /// The key's text.
+    key: String,
+    /// The value after the colon, trimmed, without a trailing comment.
+    value: &'a str,
+    /// 1-based column (in characters) where the value starts.
+    value_column: usize,
+}
+
+fn is_blank_or_comment(line: &str) -> bool {
+    let content = line.trim();
+    content.is_empty() || content.starts_with('#')
+}
+
+/// Leading spaces (YAML indents with spaces only).
+fn indent_of(line: &str) -> usize {
+    line.len() - line.trim_start_matches(' ').len()
+}
+
+/// Reads `key: value` (the key plain or quoted), or `None` when the line is something else.
+fn parse_key_line(line: &str) -> Option<KeyLine<'_>> {
+    let line = line.trim_end();
+    let indent = indent_of(line);
+    let rest = line.get(indent..)?;
+    let (key, key_len) = read_key(rest)?;
+    let after_key = rest.get(key_len..)?;
+    let after_colon = after_key.strip_prefix(':')?;
+    if !(after_colon.is_empty() || after_colon.starts_with([' ', '\t'])) {
+        return None;
+    }
+    let value = strip_comment(after_colon.trim_start());
+    let value_start = line.len() - after_colon.trim_start().len();
+    let value_column = line
+        .get(..value_start)
+        .map_or(1, |before| before.chars().count() + 1);
+    Some(KeyLine {
+        indent,
+        raw_key: rest.get(..key_len)?,
+        key,
+        value,
+        value_column,
+    })
+}
+
+/// The key at the start of `rest` and its length in bytes (quotes included).
+fn read_key(rest: &str) -> Option<(String, usize)> {
+    match rest.chars().next()? {
+        '"' => read_double_quoted(rest),
+        '\'' => read_single_quoted(rest),
+        '#' | '[' | '{' | '&' | '*' | '!' | '|' | '>' | '%' | '@' | '`' | '?' => None,
+        '-' if rest.len() == 1 || rest[1..].starts_with([' ', '\t']) => None,
+        _ => {
+            let colon = find_separator(rest)?;
+            let key = rest[..colon].trim_end();
+            (!key.is_empty() && !key.contains(" #")).then(|| (key.to_owned(), key.len()))
+        }
+    }
+}
+
+/// The first `:` followed by whitespace or the end of the line.
+fn find_separator(text: &str) -> Option<usize> {
+    text.match_indices(':')
+        .map(|(at, _)| at)
+        .find(|&at| text[at + 1..].is_empty() || text[at + 1..].starts_with([' ', '\t']))
+}
+
+fn read_double_quoted(rest: &str) -> Option<(String, usize)> {
+    let mut key = String::new();
+    let mut chars = rest.char_indices().skip(1);
+    while let Some((at, c)) = chars.next() {
+        match c {
+            '"' => return Some((key, at + 1)),
+            '\\' => key.push(chars.next()?.1),
+            _ => key.push(c),
+        }
+    }
+    None
+}
+
+fn read_single_quoted(rest: &str) -> Option<(String, usize)> {
+    let mut key = String::new();
+    let mut chars = rest.char_indices().skip(1).peekable();
+    while let Some((at, c)) = chars.next() {
+        if c != '\'' {
+            key.push(c);
+        } else if chars.next_if(|&(_, next)| next == '\'').is_some() {
+            key.push('\'');
+        } else {
+            return Some((key, at + 1));
+        }
+    }
+    None
+}
+
+/// `value` without a trailing ` # comment`.
+fn strip_comment(value: &str) -> &str {
+    if value.starts_with('#') {
+        return "";
+    }
+    let end = value
+        .match_indices('#')
+        .map(|(at, _)| at)
+        .find(|&at| value[..at].ends_with([' ', '\t']))
+        .unwrap_or(value.len());
+    value[..end].trim_end()
+}
+
+/// Whether a value is written as a plain scalar (not quoted, not a block or flow collection).
+fn is_plain(value: &str) -> bool {
+    !value.is_empty()
+        && !value.starts_with([
+            '"', '\'', '[', '{', '|', '>', '&', '*', '!', '%', '@', '`', '#',
+        ])
+}
+
 #[cfg(test)]
 mod tests {
     use super::*;
@@ -275,5 +396,28 @@ mod tests {
             r#""a \"b\" \\ c\n\t\u0001""#
         );
         assert_eq!(clip("abcdef", 4), "abc…");
+    }
+
+    #[test]
+    fn key_lines() {
+        let line = parse_key_line("  'it''s': 1 # c").unwrap();
+        assert_eq!(
+            (
+                line.indent,
+                line.raw_key,
+                line.key.as_str(),
+                line.value,
+                line.value_column
+            ),
+            (2, "'it''s'", "it's", "1", 12)
+        );
+        assert_eq!(parse_key_line("\"a\\\"b\": x").unwrap().key, "a\"b");
+        assert_eq!(
+            parse_key_line("url: http://x#y").unwrap().value,
+            "http://x#y"
+        );
+        for not_a_key in ["- a: b", "# a: b", "a:b", "[a]: b", "\"open: x"] {
+            assert_eq!(parse_key_line(not_a_key), None, "{not_a_key}");
+        }
     }
 }

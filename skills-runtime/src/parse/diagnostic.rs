@@ -4,7 +4,22 @@ use std::fmt;
 use std::path::{Path, PathBuf};
 
 /// How strictly SKILL.md files are checked.
-#[derive(Debug, Clone, Copy, PartialEq, Eq, Hash, Default)]
+///
+/// Its name (`strict`, `lenient`) is what `parse` and `to_string` read and write.
+#[derive(
+    Debug,
+    Clone,
+    Copy,
+    PartialEq,
+    Eq,
+    Hash,
+    Default,
+    strum::EnumString,
+    strum::IntoStaticStr,
+    strum::Display,
+    strum::VariantNames,
+)]
+#[strum(serialize_all = "kebab-case")]
 #[non_exhaustive]
 pub enum Profile {
     /// The Agent Skills specification: unknown fields and every length limit are errors.
@@ -16,27 +31,22 @@ pub enum Profile {
     Lenient,
 }
 
-impl Profile {
-    /// `strict` or `lenient`.
-    pub fn as_str(self) -> &'static str {
-        match self {
-            Self::Strict => "strict",
-            Self::Lenient => "lenient",
-        }
-    }
-
-    /// Parses `strict` or `lenient`.
-    pub fn from_name(name: &str) -> Option<Self> {
-        match name {
-            "strict" => Some(Self::Strict),
-            "lenient" => Some(Self::Lenient),
-            _ => None,
-        }
-    }
-}
-
 /// Whether a diagnostic stops the skill from being used.
-#[derive(Debug, Clone, Copy, PartialEq, Eq, Hash, PartialOrd, Ord)]
+#[derive(
+    Debug,
+    Clone,
+    Copy,
+    PartialEq,
+    Eq,
+    Hash,
+    PartialOrd,
+    Ord,
+    strum::EnumString,
+    strum::IntoStaticStr,
+    strum::Display,
+    strum::VariantNames,
+)]
+#[strum(serialize_all = "kebab-case")]
 pub enum Severity {
     /// Reported, and the skill is still used.
     Warning,
@@ -44,42 +54,24 @@ pub enum Severity {
     Error,
 }
 
-impl Severity {
-    /// `warning` or `error`.
-    pub fn as_str(self) -> &'static str {
-        match self {
-            Self::Warning => "warning",
-            Self::Error => "error",
-        }
-    }
-}
-
 macro_rules! rules {
     ($($(#[doc = $doc:literal])* $variant:ident = $id:literal,)*) => {
-        /// A rule the validator checks. Each has a stable kebab-case id.
+        /// A rule the validator checks. Each has a stable kebab-case id, which `parse` reads and
+        /// `to_string` (or `<&str>::from`) writes, e.g. `name-case`.
         #[derive(Debug, Clone, Copy, PartialEq, Eq, Hash, PartialOrd, Ord)]
+        #[derive(strum::EnumString, strum::IntoStaticStr, strum::Display, strum::VariantNames)]
         #[non_exhaustive]
         pub enum Rule {
-            $($(#[doc = $doc])* $variant,)*
+            $($(#[doc = $doc])* #[strum(serialize = $id)] $variant,)*
         }
 
         impl Rule {
             /// Every rule, in the order the guide (`docs/src/validation.md`) lists them.
             pub const ALL: &'static [Rule] = &[$(Rule::$variant,)*];
 
-            /// The stable id, e.g. `name-case`.
-            pub fn id(self) -> &'static str {
-                match self { $(Rule::$variant => $id,)* }
-            }
-
             /// One line saying what the rule checks.
             pub fn summary(self) -> &'static str {
                 match self { $(Rule::$variant => concat!($($doc),*).trim_ascii(),)* }
-            }
-
-            /// The rule with this id.
-            pub fn from_id(id: &str) -> Option<Rule> {
-                match id { $($id => Some(Rule::$variant),)* _ => None }
             }
         }
     };
@@ -185,12 +177,6 @@ rules! {
     ScriptReference = "script-reference",
 }
 
-impl fmt::Display for Rule {
-    fn fmt(&self, f: &mut fmt::Formatter<'_>) -> fmt::Result {
-        f.write_str(self.id())
-    }
-}
-
 /// One problem found in a skill, with its place.
 ///
 /// `Display` gives `FILE:LINE:COL: error[RULE]: message`, like rustc and gcc, for a problem at a
@@ -226,6 +212,14 @@ pub struct Diagnostic {
 }
 
 impl Diagnostic {
+    /// The same diagnostic about another file.
+    pub(crate) fn with_file(self, file: &Path) -> Diagnostic {
+        Diagnostic {
+            file: file.to_owned(),
+            ..self
+        }
+    }
+
     /// An error at `file:line:column`.
     pub fn error(rule: Rule, file: &Path, line: usize, column: usize, message: String) -> Self {
         Diagnostic {
@@ -295,8 +289,8 @@ impl fmt::Display for Diagnostic {
             f,
             "{}: {}[{}]: {}",
             self.location(),
-            self.severity.as_str(),
-            self.rule.id(),
+            self.severity,
+            self.rule,
             self.message
         )
     }

@@ -19,7 +19,6 @@
 //!   (a wrong type is a `client-field-type` error naming the field and the expected type, at its
 //!   line) and no warning is given.
 
-use std::fmt;
 use std::path::Path;
 
 use serde_yaml::Value;
@@ -31,16 +30,31 @@ use super::{Diagnostic, Profile, Rule, Severity};
 ///
 /// ```
 /// use skills_embed_runtime::parse::Dialect;
-/// assert_eq!(Dialect::from_name("claude-code"), Some(Dialect::ClaudeCode));
-/// assert_eq!(Dialect::from_name("claude_code"), Some(Dialect::ClaudeCode));
-/// assert_eq!(Dialect::OpenCode.as_str(), "opencode");
+/// assert_eq!("claude-code".parse(), Ok(Dialect::ClaudeCode));
+/// assert_eq!("claude_code".parse(), Ok(Dialect::ClaudeCode));
+/// assert_eq!(Dialect::OpenCode.to_string(), "opencode");
 /// assert_eq!(Dialect::Codex.client(), "Codex");
 /// ```
-#[derive(Debug, Clone, Copy, PartialEq, Eq, Hash, PartialOrd, Ord)]
+#[derive(
+    Debug,
+    Clone,
+    Copy,
+    PartialEq,
+    Eq,
+    Hash,
+    PartialOrd,
+    Ord,
+    strum::EnumString,
+    strum::IntoStaticStr,
+    strum::Display,
+    strum::VariantNames,
+)]
+#[strum(serialize_all = "lowercase")]
 #[non_exhaustive]
 pub enum Dialect {
     /// Claude Code: `disable-model-invocation`, `user-invocable`, `argument-hint`, `arguments`,
     /// and the other fields it defines (`model`, `context`, `hooks`, ...).
+    #[strum(to_string = "claude-code", serialize = "claude_code")]
     ClaudeCode,
     /// Codex: `agents/openai.yaml` with `policy.allow_implicit_invocation`.
     Codex,
@@ -52,15 +66,6 @@ impl Dialect {
     /// Every dialect.
     pub const ALL: [Dialect; 3] = [Dialect::ClaudeCode, Dialect::Codex, Dialect::OpenCode];
 
-    /// The name options and flags take: `claude-code`, `codex` or `opencode`.
-    pub fn as_str(self) -> &'static str {
-        match self {
-            Self::ClaudeCode => "claude-code",
-            Self::Codex => "codex",
-            Self::OpenCode => "opencode",
-        }
-    }
-
     /// The client's name, for messages: `Claude Code`, `Codex` or `OpenCode`.
     pub fn client(self) -> &'static str {
         match self {
@@ -70,28 +75,12 @@ impl Dialect {
         }
     }
 
-    /// Parses a dialect's name: `claude-code` (or `claude_code`), `codex`, `opencode`.
-    pub fn from_name(name: &str) -> Option<Self> {
-        match name {
-            "claude-code" | "claude_code" => Some(Self::ClaudeCode),
-            "codex" => Some(Self::Codex),
-            "opencode" => Some(Self::OpenCode),
-            _ => None,
-        }
-    }
-
     fn bit(self) -> u8 {
         match self {
             Self::ClaudeCode => 1,
             Self::Codex => 2,
             Self::OpenCode => 4,
         }
-    }
-}
-
-impl fmt::Display for Dialect {
-    fn fmt(&self, f: &mut fmt::Formatter<'_>) -> fmt::Result {
-        f.write_str(self.as_str())
     }
 }
 
@@ -422,7 +411,7 @@ mod tests {
         let (allow, found) = read_codex(Path::new(FILE), text, reading);
         let found = found
             .iter()
-            .map(|d| (d.rule.id(), d.severity, d.line, d.column))
+            .map(|d| (<&str>::from(d.rule), d.severity, d.line, d.column))
             .collect();
         (allow, found)
     }

@@ -86,7 +86,7 @@ fn warn_client_field(cx: &mut Checker<'_>, what: String, dialect: Dialect, pos: 
          honoured here, other clients ignore it; opt in to the {} dialect to accept it \
          without this warning",
         dialect.client(),
-        dialect.as_str()
+        dialect
     );
     cx.push(Severity::Warning, Rule::UnknownField, pos, message);
 }

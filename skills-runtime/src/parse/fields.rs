@@ -229,7 +229,13 @@ pub(super) fn check_metadata(cx: &mut Checker<'_>, value: Option<&Value>) -> Vec
             let message = format!("metadata key {text:?} must be text, not {}", kind(key));
             cx.strict_error(Rule::MetadataType, pos, message);
         }
-        let value = metadata_value(cx, &text, value, child.map(|entry| entry.raw.as_str()), pos);
+        let value = metadata_value(
+            cx,
+            &text,
+            value,
+            child.and_then(|entry| entry.raw.as_deref()),
+            pos,
+        );
         pairs.push((text, value));
     }
     pairs.sort_by(|a, b| a.0.cmp(&b.0));

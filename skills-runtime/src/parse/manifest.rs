@@ -7,7 +7,7 @@
 //! clients are advised to tolerate into warnings.
 //!
 //! This module ties the steps together; each lives in its own file: the bounded YAML load
-//! (`yaml`), the key lines that place diagnostics (`keys`), the unquoted-colon repair
+//! (`yaml`), the event pass that checks nesting and places diagnostics (`events`), the unquoted-colon repair
 //! (`colon`), the checks of the specification's fields (`fields`) and of the others (`extra`),
 //! all writing to one `checker`.
 //!
@@ -33,6 +33,7 @@ use serde_yaml::{Mapping, Value};
 use super::checker::Checker;
 use super::colon::{ColonFix, load_repairing_colons};
 use super::dialect::Dialects;
+use super::events::{self, KeyEntry, NestingError};
 use super::extra::{check_unknown_fields, read_invocation};
 pub use super::fields::{
     ALLOWED_FIELDS, MAX_COMPATIBILITY_CHARS, MAX_DESCRIPTION_CHARS, MAX_NAME_CHARS,
@@ -42,7 +43,6 @@ use super::fields::{
     check_name,
 };
 use super::frontmatter;
-use super::keys::{KeyEntry, top_level_keys};
 use super::value::kind;
 pub use super::yaml::MAX_YAML_VALUES;
 use super::yaml::{Duplicate, LoadError, relocate};
@@ -180,9 +180,14 @@ fn check_fields(cx: &mut Checker<'_>, mapping: &Mapping, dir_name: Option<&str>)
 fn read_mapping(cx: &mut Checker<'_>, yaml: &str) -> Option<Mapping> {
     // The parser's time grows with the square of the nesting: a deep file is refused
     // before it runs, in one linear pass.
-    if let Err(deep) = frontmatter::check_nesting(yaml, frontmatter::MAX_NESTING) {
-        let pos = cx.at(deep.line, deep.column);
-        cx.error(Rule::FrontmatterTooDeep, pos, deep.to_string());
+    let (nesting, keys) = events::read(yaml, frontmatter::MAX_NESTING);
+    if let Err(refused) = nesting {
+        let (line, column) = refused.position();
+        let rule = match refused {
+            NestingError::TooDeep { .. } => Rule::FrontmatterTooDeep,
+            NestingError::Unreadable { .. } => Rule::YamlSyntax,
+        };
+        cx.error(rule, cx.at(line, column), refused.to_string());
         return None;
     }
     let (loaded, colons) = load_repairing_colons(&mut cx.lines, cx.other_breaks);
@@ -197,7 +202,13 @@ fn read_mapping(cx: &mut Checker<'_>, yaml: &str) -> Option<Mapping> {
             return None;
         }
     };
-    cx.keys = top_level_keys(&cx.lines);
+    // Positions are in `\n` lines and characters, so the frontmatter's own text gives them
+    // unless a repair rewrote it.
+    cx.keys = if colon_count == 0 {
+        keys
+    } else {
+        events::read(&cx.lines.join("\n"), usize::MAX).1
+    };
     if colon_count > 0 && !cx.lenient() {
         return None;
     }
@@ -284,7 +295,7 @@ fn report_colon(cx: &mut Checker<'_>, fix: &ColonFix) {
 /// Reports the `nth` (1-based) repetition of a key, placed at that occurrence when found.
 fn report_duplicate(cx: &mut Checker<'_>, duplicate: &Duplicate, nth: usize) {
     let occurrences: Vec<KeyEntry> = match duplicate.parents.as_slice() {
-        [] => cx.keys.clone(),
+        [] => cx.keys.top.clone(),
         [parent] => cx.children_of(parent),
         _ => Vec::new(),
     };
@@ -473,7 +484,7 @@ mod tests {
     #[test]
     fn a_duplicate_in_flow_style_is_still_found() {
         let diagnostics = strict("---\n{name: a, name: b}\n---\n").1;
-        assert_eq!(found(&diagnostics), [("yaml-duplicate-key", E, 2, 1)]);
+        assert_eq!(found(&diagnostics), [("yaml-duplicate-key", E, 2, 11)]);
     }
 
     /// Runs `parse` on another thread and fails after `limit` (the thread is left to finish
@@ -531,7 +542,11 @@ mod tests {
             assert!(manifest.is_none(), "{style}");
             let diagnostic = single(&diagnostics);
             assert_eq!(
-                (diagnostic.rule.id(), diagnostic.line, diagnostic.column),
+                (
+                    <&str>::from(diagnostic.rule),
+                    diagnostic.line,
+                    diagnostic.column
+                ),
                 ("frontmatter-too-deep", line, column),
                 "{style}: {}",
                 diagnostic.message

@@ -3,7 +3,7 @@
 //!
 //! - [`frontmatter`] splits a SKILL.md into its YAML frontmatter and its body.
 //! - [`manifest`] reads the fields and checks every rule of the Agent Skills specification:
-//!   it loads the YAML with bounds (`yaml`), places each field at its line (`keys`), repairs
+//!   it loads the YAML with bounds (`yaml`), checks its nesting and places each field at its line (`events`), repairs
 //!   unquoted colons (`colon`), checks the specification's fields (`fields`) and the others
 //!   (`extra`: unknown and client fields, kept as canonical JSON), through one `checker`.
 //! - [`dialect`] reads the client fields (Claude Code, Codex, OpenCode) that make a skill's
@@ -20,25 +20,27 @@ mod checker;
 mod colon;
 mod diagnostic;
 pub mod dialect;
+mod events;
 mod extra;
 mod fields;
 pub mod frontmatter;
-mod keys;
 pub mod manifest;
 pub(crate) mod read;
+pub(crate) mod scan;
 pub mod script_refs;
 #[cfg(test)]
 mod testing;
 pub mod tree;
 mod value;
 pub mod walk;
+mod walker;
 mod yaml;
 
 pub use diagnostic::{Diagnostic, Profile, Rule, Severity};
 pub use dialect::{Dialect, Dialects};
 pub use manifest::{Manifest, parse_manifest, parse_manifest_with};
+pub use scan::scan;
 pub use tree::{
     LimitAction, Limits, Resource, ResourceAction, SKIPPED_FOLDERS, ScanOptions, SkillSource, Tree,
-    scan,
 };
 pub use walk::{WalkLimits, WalkSummary};

@@ -34,7 +34,7 @@ pub(crate) fn with(extra: &str) -> String {
 pub(crate) fn found(diagnostics: &[Diagnostic]) -> Vec<(&'static str, Severity, usize, usize)> {
     diagnostics
         .iter()
-        .map(|d| (d.rule.id(), d.severity, d.line, d.column))
+        .map(|d| (<&str>::from(d.rule), d.severity, d.line, d.column))
         .collect()
 }
 

@@ -1,20 +1,18 @@
 //! Walking a folder of skills: which folders are skills, which files are their resources, and
 //! the checks that need the whole folder (duplicate names, symlinks that leave it).
 
-use std::collections::{BTreeMap, HashMap};
+use std::collections::HashMap;
 use std::fs;
 use std::io;
 use std::path::{Path, PathBuf};
 
 use globset::{Glob, GlobSet, GlobSetBuilder};
 use unicode_normalization::UnicodeNormalization;
-use walkdir::WalkDir;
 
 use super::dialect::{self, Dialect, Dialects, Reading};
-use super::walk::{Budget, WalkLimits, WalkSummary};
+use super::walk::{WalkLimits, WalkSummary};
 use super::{Diagnostic, Manifest, Profile, Rule, parse_manifest_with};
 use crate::model::fields::MANIFEST;
-use crate::text::is_text;
 
 /// Folder names [`ScanOptions::for_repositories`] never searches for skills: version control,
 /// dependencies and caches. A folder of one of these names that holds a SKILL.md itself is
@@ -160,8 +158,20 @@ pub enum ResourceAction {
     Skip,
 }
 
-/// What a body over the limits gets.
-#[derive(Debug, Clone, Copy, PartialEq, Eq, Default)]
+/// What a body over the limits gets; named `warn`, `error` or `cut`.
+#[derive(
+    Debug,
+    Clone,
+    Copy,
+    PartialEq,
+    Eq,
+    Default,
+    strum::EnumString,
+    strum::IntoStaticStr,
+    strum::Display,
+    strum::VariantNames,
+)]
+#[strum(serialize_all = "kebab-case")]
 #[non_exhaustive]
 pub enum LimitAction {
     /// A `body-too-long` warning; the body is kept whole.
@@ -171,18 +181,6 @@ pub enum LimitAction {
     Error,
     /// A `body-too-long` warning, and the body is cut at the last line that fits.
     Cut,
-}
-
-impl LimitAction {
-    /// Parses `warn`, `error` or `cut`.
-    pub fn from_name(name: &str) -> Option<Self> {
-        match name {
-            "warn" => Some(Self::Warn),
-            "error" => Some(Self::Error),
-            "cut" => Some(Self::Cut),
-            _ => None,
-        }
-    }
 }
 
 /// Everything found under a root.
@@ -198,7 +196,7 @@ pub struct Tree {
     pub walk: WalkSummary,
 }
 
-/// A skill folder found by [`scan`].
+/// A skill folder found by [`scan`](super::scan()).
 #[derive(Debug, Clone)]
 pub struct SkillSource {
     /// The skill's folder.
@@ -264,515 +262,7 @@ impl Tree {
     }
 }
 
-/// Scans `root`: a folder holding skills (at any depth), a skill folder, or a SKILL.md.
-///
-/// Any folder holding a SKILL.md is a skill; every other file below it is one of its resources,
-/// except files of a nested skill. Problems are collected, never fatal.
-pub fn scan(root: &Path, options: &ScanOptions) -> Tree {
-    let mut tree = Tree {
-        root: root.to_owned(),
-        ..Tree::default()
-    };
-    let walk_root = match fs::metadata(root) {
-        Err(e) if e.kind() == io::ErrorKind::NotFound => {
-            tree.diagnostics.push(Diagnostic::path_error(
-                Rule::MissingPath,
-                root,
-                format!(
-                    "no such file or folder: {}: give a folder of skills, a skill folder or a \
-                     SKILL.md",
-                    std::path::absolute(root)
-                        .unwrap_or_else(|_| root.to_owned())
-                        .display()
-                ),
-            ));
-            return tree;
-        }
-        Err(e) => {
-            tree.diagnostics.push(read_error(root, &e));
-            return tree;
-        }
-        Ok(meta) if meta.is_dir() => root.to_owned(),
-        Ok(_) if root.file_name().is_some_and(|n| n == MANIFEST) => {
-            root.parent().map(Path::to_owned).unwrap_or_default()
-        }
-        Ok(_) => {
-            tree.diagnostics.push(Diagnostic::path_error(
-                Rule::MissingSkillMd,
-                root,
-                "is a file, not a skill folder or a SKILL.md".into(),
-            ));
-            return tree;
-        }
-    };
-    let filter = match ResourceFilter::new(options) {
-        Ok(filter) => filter,
-        Err(d) => {
-            tree.diagnostics.push(d.with_file(root));
-            return tree;
-        }
-    };
-    let mut walk = Walk::new(&walk_root, options);
-    tree.walk = walk.run(&mut tree.diagnostics);
-    if walk.skill_dirs.is_empty() {
-        tree.diagnostics.push(Diagnostic::path_error(
-            Rule::MissingSkillMd,
-            root,
-            "holds no SKILL.md: a skill is a folder with a SKILL.md file".into(),
-        ));
-    }
-    tree.skills = walk.into_skills(&filter, &mut tree.diagnostics);
-    check_duplicate_names(&mut tree);
-    tree.diagnostics
-        .sort_by(|a, b| (&a.file, a.line, a.column).cmp(&(&b.file, b.line, b.column)));
-    tree
-}
-
-/// Walks `root` as [`scan`] does, without reading any file: what the walk met and its
-/// fingerprint (equal to the one [`scan`] puts in [`Tree::walk`] for an unchanged tree), and the
-/// problems the walk itself found. An overlay compares it to decide whether to scan again.
-#[cfg(feature = "fs")]
-pub(crate) fn survey(root: &Path, options: &ScanOptions) -> (WalkSummary, Vec<Diagnostic>) {
-    let mut diagnostics = Vec::new();
-    let mut walk = Walk::new(root, options);
-    let summary = walk.run(&mut diagnostics);
-    (summary, diagnostics)
-}
-
-/// What a walk found: skill folders and candidate resource files.
-struct Walk<'a> {
-    root: &'a Path,
-    canonical_root: Option<PathBuf>,
-    options: &'a ScanOptions,
-    skill_dirs: Vec<PathBuf>,
-    files: Vec<(PathBuf, fs::Metadata)>,
-}
-
-/// A skill folder enclosing the walk's current entry.
-struct OpenSkill {
-    dir: PathBuf,
-    /// Its canonical path, which every link inside it must resolve below.
-    real: Option<PathBuf>,
-    /// Its place in [`Walk::skill_dirs`], which tells the skills apart for the folder check.
-    index: usize,
-    /// Entries met below it so far.
-    entries: usize,
-    /// Whether [`WalkLimits::max_skill_entries`] cut it (reported once).
-    cut: bool,
-}
-
-/// Kinds of entries, for the fingerprint.
-const KIND_DIR: u8 = 1;
-const KIND_FILE: u8 = 2;
-const KIND_OTHER: u8 = 3;
-const KIND_LINK_NOT_FOLLOWED: u8 = 4;
-
-impl<'a> Walk<'a> {
-    fn new(root: &'a Path, options: &'a ScanOptions) -> Self {
-        let canonical_root = fs::canonicalize(root).ok();
-        Walk {
-            root,
-            canonical_root,
-            options,
-            skill_dirs: Vec::new(),
-            files: Vec::new(),
-        }
-    }
-
-    /// The one walker behind every walk of a folder (see [the policy](super::walk)).
-    fn run(&mut self, diagnostics: &mut Vec<Diagnostic>) -> WalkSummary {
-        let from = diagnostics.len();
-        let follow = self.options.follow_symlinks;
-        let limits = self.options.walk;
-        let mut walker = WalkDir::new(self.root)
-            .follow_links(follow)
-            .sort_by_file_name();
-        if let Some(max) = limits.max_depth {
-            walker = walker.max_depth(max);
-        }
-        let mut budget = Budget::new(self.root, limits);
-        // `max_depth` bounds where skill folders are looked for, not the files of a skill found
-        // within it: walkdir's own limit would drop those files silently.
-        let max_depth = self.options.max_depth;
-        // The skill folders enclosing the current entry (the walk is depth-first).
-        let mut open: Vec<OpenSkill> = Vec::new();
-        let mut it = walker.into_iter();
-        let mut dirs = 0usize;
-        while let Some(entry) = it.next() {
-            if let Some(why) = budget.meet() {
-                diagnostics.push(budget.stop(why));
-                break;
-            }
-            let entry = match entry {
-                Ok(entry) => entry,
-                Err(e) => {
-                    let path = e.path().unwrap_or(self.root).to_owned();
-                    let message = match (e.loop_ancestor(), e.io_error()) {
-                        (Some(a), _) => format!("symbolic link loop back to {}; skipped", a.display()),
-                        (None, Some(io)) if io.kind() == io::ErrorKind::NotFound && path.is_symlink() => {
-                            "broken symbolic link: its target does not exist; remove it or fix the target".into()
-                        }
-                        (None, Some(io)) => format!("cannot read: {io}"),
-                        (None, None) => format!("cannot read: {e}"),
-                    };
-                    diagnostics.push(Diagnostic::path_error(Rule::ReadError, &path, message));
-                    continue;
-                }
-            };
-            while open
-                .last()
-                .is_some_and(|s| !entry.path().starts_with(&s.dir))
-            {
-                open.pop();
-            }
-            if entry.depth() > 0 && !self.enters(&entry, !open.is_empty()) {
-                if entry.file_type().is_dir() {
-                    it.skip_current_dir();
-                }
-                continue;
-            }
-            if !follow && entry.path_is_symlink() {
-                budget.hash_entry(entry.path(), KIND_LINK_NOT_FOLLOWED, None);
-                diagnostics.push(Diagnostic::path_warning(
-                    Rule::SymlinkSkipped,
-                    entry.path(),
-                    "symbolic link not followed (following links is off)".into(),
-                ));
-                continue;
-            }
-            if entry.path_is_symlink()
-                && let Some(message) = self.link_escape(entry.path(), open.last())
-            {
-                diagnostics.push(Diagnostic::path_error(
-                    Rule::SymlinkEscape,
-                    entry.path(),
-                    message,
-                ));
-                if entry.file_type().is_dir() {
-                    it.skip_current_dir();
-                }
-                continue;
-            }
-            if let Some(skill) = open.last_mut() {
-                skill.entries += 1;
-                if budget
-                    .max_skill_entries()
-                    .is_some_and(|max| skill.entries > max)
-                {
-                    if !skill.cut {
-                        skill.cut = true;
-                        diagnostics.push(budget.skill_cut(&skill.dir));
-                    }
-                    // The rest of this folder (for a file: of the folder holding it) is skipped.
-                    it.skip_current_dir();
-                    continue;
-                }
-            }
-            let file_type = entry.file_type();
-            if file_type.is_dir() {
-                let meta = match entry.metadata() {
-                    Ok(meta) => meta,
-                    Err(e) => {
-                        diagnostics.push(read_error(entry.path(), &e.into()));
-                        it.skip_current_dir();
-                        continue;
-                    }
-                };
-                let owner = open.last().map_or(usize::MAX, |s| s.index);
-                if !budget.first_visit(owner, entry.path(), entry.depth(), &meta) {
-                    it.skip_current_dir();
-                    continue;
-                }
-                budget.hash_entry(entry.path(), KIND_DIR, Some(&meta));
-                dirs += 1;
-                if self.options.max_dirs.is_some_and(|max| dirs > max) {
-                    diagnostics.push(Diagnostic::path_warning(
-                        Rule::ScanLimit,
-                        self.root,
-                        format!(
-                            "holds more than {} folders; the rest were not scanned (raise the limit to see them)",
-                            dirs - 1
-                        ),
-                    ));
-                    break;
-                }
-                budget.check_depth(entry.path(), entry.depth());
-                if self.is_manifest(&entry.path().join(MANIFEST), diagnostics) {
-                    open.push(OpenSkill {
-                        dir: entry.path().to_owned(),
-                        real: fs::canonicalize(entry.path()).ok(),
-                        index: self.skill_dirs.len(),
-                        entries: 0,
-                        cut: false,
-                    });
-                    self.skill_dirs.push(entry.path().to_owned());
-                } else if open.is_empty() && max_depth.is_some_and(|max| entry.depth() >= max) {
-                    it.skip_current_dir();
-                }
-            } else if file_type.is_file() {
-                match entry.metadata() {
-                    Ok(meta) => {
-                        budget.hash_entry(entry.path(), KIND_FILE, Some(&meta));
-                        self.files.push((entry.into_path(), meta));
-                    }
-                    Err(e) => diagnostics.push(Diagnostic::path_error(
-                        Rule::ReadError,
-                        entry.path(),
-                        format!("cannot read: {e}"),
-                    )),
-                }
-            } else {
-                budget.hash_entry(entry.path(), KIND_OTHER, None);
-                // A SKILL.md that is no regular file is reported with its folder (see
-                // `is_manifest`); anything else is skipped with a warning.
-                if entry.file_name() != MANIFEST {
-                    diagnostics.push(Diagnostic::path_warning(
-                        Rule::SpecialFile,
-                        entry.path(),
-                        "is not a regular file (a FIFO, socket or device); skipped".into(),
-                    ));
-                }
-            }
-        }
-        budget.finish(diagnostics, from)
-    }
-
-    /// Whether the walk goes into `entry` (below the root): a folder to search or read, a file
-    /// that may be a resource. `in_skill` says whether a skill folder encloses it.
-    ///
-    /// A dot-file is never a resource without `dotfiles`, so it is passed over before anything
-    /// reports on it (a link, a FIFO). Inside a skill, a folder is read for resources, except a
-    /// dot folder without `dotfiles`, which is only searched for nested skills with
-    /// `dot_folders`. Outside skills, a folder is searched unless `skip_folders` names it or it
-    /// is a dot folder and neither `dotfiles` nor `dot_folders` is on.
-    fn enters(&self, entry: &walkdir::DirEntry, in_skill: bool) -> bool {
-        let options = self.options;
-        let name = entry.file_name();
-        let dot = is_dot(name);
-        if !entry.file_type().is_dir() {
-            return !dot || options.dotfiles;
-        }
-        let skipped = || {
-            options.skip_folders.iter().any(|s| name == s.as_str())
-                && !entry.path().join(MANIFEST).is_file()
-        };
-        if in_skill {
-            !dot || options.dotfiles || (options.dot_folders && !skipped())
-        } else {
-            (!dot || options.dotfiles || options.dot_folders) && !skipped()
-        }
-    }
-
-    /// Whether `manifest` makes its folder a skill: a regular file, reached through a link only
-    /// when links are followed and the link stays inside that folder (a link to another skill's
-    /// SKILL.md is reported here as `symlink-escape`). A link not followed, leaving
-    /// the root or dangling is reported when the walk meets it as an entry. A SKILL.md that is
-    /// a folder, a FIFO, a socket or a device is reported here, as one `read-error` error
-    /// whatever it is, since nothing else would say why the skill is missing.
-    ///
-    /// Found by the hostile-path tests: the check used to follow any link, so a SKILL.md
-    /// linking out of the root (or, with links off, to another skill's) was read and served
-    /// as the body, though the walk itself refused that link. Issue 13: a FIFO named SKILL.md
-    /// was only a `special-file` warning while a folder so named was an error; both lose the
-    /// skill, so both are errors now.
-    fn is_manifest(&self, manifest: &Path, diagnostics: &mut Vec<Diagnostic>) -> bool {
-        let Ok(meta) = fs::symlink_metadata(manifest) else {
-            return false;
-        };
-        let meta = if meta.file_type().is_symlink() {
-            // A link leaving the root is reported when the walk meets it as an entry.
-            if !self.options.follow_symlinks || !self.inside_root(manifest) {
-                return false;
-            }
-            let folder = manifest.parent().unwrap_or(self.root);
-            let real = fs::canonicalize(folder).ok();
-            if let Some(why) = leaves_skill(manifest, real.as_deref()) {
-                diagnostics.push(Diagnostic::path_error(
-                    Rule::SymlinkEscape,
-                    manifest,
-                    escape_message(
-                        manifest,
-                        &why,
-                        folder,
-                        "the folder holding it is not read as a skill",
-                    ),
-                ));
-                return false;
-            }
-            match fs::metadata(manifest) {
-                Ok(target) => target,
-                Err(_) => return false,
-            }
-        } else {
-            meta
-        };
-        if meta.is_file() {
-            return true;
-        }
-        let what = if meta.is_dir() {
-            "is a folder, not a file"
-        } else {
-            "is not a regular file (a FIFO, socket or device)"
-        };
-        diagnostics.push(Diagnostic::path_error(
-            Rule::ReadError,
-            manifest,
-            format!("{what}: the folder holding it is not read as a skill"),
-        ));
-        false
-    }
-
-    /// Why the walk does not follow the link at `link`, enclosed by `skill` (the innermost
-    /// skill folder around it, if any); `None` when it may. Inside a skill a link must stay in
-    /// that skill's own folder, so a visible skill never serves another's files; outside skills
-    /// it must stay inside the root.
-    fn link_escape(&self, link: &Path, skill: Option<&OpenSkill>) -> Option<String> {
-        match skill {
-            Some(skill) => {
-                let why = leaves_skill(link, skill.real.as_deref())?;
-                Some(escape_message(
-                    link,
-                    &why,
-                    &skill.dir,
-                    "it is not followed, embedded or served",
-                ))
-            }
-            None if self.inside_root(link) => None,
-            None => Some(format!(
-                "symbolic link to `{}` points outside the skills folder; only links that stay \
-                 inside it are followed",
-                link_text(link)
-            )),
-        }
-    }
-
-    fn inside_root(&self, path: &Path) -> bool {
-        match (&self.canonical_root, fs::canonicalize(path)) {
-            (Some(root), Ok(target)) => target.starts_with(root),
-            _ => false,
-        }
-    }
-
-    fn into_skills(
-        self,
-        filter: &ResourceFilter,
-        diagnostics: &mut Vec<Diagnostic>,
-    ) -> Vec<SkillSource> {
-        let profile = self.options.profile;
-        let mut skills: BTreeMap<PathBuf, SkillSource> = self
-            .skill_dirs
-            .into_iter()
-            .map(|dir| (dir.clone(), read_skill(dir, self.options, diagnostics)))
-            .collect();
-        for (path, meta) in self.files {
-            // The nearest enclosing skill folder owns the file.
-            let Some(dir) = path.ancestors().skip(1).find(|a| skills.contains_key(*a)) else {
-                continue;
-            };
-            let dir = dir.to_owned();
-            let Ok(relative) = path.strip_prefix(&dir) else {
-                continue;
-            };
-            if relative == Path::new(MANIFEST) {
-                continue;
-            }
-            // Reached through a dot folder searched for nested skills: not a resource.
-            if !self.options.dotfiles && relative.iter().any(is_dot) {
-                continue;
-            }
-            let skill = skills.get_mut(&dir).expect("owner found above");
-            let Some(rel) = slash_path(relative) else {
-                let d = Diagnostic::path_error(
-                    Rule::ReadError,
-                    &path,
-                    "file name is not valid UTF-8; rename it (paths are served as text)".into(),
-                );
-                if profile == Profile::Lenient {
-                    diagnostics.push(Diagnostic {
-                        severity: super::Severity::Warning,
-                        ..d
-                    });
-                } else {
-                    skill.valid = false;
-                    diagnostics.push(d);
-                }
-                continue;
-            };
-            if !filter.keeps(&rel) {
-                continue;
-            }
-            let limits = &self.options.limits;
-            if let Some(cap) = limits.max_resource_bytes.filter(|&c| meta.len() > c) {
-                diagnostics.push(oversized(&path, meta.len(), cap, limits.resource));
-                if limits.resource == ResourceAction::Error {
-                    skill.valid = false;
-                }
-                continue;
-            }
-            match read_regular(&path, None) {
-                Ok(bytes) => skill.resources.push(Resource {
-                    path: rel,
-                    len: bytes.len() as u64,
-                    text: is_text(&bytes),
-                    executable: is_executable(&meta),
-                    file: path,
-                }),
-                Err(e) => {
-                    skill.valid = false;
-                    diagnostics.push(read_error(&path, &e));
-                }
-            }
-        }
-        let mut skills: Vec<SkillSource> = skills.into_values().collect();
-        for s in &mut skills {
-            s.resources.sort_by(|a, b| a.path.cmp(&b.path));
-        }
-        skills.sort_by_key(SkillSource::name);
-        skills
-    }
-}
-
-/// Why the link at `link` leaves the skill whose canonical folder is `real`: `None` when its
-/// target lies inside that folder and inside no nested skill's folder (whose files are that
-/// skill's own). A link that cannot be resolved is not followed either.
-fn leaves_skill(link: &Path, real: Option<&Path>) -> Option<String> {
-    let (Some(real), Ok(target)) = (real, fs::canonicalize(link)) else {
-        return Some("cannot be resolved".into());
-    };
-    if !target.starts_with(real) {
-        return Some("leaves its skill's folder".into());
-    }
-    let mut at = target.as_path();
-    while at != real {
-        if fs::symlink_metadata(at.join(MANIFEST)).is_ok() {
-            let nested = at.strip_prefix(real).unwrap_or(at);
-            return Some(format!(
-                "points into `{}`, the folder of another skill",
-                nested.display()
-            ));
-        }
-        at = at.parent()?;
-    }
-    None
-}
-
-/// The `symlink-escape` message for a link inside the skill folder `dir`: where it points, why
-/// that is refused, what happens to it (`outcome`) and what to do.
-fn escape_message(link: &Path, why: &str, dir: &Path, outcome: &str) -> String {
-    format!(
-        "symbolic link to `{}` {why} (`{}`): a link inside a skill must stay inside that \
-         skill's own folder, so {outcome}; copy the file into the skill, or remove the link",
-        link_text(link),
-        folder_name(dir)
-    )
-}
-
-/// What a link says it points to, as written (not resolved, so no machine path is added).
-fn link_text(link: &Path) -> String {
-    fs::read_link(link).map_or_else(|_| "?".into(), |t| t.display().to_string())
-}
-
-fn read_skill(
+pub(super) fn read_skill(
     dir: PathBuf,
     options: &ScanOptions,
     diagnostics: &mut Vec<Diagnostic>,
@@ -963,7 +453,7 @@ fn cut_point(body: &str, max_lines: usize, max_chars: usize) -> usize {
     end
 }
 
-fn check_duplicate_names(tree: &mut Tree) {
+pub(super) fn check_duplicate_names(tree: &mut Tree) {
     let mut seen: HashMap<String, usize> = HashMap::new();
     for i in 0..tree.skills.len() {
         // A skill whose name could not be read is reported already; its folder name is no
@@ -1003,13 +493,13 @@ fn name_line(text: &str) -> usize {
         .map_or(1, |i| i + 1)
 }
 
-struct ResourceFilter {
+pub(super) struct ResourceFilter {
     include: Option<GlobSet>,
     exclude: GlobSet,
 }
 
 impl ResourceFilter {
-    fn new(options: &ScanOptions) -> Result<Self, Diagnostic> {
+    pub(super) fn new(options: &ScanOptions) -> Result<Self, Diagnostic> {
         let include = if options.include.is_empty() {
             None
         } else {
@@ -1021,7 +511,7 @@ impl ResourceFilter {
         })
     }
 
-    fn keeps(&self, path: &str) -> bool {
+    pub(super) fn keeps(&self, path: &str) -> bool {
         self.include.as_ref().is_none_or(|g| g.is_match(path)) && !self.exclude.is_match(path)
     }
 }
@@ -1047,28 +537,19 @@ fn glob_set(patterns: &[String]) -> Result<GlobSet, Diagnostic> {
     })
 }
 
-impl Diagnostic {
-    fn with_file(self, file: &Path) -> Diagnostic {
-        Diagnostic {
-            file: file.to_owned(),
-            ..self
-        }
-    }
-}
-
 /// Reads a file that the walk saw as a regular file, after checking it still is one and is at
 /// most `cap` bytes (a 10 MB SKILL.md is refused before it is read: the compile-time tests),
 /// whole as it stood ([`super::read::read_regular`]).
-fn read_regular(path: &Path, cap: Option<u64>) -> io::Result<Vec<u8>> {
+pub(super) fn read_regular(path: &Path, cap: Option<u64>) -> io::Result<Vec<u8>> {
     super::read::read_regular(path, cap)
 }
 
-fn read_error(path: &Path, e: &io::Error) -> Diagnostic {
+pub(super) fn read_error(path: &Path, e: &io::Error) -> Diagnostic {
     Diagnostic::path_error(Rule::ReadError, path, format!("cannot read: {e}"))
 }
 
 /// The `resource-too-large` diagnostic for a resource of `len` bytes over `cap`.
-fn oversized(path: &Path, len: u64, cap: u64, action: ResourceAction) -> Diagnostic {
+pub(super) fn oversized(path: &Path, len: u64, cap: u64, action: ResourceAction) -> Diagnostic {
     match action {
         ResourceAction::Error => Diagnostic::path_error(
             Rule::ResourceTooLarge,
@@ -1090,19 +571,19 @@ fn oversized(path: &Path, len: u64, cap: u64, action: ResourceAction) -> Diagnos
     }
 }
 
-fn is_dot(name: &std::ffi::OsStr) -> bool {
+pub(super) fn is_dot(name: &std::ffi::OsStr) -> bool {
     name.as_encoded_bytes().first() == Some(&b'.')
 }
 
 /// The folder's name as text (lossy for non-UTF-8 names).
-fn folder_name(dir: &Path) -> String {
+pub(super) fn folder_name(dir: &Path) -> String {
     dir.file_name()
         .map(|n| n.to_string_lossy().into_owned())
         .unwrap_or_default()
 }
 
 /// `a/b/c` for a relative path, or `None` when a component is not UTF-8.
-fn slash_path(relative: &Path) -> Option<String> {
+pub(super) fn slash_path(relative: &Path) -> Option<String> {
     let mut out = String::new();
     for component in relative.components() {
         if !out.is_empty() {
@@ -1114,13 +595,13 @@ fn slash_path(relative: &Path) -> Option<String> {
 }
 
 #[cfg(unix)]
-fn is_executable(meta: &fs::Metadata) -> bool {
+pub(super) fn is_executable(meta: &fs::Metadata) -> bool {
     use std::os::unix::fs::PermissionsExt;
     meta.permissions().mode() & 0o111 != 0
 }
 
 #[cfg(not(unix))]
-fn is_executable(_: &fs::Metadata) -> bool {
+pub(super) fn is_executable(_: &fs::Metadata) -> bool {
     false
 }
 
@@ -1129,6 +610,7 @@ mod tests {
     use super::super::Severity;
     use super::*;
     use crate::listing::ListingFormat;
+    use crate::parse::scan;
 
     fn write_skill(dir: &Path, name: &str) {
         fs::create_dir_all(dir).unwrap();

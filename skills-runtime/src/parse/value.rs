@@ -11,13 +11,10 @@ use std::fmt::Write;
 
 use serde_yaml::Value;
 
-use super::keys::is_plain;
-
 /// A scalar as text: strings as they are, numbers and booleans as written (`raw`, the source
-/// text, when it is a plain scalar) or else as YAML prints them. `None` for null, lists and
-/// mappings.
+/// text of a plain scalar) or else as YAML prints them. `None` for null, lists and mappings.
 pub(super) fn scalar_text(value: &Value, raw: Option<&str>) -> Option<String> {
-    let written = raw.filter(|raw| is_plain(raw)).map(str::to_owned);
+    let written = raw.map(str::to_owned);
     match value {
         Value::String(text) => Some(text.clone()),
         Value::Number(number) => Some(written.unwrap_or_else(|| number.to_string())),

@@ -64,6 +64,8 @@ use serde::{Deserialize, Serialize};
 /// assert_eq!(serde_json::to_string(&Access::Ask).unwrap(), r#""ask""#);
 /// assert_eq!(Access::default(), Access::Allow);
 /// ```
+#[derive(strum::EnumString, strum::IntoStaticStr, strum::Display, strum::VariantNames)]
+#[strum(serialize_all = "lowercase")]
 #[derive(Debug, Clone, Copy, PartialEq, Eq, Hash, Default, Serialize, Deserialize)]
 #[serde(rename_all = "lowercase")]
 pub enum Access {
@@ -74,44 +76,6 @@ pub enum Access {
     Ask,
     /// Hide it from the listing and refuse to load it.
     Deny,
-}
-
-impl Access {
-    /// The keyword used in rule files and JSON: `allow`, `ask` or `deny`.
-    ///
-    /// ```
-    /// use skills_embed_runtime::policy::Access;
-    /// assert_eq!(Access::Deny.as_str(), "deny");
-    /// ```
-    pub fn as_str(self) -> &'static str {
-        match self {
-            Self::Allow => "allow",
-            Self::Ask => "ask",
-            Self::Deny => "deny",
-        }
-    }
-
-    /// Parses `allow`, `ask` or `deny` (lowercase only, like rule files).
-    ///
-    /// ```
-    /// use skills_embed_runtime::policy::Access;
-    /// assert_eq!(Access::from_name("ask"), Some(Access::Ask));
-    /// assert_eq!(Access::from_name("Ask"), None);
-    /// ```
-    pub fn from_name(name: &str) -> Option<Self> {
-        match name {
-            "allow" => Some(Self::Allow),
-            "ask" => Some(Self::Ask),
-            "deny" => Some(Self::Deny),
-            _ => None,
-        }
-    }
-}
-
-impl fmt::Display for Access {
-    fn fmt(&self, f: &mut fmt::Formatter<'_>) -> fmt::Result {
-        f.write_str(self.as_str())
-    }
 }
 
 /// One rule: skills whose name matches `pattern` get `access`.
@@ -399,7 +363,7 @@ impl Permissions {
                 let Some(argument) = argument else {
                     return Err(fail(ParseProblem::MissingAccess));
                 };
-                let Some(access) = Access::from_name(argument) else {
+                let Ok(access) = argument.parse::<Access>() else {
                     return Err(fail(ParseProblem::UnknownAccess {
                         found: argument.to_owned(),
                     }));
@@ -414,7 +378,7 @@ impl Permissions {
                 permissions.default = access;
                 continue;
             }
-            let Some(access) = Access::from_name(keyword) else {
+            let Ok(access) = keyword.parse::<Access>() else {
                 return Err(fail(ParseProblem::UnknownKeyword {
                     found: keyword.to_owned(),
                 }));

@@ -5,7 +5,7 @@ use serde_json::{Map, Value};
 
 use super::definition::{LOAD_SKILL_CHUNK, READ_SKILL, READ_SKILL_RESOURCE, ToolConfig};
 use crate::model::skill::MANIFEST;
-use crate::text::{self, echo as clip};
+use crate::text::{self, echo};
 
 /// A parsed tool call.
 #[derive(Debug, Clone, PartialEq, Eq)]
@@ -155,7 +155,7 @@ pub(crate) fn decode_object(
         let names = (known.tools)();
         Err(CallError(format!(
             "Unknown tool {}. The skill tools are: {}.",
-            text::json_string(&clip(tool_name)),
+            text::json_string(&echo(tool_name)),
             names.join(", ")
         )))
     }
@@ -175,7 +175,7 @@ fn run_call(
         (None, None) => {
             return Err(CallError(format!(
                 "\"script\" must name the skill too, as \"skill/script\"; got {}.{}",
-                text::json_string(&clip(&script)),
+                text::json_string(&echo(&script)),
                 usage(tool_name)
             )));
         }

@@ -21,8 +21,20 @@ use crate::listing::ListingFormat;
 use crate::model::script::Script;
 use crate::text;
 
-/// Which tools the model gets.
-#[derive(Debug, Clone, Copy, PartialEq, Eq, Default)]
+/// Which tools the model gets; named `unified` or `split`.
+#[derive(
+    Debug,
+    Clone,
+    Copy,
+    PartialEq,
+    Eq,
+    Default,
+    strum::EnumString,
+    strum::IntoStaticStr,
+    strum::Display,
+    strum::VariantNames,
+)]
+#[strum(serialize_all = "kebab-case")]
 #[non_exhaustive]
 pub enum ToolStyle {
     /// One tool for bodies, resources, sections and chunks.
@@ -32,19 +44,20 @@ pub enum ToolStyle {
     Split,
 }
 
-impl ToolStyle {
-    /// Parses `unified` or `split`.
-    pub fn from_name(name: &str) -> Option<Self> {
-        match name {
-            "unified" => Some(Self::Unified),
-            "split" => Some(Self::Split),
-            _ => None,
-        }
-    }
-}
-
-/// How a loaded file is framed for the model.
-#[derive(Debug, Clone, Copy, PartialEq, Eq, Default)]
+/// How a loaded file is framed for the model; named `brackets` or `xml`.
+#[derive(
+    Debug,
+    Clone,
+    Copy,
+    PartialEq,
+    Eq,
+    Default,
+    strum::EnumString,
+    strum::IntoStaticStr,
+    strum::Display,
+    strum::VariantNames,
+)]
+#[strum(serialize_all = "kebab-case")]
 #[non_exhaustive]
 pub enum OutputShape {
     /// Bracket lines, then the content:

@@ -16,7 +16,7 @@ use crate::model::script::{CancelToken, Script};
 use crate::model::set::SkillSet;
 use crate::model::skill::{Loaded, MANIFEST, Skill};
 use crate::policy::{Access, Grants, Permissions};
-use crate::text::{self, echo as clip, excerpt};
+use crate::text::{self, echo, excerpt};
 
 /// Tool definitions and the call handler over a skill set.
 ///
@@ -479,7 +479,7 @@ impl<'s, Id> Tools<'s, Id> {
         let mut message = format!(
             "Skill {} has no script {}.",
             text::json_string(skill.name()),
-            text::json_string(&clip(name))
+            text::json_string(&echo(name))
         );
         if names.is_empty() {
             message.push_str(" It has no scripts you can run; follow its instructions instead.");
@@ -748,7 +748,7 @@ fn allowed_by_skill(skill: &Skill, script: &str) -> bool {
 fn unknown<'s>(name: &str, among: impl Iterator<Item = &'s Skill>) -> CallError {
     let names: Vec<&str> = among.map(Skill::name).collect();
     let err = SkillError::UnknownSkill {
-        requested: clip(name),
+        requested: echo(name),
         available: names.iter().map(|s| s.to_string()).collect(),
         suggestion: crate::text::closest(name, names.iter().copied()),
     };

@@ -9,7 +9,7 @@ use super::definition::{self, LOAD_SKILL_CHUNK, OutputShape, READ_SKILL_RESOURCE
 use crate::listing;
 use crate::model::file::hex;
 use crate::model::skill::Skill;
-use crate::text::{self, echo as clip, excerpt};
+use crate::text::{self, echo, excerpt};
 
 /// What a tool call returns to the model, and what the host may want to know about it.
 #[derive(Debug, Clone, PartialEq, Eq)]
@@ -346,7 +346,7 @@ pub(crate) fn pick_section<'t>(text: &'t str, section: Option<&str>) -> (&'t str
         text,
         format!(
             "[Section {} not found, so this is the file from its start; {list}.]\n\n",
-            text::json_string(&clip(wanted))
+            text::json_string(&echo(wanted))
         ),
     )
 }

@@ -11,11 +11,11 @@ use skills_embed_runtime::parse::Rule;
 fn the_guide_lists_every_rule() {
     let guide = include_str!("../../../docs/src/validation.md");
     for rule in Rule::ALL {
-        let row = format!("| `{}` |", rule.id());
+        let row = format!("| `{}` |", rule);
         assert!(
             guide.contains(&row),
             "docs/src/validation.md has no row for rule `{}`",
-            rule.id()
+            rule
         );
     }
     // Only the rule table: other tables (MCP surfaces, options) have two-column rows too.

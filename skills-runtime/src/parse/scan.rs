@@ -1,0 +1,174 @@
+//! Scanning a folder into a [`Tree`]: the walk, then each skill folder read and each file
+//! handed to the skill holding it.
+
+use std::collections::BTreeMap;
+use std::fs;
+use std::io;
+use std::path::{Path, PathBuf};
+
+use super::tree::{
+    Resource, ResourceAction, ResourceFilter, ScanOptions, SkillSource, Tree,
+    check_duplicate_names, is_dot, is_executable, oversized, read_error, read_regular, read_skill,
+    slash_path,
+};
+#[cfg(feature = "fs")]
+use super::walk::WalkSummary;
+use super::walker::Walk;
+use super::{Diagnostic, Profile, Rule};
+use crate::model::fields::MANIFEST;
+use crate::text::is_text;
+
+/// Scans `root`: a folder holding skills (at any depth), a skill folder, or a SKILL.md.
+///
+/// Any folder holding a SKILL.md is a skill; every other file below it is one of its resources,
+/// except files of a nested skill. Problems are collected, never fatal.
+pub fn scan(root: &Path, options: &ScanOptions) -> Tree {
+    let mut tree = Tree {
+        root: root.to_owned(),
+        ..Tree::default()
+    };
+    let walk_root = match fs::metadata(root) {
+        Err(e) if e.kind() == io::ErrorKind::NotFound => {
+            tree.diagnostics.push(Diagnostic::path_error(
+                Rule::MissingPath,
+                root,
+                format!(
+                    "no such file or folder: {}: give a folder of skills, a skill folder or a \
+                     SKILL.md",
+                    std::path::absolute(root)
+                        .unwrap_or_else(|_| root.to_owned())
+                        .display()
+                ),
+            ));
+            return tree;
+        }
+        Err(e) => {
+            tree.diagnostics.push(read_error(root, &e));
+            return tree;
+        }
+        Ok(meta) if meta.is_dir() => root.to_owned(),
+        Ok(_) if root.file_name().is_some_and(|n| n == MANIFEST) => {
+            root.parent().map(Path::to_owned).unwrap_or_default()
+        }
+        Ok(_) => {
+            tree.diagnostics.push(Diagnostic::path_error(
+                Rule::MissingSkillMd,
+                root,
+                "is a file, not a skill folder or a SKILL.md".into(),
+            ));
+            return tree;
+        }
+    };
+    let filter = match ResourceFilter::new(options) {
+        Ok(filter) => filter,
+        Err(d) => {
+            tree.diagnostics.push(d.with_file(root));
+            return tree;
+        }
+    };
+    let mut walk = Walk::new(&walk_root, options);
+    tree.walk = walk.run(&mut tree.diagnostics);
+    if walk.skill_dirs.is_empty() {
+        tree.diagnostics.push(Diagnostic::path_error(
+            Rule::MissingSkillMd,
+            root,
+            "holds no SKILL.md: a skill is a folder with a SKILL.md file".into(),
+        ));
+    }
+    tree.skills = read_skills(walk, &filter, &mut tree.diagnostics);
+    check_duplicate_names(&mut tree);
+    tree.diagnostics
+        .sort_by(|a, b| (&a.file, a.line, a.column).cmp(&(&b.file, b.line, b.column)));
+    tree
+}
+
+/// Walks `root` as [`scan`] does, without reading any file: what the walk met and its
+/// fingerprint (equal to the one [`scan`] puts in [`Tree::walk`] for an unchanged tree), and the
+/// problems the walk itself found. An overlay compares it to decide whether to scan again.
+#[cfg(feature = "fs")]
+pub(crate) fn survey(root: &Path, options: &ScanOptions) -> (WalkSummary, Vec<Diagnostic>) {
+    let mut diagnostics = Vec::new();
+    let mut walk = Walk::new(root, options);
+    let summary = walk.run(&mut diagnostics);
+    (summary, diagnostics)
+}
+
+/// Reads each skill folder the walk found and hands each file found to the nearest skill
+/// folder holding it, as a resource.
+fn read_skills(
+    walk: Walk<'_>,
+    filter: &ResourceFilter,
+    diagnostics: &mut Vec<Diagnostic>,
+) -> Vec<SkillSource> {
+    let profile = walk.options.profile;
+    let mut skills: BTreeMap<PathBuf, SkillSource> = walk
+        .skill_dirs
+        .into_iter()
+        .map(|dir| (dir.clone(), read_skill(dir, walk.options, diagnostics)))
+        .collect();
+    for (path, meta) in walk.files {
+        // The nearest enclosing skill folder owns the file.
+        let Some(dir) = path.ancestors().skip(1).find(|a| skills.contains_key(*a)) else {
+            continue;
+        };
+        let dir = dir.to_owned();
+        let Ok(relative) = path.strip_prefix(&dir) else {
+            continue;
+        };
+        if relative == Path::new(MANIFEST) {
+            continue;
+        }
+        // Reached through a dot folder searched for nested skills: not a resource.
+        if !walk.options.dotfiles && relative.iter().any(is_dot) {
+            continue;
+        }
+        let skill = skills.get_mut(&dir).expect("owner found above");
+        let Some(rel) = slash_path(relative) else {
+            let d = Diagnostic::path_error(
+                Rule::ReadError,
+                &path,
+                "file name is not valid UTF-8; rename it (paths are served as text)".into(),
+            );
+            if profile == Profile::Lenient {
+                diagnostics.push(Diagnostic {
+                    severity: super::Severity::Warning,
+                    ..d
+                });
+            } else {
+                skill.valid = false;
+                diagnostics.push(d);
+            }
+            continue;
+        };
+        if !filter.keeps(&rel) {
+            continue;
+        }
+        let limits = &walk.options.limits;
+        if let Some(cap) = limits.max_resource_bytes.filter(|&c| meta.len() > c) {
+            diagnostics.push(oversized(&path, meta.len(), cap, limits.resource));
+            if limits.resource == ResourceAction::Error {
+                skill.valid = false;
+            }
+            continue;
+        }
+        match read_regular(&path, None) {
+            Ok(bytes) => skill.resources.push(Resource {
+                path: rel,
+                len: bytes.len() as u64,
+                text: is_text(&bytes),
+                executable: is_executable(&meta),
+                file: path,
+            }),
+            Err(e) => {
+                skill.valid = false;
+                diagnostics.push(read_error(&path, &e));
+            }
+        }
+    }
+    let mut skills: Vec<SkillSource> = skills.into_values().collect();
+    for s in &mut skills {
+        s.resources.sort_by(|a, b| a.path.cmp(&b.path));
+    }
+    skills.sort_by_key(SkillSource::name);
+    skills
+}
