@@ -19,6 +19,7 @@
 //! assert_eq!(text, "Fill form.pdf with the values in my values.json.\n");
 //! ```
 
+pub use crate::model::invocation::{InvocationFields, InvocationPolicy};
 use crate::model::skill::Skill;
 use crate::text::closest;
 
@@ -255,14 +256,7 @@ fn ends_word(after: &str) -> bool {
 ///
 /// An unbalanced quote runs to the end of the text: `a "b c` gives `["a", "b c"]`. A trailing
 /// lone `\` is kept as is. Never panics.
-///
-/// ```
-/// use skills_embed_runtime::invoke::split_args;
-/// assert_eq!(split_args(r#"fill a.pdf "b c""#), ["fill", "a.pdf", "b c"]);
-/// assert_eq!(split_args(r#"it\'s 'x y' "z"#), ["it's", "x y", "z"]);
-/// assert!(split_args("   ").is_empty());
-/// ```
-pub fn split_args(args: &str) -> Vec<String> {
+pub(crate) fn split_args(args: &str) -> Vec<String> {
     let mut words = Vec::new();
     let mut word: Option<String> = None;
     let mut chars = args.chars().peekable();
@@ -308,18 +302,7 @@ pub fn split_args(args: &str) -> Vec<String> {
 /// The names of a skill's named arguments: its `arguments` field (Claude Code's), a list of
 /// names or one string of names separated by spaces or commas, as read into its
 /// [invocation policy](Skill::invocation). Empty when it has none.
-///
-/// ```
-/// use skills_embed_runtime::{Fields, InvocationFields, Skill, invoke};
-/// let invocation = InvocationFields { arguments: vec!["file".into(), "values".into()], ..InvocationFields::default() };
-/// let skill = Skill::owned(
-///     Fields { name: "pdf".into(), invocation, ..Fields::default() },
-///     "Fill $file.\n".into(),
-///     vec![],
-/// );
-/// assert_eq!(invoke::argument_names(&skill), ["file", "values"]);
-/// ```
-pub fn argument_names(skill: &Skill) -> Vec<String> {
+pub(crate) fn argument_names(skill: &Skill) -> Vec<String> {
     skill.invocation().arguments().map(str::to_owned).collect()
 }
 
@@ -328,13 +311,6 @@ pub fn argument_names(skill: &Skill) -> Vec<String> {
 /// A body's placeholders multiply the arguments (a body of 1.98 MB with a 1 KB argument rendered
 /// 180 MB), so the size is worked out before anything is allocated and a text over this cap is a
 /// [`TooLarge`] error instead.
-///
-/// ```
-/// use skills_embed_runtime::invoke::{MAX_RENDERED_BYTES, substitute};
-/// let body = "$ARGUMENTS ".repeat(1_000);
-/// let err = substitute(&body, &"x".repeat(10_000), &[], None).unwrap_err();
-/// assert_eq!((err.cap, err.rendered), (MAX_RENDERED_BYTES, 10_001_000));
-/// ```
 pub const MAX_RENDERED_BYTES: usize = 2_000_000;
 
 /// What [`substitute`] (and [`render`], [`Session::invoke`](crate::tools::Session::invoke), the
@@ -397,7 +373,7 @@ impl std::fmt::Display for Subject<'_> {
 }
 
 /// The text a host inserts when the user invokes `skill` with `args` (as typed): the body with
-/// [`substitute`]'s placeholders filled, named arguments from [`argument_names`]. `skill_dir` is
+/// [`substitute`]'s placeholders filled, named arguments from its `arguments` field. `skill_dir` is
 /// the folder the skill was extracted to, if it was. Over [`MAX_RENDERED_BYTES`] it is a
 /// [`TooLarge`] error naming the skill.
 ///
@@ -424,7 +400,7 @@ pub fn render(skill: &Skill, args: &str, skill_dir: Option<&str>) -> Result<Stri
 /// Fills a body's placeholders from `args` (as typed), as Claude Code does:
 ///
 /// - `$ARGUMENTS`: the arguments as typed; `$ARGUMENTS[N]` and `$N`: the `N`-th word of
-///   [`split_args`], counting from 0 (empty when there are fewer);
+///   the arguments split into words as a shell would, counting from 0 (empty when there are fewer);
 /// - `$name` for each of `named`: the word at that name's position;
 /// - `${SKILL_DIR}` and `${CLAUDE_SKILL_DIR}`: `skill_dir`, left as they are when it is `None`.
 ///
@@ -590,14 +566,7 @@ fn token_len(text: &str) -> usize {
 
 /// Whether the user may invoke a skill: its [invocation policy](Skill::invocation) says so
 /// (not when Claude Code's `user-invocable` is `false`). Reads a flag; parses nothing.
-///
-/// ```
-/// use skills_embed_runtime::{Fields, InvocationFields, Skill, invoke};
-/// let invocation = InvocationFields { user_may_invoke: false, ..InvocationFields::default() };
-/// let skill = Skill::owned(Fields { name: "style".into(), invocation, ..Fields::default() }, String::new(), vec![]);
-/// assert!(!invoke::is_user_invocable(&skill));
-/// ```
-pub fn is_user_invocable(skill: &Skill) -> bool {
+pub(crate) fn is_user_invocable(skill: &Skill) -> bool {
     skill.invocation().user_may_invoke()
 }
 
@@ -612,11 +581,11 @@ pub struct MenuEntry {
     pub argument_hint: Option<String>,
 }
 
-/// The skills a user may invoke ([`is_user_invocable`]), in the order given, with their
+/// The skills a user may invoke (its invocation policy allows it), in the order given, with their
 /// argument hints. Skills the model may not invoke are in it: the user can still run them.
 ///
 /// ```
-/// use skills_embed_runtime::{Fields, InvocationFields, Skill, invoke};
+/// use skills_embed_runtime::{Fields, invoke::InvocationFields, Skill, invoke};
 /// let skill = |name: &str, invocation: InvocationFields| Skill::owned(
 ///     Fields { name: name.into(), description: "D.".into(), invocation, ..Fields::default() },
 ///     String::new(),
@@ -862,10 +831,10 @@ mod tests {
             Fields {
                 name: "pdf".into(),
                 description: "PDF.".into(),
-                invocation: crate::InvocationFields {
+                invocation: crate::model::invocation::InvocationFields {
                     argument_hint: Some("[file] [out]".into()),
                     arguments: vec!["file".into(), "out".into()],
-                    ..crate::InvocationFields::default()
+                    ..crate::model::invocation::InvocationFields::default()
                 },
                 ..Fields::default()
             },
@@ -924,5 +893,61 @@ mod tests {
                 let _ = substitute(&text, "", &[], None);
             }
         }
+    }
+}
+
+/// Examples of items this module keeps to the crate.
+#[cfg(test)]
+mod examples {
+    #[test]
+    fn max_rendered_bytes_example() {
+        use crate::invoke::{MAX_RENDERED_BYTES, substitute};
+        let body = "$ARGUMENTS ".repeat(1_000);
+        let err = substitute(&body, &"x".repeat(10_000), &[], None).unwrap_err();
+        assert_eq!((err.cap, err.rendered), (MAX_RENDERED_BYTES, 10_001_000));
+    }
+
+    #[test]
+    fn split_args_example() {
+        use crate::invoke::split_args;
+        assert_eq!(split_args(r#"fill a.pdf "b c""#), ["fill", "a.pdf", "b c"]);
+        assert_eq!(split_args(r#"it\'s 'x y' "z"#), ["it's", "x y", "z"]);
+        assert!(split_args("   ").is_empty());
+    }
+    #[test]
+    fn argument_names_example() {
+        use crate::{Fields, Skill, invoke, invoke::InvocationFields};
+        let invocation = InvocationFields {
+            arguments: vec!["file".into(), "values".into()],
+            ..InvocationFields::default()
+        };
+        let skill = Skill::owned(
+            Fields {
+                name: "pdf".into(),
+                invocation,
+                ..Fields::default()
+            },
+            "Fill $file.\n".into(),
+            vec![],
+        );
+        assert_eq!(invoke::argument_names(&skill), ["file", "values"]);
+    }
+    #[test]
+    fn is_user_invocable_example() {
+        use crate::{Fields, Skill, invoke, invoke::InvocationFields};
+        let invocation = InvocationFields {
+            user_may_invoke: false,
+            ..InvocationFields::default()
+        };
+        let skill = Skill::owned(
+            Fields {
+                name: "style".into(),
+                invocation,
+                ..Fields::default()
+            },
+            String::new(),
+            vec![],
+        );
+        assert!(!invoke::is_user_invocable(&skill));
     }
 }

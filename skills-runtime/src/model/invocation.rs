@@ -8,13 +8,13 @@
 //! metadata. It is stored typed (two flag bits and two string spans in an embedded skill's
 //! record), so asking for it parses nothing.
 //!
-//! One filter uses it for every surface the model reaches: [`Tools::visible`](crate::Tools::visible).
+//! One filter uses it for every surface the model reaches: [`Tools::visible`](crate::tools::Tools::visible).
 
 /// The invocation policy of one skill, as [`Skill::invocation`](crate::Skill::invocation)
 /// gives it: a cheap view, no parsing.
 ///
 /// ```
-/// use skills_embed_runtime::{Fields, InvocationFields, Skill};
+/// use skills_embed_runtime::{Fields, invoke::InvocationFields, Skill};
 ///
 /// let fields = Fields {
 ///     name: "deploy".into(),
@@ -57,7 +57,7 @@ impl<'a> InvocationPolicy<'a> {
     /// The policy of a skill with no client fields: anyone may invoke it, no arguments declared.
     ///
     /// ```
-    /// use skills_embed_runtime::InvocationPolicy;
+    /// use skills_embed_runtime::invoke::InvocationPolicy;
     /// let policy = InvocationPolicy::DEFAULT;
     /// assert!(policy.model_may_invoke() && policy.user_may_invoke());
     /// assert_eq!((policy.argument_hint(), policy.arguments().count()), (None, 0));
@@ -143,7 +143,7 @@ impl Default for InvocationPolicy<'_> {
 /// [`Fields`](crate::Fields)). The default lets anyone invoke the skill.
 ///
 /// ```
-/// use skills_embed_runtime::InvocationFields;
+/// use skills_embed_runtime::invoke::InvocationFields;
 /// let policy = InvocationFields::default();
 /// assert!(policy.model_may_invoke && policy.user_may_invoke);
 /// assert!(policy.argument_hint.is_none() && policy.arguments.is_empty());
@@ -190,7 +190,7 @@ impl InvocationFields {
     /// Whether this is the default policy (no client field changed anything).
     ///
     /// ```
-    /// use skills_embed_runtime::InvocationFields;
+    /// use skills_embed_runtime::invoke::InvocationFields;
     /// assert!(InvocationFields::default().is_default());
     /// assert!(!InvocationFields { user_may_invoke: false, ..InvocationFields::default() }.is_default());
     /// ```
@@ -204,7 +204,7 @@ impl InvocationFields {
     /// [`Fields::extra`](crate::Fields::extra); the scanner reads them typed.
     ///
     /// ```
-    /// use skills_embed_runtime::InvocationFields;
+    /// use skills_embed_runtime::invoke::InvocationFields;
     /// let policy = InvocationFields::from_extra(r#"{"disable-model-invocation":true,"argument-hint":"[env]"}"#);
     /// assert!(!policy.model_may_invoke && policy.user_may_invoke);
     /// assert_eq!(policy.argument_hint.as_deref(), Some("[env]"));

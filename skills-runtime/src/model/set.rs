@@ -4,12 +4,11 @@ use std::borrow::Cow;
 use std::fmt;
 use std::marker::PhantomData;
 
-use crate::listing::{self, ListingFormat};
+use crate::listing::{self, ListingFormat, ListingOptions};
 use crate::model::error::SkillError;
 use crate::model::id::{Dynamic, SkillIdentifier};
 use crate::model::index::Index;
 use crate::model::script::Script;
-use crate::model::skill::Loaded;
 use crate::model::skill::Skill;
 use crate::text::closest;
 
@@ -168,16 +167,6 @@ impl<Id> SkillSet<Id> {
         }
     }
 
-    /// The body or a resource of a skill named by a string. Both misses list what exists.
-    #[inline]
-    pub fn load_by_name(&self, name: &str, path: &str) -> Result<Loaded<'_>, SkillError> {
-        // Not `get(name)?`: that moves a whole `Result` with its error type through the hit.
-        match self.find(name) {
-            Some(skill) => skill.load(path),
-            None => Err(self.unknown(name)),
-        }
-    }
-
     /// The same skills as a set looked up by name only, as servers and run-time code take
     /// them; nothing is copied.
     ///
@@ -197,39 +186,48 @@ impl<Id> SkillSet<Id> {
         }
     }
 
-    /// Renders the listing again in another format.
-    pub fn render_summary(&self, format: &ListingFormat) -> String {
-        listing::summary(
-            self.skills
-                .iter()
-                .filter(|s| s.invocation().model_may_invoke())
-                .map(|s| listing::Entry {
-                    name: s.name(),
-                    description: s.description(),
-                    ..listing::Entry::default()
-                }),
-            format,
-        )
+    /// The listing of the skills a model may invoke, rendered with `options` (format, budgets,
+    /// hints); [`SkillSet::summary`] is the same in the default options, built once.
+    ///
+    /// ```
+    /// use skills_embed_runtime::listing::{Budget, ListingFormat, ListingOptions};
+    /// use skills_embed_runtime::{Fields, Skill, SkillSet};
+    /// let skill = |name: &str, description: &str| {
+    ///     let fields = Fields { name: name.into(), description: description.into(), ..Fields::default() };
+    ///     Skill::owned(fields, String::new(), vec![])
+    /// };
+    /// let set = SkillSet::from_skills(
+    ///     vec![skill("pdf", "Read, fill and merge PDF files."), skill("sql", "Write safe schema migrations.")],
+    ///     &ListingFormat::Markdown,
+    /// );
+    /// assert_eq!(set.listing(&ListingOptions::default()), set.summary());
+    /// let xml = set.listing(&ListingOptions { format: ListingFormat::Xml, ..ListingOptions::default() });
+    /// assert!(xml.starts_with("<available_skills>"));
+    /// // Over a budget, skills from the end are listed by name only, and the listing says so.
+    /// let short = set.listing(&ListingOptions { budget: Some(Budget::Chars(40)), ..ListingOptions::default() });
+    /// assert!(short.contains("- sql") && !short.contains("migrations"), "{short}");
+    /// ```
+    pub fn listing(&self, options: &ListingOptions) -> String {
+        let entries: Vec<listing::Entry<'_>> = self
+            .skills
+            .iter()
+            .filter(|s| s.invocation().model_may_invoke())
+            .map(|s| listing::Entry {
+                name: s.name(),
+                description: s.description(),
+                ..listing::Entry::default()
+            })
+            .collect();
+        listing::render(&entries, options)
     }
 }
 
 impl<Id: SkillIdentifier> SkillSet<Id> {
-    /// A skill by its identifier: an index, no search.
+    /// A skill by its identifier: an index, no search. [`Skill::load`] serves its body and files.
     #[inline]
     pub fn skill(&self, id: Id) -> &Skill {
         // In bounds: the enum and the array come from the same expansion.
         &self.skills[id.index()]
-    }
-
-    /// The body (`"SKILL.md"`) or a resource of a skill. A miss lists every path of the skill.
-    #[inline]
-    pub fn load(&self, id: Id, path: &str) -> Result<Loaded<'_>, SkillError> {
-        self.skill(id).load(path)
-    }
-
-    /// Every path [`SkillSet::load`] accepts for a skill, sorted.
-    pub fn paths(&self, id: Id) -> impl ExactSizeIterator<Item = &str> + '_ {
-        self.skill(id).paths()
     }
 }
 
@@ -257,7 +255,10 @@ impl SkillSet<Dynamic> {
             scripts: Cow::Borrowed(&[]),
             id: PhantomData,
         };
-        set.summary = Cow::Owned(set.render_summary(format));
+        set.summary = Cow::Owned(set.listing(&ListingOptions {
+            format: format.clone(),
+            ..ListingOptions::default()
+        }));
         set
     }
 }
