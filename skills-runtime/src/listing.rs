@@ -149,7 +149,6 @@ impl Eq for ListingOptions {}
 /// // 1% of a 200k-token window.
 /// let share = Budget::ContextShare { window_tokens: 200_000, percent: 1 };
 /// assert_eq!(share.limit(), 2_000);
-/// assert!(share.counts_tokens() && !Budget::Chars(8_000).counts_tokens());
 /// ```
 #[derive(Debug, Clone, Copy, PartialEq, Eq)]
 #[non_exhaustive]
@@ -180,7 +179,7 @@ impl Budget {
     }
 
     /// Whether the limit is in tokens.
-    pub fn counts_tokens(&self) -> bool {
+    pub(crate) fn counts_tokens(&self) -> bool {
         !matches!(self, Budget::Chars(_))
     }
 }

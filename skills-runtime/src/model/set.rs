@@ -66,14 +66,6 @@ impl<Id> SkillSet<Id> {
         &self.scripts
     }
 
-    /// The Rust scripts of the skill named `skill`, sorted by name.
-    pub fn scripts_of<'a>(&'a self, skill: &'a str) -> impl Iterator<Item = &'a Script> + 'a {
-        let start = self.scripts.partition_point(|s| s.key().0 < skill);
-        self.scripts[start..]
-            .iter()
-            .take_while(move |s| s.skill() == skill)
-    }
-
     /// The Rust script `name` of the skill named `skill`.
     pub fn script(&self, skill: &str, name: &str) -> Option<&Script> {
         self.scripts
@@ -96,7 +88,7 @@ impl<Id> SkillSet<Id> {
     /// let fields = Fields { name: "hello".into(), description: "Greets.".into(), ..Fields::default() };
     /// let set = SkillSet::from_skills(vec![Skill::owned(fields, String::new(), vec![])], &ListingFormat::Markdown)
     ///     .with_scripts([Script::new("hello", "greet", greet)]);
-    /// assert_eq!(set.scripts_of("hello").map(|s| s.name()).collect::<Vec<_>>(), ["greet"]);
+    /// assert_eq!(set.scripts().iter().map(|s| s.name()).collect::<Vec<_>>(), ["greet"]);
     /// assert!(set.script("hello", "greet").is_some() && set.script("hello", "wave").is_none());
     /// ```
     pub fn with_scripts(mut self, scripts: impl IntoIterator<Item = Script>) -> Self {
@@ -169,14 +161,9 @@ impl<Id> SkillSet<Id> {
 
     /// The same skills as a set looked up by name only, as servers and run-time code take
     /// them; nothing is copied.
-    ///
-    /// ```
-    /// use skills_embed_runtime::{SkillSet, Dynamic};
-    /// static EMPTY: SkillSet = SkillSet::empty();
-    /// let by_name: SkillSet<Dynamic> = EMPTY.by_name();
-    /// assert!(by_name.is_empty());
-    /// ```
-    pub fn by_name(&'static self) -> SkillSet<Dynamic> {
+    // Hosts (MCP, rig) take sets by name.
+    #[cfg_attr(not(any(feature = "mcp", feature = "rig")), allow(dead_code))]
+    pub(crate) fn by_name(&'static self) -> SkillSet<Dynamic> {
         SkillSet {
             skills: Cow::Borrowed(self.skills()),
             summary: Cow::Borrowed(self.summary()),
@@ -268,5 +255,17 @@ impl<Id> fmt::Debug for SkillSet<Id> {
         f.debug_struct("SkillSet")
             .field("skills", &self.names().collect::<Vec<_>>())
             .finish()
+    }
+}
+
+/// Examples of items this module keeps to the crate.
+#[cfg(test)]
+mod examples {
+    #[test]
+    fn by_name_example() {
+        use crate::{Dynamic, SkillSet};
+        static EMPTY: SkillSet = SkillSet::empty();
+        let by_name: SkillSet<Dynamic> = EMPTY.by_name();
+        assert!(by_name.is_empty());
     }
 }

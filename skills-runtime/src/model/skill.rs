@@ -446,7 +446,7 @@ impl Skill {
 
     /// The skill's script files: files under `scripts/` or files with an executable bit, by
     /// path.
-    pub fn script_files(&self) -> impl Iterator<Item = Loaded<'_>> + '_ {
+    pub(crate) fn script_files(&self) -> impl Iterator<Item = Loaded<'_>> + '_ {
         self.resources()
             .filter(|f| f.is_executable() || f.path().starts_with("scripts/"))
     }
