@@ -73,21 +73,7 @@ pub struct Parsed {
     pub unknown: Vec<Unknown>,
 }
 
-/// Finds the skills a user's message invokes among `names`, each of which the user may invoke.
-/// See [`parse_with`].
-///
-/// ```
-/// use skills_embed_runtime::invoke::{Syntax, parse};
-/// let found = parse("use /pdf then $code-review, see [$pdf](skills/pdf/SKILL.md)", ["pdf", "code-review"]);
-/// let names: Vec<_> = found.invocations.iter().map(|i| (i.name.as_str(), i.syntax)).collect();
-/// assert_eq!(names, [("pdf", Syntax::Slash), ("code-review", Syntax::Dollar)]);
-/// ```
-pub fn parse<'a>(message: &str, names: impl IntoIterator<Item = &'a str>) -> Parsed {
-    parse_with(message, names, |_| true)
-}
-
-/// Finds the skills a user's message invokes among `names`, keeping only those `may_invoke`
-/// accepts.
+/// Finds the skills a user's message invokes among `names`: the skills the user may invoke.
 ///
 /// - `/name args` at the start of the message (after spaces) invokes `name` with the rest of
 ///   the message as arguments; nothing after it is parsed.
@@ -96,26 +82,27 @@ pub fn parse<'a>(message: &str, names: impl IntoIterator<Item = &'a str>) -> Par
 ///   that does not go on into a path: `/usr/bin`, `a/b`, `http://x/y` and `/a.b` are not
 ///   invocations). `[$name](path)` is a Codex link.
 /// - A name is letters, digits, `-` and `_`. A skill named twice is invoked once.
-/// - A name that is unknown or refused by `may_invoke` stays text and is reported in
-///   [`Parsed::unknown`] (refused names are reported exactly like unknown ones, and never
-///   suggested). A `$word` is reported only when it is close to an invocable name, since `$HOME`
-///   or `$5` are ordinary text.
+/// - A name that is not among `names` stays text and is reported in [`Parsed::unknown`]; only
+///   `names` are suggested, so a skill the user may not invoke is left out of `names` and
+///   reported exactly like an unknown one. A `$word` is reported only when it is close to a
+///   name, since `$HOME` or `$5` are ordinary text.
 ///
 /// Never panics, whatever the message.
 ///
 /// ```
-/// use skills_embed_runtime::invoke::parse_with;
-/// let found = parse_with("/deploy now, or /pfd", ["deploy", "pdf"], |name| name != "deploy");
+/// use skills_embed_runtime::invoke::{Syntax, parse};
+/// let found = parse("use /pdf then $code-review, see [$pdf](skills/pdf/SKILL.md)", ["pdf", "code-review"]);
+/// let names: Vec<_> = found.invocations.iter().map(|i| (i.name.as_str(), i.syntax)).collect();
+/// assert_eq!(names, [("pdf", Syntax::Slash), ("code-review", Syntax::Dollar)]);
+///
+/// // `deploy` exists, but the user may not invoke it: it is not among the names given.
+/// let found = parse("/deploy now, or /pfd", ["pdf"]);
 /// assert!(found.invocations.is_empty());
 /// let unknown: Vec<_> = found.unknown.iter().map(|u| (u.text.as_str(), u.suggestion.as_deref())).collect();
 /// assert_eq!(unknown, [("/deploy", None), ("/pfd", Some("pdf"))]);
 /// ```
-pub fn parse_with<'a>(
-    message: &str,
-    names: impl IntoIterator<Item = &'a str>,
-    may_invoke: impl Fn(&str) -> bool,
-) -> Parsed {
-    let allowed: Vec<&str> = names.into_iter().filter(|n| may_invoke(n)).collect();
+pub fn parse<'a>(message: &str, names: impl IntoIterator<Item = &'a str>) -> Parsed {
+    let allowed: Vec<&str> = names.into_iter().collect();
     let mut out = Parsed::default();
     let start = message.len() - message.trim_start().len();
     let mut i = 0;
@@ -689,10 +676,9 @@ mod tests {
 
     #[test]
     fn unknown_and_refused_names_are_reported_as_text() {
-        let p = parse_with(
+        let p = parse(
             "/pfd x and /tmp and $HOME and $pfd and [$nope](x) and /code-review",
-            NAMES,
-            |n| n != "code-review",
+            NAMES.iter().copied().filter(|n| *n != "code-review"),
         );
         assert!(p.invocations.is_empty());
         let reported: Vec<_> = p

@@ -808,10 +808,12 @@ fn invoke(target: &Target, message: &str, common: &Common) -> Outcome {
     if outcome == Outcome::Usage {
         return outcome;
     }
-    let found = invoke::parse_with(message, set.names(), |name| {
-        set.get(name)
-            .is_ok_and(|s| s.invocation().user_may_invoke())
-    });
+    let user_may = set
+        .skills()
+        .iter()
+        .filter(|s| s.invocation().user_may_invoke())
+        .map(|s| s.name());
+    let found = invoke::parse(message, user_may);
     for u in &found.unknown {
         match &u.suggestion {
             Some(s) => eprintln!(

@@ -27,7 +27,7 @@ pub enum PathProblem {
 
 impl PathProblem {
     /// A short phrase for messages: what the path contains.
-    pub fn describe(self) -> &'static str {
+    pub(crate) fn describe(self) -> &'static str {
         match self {
             Self::Empty => "it is empty",
             Self::Absolute => "it is absolute",

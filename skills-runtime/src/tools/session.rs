@@ -364,7 +364,7 @@ impl<'s, Id> Session<'s, Id> {
         ToolOutput::awaiting_approval(&subject)
     }
 
-    /// Finds the skills the user's `message` invokes ([`invoke::parse_with`]) among the skills
+    /// Finds the skills the user's `message` invokes ([`invoke::parse`]) among the skills
     /// the user may invoke ([`Tools::user_invocable`], including those the model may not
     /// invoke), renders each, and records it like a load: the skill becomes active (its tools
     /// too), with an [`Event::Invoked`] each time and an [`Event::Loaded`] the first time. A body already loaded is not sent again
