@@ -8,7 +8,7 @@
 //! | function | entry point | input |
 //! |---|---|---|
 //! | [`frontmatter`] | `parse::frontmatter::split`, `parse::parse_manifest`, `chunk::find_chunks` | a SKILL.md |
-//! | [`path`] | `path::check`, `Skill::load`, `SkillSet::load_by_name` | a path a model sends |
+//! | [`path`] | `__private::check`, `Skill::load`, `SkillSet::get` then `Skill::load` | a path a model sends |
 //! | [`excerpt`] | `excerpt::{excerpt, section, headings}` | 4 bytes of settings, a heading, `\0`, a text |
 //! | [`handler`] | `Tools::handle`, `Session::{handle, answer}` | 1 byte of settings, then `tool\targuments` lines |
 
