@@ -71,7 +71,8 @@ fn queries() -> Vec<Query> {
             let id: SkillId = g.name.parse().expect("the generated name is a skill");
             let file = &g.files[(q * 3) % g.files.len()];
             let loaded = SKILLS
-                .load(id, &file.path)
+                .skill(id)
+                .load(&file.path)
                 .expect("the generated file is served");
             Query {
                 id,
@@ -99,7 +100,7 @@ fn allocations_per_call(queries: &[Query], f: impl Fn(&Query)) -> f64 {
 /// Every contender serves the same bytes for every query.
 fn verify(queries: &[Query]) {
     for q in queries {
-        let want = SKILLS.load(q.id, q.path).expect("hit").bytes();
+        let want = SKILLS.skill(q.id).load(q.path).expect("hit").bytes();
         let table = lookup_table::SET.load(q.index, q.path).expect("table hit");
         let blob = lookup_blob::SET
             .load_by_name(q.name, q.path)
@@ -125,7 +126,13 @@ fn report_allocations(queries: &[Query]) {
         (
             "skills: hit by id + path",
             allocations_per_call(queries, |q| {
-                black_box(SKILLS.load(q.id, q.path).map(|f| f.bytes().len()).ok());
+                black_box(
+                    SKILLS
+                        .skill(q.id)
+                        .load(q.path)
+                        .map(|f| f.bytes().len())
+                        .ok(),
+                );
             }),
         ),
         (
@@ -133,7 +140,8 @@ fn report_allocations(queries: &[Query]) {
             allocations_per_call(queries, |q| {
                 black_box(
                     SKILLS
-                        .load_by_name(q.name, q.path)
+                        .get(q.name)
+                        .and_then(|s| s.load(q.path))
                         .map(|f| f.bytes().len())
                         .ok(),
                 );
@@ -142,7 +150,7 @@ fn report_allocations(queries: &[Query]) {
         (
             "skills: miss",
             allocations_per_call(queries, |q| {
-                black_box(SKILLS.load(q.id, "references/missing.md").is_err());
+                black_box(SKILLS.skill(q.id).load("references/missing.md").is_err());
             }),
         ),
         (
@@ -223,26 +231,30 @@ fn lookups(c: &mut Criterion) {
     }
 
     bench!("skills_id_path", |q| SKILLS
-        .load(black_box(q.id), black_box(q.path))
+        .skill(black_box(q.id))
+        .load(black_box(q.path))
         .map(|f| f.bytes().len())
         .ok());
     bench!("skills_name_path", |q| SKILLS
-        .load_by_name(black_box(q.name), black_box(q.path))
+        .get(black_box(q.name))
+        .and_then(|s| s.load(black_box(q.path)))
         .map(|f| f.bytes().len())
         .ok());
     bench!("skills_id_path_text", |q| SKILLS
-        .load(black_box(q.id), black_box(q.path))
+        .skill(black_box(q.id))
+        .load(black_box(q.path))
         .ok()
         .and_then(|f| f.text())
         .map(str::len));
     bench!("skills_miss", |q| SKILLS
-        .load(black_box(q.id), black_box("references/missing.md"))
+        .skill(black_box(q.id))
+        .load(black_box("references/missing.md"))
         .is_err());
     // Where the time goes.
     bench!("part_harness", |q| black_box(q.path).len());
-    bench!("part_path_check", |q| skills_embed::path::check(black_box(
-        q.path
-    ))
+    bench!("part_path_check", |q| skills_embed::__private::check(
+        black_box(q.path)
+    )
     .is_ok());
     bench!("part_skills_get_name", |q| SKILLS
         .get(black_box(q.name))

@@ -29,7 +29,7 @@ rows = [
 ]
 parts = [
     ("harness alone (pick the query)", "part_harness"),
-    ("`skills_embed::path::check` (the full check; a hit on a stored path skips it)", "part_path_check"),
+    ("`skills_embed::__private::check` (the full check; a hit on a stored path skips it)", "part_path_check"),
     ("`SKILLS.get(name)` (hashed names)", "part_skills_get_name"),
     ("`name.parse::<SkillId>()`", "part_parse_id"),
 ]

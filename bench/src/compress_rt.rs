@@ -120,7 +120,7 @@ impl CSet {
 
     /// A file of a skill by index.
     pub fn load(&self, skill: usize, path: &str) -> Option<Hit> {
-        let request = skills_embed::path::check(path).ok()?;
+        let request = skills_embed::__private::check(path).ok()?;
         let normal = request.as_normal_str()?;
         let s = self.skills.get(skill)?;
         let files = self

@@ -198,7 +198,7 @@ pub fn fast_normal_swar(path: &str) -> Option<&str> {
 
 /// One pass over the bytes: `Some(path)` when the path is already in normal form and plainly
 /// safe (no `/` at the start or the end, no empty, `.` or `..` segment, no `\\`, `%`, `:` or
-/// control character); `None` sends it to the full check ([`skills_embed::path::check`]), which
+/// control character); `None` sends it to the full check ([`skills_embed::__private::check`]), which
 /// accepts or refuses it exactly as the library does. Whatever this accepts, the full check
 /// accepts with the same normal form.
 #[inline]
@@ -283,7 +283,7 @@ impl<F: FileEntry> Set<F> {
     /// A file of a skill by index: the same path check as the library, then a binary search.
     #[inline]
     pub fn load(&self, skill: usize, path: &str) -> Option<Hit> {
-        let request = skills_embed::path::check(path).ok()?;
+        let request = skills_embed::__private::check(path).ok()?;
         let s = self.skills.get(skill)?;
         let files = self
             .files
@@ -380,7 +380,7 @@ mod tests {
             "./C:/x", "a\\b", "a%2e", "a%zz", "a\u{1}b", "é/ü.md", "...", "a/.../b", ".hidden",
             "a/.b",
         ] {
-            let full = skills_embed::path::check(p)
+            let full = skills_embed::__private::check(p)
                 .ok()
                 .and_then(|r| r.as_normal_str());
             if p.starts_with("references") || p.starts_with("assets") || p == "abcdefgh/x" {

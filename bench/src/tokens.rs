@@ -13,7 +13,7 @@
 use skills_embed::listing::{Entry, ListingFormat, ListingOptions, render};
 use skills_embed::tools::Session;
 use skills_embed::tools::{Disclosure, MatchConfig};
-use skills_embed::{SkillSet, Tools};
+use skills_embed::{SkillSet, tools::Tools};
 use tiktoken_rs::CoreBPE;
 
 /// Token counts of one set.
@@ -92,7 +92,14 @@ pub fn measure(bpe: &CoreBPE, set: &SkillSet) -> TokenReport {
         .iter()
         .map(|s| count(bpe, s.name()) + count(bpe, s.description()))
         .sum();
-    let entries: Vec<Entry<'_>> = skills.iter().map(|s| s.listing_entry()).collect();
+    let entries: Vec<Entry<'_>> = skills
+        .iter()
+        .map(|s| Entry {
+            name: s.name(),
+            description: s.description(),
+            ..Entry::default()
+        })
+        .collect();
     let listing = |format: ListingFormat, entries: &[Entry<'_>]| {
         render(
             entries,

@@ -8,23 +8,23 @@
 //! | function | entry point | input |
 //! |---|---|---|
 //! | [`frontmatter`] | `parse::frontmatter::split`, `parse::parse_manifest`, `chunk::find_chunks` | a SKILL.md |
-//! | [`path`] | `path::check`, `Skill::load`, `SkillSet::load_by_name` | a path a model sends |
+//! | [`path`] | `__private::check`, `Skill::load`, `SkillSet::get` then `Skill::load` | a path a model sends |
 //! | [`excerpt`] | `excerpt::{excerpt, section, headings}` | 4 bytes of settings, a heading, `\0`, a text |
 //! | [`handler`] | `Tools::handle`, `Session::{handle, answer}` | 1 byte of settings, then `tool\targuments` lines |
 
 use std::path::Path;
 use std::sync::OnceLock;
 
-use skills_embed_runtime::parse::frontmatter::split;
+use skills_embed_runtime::__private::check;
+use skills_embed_runtime::__private::find_chunks;
+use skills_embed_runtime::__private::split;
+use skills_embed_runtime::__private::{excerpt as cut, headings, section};
 use skills_embed_runtime::parse::{Profile, parse_manifest};
-use skills_embed_runtime::path::check;
 use skills_embed_runtime::policy::{Answer, Permissions};
-use skills_embed_runtime::text::chunks::find_chunks;
-use skills_embed_runtime::text::excerpt::{excerpt as cut, headings, section};
 use skills_embed_runtime::tools::Session;
 use skills_embed_runtime::tools::{OutputShape, ToolConfig, ToolStyle};
 use skills_embed_runtime::{
-    Fields, File, Skill, SkillError, SkillSet, Tools, listing::ListingFormat,
+    Fields, File, Skill, SkillError, SkillSet, listing::ListingFormat, tools::Tools,
 };
 
 /// Text that only a denied skill holds: no answer may contain it.
@@ -187,7 +187,7 @@ pub fn path(data: &[u8]) {
     }
     // By name: the skill's own bytes or an error, never another skill's.
     for name in ["one", "other"] {
-        if let Ok(file) = set.load_by_name(name, raw) {
+        if let Ok(file) = set.get(name).and_then(|s| s.load(raw)) {
             let prefix = format!("{name}:");
             assert!(file.bytes().starts_with(prefix.as_bytes()));
         }

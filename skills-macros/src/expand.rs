@@ -322,8 +322,8 @@ fn expand_scripts(
             .filter(|(s, ..)| s == name)
             .map(|(_, n, _)| n.as_str())
             .collect();
-        for reference in parse::script_refs::script_references(body) {
-            let problem = if !parse::script_refs::is_script_name(&reference.name) {
+        for reference in skills_embed_runtime::__private::script_references(body) {
+            let problem = if !skills_embed_runtime::__private::is_script_name(&reference.name) {
                 format!(
                     "the link target `script:{}` is not a Rust script's name (letters, digits and `_`), \
                      e.g. [fill the form](script:fill_form)",
@@ -701,7 +701,7 @@ fn expand_files(
         // frontmatter in the binary too, beside the listing that already holds the name and
         // description. An unused constant makes SKILL.md a build dependency all the same.
         files.push(FileOut {
-            path: skills_embed_runtime::MANIFEST,
+            path: skills_embed_runtime::__private::MANIFEST,
             source: &source.manifest_path,
             file,
             body: Some(source.body()),

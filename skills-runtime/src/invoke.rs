@@ -19,6 +19,7 @@
 //! assert_eq!(text, "Fill form.pdf with the values in my values.json.\n");
 //! ```
 
+pub use crate::model::invocation::{InvocationFields, InvocationPolicy};
 use crate::model::skill::Skill;
 use crate::text::closest;
 
@@ -72,21 +73,7 @@ pub struct Parsed {
     pub unknown: Vec<Unknown>,
 }
 
-/// Finds the skills a user's message invokes among `names`, each of which the user may invoke.
-/// See [`parse_with`].
-///
-/// ```
-/// use skills_embed_runtime::invoke::{Syntax, parse};
-/// let found = parse("use /pdf then $code-review, see [$pdf](skills/pdf/SKILL.md)", ["pdf", "code-review"]);
-/// let names: Vec<_> = found.invocations.iter().map(|i| (i.name.as_str(), i.syntax)).collect();
-/// assert_eq!(names, [("pdf", Syntax::Slash), ("code-review", Syntax::Dollar)]);
-/// ```
-pub fn parse<'a>(message: &str, names: impl IntoIterator<Item = &'a str>) -> Parsed {
-    parse_with(message, names, |_| true)
-}
-
-/// Finds the skills a user's message invokes among `names`, keeping only those `may_invoke`
-/// accepts.
+/// Finds the skills a user's message invokes among `names`: the skills the user may invoke.
 ///
 /// - `/name args` at the start of the message (after spaces) invokes `name` with the rest of
 ///   the message as arguments; nothing after it is parsed.
@@ -95,26 +82,27 @@ pub fn parse<'a>(message: &str, names: impl IntoIterator<Item = &'a str>) -> Par
 ///   that does not go on into a path: `/usr/bin`, `a/b`, `http://x/y` and `/a.b` are not
 ///   invocations). `[$name](path)` is a Codex link.
 /// - A name is letters, digits, `-` and `_`. A skill named twice is invoked once.
-/// - A name that is unknown or refused by `may_invoke` stays text and is reported in
-///   [`Parsed::unknown`] (refused names are reported exactly like unknown ones, and never
-///   suggested). A `$word` is reported only when it is close to an invocable name, since `$HOME`
-///   or `$5` are ordinary text.
+/// - A name that is not among `names` stays text and is reported in [`Parsed::unknown`]; only
+///   `names` are suggested, so a skill the user may not invoke is left out of `names` and
+///   reported exactly like an unknown one. A `$word` is reported only when it is close to a
+///   name, since `$HOME` or `$5` are ordinary text.
 ///
 /// Never panics, whatever the message.
 ///
 /// ```
-/// use skills_embed_runtime::invoke::parse_with;
-/// let found = parse_with("/deploy now, or /pfd", ["deploy", "pdf"], |name| name != "deploy");
+/// use skills_embed_runtime::invoke::{Syntax, parse};
+/// let found = parse("use /pdf then $code-review, see [$pdf](skills/pdf/SKILL.md)", ["pdf", "code-review"]);
+/// let names: Vec<_> = found.invocations.iter().map(|i| (i.name.as_str(), i.syntax)).collect();
+/// assert_eq!(names, [("pdf", Syntax::Slash), ("code-review", Syntax::Dollar)]);
+///
+/// // `deploy` exists, but the user may not invoke it: it is not among the names given.
+/// let found = parse("/deploy now, or /pfd", ["pdf"]);
 /// assert!(found.invocations.is_empty());
 /// let unknown: Vec<_> = found.unknown.iter().map(|u| (u.text.as_str(), u.suggestion.as_deref())).collect();
 /// assert_eq!(unknown, [("/deploy", None), ("/pfd", Some("pdf"))]);
 /// ```
-pub fn parse_with<'a>(
-    message: &str,
-    names: impl IntoIterator<Item = &'a str>,
-    may_invoke: impl Fn(&str) -> bool,
-) -> Parsed {
-    let allowed: Vec<&str> = names.into_iter().filter(|n| may_invoke(n)).collect();
+pub fn parse<'a>(message: &str, names: impl IntoIterator<Item = &'a str>) -> Parsed {
+    let allowed: Vec<&str> = names.into_iter().collect();
     let mut out = Parsed::default();
     let start = message.len() - message.trim_start().len();
     let mut i = 0;
@@ -255,14 +243,7 @@ fn ends_word(after: &str) -> bool {
 ///
 /// An unbalanced quote runs to the end of the text: `a "b c` gives `["a", "b c"]`. A trailing
 /// lone `\` is kept as is. Never panics.
-///
-/// ```
-/// use skills_embed_runtime::invoke::split_args;
-/// assert_eq!(split_args(r#"fill a.pdf "b c""#), ["fill", "a.pdf", "b c"]);
-/// assert_eq!(split_args(r#"it\'s 'x y' "z"#), ["it's", "x y", "z"]);
-/// assert!(split_args("   ").is_empty());
-/// ```
-pub fn split_args(args: &str) -> Vec<String> {
+pub(crate) fn split_args(args: &str) -> Vec<String> {
     let mut words = Vec::new();
     let mut word: Option<String> = None;
     let mut chars = args.chars().peekable();
@@ -308,18 +289,7 @@ pub fn split_args(args: &str) -> Vec<String> {
 /// The names of a skill's named arguments: its `arguments` field (Claude Code's), a list of
 /// names or one string of names separated by spaces or commas, as read into its
 /// [invocation policy](Skill::invocation). Empty when it has none.
-///
-/// ```
-/// use skills_embed_runtime::{Fields, InvocationFields, Skill, invoke};
-/// let invocation = InvocationFields { arguments: vec!["file".into(), "values".into()], ..InvocationFields::default() };
-/// let skill = Skill::owned(
-///     Fields { name: "pdf".into(), invocation, ..Fields::default() },
-///     "Fill $file.\n".into(),
-///     vec![],
-/// );
-/// assert_eq!(invoke::argument_names(&skill), ["file", "values"]);
-/// ```
-pub fn argument_names(skill: &Skill) -> Vec<String> {
+pub(crate) fn argument_names(skill: &Skill) -> Vec<String> {
     skill.invocation().arguments().map(str::to_owned).collect()
 }
 
@@ -328,13 +298,6 @@ pub fn argument_names(skill: &Skill) -> Vec<String> {
 /// A body's placeholders multiply the arguments (a body of 1.98 MB with a 1 KB argument rendered
 /// 180 MB), so the size is worked out before anything is allocated and a text over this cap is a
 /// [`TooLarge`] error instead.
-///
-/// ```
-/// use skills_embed_runtime::invoke::{MAX_RENDERED_BYTES, substitute};
-/// let body = "$ARGUMENTS ".repeat(1_000);
-/// let err = substitute(&body, &"x".repeat(10_000), &[], None).unwrap_err();
-/// assert_eq!((err.cap, err.rendered), (MAX_RENDERED_BYTES, 10_001_000));
-/// ```
 pub const MAX_RENDERED_BYTES: usize = 2_000_000;
 
 /// What [`substitute`] (and [`render`], [`Session::invoke`](crate::tools::Session::invoke), the
@@ -397,7 +360,7 @@ impl std::fmt::Display for Subject<'_> {
 }
 
 /// The text a host inserts when the user invokes `skill` with `args` (as typed): the body with
-/// [`substitute`]'s placeholders filled, named arguments from [`argument_names`]. `skill_dir` is
+/// [`substitute`]'s placeholders filled, named arguments from its `arguments` field. `skill_dir` is
 /// the folder the skill was extracted to, if it was. Over [`MAX_RENDERED_BYTES`] it is a
 /// [`TooLarge`] error naming the skill.
 ///
@@ -424,7 +387,7 @@ pub fn render(skill: &Skill, args: &str, skill_dir: Option<&str>) -> Result<Stri
 /// Fills a body's placeholders from `args` (as typed), as Claude Code does:
 ///
 /// - `$ARGUMENTS`: the arguments as typed; `$ARGUMENTS[N]` and `$N`: the `N`-th word of
-///   [`split_args`], counting from 0 (empty when there are fewer);
+///   the arguments split into words as a shell would, counting from 0 (empty when there are fewer);
 /// - `$name` for each of `named`: the word at that name's position;
 /// - `${SKILL_DIR}` and `${CLAUDE_SKILL_DIR}`: `skill_dir`, left as they are when it is `None`.
 ///
@@ -590,14 +553,7 @@ fn token_len(text: &str) -> usize {
 
 /// Whether the user may invoke a skill: its [invocation policy](Skill::invocation) says so
 /// (not when Claude Code's `user-invocable` is `false`). Reads a flag; parses nothing.
-///
-/// ```
-/// use skills_embed_runtime::{Fields, InvocationFields, Skill, invoke};
-/// let invocation = InvocationFields { user_may_invoke: false, ..InvocationFields::default() };
-/// let skill = Skill::owned(Fields { name: "style".into(), invocation, ..Fields::default() }, String::new(), vec![]);
-/// assert!(!invoke::is_user_invocable(&skill));
-/// ```
-pub fn is_user_invocable(skill: &Skill) -> bool {
+pub(crate) fn is_user_invocable(skill: &Skill) -> bool {
     skill.invocation().user_may_invoke()
 }
 
@@ -612,11 +568,11 @@ pub struct MenuEntry {
     pub argument_hint: Option<String>,
 }
 
-/// The skills a user may invoke ([`is_user_invocable`]), in the order given, with their
+/// The skills a user may invoke (its invocation policy allows it), in the order given, with their
 /// argument hints. Skills the model may not invoke are in it: the user can still run them.
 ///
 /// ```
-/// use skills_embed_runtime::{Fields, InvocationFields, Skill, invoke};
+/// use skills_embed_runtime::{Fields, invoke::InvocationFields, Skill, invoke};
 /// let skill = |name: &str, invocation: InvocationFields| Skill::owned(
 ///     Fields { name: name.into(), description: "D.".into(), invocation, ..Fields::default() },
 ///     String::new(),
@@ -720,10 +676,9 @@ mod tests {
 
     #[test]
     fn unknown_and_refused_names_are_reported_as_text() {
-        let p = parse_with(
+        let p = parse(
             "/pfd x and /tmp and $HOME and $pfd and [$nope](x) and /code-review",
-            NAMES,
-            |n| n != "code-review",
+            NAMES.iter().copied().filter(|n| *n != "code-review"),
         );
         assert!(p.invocations.is_empty());
         let reported: Vec<_> = p
@@ -862,10 +817,10 @@ mod tests {
             Fields {
                 name: "pdf".into(),
                 description: "PDF.".into(),
-                invocation: crate::InvocationFields {
+                invocation: crate::model::invocation::InvocationFields {
                     argument_hint: Some("[file] [out]".into()),
                     arguments: vec!["file".into(), "out".into()],
-                    ..crate::InvocationFields::default()
+                    ..crate::model::invocation::InvocationFields::default()
                 },
                 ..Fields::default()
             },
@@ -924,5 +879,61 @@ mod tests {
                 let _ = substitute(&text, "", &[], None);
             }
         }
+    }
+}
+
+/// Examples of items this module keeps to the crate.
+#[cfg(test)]
+mod examples {
+    #[test]
+    fn max_rendered_bytes_example() {
+        use crate::invoke::{MAX_RENDERED_BYTES, substitute};
+        let body = "$ARGUMENTS ".repeat(1_000);
+        let err = substitute(&body, &"x".repeat(10_000), &[], None).unwrap_err();
+        assert_eq!((err.cap, err.rendered), (MAX_RENDERED_BYTES, 10_001_000));
+    }
+
+    #[test]
+    fn split_args_example() {
+        use crate::invoke::split_args;
+        assert_eq!(split_args(r#"fill a.pdf "b c""#), ["fill", "a.pdf", "b c"]);
+        assert_eq!(split_args(r#"it\'s 'x y' "z"#), ["it's", "x y", "z"]);
+        assert!(split_args("   ").is_empty());
+    }
+    #[test]
+    fn argument_names_example() {
+        use crate::{Fields, Skill, invoke, invoke::InvocationFields};
+        let invocation = InvocationFields {
+            arguments: vec!["file".into(), "values".into()],
+            ..InvocationFields::default()
+        };
+        let skill = Skill::owned(
+            Fields {
+                name: "pdf".into(),
+                invocation,
+                ..Fields::default()
+            },
+            "Fill $file.\n".into(),
+            vec![],
+        );
+        assert_eq!(invoke::argument_names(&skill), ["file", "values"]);
+    }
+    #[test]
+    fn is_user_invocable_example() {
+        use crate::{Fields, Skill, invoke, invoke::InvocationFields};
+        let invocation = InvocationFields {
+            user_may_invoke: false,
+            ..InvocationFields::default()
+        };
+        let skill = Skill::owned(
+            Fields {
+                name: "style".into(),
+                invocation,
+                ..Fields::default()
+            },
+            String::new(),
+            vec![],
+        );
+        assert!(!invoke::is_user_invocable(&skill));
     }
 }

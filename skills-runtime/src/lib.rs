@@ -15,14 +15,12 @@
 //! | get a skill, its body, a resource or a chunk | [`SkillSet`], [`Skill`], [`Loaded`], [`Chunk`] |
 //! | build a skill at run time | [`Skill::owned`] with [`Fields`] and [`File`] |
 //! | act on a miss | [`SkillError`], [`PathProblem`] (its `Display` lists what exists) |
-//! | write the L1 listing into a prompt | [`SkillSet::summary`], [`listing`] (formats, budgets) |
-//! | offer tools to a model and answer its calls | [`Tools`], [`tools`] (definitions, [`tools::Session`], disclosure modes) |
+//! | write the L1 listing into a prompt | [`SkillSet::summary`], [`SkillSet::listing`] with [`listing::ListingOptions`] |
+//! | offer tools to a model and answer its calls | [`tools::Tools`], [`tools`] (definitions, [`tools::Session`], disclosure modes) |
 //! | let the user invoke a skill (`/name args`) | [`invoke`] |
 //! | give a skill scripts written in Rust, run through the run tool | [`Script`], [`ScriptFn`], [`SkillSet::with_scripts`]; script files run by the host: [`tools::FileRunner`] |
 //! | decide who may load what, remember approvals | [`policy`] |
-//! | quote names, clip echoes, cut excerpts, read `<chunk>` syntax | [`text`] |
-//! | check a request path | [`path`] |
-//! | validate SKILL.md files (feature `parse`) | `parse` |
+//! | validate SKILL.md files, read a folder into a set (feature `parse`) | `parse`, `load` |
 //! | load skills from disk, reload, extract scripts (feature `fs`) | `disk` |
 //! | serve over MCP (feature `mcp`) | `mcp` |
 //! | a rig tool (feature `rig`) | `rig` |
@@ -32,7 +30,7 @@
 //! `tools`, `host`, then `mcp` and `rig`. `ARCHITECTURE.md` in the repository is the map.
 #![cfg_attr(docsrs, feature(doc_cfg))]
 
-pub mod text;
+mod text;
 
 mod model;
 
@@ -69,20 +67,36 @@ pub mod mcp;
 #[cfg_attr(docsrs, doc(cfg(feature = "rig")))]
 pub mod rig;
 
+/// What generated code and this workspace's own crates (the macro, the CLI, tests, benchmarks)
+/// name. Not a public API: it changes without notice.
 #[doc(hidden)]
-pub use embedded::private as __private;
+pub mod __private {
+    pub use crate::embedded::private::*;
+    pub use crate::model::fields::MANIFEST;
+    pub use crate::model::path::check;
+    pub use crate::text::chunks::find_chunks;
+    pub use crate::text::clip;
+    pub use crate::text::excerpt::{excerpt, headings, section};
 
-/// The JSON Schema crate `SkillId` implements `JsonSchema` of, at the version this crate uses.
-pub use ::schemars;
+    #[cfg(feature = "parse")]
+    pub use crate::parse::frontmatter::{MAX_FRONTMATTER_BYTES, split};
+    #[cfg(feature = "parse")]
+    pub use crate::parse::script_refs::{is_script_name, script_references};
+    #[cfg(feature = "parse")]
+    pub use crate::parse::tree::SKIPPED_FOLDERS;
+
+    #[cfg(feature = "fs")]
+    pub use crate::disk::discover::{resolve, scan_root};
+    #[cfg(feature = "fs")]
+    pub use crate::disk::extract::{MARKER, fingerprint};
+}
 
 pub use model::chunk::Chunk;
 pub use model::error::SkillError;
 pub use model::fields::Fields;
 pub use model::file::File;
 pub use model::id::{Dynamic, SkillIdentifier};
-pub use model::invocation::{InvocationFields, InvocationPolicy};
-pub use model::path::{self, PathProblem};
-pub use model::script::{CancelToken, Script, ScriptError, ScriptFn};
+pub use model::path::PathProblem;
+pub use model::script::{Script, ScriptError, ScriptFn};
 pub use model::set::SkillSet;
-pub use model::skill::{Loaded, MANIFEST, Skill};
-pub use tools::{Call, CallError, LoadReport, ToolOutput, Tools};
+pub use model::skill::{Loaded, Skill};

@@ -13,8 +13,13 @@
 //! counts tokens with a pluggable counter ([`estimate_tokens`] unless you give one). Either way a
 //! closing line says what was shortened: a skill never disappears silently.
 //!
+//! A set renders its listing with [`SkillSet::listing`](crate::SkillSet::listing) (the embedded
+//! set's default listing is precomputed: [`SkillSet::summary`](crate::SkillSet::summary)); tools
+//! render the skills a model may see with [`Tools::listing`](crate::tools::Tools::listing). Both take
+//! a [`ListingOptions`].
+//!
 //! With no skills the listing is the empty string, in every format: there is nothing to list, and
-//! no tool to offer either (see [`Tools::is_empty`](crate::Tools::is_empty)).
+//! no tool to offer either (see [`Tools::is_empty`](crate::tools::Tools::is_empty)).
 
 use std::fmt::Write;
 
@@ -85,8 +90,8 @@ pub struct ListingOptions {
     /// Counts the tokens of a listing for [`Budget::Tokens`] and [`Budget::ContextShare`];
     /// [`estimate_tokens`] when `None`.
     pub counter: Option<TokenCounter>,
-    /// The most characters of one description, applied when `budget` is set;
-    /// [`DEFAULT_DESCRIPTION_CAP`] when `None`.
+    /// The most characters of one description, applied when `budget` is set; 1,536 (what
+    /// Claude Code allows) when `None`.
     pub description_cap: Option<usize>,
     /// Skill names, most recently used first: under `budget`, these are shortened last, the
     /// most recent last of all.
@@ -122,7 +127,7 @@ impl Eq for ListingOptions {}
 /// 1. every description is cut to the per-entry cap ([`ListingOptions::description_cap`],
 ///    1,536 characters by default);
 /// 2. the descriptions of the skills not named in [`ListingOptions::usage`] are cut to one
-///    common length, as long as fits, down to [`MIN_DESCRIPTION_CHARS`];
+///    common length, as long as fits, down to 32 characters;
 /// 3. the same for the recently used skills;
 /// 4. skills are listed by name only: first those not recently used, from the end of the
 ///    listing, then the recently used ones, least recent first.
@@ -137,7 +142,6 @@ impl Eq for ListingOptions {}
 /// // 1% of a 200k-token window.
 /// let share = Budget::ContextShare { window_tokens: 200_000, percent: 1 };
 /// assert_eq!(share.limit(), 2_000);
-/// assert!(share.counts_tokens() && !Budget::Chars(8_000).counts_tokens());
 /// ```
 #[derive(Debug, Clone, Copy, PartialEq, Eq)]
 #[non_exhaustive]
@@ -168,7 +172,7 @@ impl Budget {
     }
 
     /// Whether the limit is in tokens.
-    pub fn counts_tokens(&self) -> bool {
+    pub(crate) fn counts_tokens(&self) -> bool {
         !matches!(self, Budget::Chars(_))
     }
 }
@@ -181,10 +185,10 @@ pub type TokenCounter = fn(&str) -> usize;
 
 /// The most characters of one description under a budget, unless
 /// [`ListingOptions::description_cap`] says otherwise (what Claude Code allows).
-pub const DEFAULT_DESCRIPTION_CAP: usize = 1_536;
+pub(crate) const DEFAULT_DESCRIPTION_CAP: usize = 1_536;
 
 /// The shortest a budget cuts a description to before listing its skill by name only.
-pub const MIN_DESCRIPTION_CHARS: usize = 32;
+pub(crate) const MIN_DESCRIPTION_CHARS: usize = 32;
 
 /// An estimate of the tokens of `text` for a BPE tokenizer such as OpenAI's o200k, with no
 /// tokenizer: the default [`TokenCounter`].
@@ -252,6 +256,7 @@ pub fn estimate_tokens(text: &str) -> usize {
 }
 
 /// One skill as the listing sees it.
+#[doc(hidden)]
 #[derive(Debug, Clone, Default)]
 pub struct Entry<'a> {
     /// The name.
@@ -269,46 +274,7 @@ pub struct Entry<'a> {
 }
 
 /// Renders the listing of `entries` in order.
-///
-/// ```
-/// use skills_embed_runtime::listing::{
-///     estimate_tokens, render, Budget, Entry, ListingFormat, ListingOptions,
-/// };
-/// let entries = [
-///     Entry { name: "code-review", description: "Review a change for bugs, tests and style. Use before merging.", ..Entry::default() },
-///     Entry { name: "pdf", description: "Read, fill and merge PDF files. Use when the user gives you a PDF.", ..Entry::default() },
-///     Entry { name: "sql", description: "Write safe schema migrations. Use when a table or index changes.", ..Entry::default() },
-/// ];
-/// let text = render(&entries, &ListingOptions::default());
-/// assert!(text.starts_with("- code-review: Review a change for bugs, tests and style. Use before merging.\n"));
-/// assert_eq!(text.lines().count(), 3);
-///
-/// // Over budget: skills are shortened to names from the end, and the listing says so.
-/// let tight = ListingOptions { budget_chars: Some(220), ..ListingOptions::default() };
-/// let text = render(&entries, &tight);
-/// assert!(text.contains("\n- pdf: Read, fill and merge PDF files."));
-/// assert!(text.contains("\n- sql\n(1 skill shown by name only"));
-/// assert!(text.chars().count() <= 220);
-///
-/// // A budget in tokens, one short of the full listing: every description is shortened before
-/// // a skill is listed by name only, and `sql`, used recently, keeps the most.
-/// let full = estimate_tokens(&render(&entries, &ListingOptions::default()));
-/// assert_eq!(full, 59);
-/// let model = ListingOptions {
-///     budget: Some(Budget::Tokens(full - 1)),
-///     usage: vec!["sql".into()],
-///     ..ListingOptions::default()
-/// };
-/// let text = render(&entries, &model);
-/// assert!(estimate_tokens(&text) < full);
-/// assert_eq!(
-///     text,
-///     "- code-review: Review a change for bugs…\n\
-///      - pdf: Read, fill and merge PDF…\n\
-///      - sql: Write safe schema migrations. Use when a…\n\
-///      (3 descriptions shortened to fit the listing budget: load a skill to read it whole)\n"
-/// );
-/// ```
+#[doc(hidden)]
 pub fn render(entries: &[Entry<'_>], options: &ListingOptions) -> String {
     if entries.is_empty() {
         return String::new();
@@ -690,6 +656,7 @@ pub(crate) fn push_escaped(out: &mut String, text: &str) {
 ///     "<available_skills>\n<skill>\n<name>\npdf\n</name>\n<description>\nRead\nPDFs.\n</description>\n</skill>\n</available_skills>"
 /// );
 /// ```
+#[doc(hidden)]
 pub fn summary<'a>(entries: impl IntoIterator<Item = Entry<'a>>, format: &ListingFormat) -> String {
     let entries: Vec<Entry<'a>> = entries.into_iter().collect();
     render(
@@ -850,6 +817,66 @@ mod tests {
         assert_eq!(
             render(&entries(), &template),
             "* a [yes] First <skill> & \"more\"\n* b [no] Second skill\n"
+        );
+    }
+}
+
+/// Examples of items this module keeps to the crate.
+#[cfg(test)]
+mod examples {
+    #[test]
+    fn render_example() {
+        use crate::listing::{Budget, Entry, ListingOptions, estimate_tokens, render};
+        let entries = [
+            Entry {
+                name: "code-review",
+                description: "Review a change for bugs, tests and style. Use before merging.",
+                ..Entry::default()
+            },
+            Entry {
+                name: "pdf",
+                description: "Read, fill and merge PDF files. Use when the user gives you a PDF.",
+                ..Entry::default()
+            },
+            Entry {
+                name: "sql",
+                description: "Write safe schema migrations. Use when a table or index changes.",
+                ..Entry::default()
+            },
+        ];
+        let text = render(&entries, &ListingOptions::default());
+        assert!(text.starts_with(
+            "- code-review: Review a change for bugs, tests and style. Use before merging.\n"
+        ));
+        assert_eq!(text.lines().count(), 3);
+
+        // Over budget: skills are shortened to names from the end, and the listing says so.
+        let tight = ListingOptions {
+            budget_chars: Some(220),
+            ..ListingOptions::default()
+        };
+        let text = render(&entries, &tight);
+        assert!(text.contains("\n- pdf: Read, fill and merge PDF files."));
+        assert!(text.contains("\n- sql\n(1 skill shown by name only"));
+        assert!(text.chars().count() <= 220);
+
+        // A budget in tokens, one short of the full listing: every description is shortened before
+        // a skill is listed by name only, and `sql`, used recently, keeps the most.
+        let full = estimate_tokens(&render(&entries, &ListingOptions::default()));
+        assert_eq!(full, 59);
+        let model = ListingOptions {
+            budget: Some(Budget::Tokens(full - 1)),
+            usage: vec!["sql".into()],
+            ..ListingOptions::default()
+        };
+        let text = render(&entries, &model);
+        assert!(estimate_tokens(&text) < full);
+        assert_eq!(
+            text,
+            "- code-review: Review a change for bugs…\n\
+             - pdf: Read, fill and merge PDF…\n\
+             - sql: Write safe schema migrations. Use when a…\n\
+             (3 descriptions shortened to fit the listing budget: load a skill to read it whole)\n"
         );
     }
 }

@@ -24,16 +24,11 @@ use crate::model::chunk::Chunk;
 use crate::model::file::File;
 use crate::model::set::SkillSet;
 use crate::model::skill::Skill;
-use crate::parse::tree::{Resource, SkillSource, Tree};
 use crate::parse::{Diagnostic, Rule};
-
-/// Reads every resource and builds the runtime [`Skill`].
-pub fn skill(source: &SkillSource) -> io::Result<Skill> {
-    skill_with(source, |r| crate::parse::read::read_regular(&r.file, None))
-}
+use crate::parse::{Resource, SkillSource, Tree};
 
 /// Builds the runtime [`Skill`], reading each resource with `read`.
-pub fn skill_with(
+pub(crate) fn skill_with(
     source: &SkillSource,
     mut read: impl FnMut(&Resource) -> io::Result<Vec<u8>>,
 ) -> io::Result<Skill> {
@@ -77,6 +72,7 @@ pub fn set(tree: &Tree, format: &ListingFormat) -> (SkillSet, Vec<Diagnostic>) {
 /// Every file is read through a handle checked to lie inside its skill's folder (no symbolic
 /// link out of it, no swap between check and read) and, with `cap`, to be at most that many bytes.
 /// A skill with a file that cannot be read is left out, with a `read-error` diagnostic.
+#[doc(hidden)]
 pub fn skills(tree: &Tree, cap: Option<u64>) -> (Vec<(Skill, usize)>, Vec<Diagnostic>) {
     let mut skills = Vec::new();
     let mut diagnostics = Vec::new();

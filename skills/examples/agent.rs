@@ -2,7 +2,7 @@
 //!
 //! `skills!` embeds the five sample skills of `examples/skills/` into this binary, checked when
 //! it compiles. The host then serves them by progressive disclosure with the crate's own
-//! runtime, [`skills_embed::Tools`] inside a [`skills_embed::tools::Session`], under two permission rules:
+//! runtime, [`skills_embed::tools::Tools`] inside a [`skills_embed::tools::Session`], under two permission rules:
 //! `brand-guidelines` (internal to its company) is denied, and `release-notes` (it runs git and
 //! writes files) needs the user's approval. A scripted "model" sends the tool calls a real one
 //! would, and the example prints what comes back:
@@ -30,10 +30,10 @@
 //!
 //! Without `--features fs` it runs every scene but the last.
 
-use skills_embed::ToolOutput;
-use skills_embed::Tools;
 use skills_embed::policy::{Access, Answer, Permissions};
 use skills_embed::tools::Disclosure;
+use skills_embed::tools::ToolOutput;
+use skills_embed::tools::Tools;
 use skills_embed::tools::{Event, Session, UnloadReason};
 
 // Generates `pub enum SkillId` and `pub static SKILLS` from the folder next to this file.
@@ -358,8 +358,8 @@ mod on_disk {
     use std::io;
     use std::path::{MAIN_SEPARATOR, Path, PathBuf};
 
-    use skills_embed::Tools;
     use skills_embed::disk::{Discovery, Overlay, SourceKind};
+    use skills_embed::tools::Tools;
 
     use super::{SKILLS, SkillId, TOOL, heading, host_permissions, list_or_none, print_output};
 
@@ -502,7 +502,11 @@ description: Writes a blameless incident report (timeline, impact, root cause, f
                 Some(skill) => println!(
                     "  {:<14} source={:<8} {}",
                     id.name(),
-                    skill.source(),
+                    if skill.is_embedded() {
+                        "embedded"
+                    } else {
+                        "disk"
+                    },
                     clip(skill.description(), 60)
                 ),
                 None => println!("  {:<14} not in the merged set", id.name()),

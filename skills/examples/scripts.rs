@@ -23,7 +23,7 @@ use schemars::JsonSchema;
 use serde::Deserialize;
 use skills_embed::policy::{Answer, Permissions};
 use skills_embed::tools::{Session, ToolConfig, ToolStyle};
-use skills_embed::{ToolOutput, Tools};
+use skills_embed::{tools::ToolOutput, tools::Tools};
 
 skills_embed::skills!(
     "examples/script_skills",

@@ -9,13 +9,14 @@ use std::path::{Path, PathBuf};
 use std::process::ExitCode;
 use std::str::FromStr;
 
-use crate::disk::discover::Discovery;
+use crate::SkillSet;
+use crate::disk::Discovery;
 use crate::listing::ListingFormat;
 use crate::parse::{
     Diagnostic, Dialect, Profile, ResourceAction, Rule, ScanOptions, WalkLimits, scan,
 };
+use crate::tools::Tools;
 use crate::tools::{OutputShape, ToolConfig, ToolName, ToolStyle};
-use crate::{SkillSet, Tools};
 use clap::builder::TypedValueParser as _;
 use clap::{Parser, Subcommand, ValueEnum};
 use strum::VariantNames;
@@ -748,7 +749,7 @@ fn menu(target: &Target, common: &Common) -> Outcome {
 /// The text on one line, cut to `max` chars by the one clip.
 fn cut(text: &str, max: usize) -> String {
     let one_line = text.split_whitespace().collect::<Vec<_>>().join(" ");
-    crate::text::clip(&one_line, max).into_owned()
+    crate::__private::clip(&one_line, max).into_owned()
 }
 
 fn prompt(target: &Target, common: &Common, format: &ListingFormat) -> Outcome {
@@ -764,7 +765,10 @@ fn read(target: &Target, skill: &str, file: Option<&str>, common: &Common) -> Ou
     if outcome == Outcome::Usage {
         return outcome;
     }
-    match set.load_by_name(skill, file.unwrap_or(crate::MANIFEST)) {
+    match set
+        .get(skill)
+        .and_then(|s| s.load(file.unwrap_or(crate::__private::MANIFEST)))
+    {
         Ok(loaded) => {
             let _ = std::io::stdout().lock().write_all(loaded.bytes());
             outcome
@@ -786,9 +790,12 @@ fn invoke(target: &Target, message: &str, common: &Common) -> Outcome {
     if outcome == Outcome::Usage {
         return outcome;
     }
-    let found = invoke::parse_with(message, set.names(), |name| {
-        set.get(name).is_ok_and(invoke::is_user_invocable)
-    });
+    let user_may = set
+        .skills()
+        .iter()
+        .filter(|s| s.invocation().user_may_invoke())
+        .map(|s| s.name());
+    let found = invoke::parse(message, user_may);
     for u in &found.unknown {
         match &u.suggestion {
             Some(s) => eprintln!(
@@ -900,7 +907,7 @@ fn extract(path: &Path, skill: &str, dest: &Path, common: &Common) -> Outcome {
             return Outcome::Invalid;
         }
     };
-    match crate::disk::extract::extract(skill, dest) {
+    match crate::disk::extract(skill, dest) {
         Ok(done) => {
             let verb = if done.written { "wrote" } else { "unchanged:" };
             println!("{verb} {}", done.dir.display());
@@ -1101,19 +1108,18 @@ fn serve(
     // (issue 13: a reload on the request path, walking a link to `/`, left the server
     // answering nothing, not even `ping`).
     drop(set);
-    let _watcher =
-        crate::disk::watch::watch(Arc::clone(&overlay), Duration::from_secs(1), |report| {
-            for d in &report.diagnostics {
-                eprintln!("{d}");
-            }
-            eprintln!(
-                "skills serve: reloaded (added {:?}, removed {:?}, changed {:?})",
-                report.added, report.removed, report.changed
-            );
-        })
-        .map_err(|e| {
-            eprintln!("skills serve: cannot start the reload thread ({e}); serving without reloads")
-        });
+    let _watcher = crate::disk::watch(Arc::clone(&overlay), Duration::from_secs(1), |report| {
+        for d in &report.diagnostics {
+            eprintln!("{d}");
+        }
+        eprintln!(
+            "skills serve: reloaded (added {:?}, removed {:?}, changed {:?})",
+            report.added, report.removed, report.changed
+        );
+    })
+    .map_err(|e| {
+        eprintln!("skills serve: cannot start the reload thread ({e}); serving without reloads")
+    });
     let maker = move |permissions: crate::policy::Permissions| {
         let (overlay, config) = (Arc::clone(&overlay), config.clone());
         move || {

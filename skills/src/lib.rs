@@ -13,14 +13,14 @@
 //! assert!(SKILLS.summary().starts_with("- brand-guidelines: "));
 //!
 //! // L2: a body, by the generated id or by the name a model sends.
-//! let body = SKILLS.load(SkillId::CodeReview, "SKILL.md").unwrap();
+//! let body = SKILLS.skill(SkillId::CodeReview).load("SKILL.md").unwrap();
 //! assert!(body.text().unwrap().starts_with('#'));
 //! let id: SkillId = "code-review".parse().unwrap();
 //! assert_eq!(SKILLS.get("code-review").unwrap().name(), id.name());
 //!
 //! // L3: a resource; a miss lists every path of the skill.
-//! assert!(SKILLS.load(id, "references/checklist.md").is_ok());
-//! let miss = SKILLS.load(id, "checklist.md").unwrap_err().to_string();
+//! assert!(SKILLS.skill(id).load("references/checklist.md").is_ok());
+//! let miss = SKILLS.skill(id).load("checklist.md").unwrap_err().to_string();
 //! assert!(miss.contains(r#"Did you mean "references/checklist.md"?"#));
 //! ```
 //!
@@ -32,14 +32,12 @@
 //! | get a skill, its body, a resource or a chunk | [`SkillSet`], [`Skill`], [`Loaded`], [`Chunk`] |
 //! | build a skill at run time | [`Skill::owned`] with [`Fields`] and [`File`] |
 //! | act on a miss | [`SkillError`], [`PathProblem`]: their text lists what exists |
-//! | write the L1 listing into a prompt | [`SkillSet::summary`], [`listing`] (formats, budgets) |
-//! | offer tools to a model and answer its calls | [`Tools`], [`tools`] (definitions, `Session`, disclosure modes) |
+//! | write the L1 listing into a prompt | [`SkillSet::summary`], [`SkillSet::listing`] with [`listing::ListingOptions`] (formats, budgets) |
+//! | offer tools to a model and answer its calls | [`tools::Tools`], [`tools`] (definitions, `Session`, disclosure modes) |
 //! | let the user invoke a skill (`/name args`) | [`invoke`] |
 //! | give a skill scripts written in Rust, run through the run tool | `skills!(..., scripts = {...})`, [`Script`], [`SkillSet::scripts`]; script files run by the host: [`tools::FileRunner`] |
 //! | decide who may load what, remember approvals | [`policy`] |
-//! | quote names, clip echoes, cut excerpts, read `<chunk>` syntax | [`text`] |
-//! | check a path a model sent | [`path`] |
-//! | validate SKILL.md files; read a scanned folder into skills | `parse`, `load` (feature `parse`) |
+//! | validate SKILL.md files; read a scanned folder into a set | `parse`, `load` (feature `parse`) |
 //! | load skills from disk, reload, extract scripts | `disk` (feature `fs`) |
 //! | serve over MCP (stdio, or Streamable HTTP with `mcp-http`) | `mcp` (feature `mcp`) |
 //! | a rig tool | `rig` (feature `rig`) |
@@ -65,11 +63,10 @@
 extern crate self as skills_embed;
 
 pub use skills_embed_runtime::{
-    Call, CallError, CancelToken, Chunk, Dynamic, Fields, File, LoadReport, Loaded, MANIFEST,
-    PathProblem, Script, ScriptError, ScriptFn, Skill, SkillError, SkillIdentifier, SkillSet,
-    ToolOutput, Tools,
+    Chunk, Dynamic, Fields, File, Loaded, PathProblem, Script, ScriptError, ScriptFn, Skill,
+    SkillError, SkillIdentifier, SkillSet,
 };
-pub use skills_embed_runtime::{invoke, listing, path, policy, schemars, text, tools};
+pub use skills_embed_runtime::{invoke, listing, policy, tools};
 
 #[cfg(feature = "fs")]
 #[cfg_attr(docsrs, doc(cfg(feature = "fs")))]
@@ -130,7 +127,7 @@ pub fn run_cli(scripts: impl IntoIterator<Item = Script>) -> std::process::ExitC
 ///
 /// assert_eq!(SkillId::ALL.len(), 5);
 /// assert_eq!(SkillId::PdfForms.name(), "pdf-forms");
-/// let script = SKILLS.load(SkillId::ReleaseNotes, "scripts/changelog.sh").unwrap();
+/// let script = SKILLS.skill(SkillId::ReleaseNotes).load("scripts/changelog.sh").unwrap();
 /// assert!(script.is_executable());
 /// ```
 ///
@@ -181,13 +178,13 @@ pub fn run_cli(scripts: impl IntoIterator<Item = Script>) -> std::process::ExitC
 /// use docs::{DOCS, DocSkill};
 /// assert!(DOCS.summary().starts_with("<available_skills>"));
 /// // Only Markdown resources were embedded.
-/// assert!(DOCS.paths(DocSkill::ReleaseNotes).all(|p| p.ends_with(".md")));
+/// assert!(DOCS.skill(DocSkill::ReleaseNotes).paths().all(|p| p.ends_with(".md")));
 /// ```
 ///
 /// # Rust scripts
 ///
 /// A skill's scripts can be Rust functions, run inside your binary through the run tool
-/// ([`Tools`] offers `run_skill_script` when a visible skill has one): no interpreter, no files,
+/// ([`tools::Tools`] offers `run_skill_script` when a visible skill has one): no interpreter, no files,
 /// no shell. A function `fn(A) -> Result<T, E>` (or an `async fn`, given up after
 /// [`ToolConfig::script_timeout`](tools::ToolConfig::script_timeout)) becomes a script named
 /// after it; `A` is its arguments (`serde::Deserialize` and `schemars::JsonSchema`: the model
@@ -217,7 +214,7 @@ pub fn run_cli(scripts: impl IntoIterator<Item = Script>) -> std::process::ExitC
 ///     scripts = { "invoice-totals" => [invoice_total, split_evenly, async convert] },
 /// );
 ///
-/// let tools = skills_embed::Tools::new(&SKILLS);
+/// let tools = skills_embed::tools::Tools::new(&SKILLS);
 /// let out = tools.handle(
 ///     "run_skill_script",
 ///     r#"{"script": "invoice-totals/invoice_total", "args": {"lines": [1000, 500], "tax_percent": 20}}"#,

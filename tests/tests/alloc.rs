@@ -51,25 +51,37 @@ fn largest_allocation_during<T>(f: impl FnOnce() -> T) -> (usize, T) {
 fn hits_allocate_nothing_and_misses_do() {
     let hits = allocations_during(|| {
         for _ in 0..100 {
-            let body = SKILLS.load(SkillId::Pdf, "SKILL.md").unwrap();
+            let body = SKILLS.skill(SkillId::Pdf).load("SKILL.md").unwrap();
             std::hint::black_box(body.text());
-            let file = SKILLS.load(SkillId::Pdf, "references/forms.md").unwrap();
+            let file = SKILLS
+                .skill(SkillId::Pdf)
+                .load("references/forms.md")
+                .unwrap();
             std::hint::black_box(file.bytes());
             // Not in normal form: compared segment by segment, still no allocation.
-            let file = SKILLS.load(SkillId::Pdf, "./references//forms.md").unwrap();
+            let file = SKILLS
+                .skill(SkillId::Pdf)
+                .load("./references//forms.md")
+                .unwrap();
             std::hint::black_box(file.bytes());
             let skill = SKILLS.get("code-review").unwrap();
             std::hint::black_box(skill.load("SKILL.md").unwrap().bytes());
-            std::hint::black_box(SKILLS.load_by_name("pdf", "assets/icon.png").unwrap().len());
+            std::hint::black_box(
+                SKILLS
+                    .get("pdf")
+                    .and_then(|s| s.load("assets/icon.png"))
+                    .unwrap()
+                    .len(),
+            );
             std::hint::black_box("pdf".parse::<SkillId>().unwrap());
             std::hint::black_box(SKILLS.summary());
-            std::hint::black_box(SKILLS.paths(SkillId::Pdf).count());
+            std::hint::black_box(SKILLS.skill(SkillId::Pdf).paths().count());
         }
     });
     assert_eq!(hits, 0, "a hit allocated");
     // The counter does see allocations: a miss builds its list of paths.
     let misses = allocations_during(|| {
-        std::hint::black_box(SKILLS.load(SkillId::Pdf, "nope.md").unwrap_err());
+        std::hint::black_box(SKILLS.skill(SkillId::Pdf).load("nope.md").unwrap_err());
     });
     assert!(misses > 0);
 }
@@ -82,7 +94,13 @@ mod packed {
 fn a_compressed_skill_allocates_once_on_first_access_then_never() {
     use packed::{SKILLS, SkillId};
     let first = allocations_during(|| {
-        std::hint::black_box(SKILLS.load(SkillId::CodeReview, "SKILL.md").unwrap().text());
+        std::hint::black_box(
+            SKILLS
+                .skill(SkillId::CodeReview)
+                .load("SKILL.md")
+                .unwrap()
+                .text(),
+        );
     });
     assert_eq!(
         first, 1,
@@ -90,10 +108,11 @@ fn a_compressed_skill_allocates_once_on_first_access_then_never() {
     );
     let later = allocations_during(|| {
         for _ in 0..100 {
-            let body = SKILLS.load(SkillId::CodeReview, "SKILL.md").unwrap();
+            let body = SKILLS.skill(SkillId::CodeReview).load("SKILL.md").unwrap();
             std::hint::black_box(body.text());
             let file = SKILLS
-                .load_by_name("code-review", "references/checklist.md")
+                .get("code-review")
+                .and_then(|s| s.load("references/checklist.md"))
                 .unwrap();
             std::hint::black_box(file.bytes());
         }
@@ -108,7 +127,7 @@ mod substitution {
     use skills_embed::invoke::{self, MAX_RENDERED_BYTES};
     use skills_embed::listing::ListingFormat;
     use skills_embed::tools::{Reattach, Session};
-    use skills_embed::{Fields, Skill, SkillSet, Tools};
+    use skills_embed::{Fields, Skill, SkillSet, tools::Tools};
 
     fn set(body: String) -> SkillSet {
         let fields = Fields {

@@ -20,7 +20,7 @@
 //!
 //! ```
 //! use std::fs;
-//! use skills_embed_runtime::disk::discover::{Discovery, SourceKind};
+//! use skills_embed_runtime::disk::{Discovery, SourceKind};
 //!
 //! let repo = tempfile::tempdir()?;
 //! let home = tempfile::tempdir()?;
@@ -77,7 +77,7 @@ const USER_DIRS: [&[&str]; 2] = [&[".agents", "skills"], &[".claude", "skills"]]
 /// derived `Ord` follows it.
 ///
 /// ```
-/// use skills_embed_runtime::disk::discover::SourceKind;
+/// use skills_embed_runtime::disk::SourceKind;
 /// assert_eq!(SourceKind::Project.to_string(), "project");
 /// assert!(SourceKind::Project < SourceKind::User);
 /// ```
@@ -102,7 +102,7 @@ impl SourceKind {
     /// Every kind, in the default priority order (highest first).
     ///
     /// ```
-    /// use skills_embed_runtime::disk::discover::{Discovery, SourceKind};
+    /// use skills_embed_runtime::disk::{Discovery, SourceKind};
     /// assert_eq!(Discovery::default().precedence, SourceKind::ALL);
     /// ```
     pub const ALL: [SourceKind; 5] = [
@@ -130,7 +130,7 @@ impl fmt::Display for SourceKind {
 ///
 /// ```
 /// use std::path::PathBuf;
-/// use skills_embed_runtime::disk::discover::{Root, SourceKind};
+/// use skills_embed_runtime::disk::{Root, SourceKind};
 /// let root = Root { path: PathBuf::from("/srv/skills"), kind: SourceKind::Code };
 /// assert_eq!(root.to_string(), "/srv/skills (code)");
 /// ```
@@ -156,7 +156,7 @@ impl fmt::Display for Root {
 ///
 /// ```
 /// use std::path::PathBuf;
-/// use skills_embed_runtime::disk::discover::{Discovery, SourceKind};
+/// use skills_embed_runtime::disk::{Discovery, SourceKind};
 ///
 /// // Only the roots this program names, with user skills beating project ones.
 /// let discovery = Discovery {
@@ -196,7 +196,7 @@ pub struct Discovery {
     /// How each root is walked and checked. Default: [`Profile::Lenient`], skill folders down to
     /// depth 6, at most 2,000 folders per root, symbolic links not followed, dot-folders skipped,
     /// a resource over 2,000,000 bytes left out with a warning ([`ResourceAction::Skip`]), and
-    /// the [walk caps](crate::parse::walk) of [`WalkLimits::default`] with a time limit of 10
+    /// the walk caps of [`WalkLimits::default`] with a time limit of 10
     /// seconds per walk (a reload cut by it keeps the root's previous skills), and no client
     /// dialect opted in: set [`scan.dialects`](ScanOptions::dialects) (or call
     /// [`Discovery::with_dialects`]) to accept Claude Code's, Codex's or OpenCode's invocation
@@ -213,7 +213,7 @@ impl Discovery {
     /// home folder, the walk starting at `root`. The other settings are the defaults.
     ///
     /// ```
-    /// use skills_embed_runtime::disk::discover::{Discovery, SourceKind};
+    /// use skills_embed_runtime::disk::{Discovery, SourceKind};
     ///
     /// let folder = tempfile::tempdir().unwrap();
     /// let discovery = Discovery::only(folder.path());
@@ -238,10 +238,10 @@ impl Discovery {
 impl Discovery {
     /// This discovery with the fields of `dialects` accepted as known fields: their types are
     /// checked (a wrong type is a `client-field-type` error and leaves the skill out) and no
-    /// portability warning is given (see [`crate::parse::dialect`]).
+    /// portability warning is given (see [`Dialect`](crate::parse::Dialect)).
     ///
     /// ```
-    /// use skills_embed_runtime::disk::discover::Discovery;
+    /// use skills_embed_runtime::disk::Discovery;
     /// use skills_embed_runtime::parse::{Dialect, Dialects};
     ///
     /// let folder = tempfile::tempdir().unwrap();
@@ -266,7 +266,7 @@ impl Default for Discovery {
     /// The defaults listed on each field.
     ///
     /// ```
-    /// use skills_embed_runtime::disk::discover::Discovery;
+    /// use skills_embed_runtime::disk::Discovery;
     /// use skills_embed_runtime::parse::{Profile, ResourceAction};
     /// let d = Discovery::default();
     /// assert!(d.project && d.user);
@@ -325,7 +325,7 @@ impl Discovery {
     ///
     /// ```
     /// use std::fs;
-    /// use skills_embed_runtime::disk::discover::{Discovery, SourceKind};
+    /// use skills_embed_runtime::disk::{Discovery, SourceKind};
     ///
     /// let repo = tempfile::tempdir()?;
     /// fs::create_dir(repo.path().join(".git"))?;
@@ -356,7 +356,7 @@ impl Discovery {
     ///
     /// ```
     /// use std::fs;
-    /// use skills_embed_runtime::disk::discover::Discovery;
+    /// use skills_embed_runtime::disk::Discovery;
     /// use skills_embed_runtime::parse::Rule;
     ///
     /// let root = tempfile::tempdir()?;
@@ -481,7 +481,7 @@ impl Discovery {
 /// What [`Discovery::scan`] found.
 ///
 /// ```
-/// use skills_embed_runtime::disk::discover::Discovered;
+/// use skills_embed_runtime::disk::Discovered;
 /// let found = Discovered::default();
 /// assert!(found.get("pdf").is_none() && !found.has_errors());
 /// ```
@@ -501,7 +501,7 @@ impl Discovered {
     ///
     /// ```
     /// use std::fs;
-    /// use skills_embed_runtime::disk::discover::{Discovery, SourceKind};
+    /// use skills_embed_runtime::disk::{Discovery, SourceKind};
     ///
     /// let root = tempfile::tempdir()?;
     /// fs::create_dir(root.path().join("pdf"))?;
@@ -525,7 +525,7 @@ impl Discovered {
     ///
     /// ```
     /// use std::path::Path;
-    /// use skills_embed_runtime::disk::discover::Discovered;
+    /// use skills_embed_runtime::disk::Discovered;
     /// use skills_embed_runtime::parse::{Diagnostic, Rule};
     /// let mut found = Discovered::default();
     /// found.diagnostics.push(Diagnostic::path_warning(Rule::ScanLimit, Path::new("/s"), "x".into()));
@@ -540,7 +540,7 @@ impl Discovered {
 ///
 /// ```
 /// use std::path::PathBuf;
-/// use skills_embed_runtime::disk::discover::{Found, Root, SourceKind};
+/// use skills_embed_runtime::disk::{Found, Root, SourceKind};
 /// use skills_embed_runtime::{Fields, Skill};
 ///
 /// // How an embedded skill takes part in `resolve`.
@@ -572,25 +572,6 @@ pub struct Found {
 /// gets what `options.limits.resource` says (by default a warning, and the skill loads without
 /// it), a SKILL.md over it leaves its skill out, and so does a file that cannot be read (or that
 /// grew past the cap since the scan). Paths in the results lie under the root's canonical path.
-///
-/// ```
-/// use std::fs;
-/// use skills_embed_runtime::disk::discover::{Discovery, Root, SourceKind, scan_root};
-///
-/// let dir = tempfile::tempdir()?;
-/// let pdf = dir.path().join("documents/pdf");
-/// fs::create_dir_all(&pdf)?;
-/// fs::write(pdf.join("SKILL.md"), "---\nname: pdf\ndescription: PDFs.\n---\nBody\n")?;
-/// fs::write(pdf.join("forms.md"), "# Forms\n")?;
-///
-/// let root = Root { path: dir.path().to_owned(), kind: SourceKind::User };
-/// let options = Discovery::default().scan;
-/// let (found, diagnostics) = scan_root(&root, &options, Some(1_000));
-/// assert!(diagnostics.is_empty());
-/// assert_eq!(found[0].skill.paths().collect::<Vec<_>>(), ["SKILL.md", "forms.md"]);
-/// assert!(found[0].manifest.ends_with("documents/pdf/SKILL.md"));
-/// # Ok::<(), std::io::Error>(())
-/// ```
 pub fn scan_root(
     root: &Root,
     options: &ScanOptions,
@@ -673,35 +654,6 @@ pub(crate) fn scan_root_walk(
 ///
 /// Not tied to the disk: embedded skills take part as [`Found`]s of kind
 /// [`SourceKind::Embedded`] with a `manifest` such as `embedded:pdf`.
-///
-/// ```
-/// use std::path::PathBuf;
-/// use skills_embed_runtime::disk::discover::{Found, Root, SourceKind, resolve};
-/// use skills_embed_runtime::{Fields, Skill};
-///
-/// let found = |kind, manifest: &str, description: &str| Found {
-///     skill: Skill::owned(
-///         Fields { name: "pdf".into(), description: description.into(), ..Default::default() },
-///         String::new(),
-///         Vec::new(),
-///     ),
-///     root: Root { path: PathBuf::from("/r"), kind },
-///     manifest: PathBuf::from(manifest),
-/// };
-/// let (winners, warnings) = resolve(
-///     vec![
-///         found(SourceKind::Embedded, "embedded:pdf", "built in"),
-///         found(SourceKind::User, "/home/me/.agents/skills/pdf/SKILL.md", "mine"),
-///     ],
-///     &SourceKind::ALL,
-/// );
-/// assert_eq!(winners[0].skill.description(), "mine");
-/// assert_eq!(
-///     warnings[0].to_string(),
-///     "embedded:pdf: warning[duplicate-name]: skill \"pdf\" here is shadowed by \
-///      /home/me/.agents/skills/pdf/SKILL.md (user beats embedded)"
-/// );
-/// ```
 pub fn resolve(mut found: Vec<Found>, precedence: &[SourceKind]) -> (Vec<Found>, Vec<Diagnostic>) {
     found.sort_by_key(|f| rank(precedence, f.root.kind));
     let mut winners: Vec<Found> = Vec::new();
@@ -944,6 +896,84 @@ mod tests {
             d.env_paths(),
             None,
             "no variable: environment roots are off"
+        );
+    }
+}
+
+/// Examples of items this module keeps to the crate.
+#[cfg(test)]
+mod examples {
+    #[test]
+    fn scan_root_example() {
+        let run = || {
+            use crate::disk::discover::scan_root;
+            use crate::disk::{Discovery, Root, SourceKind};
+            use std::fs;
+
+            let dir = tempfile::tempdir()?;
+            let pdf = dir.path().join("documents/pdf");
+            fs::create_dir_all(&pdf)?;
+            fs::write(
+                pdf.join("SKILL.md"),
+                "---\nname: pdf\ndescription: PDFs.\n---\nBody\n",
+            )?;
+            fs::write(pdf.join("forms.md"), "# Forms\n")?;
+
+            let root = Root {
+                path: dir.path().to_owned(),
+                kind: SourceKind::User,
+            };
+            let options = Discovery::default().scan;
+            let (found, diagnostics) = scan_root(&root, &options, Some(1_000));
+            assert!(diagnostics.is_empty());
+            assert_eq!(
+                found[0].skill.paths().collect::<Vec<_>>(),
+                ["SKILL.md", "forms.md"]
+            );
+            assert!(found[0].manifest.ends_with("documents/pdf/SKILL.md"));
+            Ok::<(), std::io::Error>(())
+        };
+        run().unwrap();
+    }
+    #[test]
+    fn resolve_example() {
+        use crate::disk::discover::resolve;
+        use crate::disk::{Found, Root, SourceKind};
+        use crate::{Fields, Skill};
+        use std::path::PathBuf;
+
+        let found = |kind, manifest: &str, description: &str| Found {
+            skill: Skill::owned(
+                Fields {
+                    name: "pdf".into(),
+                    description: description.into(),
+                    ..Default::default()
+                },
+                String::new(),
+                Vec::new(),
+            ),
+            root: Root {
+                path: PathBuf::from("/r"),
+                kind,
+            },
+            manifest: PathBuf::from(manifest),
+        };
+        let (winners, warnings) = resolve(
+            vec![
+                found(SourceKind::Embedded, "embedded:pdf", "built in"),
+                found(
+                    SourceKind::User,
+                    "/home/me/.agents/skills/pdf/SKILL.md",
+                    "mine",
+                ),
+            ],
+            &SourceKind::ALL,
+        );
+        assert_eq!(winners[0].skill.description(), "mine");
+        assert_eq!(
+            warnings[0].to_string(),
+            "embedded:pdf: warning[duplicate-name]: skill \"pdf\" here is shadowed by \
+             /home/me/.agents/skills/pdf/SKILL.md (user beats embedded)"
         );
     }
 }

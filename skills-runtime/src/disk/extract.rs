@@ -1,48 +1,4 @@
-//! Writes a skill's files to a working directory, so its scripts can run.
-//!
-//! An embedded skill lives in the binary, but a model can only run a script that exists on disk.
-//! [`extract`] writes *every* file of the skill (not only `scripts/`: scripts read the skill's
-//! `references/` and `assets/` by relative path) under `dest/<skill name>/`, and returns the
-//! absolute paths to hand to the model in a tool output or the listing.
-//!
-//! - **Executable bits** are the ones the file had in the source folder when the crate compiled:
-//!   on Unix, mode `0o755` for executables and `0o644` for the rest, whatever the umask.
-//! - **`SKILL.md`** is written as the body the skill serves: the frontmatter is not part of it.
-//! - **Nothing is written outside the skill's folder**, even while someone swaps its folders
-//!   for links. Every path is checked again, and every folder below `dest` is opened one plain
-//!   name at a time from its parent's open handle, never through a symbolic link; each file is
-//!   written, compared and renamed relative to the handle of the folder holding it (cap-std's
-//!   `Dir`). A folder swapped for a link after it was opened keeps receiving the writes; a link
-//!   met where a folder should be is refused ([`ExtractError::Symlink`]). A link already at a
-//!   file's place is replaced, never written through (each file is written to a temporary file
-//!   with a random name beside it, then renamed over the target). The tools' work folder
-//!   ([`Tools::with_workdir`](crate::Tools::with_workdir)) and `skills extract` write through
-//!   this same function.
-//! - **Idempotent.** A file that already holds the right bytes and mode is left alone, so a
-//!   second call writes nothing and reports [`Extracted::written`] `false`; a file changed or
-//!   deleted since is written again. The marker file [`MARKER`] in the skill's folder holds the
-//!   skill's [`fingerprint`] in hex, written last: it records which version of the skill the
-//!   folder holds once complete.
-//! - Files in the folder that the skill does not have (from an older version, or put there by
-//!   someone else) are left in place: deleting what we did not write is riskier than leaving it.
-//!
-//! ```
-//! use skills_embed_runtime::{File, Fields, Skill};
-//! use skills_embed_runtime::disk::extract::extract;
-//!
-//! let skill = Skill::owned(
-//!     Fields { name: "pdf".into(), description: "Work with PDF files.".into(), ..Default::default() },
-//!     "Run `scripts/extract.sh FILE`.\n".into(),
-//!     vec![File::owned("scripts/extract.sh".into(), b"#!/bin/sh\npdftotext \"$1\" -\n".to_vec(), true)],
-//! );
-//! let work = tempfile::tempdir()?;
-//! let out = extract(&skill, work.path())?;
-//! let script = out.dir.join("scripts").join("extract.sh");
-//! assert!(out.files.contains(&script));
-//! // Tell the model where the script is.
-//! println!("Run `{}` to get a PDF's text.", script.display());
-//! # Ok::<(), Box<dyn std::error::Error>>(())
-//! ```
+//! Writes a skill's files to a working directory, so its scripts can run: [`extract`].
 
 use std::fs;
 use std::io;
@@ -51,34 +7,18 @@ use std::path::{Component, Path, PathBuf};
 pub use super::folder::ExtractError;
 use super::folder::Folder;
 use crate::model::file::hex;
+use crate::model::path;
 use crate::model::skill::{Loaded, Skill};
-use crate::path;
 
 /// The name of the marker file written last in the skill's folder: the hex [`fingerprint`] of
 /// the skill the folder holds, and a newline. A skill file with this path is refused.
-///
-/// ```
-/// use skills_embed_runtime::{Fields, Skill, __private::hex};
-/// use skills_embed_runtime::disk::extract::{extract, fingerprint, MARKER};
-///
-/// let skill = Skill::owned(
-///     Fields { name: "notes".into(), description: "Take notes.".into(), ..Default::default() },
-///     "# Notes\n".into(),
-///     vec![],
-/// );
-/// let work = tempfile::tempdir()?;
-/// let out = extract(&skill, work.path())?;
-/// let marker = std::fs::read_to_string(out.dir.join(MARKER))?;
-/// assert_eq!(marker.trim_end(), hex(&fingerprint(&skill)));
-/// # Ok::<(), Box<dyn std::error::Error>>(())
-/// ```
 pub const MARKER: &str = ".skills-fingerprint";
 
 /// Where a skill was written.
 ///
 /// ```
 /// use skills_embed_runtime::{Fields, Skill};
-/// use skills_embed_runtime::disk::extract::extract;
+/// use skills_embed_runtime::disk::extract;
 ///
 /// let skill = Skill::owned(
 ///     Fields { name: "notes".into(), description: "Take notes.".into(), ..Default::default() },
@@ -108,18 +48,6 @@ pub struct Extracted {
 ///
 /// It uses [`Loaded::sha256`](crate::Loaded::sha256): the digests kept for files read at run
 /// time, hashed on the call for embedded ones.
-///
-/// ```
-/// use skills_embed_runtime::{File, Fields, Skill};
-/// use skills_embed_runtime::disk::extract::fingerprint;
-///
-/// let fields = Fields { name: "s".into(), description: "d".into(), ..Default::default() };
-/// let script = |exec| File::owned("run.sh".into(), b"#!/bin/sh\n".to_vec(), exec);
-/// let a = Skill::owned(fields.clone(), "body\n".into(), vec![script(true)]);
-/// let b = Skill::owned(fields, "body\n".into(), vec![script(false)]);
-/// assert_eq!(fingerprint(&a), fingerprint(&a.clone()));
-/// assert_ne!(fingerprint(&a), fingerprint(&b));
-/// ```
 pub fn fingerprint(skill: &Skill) -> [u8; 32] {
     use sha2::{Digest, Sha256};
     let mut hasher = Sha256::new();
@@ -138,12 +66,55 @@ pub fn fingerprint(skill: &Skill) -> [u8; 32] {
 /// Writes every file of `skill` under `dest/<skill name>/` and returns the absolute paths.
 ///
 /// `dest` is created if missing (with its parents); it may be a symbolic link to a folder,
-/// since it is the caller's choice, but nothing below it may be. See the [module
-/// docs](self) for what is written and how.
+/// since it is the caller's choice, but nothing below it may be.
+///
+/// An embedded skill lives in the binary, but a model can only run a script that exists on disk.
+/// `extract` writes *every* file of the skill (not only `scripts/`: scripts read the skill's
+/// `references/` and `assets/` by relative path) under `dest/<skill name>/`, and returns the
+/// absolute paths to hand to the model in a tool output or the listing.
+///
+/// - **Executable bits** are the ones the file had in the source folder when the crate compiled:
+///   on Unix, mode `0o755` for executables and `0o644` for the rest, whatever the umask.
+/// - **`SKILL.md`** is written as the body the skill serves: the frontmatter is not part of it.
+/// - **Nothing is written outside the skill's folder**, even while someone swaps its folders
+///   for links. Every path is checked again, and every folder below `dest` is opened one plain
+///   name at a time from its parent's open handle, never through a symbolic link; each file is
+///   written, compared and renamed relative to the handle of the folder holding it (cap-std's
+///   `Dir`). A folder swapped for a link after it was opened keeps receiving the writes; a link
+///   met where a folder should be is refused ([`ExtractError::Symlink`]). A link already at a
+///   file's place is replaced, never written through (each file is written to a temporary file
+///   with a random name beside it, then renamed over the target). The tools' work folder
+///   ([`Tools::with_workdir`](crate::tools::Tools::with_workdir)) and `skills extract` write through
+///   this same function.
+/// - **Idempotent.** A file that already holds the right bytes and mode is left alone, so a
+///   second call writes nothing and reports [`Extracted::written`] `false`; a file changed or
+///   deleted since is written again. The marker file `.skills-fingerprint` in the skill's folder holds the
+///   skill's fingerprint in hex, written last: it records which version of the skill the
+///   folder holds once complete.
+/// - Files in the folder that the skill does not have (from an older version, or put there by
+///   someone else) are left in place: deleting what we did not write is riskier than leaving it.
 ///
 /// ```
 /// use skills_embed_runtime::{File, Fields, Skill};
-/// use skills_embed_runtime::disk::extract::extract;
+/// use skills_embed_runtime::disk::extract;
+///
+/// let skill = Skill::owned(
+///     Fields { name: "pdf".into(), description: "Work with PDF files.".into(), ..Default::default() },
+///     "Run `scripts/extract.sh FILE`.\n".into(),
+///     vec![File::owned("scripts/extract.sh".into(), b"#!/bin/sh\npdftotext \"$1\" -\n".to_vec(), true)],
+/// );
+/// let work = tempfile::tempdir()?;
+/// let out = extract(&skill, work.path())?;
+/// let script = out.dir.join("scripts").join("extract.sh");
+/// assert!(out.files.contains(&script));
+/// // Tell the model where the script is.
+/// println!("Run `{}` to get a PDF's text.", script.display());
+/// # Ok::<(), Box<dyn std::error::Error>>(())
+/// ```
+///
+/// ```
+/// use skills_embed_runtime::{File, Fields, Skill};
+/// use skills_embed_runtime::disk::extract;
 ///
 /// let skill = Skill::owned(
 ///     Fields { name: "pdf".into(), description: "Work with PDF files.".into(), ..Default::default() },
@@ -255,7 +226,7 @@ fn write_skill(
 ///
 /// ```
 /// use skills_embed_runtime::{Fields, Skill};
-/// use skills_embed_runtime::disk::extract::extract_to_temp;
+/// use skills_embed_runtime::disk::extract_to_temp;
 ///
 /// let skill = Skill::owned(
 ///     Fields { name: "notes".into(), description: "Take notes.".into(), ..Default::default() },
@@ -588,5 +559,50 @@ mod tests {
         let b = parent.fresh_child("skills-").unwrap();
         assert_ne!(a.path(), b.path());
         assert!(a.path().is_dir() && b.path().is_dir());
+    }
+}
+
+/// Examples of items this module keeps to the crate.
+#[cfg(test)]
+mod examples {
+    #[test]
+    fn marker_example() {
+        let run = || {
+            use crate::disk::extract;
+            use crate::disk::extract::{MARKER, fingerprint};
+            use crate::{__private::hex, Fields, Skill};
+
+            let skill = Skill::owned(
+                Fields {
+                    name: "notes".into(),
+                    description: "Take notes.".into(),
+                    ..Default::default()
+                },
+                "# Notes\n".into(),
+                vec![],
+            );
+            let work = tempfile::tempdir()?;
+            let out = extract(&skill, work.path())?;
+            let marker = std::fs::read_to_string(out.dir.join(MARKER))?;
+            assert_eq!(marker.trim_end(), hex(&fingerprint(&skill)));
+            Ok::<(), Box<dyn std::error::Error>>(())
+        };
+        run().unwrap();
+    }
+    #[test]
+    fn fingerprint_example() {
+        use crate::disk::extract::fingerprint;
+        use crate::{Fields, File, Skill};
+
+        let fields = Fields {
+            name: "s".into(),
+            description: "d".into(),
+            ..Default::default()
+        };
+        let script = |exec| File::owned("run.sh".into(), b"#!/bin/sh\n".to_vec(), exec);
+        let a = Skill::owned(fields.clone(), "body\n".into(), vec![script(true)]);
+        let b = Skill::owned(fields, "body\n".into(), vec![script(false)]);
+        assert_eq!(fingerprint(&a), fingerprint(&a.clone()));
+        assert_ne!(fingerprint(&a), fingerprint(&b));
     }
 }

@@ -80,7 +80,7 @@ struct State {
 /// # static SKILLS: skills_embed_runtime::SkillSet = skills_embed_runtime::SkillSet::empty();
 /// let overlay = Overlay::new(&SKILLS, Discovery::default());
 /// let set = overlay.snapshot();
-/// let tools = skills_embed_runtime::Tools::new(&*set);
+/// let tools = skills_embed_runtime::tools::Tools::new(&*set);
 /// // ... later, when files may have changed:
 /// let report = overlay.reload();
 /// println!("added {:?}, removed {:?}, changed {:?}", report.added, report.removed, report.changed);
@@ -159,7 +159,7 @@ impl<Id> Overlay<Id> {
     /// system's timestamp resolution (a second on some) is seen by the next reload after the
     /// clock moves on.
     ///
-    /// The fingerprint and the scan walk under [the one walk policy](crate::parse::walk): no
+    /// The fingerprint and the scan walk under the one walk policy: no
     /// link out of the root, each real folder once per skill, capped depth and entries, and the
     /// time limit of [`Discovery::scan`] (`walk.max_time`). A root whose walk runs out of time
     /// keeps its previous skills, with a `scan-limit` warning.

@@ -59,7 +59,7 @@ impl Drop for Watcher {
 /// # static SKILLS: skills_embed_runtime::SkillSet = skills_embed_runtime::SkillSet::empty();
 /// # fn main() -> std::io::Result<()> {
 /// let overlay = Arc::new(Overlay::new(&SKILLS, Discovery::default()));
-/// let watcher = watch::watch(Arc::clone(&overlay), Duration::from_secs(2), |report| {
+/// let watcher = watch(Arc::clone(&overlay), Duration::from_secs(2), |report| {
 ///     eprintln!("skills changed: +{:?} -{:?} ~{:?}", report.added, report.removed, report.changed);
 /// })?;
 /// // ... serve tool calls from overlay.snapshot() ...

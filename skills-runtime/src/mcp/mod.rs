@@ -115,7 +115,7 @@
 //! ```
 //!
 //! [`SkillSet`]: crate::SkillSet
-//! [`Tools`]: crate::Tools
+//! [`Tools`]: crate::tools::Tools
 //! [`Session`]: crate::tools::Session
 //! [`Permissions`]: crate::policy::Permissions
 //! [`Grants`]: crate::policy::Grants

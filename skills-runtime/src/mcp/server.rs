@@ -206,7 +206,7 @@ impl McpServer {
     }
 
     /// Writes skills with scripts under `dir` when their body is loaded, and tells the model
-    /// where (see [`Tools::with_workdir`](crate::Tools::with_workdir)).
+    /// where (see [`Tools::with_workdir`](crate::tools::Tools::with_workdir)).
     ///
     /// ```
     /// # static SKILLS: skills_embed_runtime::SkillSet = skills_embed_runtime::SkillSet::empty();
@@ -222,7 +222,7 @@ impl McpServer {
     }
 
     /// Runs the skills' script files through `runner` when the model asks (see
-    /// [`Tools::with_file_runner`](crate::Tools::with_file_runner)): each becomes a script of
+    /// [`Tools::with_file_runner`](crate::tools::Tools::with_file_runner)): each becomes a script of
     /// the run tool, under the same rules and approvals as Rust scripts.
     ///
     /// ```

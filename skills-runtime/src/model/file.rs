@@ -3,8 +3,9 @@
 use super::fields::MANIFEST;
 use crate::text::is_text;
 
-/// One file of a skill read at run time. `SKILL.md` is stored as its body, without the
-/// frontmatter.
+/// One file given to [`Skill::owned`](crate::Skill::owned) (a skill read at run time). Once in
+/// the skill it is served as a [`Loaded`](crate::Loaded), like an embedded file. `SKILL.md` is
+/// stored as its body, without the frontmatter.
 #[derive(Debug, Clone)]
 pub struct File {
     path: String,
@@ -33,10 +34,15 @@ impl File {
     /// A file read at run time: text when it is UTF-8 without NUL bytes, binary otherwise.
     ///
     /// ```
-    /// use skills_embed_runtime::File;
-    /// let file = File::owned("scripts/run.sh".into(), b"#!/bin/sh\n".to_vec(), true);
-    /// assert_eq!((file.path(), file.text(), file.is_executable()), ("scripts/run.sh", Some("#!/bin/sh\n"), true));
-    /// assert_eq!(File::owned("a.bin".into(), vec![0, 159], false).text(), None);
+    /// use skills_embed_runtime::{Fields, File, Skill};
+    /// let files = vec![
+    ///     File::owned("scripts/run.sh".into(), b"#!/bin/sh\n".to_vec(), true),
+    ///     File::owned("a.bin".into(), vec![0, 159], false),
+    /// ];
+    /// let skill = Skill::owned(Fields { name: "demo".into(), ..Fields::default() }, String::new(), files);
+    /// let script = skill.load("scripts/run.sh").unwrap();
+    /// assert_eq!((script.text(), script.is_executable()), (Some("#!/bin/sh\n"), true));
+    /// assert_eq!(skill.load("a.bin").unwrap().text(), None);
     /// ```
     pub fn owned(path: String, bytes: Vec<u8>, executable: bool) -> Self {
         let sha256 = sha256(&bytes);
@@ -57,17 +63,17 @@ impl File {
     }
 
     /// The SHA-256 digest of [`File::bytes`], computed when the file was made.
-    pub fn sha256(&self) -> &[u8; 32] {
+    pub(crate) fn sha256(&self) -> &[u8; 32] {
         &self.sha256
     }
 
     /// The path relative to the skill's folder, with `/` separators.
-    pub fn path(&self) -> &str {
+    pub(crate) fn path(&self) -> &str {
         &self.path
     }
 
     /// The bytes.
-    pub fn bytes(&self) -> &[u8] {
+    pub(crate) fn bytes(&self) -> &[u8] {
         match &self.contents {
             Contents::Text(t) => t.as_bytes(),
             Contents::Binary(b) => b,
@@ -75,7 +81,7 @@ impl File {
     }
 
     /// The text, or `None` for a binary file.
-    pub fn text(&self) -> Option<&str> {
+    pub(crate) fn text(&self) -> Option<&str> {
         match &self.contents {
             Contents::Text(t) => Some(t),
             Contents::Binary(_) => None,
@@ -83,7 +89,7 @@ impl File {
     }
 
     /// Whether the file had an executable bit in the source folder.
-    pub fn is_executable(&self) -> bool {
+    pub(crate) fn is_executable(&self) -> bool {
         self.executable
     }
 }

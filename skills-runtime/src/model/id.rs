@@ -14,7 +14,8 @@ pub trait SkillIdentifier:
     /// The skill's name, as the model sends it.
     fn name(self) -> &'static str;
 
-    /// The position in [`SkillIdentifier::ALL`] and in the skill set.
+    /// The position in [`SkillIdentifier::ALL`] and in the skill set (generated code's).
+    #[doc(hidden)]
     fn index(self) -> usize;
 }
 

@@ -8,13 +8,13 @@
 //! metadata. It is stored typed (two flag bits and two string spans in an embedded skill's
 //! record), so asking for it parses nothing.
 //!
-//! One filter uses it for every surface the model reaches: [`Tools::visible`](crate::Tools::visible).
+//! One filter uses it for every surface the model reaches: [`Tools::visible`](crate::tools::Tools::visible).
 
 /// The invocation policy of one skill, as [`Skill::invocation`](crate::Skill::invocation)
 /// gives it: a cheap view, no parsing.
 ///
 /// ```
-/// use skills_embed_runtime::{Fields, InvocationFields, Skill};
+/// use skills_embed_runtime::{Fields, invoke::InvocationFields, Skill};
 ///
 /// let fields = Fields {
 ///     name: "deploy".into(),
@@ -57,7 +57,7 @@ impl<'a> InvocationPolicy<'a> {
     /// The policy of a skill with no client fields: anyone may invoke it, no arguments declared.
     ///
     /// ```
-    /// use skills_embed_runtime::InvocationPolicy;
+    /// use skills_embed_runtime::invoke::InvocationPolicy;
     /// let policy = InvocationPolicy::DEFAULT;
     /// assert!(policy.model_may_invoke() && policy.user_may_invoke());
     /// assert_eq!((policy.argument_hint(), policy.arguments().count()), (None, 0));
@@ -143,7 +143,7 @@ impl Default for InvocationPolicy<'_> {
 /// [`Fields`](crate::Fields)). The default lets anyone invoke the skill.
 ///
 /// ```
-/// use skills_embed_runtime::InvocationFields;
+/// use skills_embed_runtime::invoke::InvocationFields;
 /// let policy = InvocationFields::default();
 /// assert!(policy.model_may_invoke && policy.user_may_invoke);
 /// assert!(policy.argument_hint.is_none() && policy.arguments.is_empty());
@@ -188,13 +188,7 @@ impl InvocationFields {
     }
 
     /// Whether this is the default policy (no client field changed anything).
-    ///
-    /// ```
-    /// use skills_embed_runtime::InvocationFields;
-    /// assert!(InvocationFields::default().is_default());
-    /// assert!(!InvocationFields { user_may_invoke: false, ..InvocationFields::default() }.is_default());
-    /// ```
-    pub fn is_default(&self) -> bool {
+    pub(crate) fn is_default(&self) -> bool {
         *self == InvocationFields::default()
     }
 
@@ -202,15 +196,7 @@ impl InvocationFields {
     /// `user-invocable`, `argument-hint`, `arguments`); the default when there are none or the
     /// text is not a JSON object. For skills built in code with those fields in
     /// [`Fields::extra`](crate::Fields::extra); the scanner reads them typed.
-    ///
-    /// ```
-    /// use skills_embed_runtime::InvocationFields;
-    /// let policy = InvocationFields::from_extra(r#"{"disable-model-invocation":true,"argument-hint":"[env]"}"#);
-    /// assert!(!policy.model_may_invoke && policy.user_may_invoke);
-    /// assert_eq!(policy.argument_hint.as_deref(), Some("[env]"));
-    /// assert!(InvocationFields::from_extra("not json").is_default());
-    /// ```
-    pub fn from_extra(extra: &str) -> InvocationFields {
+    pub(crate) fn from_extra(extra: &str) -> InvocationFields {
         use serde_json::Value;
         let mut policy = InvocationFields::default();
         let keys = [
@@ -273,5 +259,32 @@ mod tests {
         assert_ne!(view, InvocationPolicy::DEFAULT);
         assert!(InvocationPolicy::DEFAULT.model_may_invoke());
         assert_eq!(InvocationPolicy::DEFAULT.arguments().count(), 0);
+    }
+}
+
+/// Examples of items this module keeps to the crate.
+#[cfg(test)]
+mod examples {
+    #[test]
+    fn is_default_example() {
+        use crate::invoke::InvocationFields;
+        assert!(InvocationFields::default().is_default());
+        assert!(
+            !InvocationFields {
+                user_may_invoke: false,
+                ..InvocationFields::default()
+            }
+            .is_default()
+        );
+    }
+    #[test]
+    fn from_extra_example() {
+        use crate::invoke::InvocationFields;
+        let policy = InvocationFields::from_extra(
+            r#"{"disable-model-invocation":true,"argument-hint":"[env]"}"#,
+        );
+        assert!(!policy.model_may_invoke && policy.user_may_invoke);
+        assert_eq!(policy.argument_hint.as_deref(), Some("[env]"));
+        assert!(InvocationFields::from_extra("not json").is_default());
     }
 }

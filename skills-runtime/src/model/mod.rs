@@ -12,7 +12,7 @@ pub(crate) mod file;
 pub(crate) mod id;
 pub(crate) mod index;
 pub(crate) mod invocation;
-pub mod path;
+pub(crate) mod path;
 pub(crate) mod script;
 pub(crate) mod set;
 pub(crate) mod skill;

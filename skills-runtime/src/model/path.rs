@@ -27,7 +27,7 @@ pub enum PathProblem {
 
 impl PathProblem {
     /// A short phrase for messages: what the path contains.
-    pub fn describe(self) -> &'static str {
+    pub(crate) fn describe(self) -> &'static str {
         match self {
             Self::Empty => "it is empty",
             Self::Absolute => "it is absolute",
@@ -54,13 +54,6 @@ pub struct RequestPath<'a> {
 }
 
 /// Checks a path sent by a model.
-///
-/// ```
-/// use skills_embed_runtime::path::{check, PathProblem};
-/// assert_eq!(check("./references//forms.md").unwrap().to_string(), "references/forms.md");
-/// assert_eq!(check("../other/SKILL.md").unwrap_err(), PathProblem::ParentSegment);
-/// assert_eq!(check("%2e%2e/x").unwrap_err(), PathProblem::PercentEncoded);
-/// ```
 pub fn check(raw: &str) -> Result<RequestPath<'_>, PathProblem> {
     let bytes = raw.as_bytes();
     if bytes.first() == Some(&b'/') {
@@ -194,5 +187,23 @@ mod tests {
         assert_eq!(p.cmp_stored("a/c"), Ordering::Greater);
         assert_eq!(p.cmp_stored("a"), Ordering::Less);
         assert_eq!(p.cmp_stored("a/b/c"), Ordering::Greater);
+    }
+}
+
+/// Examples of items this module keeps to the crate.
+#[cfg(test)]
+mod examples {
+    #[test]
+    fn check_example() {
+        use crate::model::path::{PathProblem, check};
+        assert_eq!(
+            check("./references//forms.md").unwrap().to_string(),
+            "references/forms.md"
+        );
+        assert_eq!(
+            check("../other/SKILL.md").unwrap_err(),
+            PathProblem::ParentSegment
+        );
+        assert_eq!(check("%2e%2e/x").unwrap_err(), PathProblem::PercentEncoded);
     }
 }

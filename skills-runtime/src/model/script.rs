@@ -60,7 +60,7 @@ pub trait ScriptFn: Send + Sync {
     /// otherwise runs [`ScriptFn::run`] to its end: nothing stops a function from outside.
     ///
     /// ```
-    /// use skills_embed_runtime::{CancelToken, Script, ScriptError};
+    /// use skills_embed_runtime::{tools::CancelToken, Script, ScriptError};
     /// use std::time::Duration;
     ///
     /// /// Waits for ever.
@@ -98,7 +98,7 @@ pub trait ScriptFn: Send + Sync {
 /// once cancelled it stays so.
 ///
 /// ```
-/// use skills_embed_runtime::CancelToken;
+/// use skills_embed_runtime::tools::CancelToken;
 /// use std::time::Duration;
 ///
 /// let cancel = CancelToken::new();
@@ -132,7 +132,7 @@ impl CancelToken {
     /// A token not cancelled yet.
     ///
     /// ```
-    /// assert!(!skills_embed_runtime::CancelToken::new().is_cancelled());
+    /// assert!(!skills_embed_runtime::tools::CancelToken::new().is_cancelled());
     /// ```
     pub fn new() -> Self {
         CancelToken::default()
@@ -142,7 +142,7 @@ impl CancelToken {
     /// dropped.
     ///
     /// ```
-    /// let cancel = skills_embed_runtime::CancelToken::new();
+    /// let cancel = skills_embed_runtime::tools::CancelToken::new();
     /// cancel.clone().cancel();
     /// assert!(cancel.is_cancelled());
     /// ```
@@ -161,7 +161,7 @@ impl CancelToken {
     /// Whether the run was cancelled.
     ///
     /// ```
-    /// let cancel = skills_embed_runtime::CancelToken::new();
+    /// let cancel = skills_embed_runtime::tools::CancelToken::new();
     /// assert!(!cancel.is_cancelled());
     /// ```
     pub fn is_cancelled(&self) -> bool {
@@ -172,7 +172,7 @@ impl CancelToken {
     /// cancelled.
     ///
     /// ```
-    /// let cancel = skills_embed_runtime::CancelToken::new();
+    /// let cancel = skills_embed_runtime::tools::CancelToken::new();
     /// cancel.cancel();
     /// assert!(cancel.wait_timeout(std::time::Duration::from_secs(60)));
     /// ```

@@ -4,12 +4,11 @@ use std::borrow::Cow;
 use std::fmt;
 use std::marker::PhantomData;
 
-use crate::listing::{self, ListingFormat};
+use crate::listing::{self, ListingFormat, ListingOptions};
 use crate::model::error::SkillError;
 use crate::model::id::{Dynamic, SkillIdentifier};
 use crate::model::index::Index;
 use crate::model::script::Script;
-use crate::model::skill::Loaded;
 use crate::model::skill::Skill;
 use crate::text::closest;
 
@@ -67,14 +66,6 @@ impl<Id> SkillSet<Id> {
         &self.scripts
     }
 
-    /// The Rust scripts of the skill named `skill`, sorted by name.
-    pub fn scripts_of<'a>(&'a self, skill: &'a str) -> impl Iterator<Item = &'a Script> + 'a {
-        let start = self.scripts.partition_point(|s| s.key().0 < skill);
-        self.scripts[start..]
-            .iter()
-            .take_while(move |s| s.skill() == skill)
-    }
-
     /// The Rust script `name` of the skill named `skill`.
     pub fn script(&self, skill: &str, name: &str) -> Option<&Script> {
         self.scripts
@@ -97,7 +88,7 @@ impl<Id> SkillSet<Id> {
     /// let fields = Fields { name: "hello".into(), description: "Greets.".into(), ..Fields::default() };
     /// let set = SkillSet::from_skills(vec![Skill::owned(fields, String::new(), vec![])], &ListingFormat::Markdown)
     ///     .with_scripts([Script::new("hello", "greet", greet)]);
-    /// assert_eq!(set.scripts_of("hello").map(|s| s.name()).collect::<Vec<_>>(), ["greet"]);
+    /// assert_eq!(set.scripts().iter().map(|s| s.name()).collect::<Vec<_>>(), ["greet"]);
     /// assert!(set.script("hello", "greet").is_some() && set.script("hello", "wave").is_none());
     /// ```
     pub fn with_scripts(mut self, scripts: impl IntoIterator<Item = Script>) -> Self {
@@ -168,26 +159,11 @@ impl<Id> SkillSet<Id> {
         }
     }
 
-    /// The body or a resource of a skill named by a string. Both misses list what exists.
-    #[inline]
-    pub fn load_by_name(&self, name: &str, path: &str) -> Result<Loaded<'_>, SkillError> {
-        // Not `get(name)?`: that moves a whole `Result` with its error type through the hit.
-        match self.find(name) {
-            Some(skill) => skill.load(path),
-            None => Err(self.unknown(name)),
-        }
-    }
-
     /// The same skills as a set looked up by name only, as servers and run-time code take
     /// them; nothing is copied.
-    ///
-    /// ```
-    /// use skills_embed_runtime::{SkillSet, Dynamic};
-    /// static EMPTY: SkillSet = SkillSet::empty();
-    /// let by_name: SkillSet<Dynamic> = EMPTY.by_name();
-    /// assert!(by_name.is_empty());
-    /// ```
-    pub fn by_name(&'static self) -> SkillSet<Dynamic> {
+    // Hosts (MCP, rig) take sets by name.
+    #[cfg_attr(not(any(feature = "mcp", feature = "rig")), allow(dead_code))]
+    pub(crate) fn by_name(&'static self) -> SkillSet<Dynamic> {
         SkillSet {
             skills: Cow::Borrowed(self.skills()),
             summary: Cow::Borrowed(self.summary()),
@@ -197,39 +173,48 @@ impl<Id> SkillSet<Id> {
         }
     }
 
-    /// Renders the listing again in another format.
-    pub fn render_summary(&self, format: &ListingFormat) -> String {
-        listing::summary(
-            self.skills
-                .iter()
-                .filter(|s| s.invocation().model_may_invoke())
-                .map(|s| listing::Entry {
-                    name: s.name(),
-                    description: s.description(),
-                    ..listing::Entry::default()
-                }),
-            format,
-        )
+    /// The listing of the skills a model may invoke, rendered with `options` (format, budgets,
+    /// hints); [`SkillSet::summary`] is the same in the default options, built once.
+    ///
+    /// ```
+    /// use skills_embed_runtime::listing::{Budget, ListingFormat, ListingOptions};
+    /// use skills_embed_runtime::{Fields, Skill, SkillSet};
+    /// let skill = |name: &str, description: &str| {
+    ///     let fields = Fields { name: name.into(), description: description.into(), ..Fields::default() };
+    ///     Skill::owned(fields, String::new(), vec![])
+    /// };
+    /// let set = SkillSet::from_skills(
+    ///     vec![skill("pdf", "Read, fill and merge PDF files."), skill("sql", "Write safe schema migrations.")],
+    ///     &ListingFormat::Markdown,
+    /// );
+    /// assert_eq!(set.listing(&ListingOptions::default()), set.summary());
+    /// let xml = set.listing(&ListingOptions { format: ListingFormat::Xml, ..ListingOptions::default() });
+    /// assert!(xml.starts_with("<available_skills>"));
+    /// // Over a budget, skills from the end are listed by name only, and the listing says so.
+    /// let short = set.listing(&ListingOptions { budget: Some(Budget::Chars(40)), ..ListingOptions::default() });
+    /// assert!(short.contains("- sql") && !short.contains("migrations"), "{short}");
+    /// ```
+    pub fn listing(&self, options: &ListingOptions) -> String {
+        let entries: Vec<listing::Entry<'_>> = self
+            .skills
+            .iter()
+            .filter(|s| s.invocation().model_may_invoke())
+            .map(|s| listing::Entry {
+                name: s.name(),
+                description: s.description(),
+                ..listing::Entry::default()
+            })
+            .collect();
+        listing::render(&entries, options)
     }
 }
 
 impl<Id: SkillIdentifier> SkillSet<Id> {
-    /// A skill by its identifier: an index, no search.
+    /// A skill by its identifier: an index, no search. [`Skill::load`] serves its body and files.
     #[inline]
     pub fn skill(&self, id: Id) -> &Skill {
         // In bounds: the enum and the array come from the same expansion.
         &self.skills[id.index()]
-    }
-
-    /// The body (`"SKILL.md"`) or a resource of a skill. A miss lists every path of the skill.
-    #[inline]
-    pub fn load(&self, id: Id, path: &str) -> Result<Loaded<'_>, SkillError> {
-        self.skill(id).load(path)
-    }
-
-    /// Every path [`SkillSet::load`] accepts for a skill, sorted.
-    pub fn paths(&self, id: Id) -> impl ExactSizeIterator<Item = &str> + '_ {
-        self.skill(id).paths()
     }
 }
 
@@ -257,7 +242,10 @@ impl SkillSet<Dynamic> {
             scripts: Cow::Borrowed(&[]),
             id: PhantomData,
         };
-        set.summary = Cow::Owned(set.render_summary(format));
+        set.summary = Cow::Owned(set.listing(&ListingOptions {
+            format: format.clone(),
+            ..ListingOptions::default()
+        }));
         set
     }
 }
@@ -267,5 +255,17 @@ impl<Id> fmt::Debug for SkillSet<Id> {
         f.debug_struct("SkillSet")
             .field("skills", &self.names().collect::<Vec<_>>())
             .finish()
+    }
+}
+
+/// Examples of items this module keeps to the crate.
+#[cfg(test)]
+mod examples {
+    #[test]
+    fn by_name_example() {
+        use crate::{Dynamic, SkillSet};
+        static EMPTY: SkillSet = SkillSet::empty();
+        let by_name: SkillSet<Dynamic> = EMPTY.by_name();
+        assert!(by_name.is_empty());
     }
 }

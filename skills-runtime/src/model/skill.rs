@@ -18,7 +18,7 @@ use super::path;
 use crate::listing::Entry;
 use crate::text::closest;
 
-pub use super::fields::MANIFEST;
+pub(crate) use super::fields::MANIFEST;
 
 /// A skill: the fields of its SKILL.md frontmatter, its body and every file it serves.
 ///
@@ -318,7 +318,7 @@ impl Skill {
     /// here.
     ///
     /// ```
-    /// use skills_embed_runtime::{Fields, InvocationFields, Skill};
+    /// use skills_embed_runtime::{Fields, invoke::InvocationFields, Skill};
     /// let fields = |model_may_invoke| Fields {
     ///     name: "deploy".into(),
     ///     invocation: InvocationFields { model_may_invoke, ..InvocationFields::default() },
@@ -381,7 +381,7 @@ impl Skill {
     }
 
     /// The body without its chunk blocks, in pieces (no allocation).
-    pub fn core_body(&self) -> impl Iterator<Item = &str> + '_ {
+    pub(crate) fn core_body(&self) -> impl Iterator<Item = &str> + '_ {
         let body = self.body();
         let mut at = 0;
         let mut chunks = self.chunks().iter();
@@ -431,7 +431,7 @@ impl Skill {
     }
 
     /// Where the skill came from: `embedded` (in the binary) or `disk`.
-    pub fn source(&self) -> &'static str {
+    pub(crate) fn source(&self) -> &'static str {
         if self.is_embedded() {
             "embedded"
         } else {
@@ -440,20 +440,20 @@ impl Skill {
     }
 
     /// Whether the skill has scripts: files under `scripts/` or files with an executable bit.
-    pub fn has_scripts(&self) -> bool {
+    pub(crate) fn has_scripts(&self) -> bool {
         self.script_files().next().is_some()
     }
 
     /// The skill's script files: files under `scripts/` or files with an executable bit, by
     /// path.
-    pub fn script_files(&self) -> impl Iterator<Item = Loaded<'_>> + '_ {
+    pub(crate) fn script_files(&self) -> impl Iterator<Item = Loaded<'_>> + '_ {
         self.resources()
             .filter(|f| f.is_executable() || f.path().starts_with("scripts/"))
     }
 
     /// The skill's entry in the L1 listing: name, description, whether it has resources and
     /// scripts, and its chunk ids.
-    pub fn listing_entry(&self) -> Entry<'_> {
+    pub(crate) fn listing_entry(&self) -> Entry<'_> {
         Entry {
             name: self.name(),
             description: self.description(),

@@ -221,6 +221,8 @@ impl Diagnostic {
     }
 
     /// An error at `file:line:column`.
+    // What the validator, the macro and the loaders build; users read diagnostics.
+    #[doc(hidden)]
     pub fn error(rule: Rule, file: &Path, line: usize, column: usize, message: String) -> Self {
         Diagnostic {
             severity: Severity::Error,
@@ -233,6 +235,7 @@ impl Diagnostic {
     }
 
     /// A warning at `file:line:column`.
+    #[doc(hidden)]
     pub fn warning(rule: Rule, file: &Path, line: usize, column: usize, message: String) -> Self {
         Diagnostic {
             severity: Severity::Warning,
@@ -241,11 +244,13 @@ impl Diagnostic {
     }
 
     /// An error about the whole file or folder `path`, with no line or column.
+    #[doc(hidden)]
     pub fn path_error(rule: Rule, path: &Path, message: String) -> Self {
         Self::error(rule, path, 0, 0, message)
     }
 
     /// A warning about the whole file or folder `path`, with no line or column.
+    #[doc(hidden)]
     pub fn path_warning(rule: Rule, path: &Path, message: String) -> Self {
         Self::warning(rule, path, 0, 0, message)
     }

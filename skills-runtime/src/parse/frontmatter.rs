@@ -3,17 +3,6 @@
 //! The frontmatter sits between a first line `---` and the next line that is exactly `---`
 //! (trailing whitespace, including the `\r` of CRLF, is ignored on both fence lines). Anything
 //! after the closing fence, including further `---` lines, is body.
-//!
-//! ```
-//! use skills_embed_runtime::parse::frontmatter::split;
-//!
-//! let text = "---\nname: pdf\ndescription: Fill PDF forms.\n---\n\n# PDF\n";
-//! let parts = split(text).unwrap();
-//! assert_eq!(parts.yaml, "name: pdf\ndescription: Fill PDF forms.\n");
-//! assert_eq!(parts.yaml_line, 2);
-//! assert_eq!(parts.body, "# PDF\n");
-//! assert_eq!(&text[parts.body_start..], "# PDF\n");
-//! ```
 
 use std::fmt;
 
@@ -35,19 +24,6 @@ const BOM: char = '\u{FEFF}';
 /// A SKILL.md cut into its frontmatter and its body.
 ///
 /// Every offset refers to the original text given to [`split`], byte order mark included.
-///
-/// ```
-/// use skills_embed_runtime::parse::frontmatter::split;
-///
-/// // A BOM, CRLF line endings and a `---` line in the body.
-/// let text = "\u{FEFF}---\r\nname: pdf\r\n---  \r\n\r\nBody\r\n---\r\nMore body\r\n";
-/// let parts = split(text).unwrap();
-/// assert_eq!(parts.yaml, "name: pdf\r\n");
-/// assert_eq!(parts.yaml_offset, 8); // 3 bytes of BOM, then "---\r\n"
-/// assert_eq!(parts.yaml_line, 2);
-/// assert_eq!(parts.body, "Body\r\n---\r\nMore body\r\n");
-/// assert_eq!(parts.body_start, text.len() - parts.body.len());
-/// ```
 #[derive(Debug, Clone, Copy, PartialEq, Eq)]
 pub struct Split<'a> {
     /// The YAML text between the fences, with its line endings as written.
@@ -64,15 +40,6 @@ pub struct Split<'a> {
 }
 
 /// Why a SKILL.md could not be split. Each case maps to one [`Rule`].
-///
-/// ```
-/// use skills_embed_runtime::parse::Rule;
-/// use skills_embed_runtime::parse::frontmatter::{split, SplitError};
-///
-/// assert_eq!(split("# No frontmatter\n"), Err(SplitError::Missing));
-/// assert_eq!(split("---\nname: pdf\n").unwrap_err().rule(), Rule::FrontmatterUnclosed);
-/// assert_eq!(split("---\n  \n---\n").unwrap_err().rule(), Rule::FrontmatterEmpty);
-/// ```
 #[derive(Debug, Clone, Copy, PartialEq, Eq)]
 #[non_exhaustive]
 pub enum SplitError {
@@ -132,14 +99,6 @@ impl std::error::Error for SplitError {}
 /// Splits the text of a SKILL.md into its YAML frontmatter and its body.
 ///
 /// A leading byte order mark is skipped; CRLF line endings are accepted.
-///
-/// ```
-/// use skills_embed_runtime::parse::frontmatter::{split, SplitError};
-///
-/// let parts = split("---\nname: a\n---\n").unwrap();
-/// assert_eq!((parts.yaml, parts.body), ("name: a\n", ""));
-/// assert_eq!(split("name: a\n---\n"), Err(SplitError::Missing));
-/// ```
 pub fn split(text: &str) -> Result<Split<'_>, SplitError> {
     let start = if text.starts_with(BOM) {
         BOM.len_utf8()
@@ -331,5 +290,57 @@ mod tests {
         ] {
             assert!(!error.to_string().contains('\n'));
         }
+    }
+}
+
+/// Examples of items this module keeps to the crate.
+#[cfg(test)]
+mod examples {
+    #[test]
+    fn module_example() {
+        use crate::parse::frontmatter::split;
+
+        let text = "---\nname: pdf\ndescription: Fill PDF forms.\n---\n\n# PDF\n";
+        let parts = split(text).unwrap();
+        assert_eq!(parts.yaml, "name: pdf\ndescription: Fill PDF forms.\n");
+        assert_eq!(parts.yaml_line, 2);
+        assert_eq!(parts.body, "# PDF\n");
+        assert_eq!(&text[parts.body_start..], "# PDF\n");
+    }
+    #[test]
+    fn split_example() {
+        use crate::parse::frontmatter::split;
+
+        // A BOM, CRLF line endings and a `---` line in the body.
+        let text = "\u{FEFF}---\r\nname: pdf\r\n---  \r\n\r\nBody\r\n---\r\nMore body\r\n";
+        let parts = split(text).unwrap();
+        assert_eq!(parts.yaml, "name: pdf\r\n");
+        assert_eq!(parts.yaml_offset, 8); // 3 bytes of BOM, then "---\r\n"
+        assert_eq!(parts.yaml_line, 2);
+        assert_eq!(parts.body, "Body\r\n---\r\nMore body\r\n");
+        assert_eq!(parts.body_start, text.len() - parts.body.len());
+    }
+    #[test]
+    fn spliterror_example() {
+        use crate::parse::Rule;
+        use crate::parse::frontmatter::{SplitError, split};
+
+        assert_eq!(split("# No frontmatter\n"), Err(SplitError::Missing));
+        assert_eq!(
+            split("---\nname: pdf\n").unwrap_err().rule(),
+            Rule::FrontmatterUnclosed
+        );
+        assert_eq!(
+            split("---\n  \n---\n").unwrap_err().rule(),
+            Rule::FrontmatterEmpty
+        );
+    }
+    #[test]
+    fn split_example_2() {
+        use crate::parse::frontmatter::{SplitError, split};
+
+        let parts = split("---\nname: a\n---\n").unwrap();
+        assert_eq!((parts.yaml, parts.body), ("name: a\n", ""));
+        assert_eq!(split("name: a\n---\n"), Err(SplitError::Missing));
     }
 }

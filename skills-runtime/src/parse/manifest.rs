@@ -35,16 +35,13 @@ use super::colon::{ColonFix, load_repairing_colons};
 use super::dialect::Dialects;
 use super::events::{self, KeyEntry, NestingError};
 use super::extra::{check_unknown_fields, read_invocation};
-pub use super::fields::{
-    ALLOWED_FIELDS, MAX_COMPATIBILITY_CHARS, MAX_DESCRIPTION_CHARS, MAX_NAME_CHARS,
-};
 use super::fields::{
     check_allowed_tools, check_compatibility, check_description, check_license, check_metadata,
     check_name,
 };
 use super::frontmatter;
 use super::value::kind;
-pub use super::yaml::MAX_YAML_VALUES;
+use super::yaml::MAX_YAML_VALUES;
 use super::yaml::{Duplicate, LoadError, relocate};
 use super::{Diagnostic, Profile, Rule, Severity};
 use crate::model::fields::Fields;
@@ -59,7 +56,7 @@ pub struct Manifest {
     /// text; `metadata` sorted by key; `allowed_tools` in order (from a space-separated string or
     /// a list); `extra` the fields the specification does not define, kept under the lenient
     /// profile, and the fields of the client dialects opted in to (any profile), as canonical
-    /// JSON object text; `invocation` from the client fields read (see [`dialect`](super::dialect): Codex's
+    /// JSON object text; `invocation` from the client fields read (see [`Dialect`](super::Dialect): Codex's
     /// `agents/openai.yaml` is another file, the scanner applies it).
     pub fields: Fields,
     /// Byte offset in the file's text where the body starts (after the closing fence and the
@@ -96,35 +93,6 @@ pub fn parse_manifest(
 /// types are checked (a wrong type is a `client-field-type` error at its line), no warning is
 /// given, and they are kept in [`Fields::extra`]. See [`dialect`](super::dialect) for what each profile does
 /// with the fields of a dialect not opted in to.
-///
-/// ```
-/// use std::path::Path;
-/// use skills_embed_runtime::parse::{parse_manifest_with, Dialect, Profile, Rule};
-///
-/// let text = "---\nname: deploy\ndescription: Deploy.\ndisable-model-invocation: true\nargument-hint: \"[env]\"\n---\n";
-/// let file = Path::new("deploy/SKILL.md");
-/// let (manifest, diagnostics) =
-///     parse_manifest_with(text, file, Some("deploy"), Profile::Strict, Dialect::ClaudeCode.into());
-/// let manifest = manifest.unwrap();
-/// assert!(diagnostics.is_empty());
-/// assert!(!manifest.fields.invocation.model_may_invoke);
-/// assert_eq!(manifest.fields.invocation.argument_hint.as_deref(), Some("[env]"));
-/// // Kept as canonical JSON: keys sorted, so the same fields are always the same text.
-/// assert_eq!(
-///     manifest.fields.extra,
-///     r#"{"argument-hint":"[env]","disable-model-invocation":true}"#
-/// );
-///
-/// let wrong = text.replace("invocation: true", "invocation: \"yes\"");
-/// let (_, diagnostics) =
-///     parse_manifest_with(&wrong, file, Some("deploy"), Profile::Strict, Dialect::ClaudeCode.into());
-/// assert_eq!(diagnostics[0].rule, Rule::ClientFieldType);
-/// assert_eq!((diagnostics[0].line, diagnostics[0].column), (4, 1));
-/// assert_eq!(
-///     diagnostics[0].message,
-///     "field \"disable-model-invocation\" (Claude Code) must be a boolean (true or false), not a string"
-/// );
-/// ```
 pub fn parse_manifest_with(
     text: &str,
     file: &Path,
@@ -665,5 +633,52 @@ mod tests {
                 );
             }
         }
+    }
+}
+
+/// Examples of items this module keeps to the crate.
+#[cfg(test)]
+mod examples {
+    #[test]
+    fn parse_manifest_with_example() {
+        use crate::parse::{Dialect, Profile, Rule, parse_manifest_with};
+        use std::path::Path;
+
+        let text = "---\nname: deploy\ndescription: Deploy.\ndisable-model-invocation: true\nargument-hint: \"[env]\"\n---\n";
+        let file = Path::new("deploy/SKILL.md");
+        let (manifest, diagnostics) = parse_manifest_with(
+            text,
+            file,
+            Some("deploy"),
+            Profile::Strict,
+            Dialect::ClaudeCode.into(),
+        );
+        let manifest = manifest.unwrap();
+        assert!(diagnostics.is_empty());
+        assert!(!manifest.fields.invocation.model_may_invoke);
+        assert_eq!(
+            manifest.fields.invocation.argument_hint.as_deref(),
+            Some("[env]")
+        );
+        // Kept as canonical JSON: keys sorted, so the same fields are always the same text.
+        assert_eq!(
+            manifest.fields.extra,
+            r#"{"argument-hint":"[env]","disable-model-invocation":true}"#
+        );
+
+        let wrong = text.replace("invocation: true", "invocation: \"yes\"");
+        let (_, diagnostics) = parse_manifest_with(
+            &wrong,
+            file,
+            Some("deploy"),
+            Profile::Strict,
+            Dialect::ClaudeCode.into(),
+        );
+        assert_eq!(diagnostics[0].rule, Rule::ClientFieldType);
+        assert_eq!((diagnostics[0].line, diagnostics[0].column), (4, 1));
+        assert_eq!(
+            diagnostics[0].message,
+            "field \"disable-model-invocation\" (Claude Code) must be a boolean (true or false), not a string"
+        );
     }
 }

@@ -1,17 +1,17 @@
 //! The one SKILL.md parser and validator, shared by `skills!`, the `skills` command-line tool and
 //! the on-disk loader, so a skill that passes one passes all three.
 //!
-//! - [`frontmatter`] splits a SKILL.md into its YAML frontmatter and its body.
-//! - [`manifest`] reads the fields and checks every rule of the Agent Skills specification:
-//!   it loads the YAML with bounds (`yaml`), checks its nesting and places each field at its line (`events`), repairs
-//!   unquoted colons (`colon`), checks the specification's fields (`fields`) and the others
-//!   (`extra`: unknown and client fields, kept as canonical JSON), through one `checker`.
-//! - [`dialect`] reads the client fields (Claude Code, Codex, OpenCode) that make a skill's
-//!   invocation policy, under the profile and the dialects opted in to.
-//! - [`tree`] walks a folder, finds every skill and its resources, and checks the folder as a
-//!   whole (duplicate names, symlinks leaving the root).
-//! - [`walk`] is the policy every walk of a folder follows: links never leave the root, each
-//!   real folder is read once per skill, and depth, entries and time are capped.
+//! - [`scan`] walks a folder (or one SKILL.md), finds every skill and its resources, checks each
+//!   SKILL.md and the folder as a whole (duplicate names, links leaving the root), and returns a
+//!   [`Tree`]; [`ScanOptions`] holds the profile, the [`Dialects`] and the walk's [`Limits`].
+//! - [`parse_manifest`] checks one SKILL.md's text: its frontmatter and every rule of the Agent
+//!   Skills specification.
+//!
+//! Inside, `frontmatter` splits the text, `events` places each field at its line and checks the
+//! nesting on the YAML parser's events, `yaml` loads the values with bounds, `colon` repairs
+//! unquoted colons, `fields` and `extra` check the fields through one `checker`, `dialect` reads
+//! the client fields, and `walk`/`walker`/`tree` walk a folder (links never leave the root, depth,
+//! entries and time are capped).
 //!
 //! Every problem is a [`Diagnostic`] with a [`Rule`], a place and a message; all of them are
 //! collected, never only the first.
@@ -19,28 +19,27 @@
 mod checker;
 mod colon;
 mod diagnostic;
-pub mod dialect;
+mod dialect;
 mod events;
 mod extra;
 mod fields;
-pub mod frontmatter;
-pub mod manifest;
+pub(crate) mod frontmatter;
+mod manifest;
 pub(crate) mod read;
 pub(crate) mod scan;
-pub mod script_refs;
+pub(crate) mod script_refs;
 #[cfg(test)]
 mod testing;
-pub mod tree;
+pub(crate) mod tree;
 mod value;
-pub mod walk;
+pub(crate) mod walk;
 mod walker;
 mod yaml;
 
 pub use diagnostic::{Diagnostic, Profile, Rule, Severity};
 pub use dialect::{Dialect, Dialects};
-pub use manifest::{Manifest, parse_manifest, parse_manifest_with};
+pub(crate) use manifest::parse_manifest_with;
+pub use manifest::{Manifest, parse_manifest};
 pub use scan::scan;
-pub use tree::{
-    LimitAction, Limits, Resource, ResourceAction, SKIPPED_FOLDERS, ScanOptions, SkillSource, Tree,
-};
+pub use tree::{LimitAction, Limits, Resource, ResourceAction, ScanOptions, SkillSource, Tree};
 pub use walk::{WalkLimits, WalkSummary};

@@ -22,14 +22,6 @@ pub const SCRIPT_SCHEME: &str = "script:";
 /// function's name holds (ASCII letters, digits, `_`); a target such as `script:` alone or
 /// `script:a b` is reported with the name as written up to the `)`, so the check can say it is
 /// not a script name.
-///
-/// ```
-/// use skills_embed_runtime::parse::script_refs::script_references;
-/// let body = "Fill it with [the filler](script:fill_form).\n```\n[x](script:ignored)\n```\n";
-/// let found = script_references(body);
-/// assert_eq!(found.len(), 1);
-/// assert_eq!((found[0].name.as_str(), found[0].line, found[0].column), ("fill_form", 1, 27));
-/// ```
 pub fn script_references(text: &str) -> Vec<ScriptReference> {
     let mut found = Vec::new();
     let mut fences = Fences::default();
@@ -83,5 +75,21 @@ mod tests {
         assert_eq!(names, ["", "a b", "x"]);
         assert!(!is_script_name("") && !is_script_name("a b") && is_script_name("x_1"));
         assert!(!is_script_name("1x"));
+    }
+}
+
+/// Examples of items this module keeps to the crate.
+#[cfg(test)]
+mod examples {
+    #[test]
+    fn script_references_example() {
+        use crate::parse::script_refs::script_references;
+        let body = "Fill it with [the filler](script:fill_form).\n```\n[x](script:ignored)\n```\n";
+        let found = script_references(body);
+        assert_eq!(found.len(), 1);
+        assert_eq!(
+            (found[0].name.as_str(), found[0].line, found[0].column),
+            ("fill_form", 1, 27)
+        );
     }
 }

@@ -45,7 +45,7 @@ pub struct ScanOptions {
     /// How strictly each SKILL.md is checked.
     pub profile: Profile,
     /// The client dialects whose fields are known fields, in any profile: their types are
-    /// checked and they make the skill's invocation policy (see [`dialect`]).
+    /// checked and they make the skill's invocation policy (see [`Dialect`](super::Dialect)).
     /// Empty by default.
     pub dialects: Dialects,
     /// Globs (relative to each skill's folder) a resource must match to be kept; empty keeps all.
@@ -60,7 +60,8 @@ pub struct ScanOptions {
     /// skill has such a folder (or is itself a dot-file) is still a resource only with
     /// `dotfiles`.
     pub dot_folders: bool,
-    /// Folder names never searched for skills (see [`SKIPPED_FOLDERS`]). They apply outside
+    /// Folder names never searched for skills ([`ScanOptions::for_repositories`] names
+    /// version-control, dependency and cache folders). They apply outside
     /// skills and to dot folders inside one; the other folders of a skill hold its resources
     /// whatever their name. A folder so named that holds a SKILL.md is still a skill.
     pub skip_folders: Vec<String>,
@@ -69,13 +70,13 @@ pub struct ScanOptions {
     /// Size limits for bodies and resources.
     pub limits: Limits,
     /// Follow symbolic links (never out of the root, nor out of the skill holding them: see
-    /// the [walk policy](super::walk)). Off by default; `skills!` and the command-line tool turn
+    /// the walk policy). Off by default; `skills!` and the command-line tool turn
     /// it on.
     pub follow_symlinks: bool,
     /// Stop after this many folders (a `scan-limit` warning says so); `None` for no limit.
     pub max_dirs: Option<usize>,
     /// The caps every walk stops at (depth, entries in all and per skill, time); on by default.
-    /// See [`WalkLimits`] and the [walk policy](super::walk).
+    /// See [`WalkLimits`].
     pub walk: WalkLimits,
 }
 
@@ -106,14 +107,15 @@ pub struct Limits {
 
 impl ScanOptions {
     /// What `skills validate` reads: every SKILL.md below the root, dot folders included, except
-    /// in version-control, dependency and cache folders ([`SKIPPED_FOLDERS`]); symbolic links
-    /// followed (inside the root); a resource over the size cap gets a warning and is left out.
+    /// in version-control, dependency and cache folders (`.git`, `node_modules`, `target`, ...);
+    /// symbolic links followed (inside the root); a resource over the size cap gets a warning and
+    /// is left out.
     ///
     /// ```
-    /// use skills_embed_runtime::parse::{ResourceAction, ScanOptions, SKIPPED_FOLDERS};
+    /// use skills_embed_runtime::parse::{ResourceAction, ScanOptions};
     /// let options = ScanOptions::for_repositories();
     /// assert!(options.dot_folders && !options.dotfiles && options.follow_symlinks);
-    /// assert_eq!(options.skip_folders, SKIPPED_FOLDERS);
+    /// assert!(options.skip_folders.iter().any(|f| f == ".git"));
     /// assert_eq!(options.limits.resource, ResourceAction::Skip);
     /// ```
     pub fn for_repositories() -> Self {
@@ -754,5 +756,19 @@ mod tests {
         );
         let tree = scan(&root.path().join("nope"), &ScanOptions::default());
         assert_eq!(tree.diagnostics[0].position(), None);
+    }
+}
+
+/// Examples of items this module keeps to the crate.
+#[cfg(test)]
+mod examples {
+    #[test]
+    fn for_repositories_example() {
+        use crate::parse::tree::SKIPPED_FOLDERS;
+        use crate::parse::{ResourceAction, ScanOptions};
+        let options = ScanOptions::for_repositories();
+        assert!(options.dot_folders && !options.dotfiles && options.follow_symlinks);
+        assert_eq!(options.skip_folders, SKIPPED_FOLDERS);
+        assert_eq!(options.limits.resource, ResourceAction::Skip);
     }
 }

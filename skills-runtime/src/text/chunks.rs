@@ -33,30 +33,6 @@
 //!
 //! A block with an error is not a chunk: it stays in the body as text, and [`find_chunks`]
 //! reports every error, not only the first.
-//!
-//! ```
-//! use skills_embed_runtime::text::chunks::{core_segments, find_chunks};
-//!
-//! let body = "# Forms\n\
-//!             <chunk id=\"examples\" description=\"Worked examples &amp; tips\">\n\
-//!             Example 1\n\
-//!             </chunk>\n\
-//!             Done.\n";
-//! let (spans, errors) = find_chunks(body);
-//! assert!(errors.is_empty());
-//! assert_eq!(spans[0].id, "examples");
-//! assert_eq!(spans[0].description, "Worked examples & tips");
-//! assert_eq!(spans[0].content(body), Some("Example 1\n"));
-//! assert_eq!(core_segments(body, &spans).collect::<String>(), "# Forms\nDone.\n");
-//!
-//! let (spans, errors) = find_chunks("<chunk id=\"Bad Id\" description=\"x\">\n</chunk>\n");
-//! assert!(spans.is_empty());
-//! assert_eq!(
-//!     errors[0].to_string(),
-//!     "line 1, column 12: invalid chunk id `Bad Id`: expected 1 to 64 characters of `a-z`, \
-//!      `0-9`, `_` and `-`, starting with a letter or digit",
-//! );
-//! ```
 
 use std::collections::HashMap;
 use std::fmt;
@@ -64,16 +40,6 @@ use std::fmt;
 use crate::text::lines::{Fences, Line, Lines};
 
 /// A well-formed `<chunk>` block of a body. Offsets are byte offsets into the body.
-///
-/// ```
-/// use skills_embed_runtime::text::chunks::find_chunks;
-/// let body = "Intro\n  <chunk id=\"a\" description=\"A\">\n  text\n</chunk>\nOutro\n";
-/// let span = &find_chunks(body).0[0];
-/// let block = "  <chunk id=\"a\" description=\"A\">\n  text\n</chunk>\n";
-/// assert_eq!(&body[span.start..span.end], block);
-/// assert_eq!(&body[span.content_start..span.content_end], "  text\n");
-/// assert_eq!(span.line, 2);
-/// ```
 #[derive(Debug, Clone, PartialEq, Eq, Hash)]
 pub struct ChunkSpan {
     /// The chunk's id.
@@ -95,12 +61,6 @@ pub struct ChunkSpan {
 impl ChunkSpan {
     /// The chunk's text, between its tag lines, from the body it was found in; `None` when
     /// `body` is too short or the offsets do not fall on character boundaries.
-    ///
-    /// ```
-    /// use skills_embed_runtime::text::chunks::find_chunks;
-    /// let body = "<chunk id=\"a\" description=\"A\">\nhello\n</chunk>";
-    /// assert_eq!(find_chunks(body).0[0].content(body), Some("hello\n"));
-    /// ```
     #[must_use]
     pub fn content<'a>(&self, body: &'a str) -> Option<&'a str> {
         body.get(self.content_start..self.content_end)
@@ -108,13 +68,6 @@ impl ChunkSpan {
 }
 
 /// A mistake in a body's `<chunk>` blocks, with where it is.
-///
-/// ```
-/// use skills_embed_runtime::text::chunks::{find_chunks, ChunkProblem};
-/// let (_, errors) = find_chunks("text\n</chunk>\n");
-/// assert_eq!((errors[0].line, errors[0].column), (2, 1));
-/// assert_eq!(errors[0].problem, ChunkProblem::StrayClose);
-/// ```
 #[derive(Debug, Clone, PartialEq, Eq, Hash)]
 pub struct ChunkError {
     /// The 1-based line within the body.
@@ -142,15 +95,6 @@ impl std::error::Error for ChunkError {}
 ///
 /// Ids in variants are as written, even when invalid; an empty id stands for a tag whose id
 /// could not be read.
-///
-/// ```
-/// use skills_embed_runtime::text::chunks::ChunkProblem;
-/// let problem = ChunkProblem::Duplicate { id: "examples".into(), first_line: 3 };
-/// assert_eq!(
-///     problem.to_string(),
-///     "chunk id `examples` is already used on line 3: expected each id once",
-/// );
-/// ```
 #[derive(Debug, Clone, PartialEq, Eq, Hash)]
 #[non_exhaustive]
 pub enum ChunkProblem {
@@ -271,14 +215,6 @@ impl fmt::Display for Named<'_> {
 
 /// Whether `id` is a valid chunk id: 1 to 64 characters of `a-z`, `0-9`, `_` and `-`, starting
 /// with a letter or digit.
-///
-/// ```
-/// use skills_embed_runtime::text::chunks::is_valid_chunk_id;
-/// assert!(is_valid_chunk_id("worked-examples_2"));
-/// assert!(!is_valid_chunk_id("Examples"));
-/// assert!(!is_valid_chunk_id("-examples"));
-/// assert!(!is_valid_chunk_id(""));
-/// ```
 #[must_use]
 pub fn is_valid_chunk_id(id: &str) -> bool {
     let bytes = id.as_bytes();
@@ -291,27 +227,8 @@ pub fn is_valid_chunk_id(id: &str) -> bool {
 
 /// Every well-formed `<chunk>` block of `body`, in order, and every error.
 ///
-/// See the [module documentation](self) for the syntax. Blocks with an error are left out of
+/// See the module documentation for the syntax. Blocks with an error are left out of
 /// the spans; the errors are sorted by line and column.
-///
-/// ```
-/// use skills_embed_runtime::text::chunks::{find_chunks, ChunkProblem};
-/// let body = "<chunk id=\"a\" description=\"A\">\n\
-///             a\n\
-///             </chunk>\n\
-///             ```\n\
-///             <chunk id=\"shown\" description=\"only an example\">\n\
-///             ```\n\
-///             <chunk id=\"b\">\n\
-///             b\n";
-/// let (spans, errors) = find_chunks(body);
-/// assert_eq!(spans.iter().map(|s| s.id.as_str()).collect::<Vec<_>>(), ["a"]);
-/// let problems: Vec<_> = errors.iter().map(|e| (e.line, &e.problem)).collect();
-/// assert_eq!(problems, [
-///     (7, &ChunkProblem::MissingDescription { id: "b".into() }),
-///     (7, &ChunkProblem::Unclosed { id: "b".into() }),
-/// ]);
-/// ```
 #[must_use]
 pub fn find_chunks(body: &str) -> (Vec<ChunkSpan>, Vec<ChunkError>) {
     let mut scan = Scan::default();
@@ -333,13 +250,7 @@ pub fn find_chunks(body: &str) -> (Vec<ChunkSpan>, Vec<ChunkError>) {
 ///
 /// `spans` must come from [`find_chunks`] on the same body. Spans that overlap an earlier one or
 /// do not fit the body are skipped rather than trusted.
-///
-/// ```
-/// use skills_embed_runtime::text::chunks::{core_segments, find_chunks};
-/// let body = "A\n<chunk id=\"x\" description=\"X\">\nx\n</chunk>\nB\n";
-/// let (spans, _) = find_chunks(body);
-/// assert_eq!(core_segments(body, &spans).collect::<Vec<_>>(), ["A\n", "B\n"]);
-/// ```
+#[cfg(test)]
 pub fn core_segments<'a>(
     body: &'a str,
     spans: &'a [ChunkSpan],
@@ -1365,5 +1276,115 @@ mod tests {
             }
             let _ = core_segments(input, &spans).count();
         }
+    }
+}
+
+/// Examples of items this module keeps to the crate.
+#[cfg(test)]
+mod examples {
+    #[test]
+    fn module_example() {
+        use crate::text::chunks::{core_segments, find_chunks};
+
+        let body = "# Forms\n\
+                    <chunk id=\"examples\" description=\"Worked examples &amp; tips\">\n\
+                    Example 1\n\
+                    </chunk>\n\
+                    Done.\n";
+        let (spans, errors) = find_chunks(body);
+        assert!(errors.is_empty());
+        assert_eq!(spans[0].id, "examples");
+        assert_eq!(spans[0].description, "Worked examples & tips");
+        assert_eq!(spans[0].content(body), Some("Example 1\n"));
+        assert_eq!(
+            core_segments(body, &spans).collect::<String>(),
+            "# Forms\nDone.\n"
+        );
+
+        let (spans, errors) = find_chunks("<chunk id=\"Bad Id\" description=\"x\">\n</chunk>\n");
+        assert!(spans.is_empty());
+        assert_eq!(
+            errors[0].to_string(),
+            "line 1, column 12: invalid chunk id `Bad Id`: expected 1 to 64 characters of `a-z`, \
+             `0-9`, `_` and `-`, starting with a letter or digit",
+        );
+    }
+    #[test]
+    fn chunkspan_example() {
+        use crate::text::chunks::find_chunks;
+        let body = "Intro\n  <chunk id=\"a\" description=\"A\">\n  text\n</chunk>\nOutro\n";
+        let span = &find_chunks(body).0[0];
+        let block = "  <chunk id=\"a\" description=\"A\">\n  text\n</chunk>\n";
+        assert_eq!(&body[span.start..span.end], block);
+        assert_eq!(&body[span.content_start..span.content_end], "  text\n");
+        assert_eq!(span.line, 2);
+    }
+    #[test]
+    fn content_example() {
+        use crate::text::chunks::find_chunks;
+        let body = "<chunk id=\"a\" description=\"A\">\nhello\n</chunk>";
+        assert_eq!(find_chunks(body).0[0].content(body), Some("hello\n"));
+    }
+    #[test]
+    fn chunkerror_example() {
+        use crate::text::chunks::{ChunkProblem, find_chunks};
+        let (_, errors) = find_chunks("text\n</chunk>\n");
+        assert_eq!((errors[0].line, errors[0].column), (2, 1));
+        assert_eq!(errors[0].problem, ChunkProblem::StrayClose);
+    }
+    #[test]
+    fn chunkproblem_example() {
+        use crate::text::chunks::ChunkProblem;
+        let problem = ChunkProblem::Duplicate {
+            id: "examples".into(),
+            first_line: 3,
+        };
+        assert_eq!(
+            problem.to_string(),
+            "chunk id `examples` is already used on line 3: expected each id once",
+        );
+    }
+    #[test]
+    fn is_valid_chunk_id_example() {
+        use crate::text::chunks::is_valid_chunk_id;
+        assert!(is_valid_chunk_id("worked-examples_2"));
+        assert!(!is_valid_chunk_id("Examples"));
+        assert!(!is_valid_chunk_id("-examples"));
+        assert!(!is_valid_chunk_id(""));
+    }
+    #[test]
+    fn find_chunks_example() {
+        use crate::text::chunks::{ChunkProblem, find_chunks};
+        let body = "<chunk id=\"a\" description=\"A\">\n\
+                    a\n\
+                    </chunk>\n\
+                    ```\n\
+                    <chunk id=\"shown\" description=\"only an example\">\n\
+                    ```\n\
+                    <chunk id=\"b\">\n\
+                    b\n";
+        let (spans, errors) = find_chunks(body);
+        assert_eq!(
+            spans.iter().map(|s| s.id.as_str()).collect::<Vec<_>>(),
+            ["a"]
+        );
+        let problems: Vec<_> = errors.iter().map(|e| (e.line, &e.problem)).collect();
+        assert_eq!(
+            problems,
+            [
+                (7, &ChunkProblem::MissingDescription { id: "b".into() }),
+                (7, &ChunkProblem::Unclosed { id: "b".into() }),
+            ]
+        );
+    }
+    #[test]
+    fn core_segments_example() {
+        use crate::text::chunks::{core_segments, find_chunks};
+        let body = "A\n<chunk id=\"x\" description=\"X\">\nx\n</chunk>\nB\n";
+        let (spans, _) = find_chunks(body);
+        assert_eq!(
+            core_segments(body, &spans).collect::<Vec<_>>(),
+            ["A\n", "B\n"]
+        );
     }
 }

@@ -5,20 +5,6 @@
 //! level), and caps what it returns with [`excerpt`], whose [`Excerpt::next_offset`] is the
 //! continuation hint for the next call.
 //!
-//! ```
-//! use skills_embed_runtime::text::excerpt::{excerpt, section};
-//!
-//! let text = "# Forms\nIntro.\n## Usage\nFill it.\n### Fields\nName.\n## Limits\nNone.\n";
-//! let usage = section(text, "## usage").unwrap();
-//! assert_eq!(usage.text, "## Usage\nFill it.\n### Fields\nName.\n");
-//!
-//! // A cap of 20 characters: whole lines while they fit, then the rest on the next call.
-//! let first = excerpt(text, 0, 20);
-//! assert_eq!(first.text, "# Forms\nIntro.\n");
-//! let second = excerpt(text, first.next_offset().unwrap(), 20);
-//! assert_eq!(second.text, "## Usage\nFill it.\n");
-//! ```
-//!
 //! # What counts as a heading
 //!
 //! The rules are CommonMark's, restricted to what matters for finding sections:
@@ -43,12 +29,6 @@
 use crate::text::lines::{Fences, Lines, block_indent_stripped};
 
 /// A `#` heading of a text.
-///
-/// ```
-/// use skills_embed_runtime::text::excerpt::{headings, Heading};
-/// let text = "Intro\n## Usage ##\n";
-/// assert_eq!(headings(text), [Heading { level: 2, title: "Usage", start: 6, line: 2 }]);
-/// ```
 #[derive(Debug, Clone, Copy, PartialEq, Eq, Hash)]
 pub struct Heading<'a> {
     /// The number of `#`s, 1 to 6.
@@ -63,27 +43,13 @@ pub struct Heading<'a> {
 
 /// Every ATX heading of `text` outside fenced code blocks, in order.
 ///
-/// See the [module documentation](self) for what counts as a heading.
-///
-/// ```
-/// use skills_embed_runtime::text::excerpt::headings;
-/// let text = "# Title\n```sh\n# not a heading\n```\n## Next #\nUnderlined\n===\n";
-/// let found: Vec<_> = headings(text).iter().map(|h| (h.level, h.title, h.line)).collect();
-/// assert_eq!(found, [(1, "Title", 1), (2, "Next", 5)]);
-/// ```
+/// See the module documentation for what counts as a heading.
 #[must_use]
 pub fn headings(text: &str) -> Vec<Heading<'_>> {
     Headings::new(text).collect()
 }
 
 /// A heading and the text it governs.
-///
-/// ```
-/// use skills_embed_runtime::text::excerpt::section;
-/// let text = "# A\none\n## B\ntwo\n# C\nthree\n";
-/// let a = section(text, "A").unwrap();
-/// assert_eq!((a.heading.title, a.text, a.start), ("A", "# A\none\n## B\ntwo\n", 0));
-/// ```
 #[derive(Debug, Clone, Copy, PartialEq, Eq, Hash)]
 pub struct Section<'a> {
     /// The heading the section starts with.
@@ -102,18 +68,6 @@ pub struct Section<'a> {
 /// case-insensitively. The first heading with an equal title wins; failing that, the one heading
 /// whose title starts with `wanted`, if exactly one does. An empty `wanted` finds nothing.
 /// Headings inside fenced code blocks are neither found nor end a section.
-///
-/// ```
-/// use skills_embed_runtime::text::excerpt::section;
-/// let text = "# Guide\n## Quick start\nRun it.\n```md\n# not a heading\n```\n## Options\n-v\n";
-///
-/// let quick = section(text, "## quick START").unwrap();
-/// assert_eq!(quick.text, "## Quick start\nRun it.\n```md\n# not a heading\n```\n");
-///
-/// // A unique prefix is enough; the last section runs to the end of the text.
-/// assert_eq!(section(text, "opt").unwrap().text, "## Options\n-v\n");
-/// assert!(section(text, "Missing").is_none());
-/// ```
 #[must_use]
 pub fn section<'a>(text: &'a str, wanted: &str) -> Option<Section<'a>> {
     let wanted = normalize_wanted(wanted);
@@ -130,14 +84,6 @@ pub fn section<'a>(text: &'a str, wanted: &str) -> Option<Section<'a>> {
 }
 
 /// A piece of a text, at most a given number of characters long.
-///
-/// ```
-/// use skills_embed_runtime::text::excerpt::excerpt;
-/// let piece = excerpt("one\ntwo\n", 0, 5);
-/// assert_eq!((piece.text, piece.start, piece.end, piece.total_bytes), ("one\n", 0, 4, 8));
-/// assert!(piece.truncated);
-/// assert_eq!(piece.next_offset(), Some(4));
-/// ```
 #[derive(Debug, Clone, Copy, PartialEq, Eq, Hash)]
 pub struct Excerpt<'a> {
     /// The piece: `&whole[start..end]`.
@@ -155,23 +101,12 @@ pub struct Excerpt<'a> {
 
 impl Excerpt<'_> {
     /// Where the next piece starts, when something comes after this one.
-    ///
-    /// ```
-    /// use skills_embed_runtime::text::excerpt::excerpt;
-    /// assert_eq!(excerpt("ab\ncd", 0, 3).next_offset(), Some(3));
-    /// assert_eq!(excerpt("ab\ncd", 3, 3).next_offset(), None);
-    /// ```
     #[must_use]
     pub fn next_offset(&self) -> Option<usize> {
         (self.end < self.total_bytes).then_some(self.end)
     }
 
     /// The number of characters in the piece (not bytes).
-    ///
-    /// ```
-    /// use skills_embed_runtime::text::excerpt::excerpt;
-    /// assert_eq!(excerpt("日本", 0, 10).chars(), 2);
-    /// ```
     #[must_use]
     pub fn chars(&self) -> usize {
         self.text.chars().count()
@@ -187,22 +122,8 @@ impl Excerpt<'_> {
 ///   `max_chars` characters, so a single huge line still comes out in pieces.
 /// - A `max_chars` of 0 counts as 1, so every call on a non-empty rest makes progress.
 ///
-/// Calling again with `offset` = [`Excerpt::next_offset`] until it is `None` returns every byte
+/// Calling again with `offset` = `Excerpt::next_offset` until it is `None` returns every byte
 /// of the text exactly once, in order.
-///
-/// ```
-/// use skills_embed_runtime::text::excerpt::excerpt;
-/// let text = "short\na line that is far too long\nend\n";
-/// let mut pieces = Vec::new();
-/// let mut offset = Some(0);
-/// while let Some(at) = offset {
-///     let piece = excerpt(text, at, 10);
-///     pieces.push(piece.text);
-///     offset = piece.next_offset();
-/// }
-/// assert_eq!(pieces, ["short\n", "a line tha", "t is far t", "oo long\n", "end\n"]);
-/// assert_eq!(pieces.concat(), text);
-/// ```
 #[must_use]
 pub fn excerpt(text: &str, offset: usize, max_chars: usize) -> Excerpt<'_> {
     let total_bytes = text.len();
@@ -764,5 +685,113 @@ mod tests {
             .collect();
         assert_eq!(lines, [(0, 3, "a", 1), (3, 4, "", 2), (4, 5, "b", 3)]);
         assert_eq!(Lines::new("").count(), 0);
+    }
+}
+
+/// Examples of items this module keeps to the crate.
+#[cfg(test)]
+mod examples {
+    #[test]
+    fn module_example() {
+        use crate::text::excerpt::{excerpt, section};
+
+        let text = "# Forms\nIntro.\n## Usage\nFill it.\n### Fields\nName.\n## Limits\nNone.\n";
+        let usage = section(text, "## usage").unwrap();
+        assert_eq!(usage.text, "## Usage\nFill it.\n### Fields\nName.\n");
+
+        // A cap of 20 characters: whole lines while they fit, then the rest on the next call.
+        let first = excerpt(text, 0, 20);
+        assert_eq!(first.text, "# Forms\nIntro.\n");
+        let second = excerpt(text, first.next_offset().unwrap(), 20);
+        assert_eq!(second.text, "## Usage\nFill it.\n");
+    }
+    #[test]
+    fn heading_example() {
+        use crate::text::excerpt::{Heading, headings};
+        let text = "Intro\n## Usage ##\n";
+        assert_eq!(
+            headings(text),
+            [Heading {
+                level: 2,
+                title: "Usage",
+                start: 6,
+                line: 2
+            }]
+        );
+    }
+    #[test]
+    fn headings_example() {
+        use crate::text::excerpt::headings;
+        let text = "# Title\n```sh\n# not a heading\n```\n## Next #\nUnderlined\n===\n";
+        let found: Vec<_> = headings(text)
+            .iter()
+            .map(|h| (h.level, h.title, h.line))
+            .collect();
+        assert_eq!(found, [(1, "Title", 1), (2, "Next", 5)]);
+    }
+    #[test]
+    fn section_example() {
+        use crate::text::excerpt::section;
+        let text = "# A\none\n## B\ntwo\n# C\nthree\n";
+        let a = section(text, "A").unwrap();
+        assert_eq!(
+            (a.heading.title, a.text, a.start),
+            ("A", "# A\none\n## B\ntwo\n", 0)
+        );
+    }
+    #[test]
+    fn section_example_2() {
+        use crate::text::excerpt::section;
+        let text =
+            "# Guide\n## Quick start\nRun it.\n```md\n# not a heading\n```\n## Options\n-v\n";
+
+        let quick = section(text, "## quick START").unwrap();
+        assert_eq!(
+            quick.text,
+            "## Quick start\nRun it.\n```md\n# not a heading\n```\n"
+        );
+
+        // A unique prefix is enough; the last section runs to the end of the text.
+        assert_eq!(section(text, "opt").unwrap().text, "## Options\n-v\n");
+        assert!(section(text, "Missing").is_none());
+    }
+    #[test]
+    fn excerpt_example() {
+        use crate::text::excerpt::excerpt;
+        let piece = excerpt("one\ntwo\n", 0, 5);
+        assert_eq!(
+            (piece.text, piece.start, piece.end, piece.total_bytes),
+            ("one\n", 0, 4, 8)
+        );
+        assert!(piece.truncated);
+        assert_eq!(piece.next_offset(), Some(4));
+    }
+    #[test]
+    fn next_offset_example() {
+        use crate::text::excerpt::excerpt;
+        assert_eq!(excerpt("ab\ncd", 0, 3).next_offset(), Some(3));
+        assert_eq!(excerpt("ab\ncd", 3, 3).next_offset(), None);
+    }
+    #[test]
+    fn chars_example() {
+        use crate::text::excerpt::excerpt;
+        assert_eq!(excerpt("日本", 0, 10).chars(), 2);
+    }
+    #[test]
+    fn excerpt_example_2() {
+        use crate::text::excerpt::excerpt;
+        let text = "short\na line that is far too long\nend\n";
+        let mut pieces = Vec::new();
+        let mut offset = Some(0);
+        while let Some(at) = offset {
+            let piece = excerpt(text, at, 10);
+            pieces.push(piece.text);
+            offset = piece.next_offset();
+        }
+        assert_eq!(
+            pieces,
+            ["short\n", "a line tha", "t is far t", "oo long\n", "end\n"]
+        );
+        assert_eq!(pieces.concat(), text);
     }
 }

@@ -12,7 +12,9 @@ mod suggest;
 
 pub(crate) use quote::one_line;
 pub use quote::{json_string, quote_name};
-pub use suggest::{ECHO, clip};
+#[cfg(test)]
+pub(crate) use suggest::ECHO;
+pub use suggest::clip;
 pub(crate) use suggest::{closest, echo};
 
 /// Whether bytes are served as text: valid UTF-8 with no NUL byte.

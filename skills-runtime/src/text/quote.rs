@@ -15,14 +15,6 @@ use std::fmt::Write;
 /// `"e\nf.md"` and `"x, y.md"`: one entry, on one line, that a JSON parser reads back.
 ///
 /// Hosts that print names (a command-line tool, a log) can use it to write them the same way.
-///
-/// ```
-/// use skills_embed_runtime::text::quote_name;
-/// assert_eq!(quote_name("references/forms.md"), "references/forms.md");
-/// assert_eq!(quote_name("a\"b.md"), r#""a\"b.md""#);
-/// assert_eq!(quote_name("e\nf.md"), r#""e\nf.md""#);
-/// assert_eq!(quote_name("x, y.md"), r#""x, y.md""#);
-/// ```
 pub fn quote_name(name: &str) -> Cow<'_, str> {
     if needs_quoting(name) {
         Cow::Owned(json_string(name))
@@ -85,15 +77,6 @@ fn chars_need_quoting(name: &str) -> bool {
 /// character that JSON leaves raw but that could break a line or hide (DEL, C1 controls such
 /// as NEL, line and paragraph separators, zero-width and bidirectional marks) written as a
 /// `\uXXXX` escape. Any JSON parser reads it back to `text`.
-///
-/// ```
-/// use skills_embed_runtime::text::json_string;
-/// assert_eq!(json_string("a.md"), r#""a.md""#);
-/// let awkward = "a\"b\\c\nd\u{2028}e\u{200b}f";
-/// let quoted = json_string(awkward);
-/// assert_eq!(quoted, r#""a\"b\\c\nd\u2028e\u200bf""#);
-/// assert_eq!(serde_json::from_str::<String>(&quoted).unwrap(), awkward);
-/// ```
 pub fn json_string(text: &str) -> String {
     let quoted =
         serde_json::to_string(text).unwrap_or_else(|_| format!("\"{}\"", text.escape_default()));
@@ -156,5 +139,27 @@ mod tests {
             }
         }
         assert!(ascii_needs_quoting(b"") && chars_need_quoting(""));
+    }
+}
+
+/// Examples of items this module keeps to the crate.
+#[cfg(test)]
+mod examples {
+    #[test]
+    fn quote_name_example() {
+        use crate::text::quote_name;
+        assert_eq!(quote_name("references/forms.md"), "references/forms.md");
+        assert_eq!(quote_name("a\"b.md"), r#""a\"b.md""#);
+        assert_eq!(quote_name("e\nf.md"), r#""e\nf.md""#);
+        assert_eq!(quote_name("x, y.md"), r#""x, y.md""#);
+    }
+    #[test]
+    fn json_string_example() {
+        use crate::text::json_string;
+        assert_eq!(json_string("a.md"), r#""a.md""#);
+        let awkward = "a\"b\\c\nd\u{2028}e\u{200b}f";
+        let quoted = json_string(awkward);
+        assert_eq!(quoted, r#""a\"b\\c\nd\u2028e\u200bf""#);
+        assert_eq!(serde_json::from_str::<String>(&quoted).unwrap(), awkward);
     }
 }

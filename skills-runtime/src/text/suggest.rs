@@ -5,7 +5,7 @@ use std::borrow::Cow;
 
 /// `text` cut to at most `limit` characters, `…` included, at a word boundary when one is near;
 /// borrowed when it already fits. The one clip: listings cut descriptions with it, and every
-/// error that echoes what a model or client sent clips it with [`ECHO`] first.
+/// error that echoes what a model or client sent clips it with `ECHO` first.
 pub fn clip(text: &str, limit: usize) -> Cow<'_, str> {
     if text.chars().count() <= limit {
         return Cow::Borrowed(text);

@@ -4,7 +4,7 @@
 use serde_json::{Map, Value};
 
 use super::definition::{LOAD_SKILL_CHUNK, READ_SKILL, READ_SKILL_RESOURCE, ToolConfig};
-use crate::model::skill::MANIFEST;
+use crate::model::fields::MANIFEST;
 use crate::text::{self, echo};
 
 /// A parsed tool call.

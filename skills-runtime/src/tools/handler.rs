@@ -21,7 +21,7 @@ use crate::text::{self, echo, excerpt};
 /// Tool definitions and the call handler over a skill set.
 ///
 /// ```
-/// use skills_embed_runtime::{File, Fields, Skill, SkillSet, listing::ListingFormat, Tools};
+/// use skills_embed_runtime::{File, Fields, Skill, SkillSet, listing::ListingFormat, tools::Tools};
 /// // `skills!` generates a static set; this one is built at run time.
 /// let demo = Skill::owned(
 ///     Fields { name: "demo".into(), description: "A demo.".into(), ..Fields::default() },
@@ -77,7 +77,7 @@ impl<Id> Tools<'_, Id> {
     /// ```
     /// use skills_embed_runtime::listing::ListingOptions;
     /// use skills_embed_runtime::policy::Permissions;
-    /// use skills_embed_runtime::{Fields, Skill, SkillSet, listing::ListingFormat, Tools};
+    /// use skills_embed_runtime::{Fields, Skill, SkillSet, listing::ListingFormat, tools::Tools};
     /// let empty = SkillSet::from_skills(Vec::new(), &ListingFormat::Markdown);
     /// let tools = Tools::new(&empty);
     /// assert!(tools.is_empty());
@@ -199,7 +199,7 @@ impl<'s, Id> Tools<'s, Id> {
     ///
     /// ```
     /// use skills_embed_runtime::policy::{Access, Answer, Grants, Permissions};
-    /// use skills_embed_runtime::{Fields, Skill, SkillSet, listing::ListingFormat, Tools};
+    /// use skills_embed_runtime::{Fields, Skill, SkillSet, listing::ListingFormat, tools::Tools};
     /// let fields = Fields { name: "deploy".into(), description: "Deploy.".into(), ..Fields::default() };
     /// let set = SkillSet::from_skills(vec![Skill::owned(fields, "Run make.\n".into(), vec![])], &ListingFormat::Markdown);
     /// let rules = Permissions::new().ask("deploy");
@@ -241,7 +241,7 @@ impl<'s, Id> Tools<'s, Id> {
     ///
     /// ```
     /// use skills_embed_runtime::policy::{Access, Permissions};
-    /// use skills_embed_runtime::{Fields, Skill, SkillSet, listing::ListingFormat, Tools};
+    /// use skills_embed_runtime::{Fields, Skill, SkillSet, listing::ListingFormat, tools::Tools};
     /// let fields = Fields { name: "deploy".into(), description: "Deploy.".into(), ..Fields::default() };
     /// let set = SkillSet::from_skills(vec![Skill::owned(fields, String::new(), vec![])], &ListingFormat::Markdown);
     /// let tools = Tools::new(&set).with_permissions(Permissions::new().ask("deploy"));
@@ -284,7 +284,7 @@ impl<'s, Id> Tools<'s, Id> {
     /// ([`Tools::lookup`]), the MCP server and the rig tool.
     ///
     /// ```
-    /// use skills_embed_runtime::{Fields, InvocationFields, Skill, SkillSet, listing::ListingFormat, Tools};
+    /// use skills_embed_runtime::{Fields, invoke::InvocationFields, Skill, SkillSet, listing::ListingFormat, tools::Tools};
     /// let skill = |name: &str, model_may_invoke| Skill::owned(
     ///     Fields {
     ///         name: name.into(),
@@ -316,7 +316,7 @@ impl<'s, Id> Tools<'s, Id> {
     /// Sorted by name.
     ///
     /// ```
-    /// use skills_embed_runtime::{Fields, InvocationFields, Skill, SkillSet, listing::ListingFormat, Tools};
+    /// use skills_embed_runtime::{Fields, invoke::InvocationFields, Skill, SkillSet, listing::ListingFormat, tools::Tools};
     /// let skill = |name: &str, model_may_invoke, user_may_invoke| Skill::owned(
     ///     Fields {
     ///         name: name.into(),
@@ -397,7 +397,7 @@ impl<'s, Id> Tools<'s, Id> {
     ///
     /// ```
     /// use skills_embed_runtime::policy::Permissions;
-    /// use skills_embed_runtime::{Fields, Script, Skill, SkillSet, listing::ListingFormat, Tools};
+    /// use skills_embed_runtime::{Fields, Script, Skill, SkillSet, listing::ListingFormat, tools::Tools};
     /// /// Counts words.
     /// #[derive(serde::Deserialize, schemars::JsonSchema)]
     /// struct Text { text: String }
@@ -696,7 +696,7 @@ impl<'s, Id> Tools<'s, Id> {
         }
         #[cfg(feature = "fs")]
         {
-            crate::disk::extract::extract(skill, _dir)
+            crate::disk::extract(skill, _dir)
                 .map(|done| Some(done.dir))
                 .map_err(|e| e.to_string())
         }

@@ -81,6 +81,7 @@ pub(crate) mod render;
 mod run;
 mod session;
 
+pub use crate::model::script::CancelToken;
 pub use call::{Call, CallError};
 pub use definition::{
     LOAD_SKILL_CHUNK, OutputShape, READ_SKILL, READ_SKILL_RESOURCE, RUN_SKILL_SCRIPT, ToolConfig,

@@ -63,7 +63,7 @@ impl Default for Reattach {
 /// all when nothing was loaded.
 ///
 /// ```
-/// use skills_embed_runtime::{SkillSet, listing::ListingFormat, Tools};
+/// use skills_embed_runtime::{SkillSet, listing::ListingFormat, tools::Tools};
 /// use skills_embed_runtime::tools::{Reattach, Session};
 /// let set = SkillSet::from_skills(Vec::new(), &ListingFormat::Markdown);
 /// let back = Session::new(Tools::new(&set)).reattach(&Reattach::default());
@@ -85,7 +85,7 @@ impl Reattached {
     /// The text to insert after the summary: the same as `to_string()`.
     ///
     /// ```
-    /// use skills_embed_runtime::{Fields, Skill, SkillSet, listing::ListingFormat, Tools};
+    /// use skills_embed_runtime::{Fields, Skill, SkillSet, listing::ListingFormat, tools::Tools};
     /// use skills_embed_runtime::tools::{Reattach, Session};
     /// let fields = Fields { name: "pdf".into(), description: "D.".into(), ..Fields::default() };
     /// let set = SkillSet::from_skills(vec![Skill::owned(fields, "Use pdftotext.\n".into(), vec![])], &ListingFormat::Markdown);
@@ -129,7 +129,7 @@ impl std::fmt::Display for Reattached {
 /// One skill re-attached by [`Session::reattach`](super::Session::reattach).
 ///
 /// ```
-/// use skills_embed_runtime::{Fields, Skill, SkillSet, listing::ListingFormat, Tools};
+/// use skills_embed_runtime::{Fields, Skill, SkillSet, listing::ListingFormat, tools::Tools};
 /// use skills_embed_runtime::tools::{Reattach, Session};
 /// let fields = Fields { name: "pdf".into(), description: "D.".into(), ..Fields::default() };
 /// let set = SkillSet::from_skills(vec![Skill::owned(fields, "Fill $0.\n".into(), vec![])], &ListingFormat::Markdown);

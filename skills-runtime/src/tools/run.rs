@@ -24,7 +24,7 @@ use crate::text::{self, excerpt};
 ///
 /// ```
 /// use skills_embed_runtime::tools::{FileRun, FileRunner};
-/// use skills_embed_runtime::{File, Fields, Skill, SkillSet, Tools, listing::ListingFormat};
+/// use skills_embed_runtime::{File, Fields, Skill, SkillSet, tools::Tools, listing::ListingFormat};
 /// use std::sync::Arc;
 ///
 /// /// Pretends to run the file: says what it would run.
@@ -115,7 +115,7 @@ impl FileRun<'_> {
     ///         if out.status.success() { Ok(text) } else { Err(format!("{} ended with {}: {text}", run.path, out.status)) }
     ///     }
     /// }
-    /// # use skills_embed_runtime::{File, Fields, Skill, SkillSet, Tools, listing::ListingFormat};
+    /// # use skills_embed_runtime::{File, Fields, Skill, SkillSet, tools::Tools, listing::ListingFormat};
     /// # let skill = Skill::owned(
     /// #     Fields { name: "greet".into(), description: "Greets.".into(), ..Fields::default() },
     /// #     "Run scripts/hi.sh.\n".into(),

@@ -174,7 +174,7 @@ enum Content {
 /// What a model has loaded in one conversation.
 ///
 /// ```
-/// use skills_embed_runtime::{Fields, Skill, SkillSet, listing::ListingFormat, Tools, tools::{Event, Session}};
+/// use skills_embed_runtime::{Fields, Skill, SkillSet, listing::ListingFormat, tools::{Event, Session, Tools}};
 /// let fields = Fields {
 ///     name: "demo".into(),
 ///     description: "A demo.".into(),
@@ -265,7 +265,7 @@ impl<'s, Id> Session<'s, Id> {
     /// before a reload. Each holds only while its skill is unchanged (see [`Grants`]).
     ///
     /// ```
-    /// use skills_embed_runtime::{Fields, Skill, SkillSet, listing::ListingFormat, Tools};
+    /// use skills_embed_runtime::{Fields, Skill, SkillSet, listing::ListingFormat, tools::Tools};
     /// use skills_embed_runtime::policy::{Answer, Permissions};
     /// use skills_embed_runtime::tools::Session;
     ///
@@ -302,7 +302,7 @@ impl<'s, Id> Session<'s, Id> {
     /// a session over a reloaded set with [`Session::with_grants`].
     ///
     /// ```
-    /// use skills_embed_runtime::{SkillSet, listing::ListingFormat, Tools, tools::Session};
+    /// use skills_embed_runtime::{SkillSet, listing::ListingFormat, tools::Tools, tools::Session};
     /// let set = SkillSet::from_skills(Vec::new(), &ListingFormat::Markdown);
     /// assert!(Session::new(Tools::new(&set)).grants().is_empty());
     /// ```
@@ -364,7 +364,7 @@ impl<'s, Id> Session<'s, Id> {
         ToolOutput::awaiting_approval(&subject)
     }
 
-    /// Finds the skills the user's `message` invokes ([`invoke::parse_with`]) among the skills
+    /// Finds the skills the user's `message` invokes ([`invoke::parse`]) among the skills
     /// the user may invoke ([`Tools::user_invocable`], including those the model may not
     /// invoke), renders each, and records it like a load: the skill becomes active (its tools
     /// too), with an [`Event::Invoked`] each time and an [`Event::Loaded`] the first time. A body already loaded is not sent again
@@ -377,7 +377,7 @@ impl<'s, Id> Session<'s, Id> {
     /// ([`invoke::TooLarge`], for the host to show the user) and records nothing.
     ///
     /// ```
-    /// use skills_embed_runtime::{Fields, Skill, SkillSet, invoke, listing::ListingFormat, Tools, tools::{Event, Session}};
+    /// use skills_embed_runtime::{Fields, Skill, SkillSet, invoke, listing::ListingFormat, tools::{Event, Session, Tools}};
     /// let fields = Fields { name: "pdf".into(), description: "PDF.".into(), ..Fields::default() };
     /// let set = SkillSet::from_skills(vec![Skill::owned(fields, "Fill $0.\n".into(), vec![])], &ListingFormat::Markdown);
     /// let mut session = Session::new(Tools::new(&set));
@@ -699,7 +699,7 @@ impl<'s, Id> Session<'s, Id> {
     ///   in a closing line, never dropped silently ([`Reattached::omitted`]).
     ///
     /// ```
-    /// use skills_embed_runtime::{Fields, Skill, SkillSet, listing::ListingFormat, Tools};
+    /// use skills_embed_runtime::{Fields, Skill, SkillSet, listing::ListingFormat, tools::Tools};
     /// use skills_embed_runtime::tools::{Reattach, Session};
     /// let skill = |name: &str, body: &str| Skill::owned(
     ///     Fields { name: name.into(), description: "D.".into(), ..Fields::default() },
@@ -765,7 +765,7 @@ impl<'s, Id> Session<'s, Id> {
     /// loading one again sends its body instead of saying it is already loaded.
     ///
     /// ```
-    /// use skills_embed_runtime::{Fields, Skill, SkillSet, listing::ListingFormat, Tools};
+    /// use skills_embed_runtime::{Fields, Skill, SkillSet, listing::ListingFormat, tools::Tools};
     /// use skills_embed_runtime::tools::{Event, Reattach, Session, UnloadReason};
     /// let fields = Fields { name: "pdf".into(), description: "D.".into(), ..Fields::default() };
     /// let set = SkillSet::from_skills(vec![Skill::owned(fields, "Use pdftotext.\n".into(), vec![])], &ListingFormat::Markdown);
@@ -796,7 +796,7 @@ impl<'s, Id> Session<'s, Id> {
     /// unchanged (see [`Grants`]).
     ///
     /// ```
-    /// use skills_embed_runtime::{Fields, Skill, SkillSet, listing::ListingFormat, Tools};
+    /// use skills_embed_runtime::{Fields, Skill, SkillSet, listing::ListingFormat, tools::Tools};
     /// use skills_embed_runtime::tools::{Reattach, Session};
     /// let set = |body: &str| {
     ///     let fields = Fields { name: "pdf".into(), description: "D.".into(), ..Fields::default() };
@@ -969,7 +969,7 @@ impl<'s, Id> Session<'s, Id> {
                 "[Cut at byte {end} of {total}. To continue, call {tool} with {{\"skill\": {}, \
                  \"{key}\": {}, \"offset\": {end}}}.]",
                 json_string(name),
-                json_string(crate::model::skill::MANIFEST),
+                json_string(crate::model::fields::MANIFEST),
             );
         } else {
             let _ = writeln!(
@@ -1139,7 +1139,7 @@ mod tests {
 
     #[test]
     fn a_skill_only_the_user_may_invoke_is_reattached_without_a_load_call() {
-        use crate::InvocationFields;
+        use crate::model::invocation::InvocationFields;
         let body = "Deploy $0.\n".to_owned() + &"A line of the steps.\n".repeat(100);
         let fields = Fields {
             name: "deploy".into(),

@@ -7,11 +7,12 @@ use skills_author_example::{SKILLS, SkillId};
 #[test]
 fn the_facade_works_under_another_dependency_key() {
     assert_eq!(SkillId::ALL, &[SkillId::Greeting]);
-    let body = SKILLS.load(SkillId::Greeting, "SKILL.md").unwrap();
+    let body = SKILLS.skill(SkillId::Greeting).load("SKILL.md").unwrap();
     assert!(body.text().unwrap().starts_with("# Greeting"));
     assert!(
         SKILLS
-            .load(SkillId::Greeting, "references/phrases.md")
+            .skill(SkillId::Greeting)
+            .load("references/phrases.md")
             .is_ok()
     );
     assert_eq!("greeting".parse::<SkillId>().unwrap(), SkillId::Greeting);
@@ -23,7 +24,8 @@ fn the_crate_option_names_the_path_generated_code_uses() {
     let skill = REEXPORTED.get("greeting").unwrap();
     assert_eq!(skill.name(), Reexported::Greeting.name());
     let miss = REEXPORTED
-        .load(Reexported::Greeting, "phrases.md")
+        .skill(Reexported::Greeting)
+        .load("phrases.md")
         .unwrap_err()
         .to_string();
     assert!(miss.contains("references/phrases.md"), "{miss}");
@@ -36,6 +38,6 @@ mod without_front {
 
     #[test]
     fn the_crate_option_alone_is_enough() {
-        assert_eq!(SKILLS.paths(SkillId::Greeting).count(), 2);
+        assert_eq!(SKILLS.skill(SkillId::Greeting).paths().count(), 2);
     }
 }

@@ -4,10 +4,10 @@
 use std::fs;
 use std::path::Path;
 
-use skills_embed::Tools;
 use skills_embed::disk::{Discovery, Overlay};
 use skills_embed::policy::{Answer, Permissions};
 use skills_embed::tools::Session;
+use skills_embed::tools::Tools;
 
 skills_embed::skills!("fixtures/basic");
 

@@ -3,11 +3,9 @@
 //! reduced to its name, recently used skills kept whole longest, a closing line that counts what
 //! was shortened, and no listing and no tool when no skill is visible.
 
-use skills_embed::listing::{
-    Budget, DEFAULT_DESCRIPTION_CAP, ListingFormat, ListingOptions, estimate_tokens,
-};
+use skills_embed::listing::{Budget, ListingFormat, ListingOptions, estimate_tokens};
 use skills_embed::policy::Permissions;
-use skills_embed::{Fields, Skill, SkillSet, Tools};
+use skills_embed::{Fields, Skill, SkillSet, tools::Tools};
 
 const WORDS: &str = "Review pull requests for correctness, missing tests, unsafe code, naming, \
     error handling and documentation; suggest concrete fixes with file and line references, \
@@ -224,7 +222,7 @@ fn a_per_entry_cap() {
     let listing = tools.listing(&budgeted(Budget::Tokens(100_000)));
     let first = entries(&listing)[0];
     assert!(first.ends_with('…'));
-    assert!(first.chars().count() <= "- long: ".len() + DEFAULT_DESCRIPTION_CAP);
+    assert!(first.chars().count() <= "- long: ".len() + 1_536);
     assert!(listing.ends_with(
         "- short: Short.\n(1 description shortened to fit the listing budget: load a skill to read it whole)\n"
     ));

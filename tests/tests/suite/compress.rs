@@ -42,15 +42,18 @@ fn a_compressed_set_serves_the_same_bytes() {
     assert!(files >= 15, "{files}");
     // Lookups by id, by name and by a path in another form go through the packed block too.
     let pdf = packed::SKILLS
-        .load(packed::SkillId::PdfForms, "./references//forms.md")
+        .skill(packed::SkillId::PdfForms)
+        .load("./references//forms.md")
         .unwrap();
     let want = stored::SKILLS
-        .load(stored::SkillId::PdfForms, "references/forms.md")
+        .skill(stored::SkillId::PdfForms)
+        .load("references/forms.md")
         .unwrap();
     assert_eq!(pdf.text(), want.text());
     assert!(pdf.text().unwrap().len() > 100);
     let miss = packed::SKILLS
-        .load_by_name("pdf-forms", "forms.md")
+        .get("pdf-forms")
+        .and_then(|s| s.load("forms.md"))
         .unwrap_err();
     assert!(
         miss.to_string()
@@ -61,7 +64,7 @@ fn a_compressed_set_serves_the_same_bytes() {
 
 #[test]
 fn compressed_bodies_answer_tool_calls() {
-    let tools = skills_embed::Tools::new(&packed::SKILLS);
+    let tools = skills_embed::tools::Tools::new(&packed::SKILLS);
     let out = tools.handle("load_skill", r#"{"skill": "code-review"}"#);
     assert!(!out.is_error, "{}", out.text);
     assert!(

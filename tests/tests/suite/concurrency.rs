@@ -11,11 +11,11 @@ use std::sync::{Arc, Mutex};
 use std::thread;
 
 use serde_json::json;
-use skills_embed::disk::discover::Discovery;
-use skills_embed::disk::overlay::Overlay;
+use skills_embed::disk::Discovery;
+use skills_embed::disk::Overlay;
 use skills_embed::policy::{Answer, Permissions};
 use skills_embed::tools::{Event, Session};
-use skills_embed::{SkillSet, Tools};
+use skills_embed::{SkillSet, tools::Tools};
 
 skills_embed::skills!("fixtures/tools");
 

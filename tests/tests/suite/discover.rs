@@ -9,9 +9,8 @@ use std::path::{Path, PathBuf};
 use std::sync::mpsc;
 use std::time::Duration;
 
-use skills_embed::disk::discover::{
-    Discovered, Discovery, Found, Root, SourceKind, resolve, scan_root,
-};
+use skills_embed::__private::{resolve, scan_root};
+use skills_embed::disk::{Discovered, Discovery, Found, Root, SourceKind};
 use skills_embed::parse::{Profile, Rule, Severity};
 use skills_embed::{Fields, Skill};
 

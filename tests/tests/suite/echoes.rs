@@ -5,7 +5,7 @@
 use serde_json::{Value, json};
 use skills_embed::listing::{ListingFormat, ListingOptions};
 use skills_embed::tools::{ToolConfig, ToolStyle};
-use skills_embed::{Fields, File, Skill, SkillSet, Tools};
+use skills_embed::{Fields, File, Skill, SkillSet, tools::Tools};
 
 /// File names that break naive quoting: a quote, a backslash, a line break, a comma and a
 /// space (which could pass for two entries), a control character, a line separator, and a

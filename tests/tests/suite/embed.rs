@@ -67,7 +67,7 @@ fn summary_is_built_at_compile_time() {
 
 #[test]
 fn body_has_no_frontmatter_and_keeps_later_fences() {
-    let body = SKILLS.load(SkillId::CodeReview, "SKILL.md").unwrap();
+    let body = SKILLS.skill(SkillId::CodeReview).load("SKILL.md").unwrap();
     assert!(body.is_body());
     assert_eq!(
         body.text().unwrap(),
@@ -103,7 +103,7 @@ fn every_file_is_served_byte_identical() {
         "scripts/extract.sh",
         "assets/icon.png",
     ] {
-        let loaded = SKILLS.load(SkillId::Pdf, path).unwrap();
+        let loaded = SKILLS.skill(SkillId::Pdf).load(path).unwrap();
         assert_eq!(
             loaded.bytes(),
             std::fs::read(format!("{root}{path}")).unwrap(),
@@ -111,7 +111,7 @@ fn every_file_is_served_byte_identical() {
         );
     }
     assert_eq!(
-        SKILLS.paths(SkillId::Pdf).collect::<Vec<_>>(),
+        SKILLS.skill(SkillId::Pdf).paths().collect::<Vec<_>>(),
         [
             "SKILL.md",
             "assets/icon.png",
@@ -123,16 +123,20 @@ fn every_file_is_served_byte_identical() {
 
 #[test]
 fn binary_files_have_no_text_and_scripts_keep_their_exec_bit() {
-    let icon = SKILLS.load(SkillId::Pdf, "assets/icon.png").unwrap();
+    let icon = SKILLS.skill(SkillId::Pdf).load("assets/icon.png").unwrap();
     assert_eq!(icon.text(), None);
     assert_eq!(icon.media_type(), "image/png");
-    let script = SKILLS.load(SkillId::Pdf, "scripts/extract.sh").unwrap();
+    let script = SKILLS
+        .skill(SkillId::Pdf)
+        .load("scripts/extract.sh")
+        .unwrap();
     assert!(script.text().is_some());
     #[cfg(unix)]
     assert!(script.is_executable());
     assert!(
         !SKILLS
-            .load(SkillId::Pdf, "references/forms.md")
+            .skill(SkillId::Pdf)
+            .load("references/forms.md")
             .unwrap()
             .is_executable()
     );
@@ -146,7 +150,7 @@ fn paths_are_normalised() {
         "references/./forms.md",
     ] {
         assert_eq!(
-            SKILLS.load(SkillId::Pdf, path).unwrap().path(),
+            SKILLS.skill(SkillId::Pdf).load(path).unwrap().path(),
             "references/forms.md"
         );
     }
@@ -154,7 +158,7 @@ fn paths_are_normalised() {
 
 #[test]
 fn a_miss_lists_every_path_and_suggests() {
-    let err = SKILLS.load(SkillId::Pdf, "forms.md").unwrap_err();
+    let err = SKILLS.skill(SkillId::Pdf).load("forms.md").unwrap_err();
     assert_eq!(
         err.to_string(),
         "File \"forms.md\" not found in skill \"pdf\". Available files: SKILL.md, assets/icon.png, \
@@ -173,7 +177,7 @@ fn escapes_are_refused_before_lookup() {
         ("", PathProblem::Empty),
         ("a\0b", PathProblem::ControlCharacter),
     ] {
-        match SKILLS.load(SkillId::Pdf, path) {
+        match SKILLS.skill(SkillId::Pdf).load(path) {
             Err(SkillError::InvalidPath { problem: p, .. }) => assert_eq!(p, problem, "{path:?}"),
             other => panic!("{path:?}: expected a refusal, got {other:?}"),
         }
@@ -185,7 +189,8 @@ fn lookup_by_name() {
     assert_eq!(SKILLS.get("pdf").unwrap().name(), "pdf");
     assert_eq!(
         SKILLS
-            .load_by_name("pdf", "references/forms.md")
+            .get("pdf")
+            .and_then(|s| s.load("references/forms.md"))
             .unwrap()
             .path(),
         "references/forms.md"
@@ -201,7 +206,10 @@ fn lookup_by_name() {
 fn options_rename_and_filter() {
     assert_eq!(custom::Tool::ALL.len(), 2);
     assert_eq!(
-        custom::TOOLS.paths(custom::Tool::Pdf).collect::<Vec<_>>(),
+        custom::TOOLS
+            .skill(custom::Tool::Pdf)
+            .paths()
+            .collect::<Vec<_>>(),
         ["SKILL.md", "references/forms.md", "scripts/extract.sh"]
     );
 }
@@ -221,7 +229,8 @@ fn serde_and_schema_use_the_name() {
         .to_string();
     assert!(err.contains("Available skills: code-review, pdf"), "{err}");
     // Inline and exact: no `$ref`, no title.
-    let schema = skills_embed::schemars::SchemaGenerator::default().subschema_for::<SkillId>();
+    let schema =
+        skills_embed::__private::schemars::SchemaGenerator::default().subschema_for::<SkillId>();
     assert_eq!(
         serde_json::to_value(schema).unwrap(),
         serde_json::json!({"type": "string", "enum": ["code-review", "pdf"]})
@@ -236,7 +245,8 @@ fn the_set_is_plain_shared_data() {
         .map(|_| {
             std::thread::spawn(|| {
                 SKILLS
-                    .load(SkillId::Pdf, "references/forms.md")
+                    .skill(SkillId::Pdf)
+                    .load("references/forms.md")
                     .unwrap()
                     .len()
             })
@@ -330,7 +340,10 @@ fn a_long_body_can_be_cut_at_compile_time() {
     let body = cut::SKILLS.skill(cut::SkillId::Demo).body();
     assert_eq!(body.lines().count(), 10);
     assert!(body.ends_with("Step 10: do the next thing.\n"));
-    let loaded = cut::SKILLS.load(cut::SkillId::Demo, "SKILL.md").unwrap();
+    let loaded = cut::SKILLS
+        .skill(cut::SkillId::Demo)
+        .load("SKILL.md")
+        .unwrap();
     assert_eq!(
         loaded.sha256(),
         skills_embed::__private::sha256(body.as_bytes())
@@ -363,31 +376,36 @@ fn every_embedded_file_keeps_its_own_digest() {
 #[test]
 fn a_skill_with_many_files_is_searched_by_path_and_serves_every_file() {
     use large::{SKILLS, SkillId};
-    let paths: Vec<&str> = SKILLS.paths(SkillId::Atlas).collect();
+    let paths: Vec<&str> = SKILLS.skill(SkillId::Atlas).paths().collect();
     assert_eq!(paths.len(), 21, "{paths:?}");
     let mut sorted = paths.clone();
     sorted.sort_unstable();
     assert_eq!(paths, sorted);
     let root = concat!(env!("CARGO_MANIFEST_DIR"), "/fixtures/large/atlas/");
     for path in paths.iter().filter(|p| **p != "SKILL.md") {
-        let file = SKILLS.load(SkillId::Atlas, path).unwrap();
+        let file = SKILLS.skill(SkillId::Atlas).load(path).unwrap();
         assert_eq!(file.path(), *path);
         assert_eq!(
             file.bytes(),
             std::fs::read(format!("{root}{path}")).unwrap()
         );
         // The same file by a path in another form, and by name.
-        let other = SKILLS.load_by_name("atlas", &format!("./{path}")).unwrap();
+        let other = SKILLS
+            .get("atlas")
+            .and_then(|s| s.load(&format!("./{path}")))
+            .unwrap();
         assert_eq!(other.bytes(), file.bytes());
     }
     assert!(
         SKILLS
-            .load(SkillId::Atlas, "scripts/run.sh")
+            .skill(SkillId::Atlas)
+            .load("scripts/run.sh")
             .unwrap()
             .is_executable()
     );
     let miss = SKILLS
-        .load(SkillId::Atlas, "references/region-19.md")
+        .skill(SkillId::Atlas)
+        .load("references/region-19.md")
         .unwrap_err();
     assert!(miss.to_string().contains("Did you mean"), "{miss}");
 }

@@ -3,10 +3,9 @@
 use std::fs;
 use std::path::{Path, PathBuf};
 
+use skills_embed::__private::{MARKER, fingerprint};
 use skills_embed::Skill;
-use skills_embed::disk::extract::{
-    ExtractError, Extracted, MARKER, extract, extract_to_temp, fingerprint,
-};
+use skills_embed::disk::{ExtractError, Extracted, extract, extract_to_temp};
 
 skills_embed::skills!("fixtures/basic");
 
@@ -380,7 +379,7 @@ mod unix {
 #[test]
 fn tools_with_a_workdir_give_the_model_absolute_paths() {
     let work = tempfile::tempdir().unwrap();
-    let tools = skills_embed::Tools::new(&SKILLS).with_workdir(work.path());
+    let tools = skills_embed::tools::Tools::new(&SKILLS).with_workdir(work.path());
     let out = tools.handle("load_skill", r#"{"skill":"pdf"}"#);
     let dir = work.path().join("pdf");
     let script = dir.join("scripts/extract.sh");

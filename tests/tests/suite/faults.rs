@@ -13,8 +13,8 @@ use std::sync::mpsc;
 use std::thread;
 use std::time::Duration;
 
-use skills_embed::disk::discover::Discovery;
-use skills_embed::disk::overlay::Overlay;
+use skills_embed::disk::Discovery;
+use skills_embed::disk::Overlay;
 use skills_embed::parse::{Diagnostic, Rule, ScanOptions, Tree};
 use skills_embed::{SkillSet, listing::ListingFormat};
 
@@ -167,7 +167,10 @@ fn a_resource_that_goes_wrong_between_scan_and_read_leaves_only_its_skill_out() 
         assert_eq!(names(&set), ["b", "c"], "{what}");
         assert_reported_for_a(&root, &diagnostics, needle);
         for name in ["b", "c"] {
-            let notes = set.load_by_name(name, "references/notes.md").unwrap();
+            let notes = set
+                .get(name)
+                .and_then(|s| s.load("references/notes.md"))
+                .unwrap();
             assert_eq!(notes.text(), Some(format!("Notes of {name}.\n").as_str()));
         }
     }
@@ -180,7 +183,10 @@ fn a_resource_changed_between_scan_and_read_is_served_as_read_with_its_own_diges
     fs::write(root.join("a/references/notes.md"), "Rewritten.\n").unwrap();
     let (set, diagnostics) = load(tree, None);
     assert!(diagnostics.is_empty(), "{diagnostics:?}");
-    let notes = set.load_by_name("a", "references/notes.md").unwrap();
+    let notes = set
+        .get("a")
+        .and_then(|s| s.load("references/notes.md"))
+        .unwrap();
     assert_eq!(notes.text(), Some("Rewritten.\n"));
     assert_eq!(
         notes.sha256(),

@@ -5,7 +5,7 @@ use serde_json::{Value, json};
 use skills_embed::policy::Permissions;
 use skills_embed::tools::Session;
 use skills_embed::tools::ToolConfig;
-use skills_embed::{Fields, File, Skill, SkillSet, Tools, listing::ListingFormat};
+use skills_embed::{Fields, File, Skill, SkillSet, listing::ListingFormat, tools::Tools};
 
 skills_embed::skills!("fixtures/tools");
 

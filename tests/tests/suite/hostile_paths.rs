@@ -20,12 +20,12 @@ use std::fs;
 use std::path::{Path, PathBuf};
 
 use serde_json::json;
-use skills_embed::disk::discover::Discovery;
-use skills_embed::disk::overlay::Overlay;
-use skills_embed::parse::frontmatter::split;
+use skills_embed::__private::check;
+use skills_embed::__private::split;
+use skills_embed::disk::Discovery;
+use skills_embed::disk::Overlay;
 use skills_embed::parse::{Profile, Rule, ScanOptions};
-use skills_embed::path::check;
-use skills_embed::{SkillError, SkillSet, Tools, listing::ListingFormat};
+use skills_embed::{SkillError, SkillSet, listing::ListingFormat, tools::Tools};
 
 skills_embed::skills!("fixtures/hostile");
 
@@ -341,8 +341,11 @@ fn embedded_set() {
     assert!(tally.refused > 150 && tally.missed > 40, "{tally:?}");
     // The typed set serves the same as the set rebuilt from its skills.
     for raw in hostile_paths() {
-        let a = SKILLS.load(SkillId::Target, &raw).map(|f| f.bytes());
-        let b = set.load_by_name("target", &raw).map(|f| f.bytes());
+        let a = SKILLS.skill(SkillId::Target).load(&raw).map(|f| f.bytes());
+        let b = set
+            .get("target")
+            .and_then(|s| s.load(&raw))
+            .map(|f| f.bytes());
         assert_eq!(a, b);
     }
 }
@@ -414,7 +417,10 @@ fn symlinked_disk_trees() {
         "references/escape.md",
         "references/other-secret.md",
     ] {
-        assert!(set.load_by_name("target", link).is_err(), "{link}");
+        assert!(
+            set.get("target").and_then(|s| s.load(link)).is_err(),
+            "{link}"
+        );
     }
 
     // Following links: a link is followed only when it stays inside its own skill's folder
@@ -456,7 +462,10 @@ fn symlinked_disk_trees() {
         "a/b/relative-escape.md",
         "link-to-outside/secret.md",
     ] {
-        assert!(set.load_by_name("target", refused).is_err(), "{refused}");
+        assert!(
+            set.get("target").and_then(|s| s.load(refused)).is_err(),
+            "{refused}"
+        );
     }
     assert!(
         set.get("manifest-out").is_err(),

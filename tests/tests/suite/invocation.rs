@@ -11,10 +11,14 @@
 use std::path::{Path, PathBuf};
 
 use serde_json::json;
-use skills_embed::disk::discover::Discovery;
+use skills_embed::disk::Discovery;
 use skills_embed::parse::{Dialect, Dialects, Profile, Rule, ScanOptions, Severity, scan};
 use skills_embed::tools::Session;
-use skills_embed::{SkillSet, Tools, invoke, listing::ListingFormat};
+use skills_embed::{
+    SkillSet, invoke,
+    listing::{ListingFormat, ListingOptions},
+    tools::Tools,
+};
 
 skills_embed::skills!(
     "fixtures/invocation",
@@ -52,7 +56,11 @@ fn the_enum_keeps_every_skill_for_the_host() {
     assert_eq!(SkillId::ALL.len(), 5);
     assert_eq!(SkillId::Deploy.name(), "deploy");
     assert_eq!(
-        SKILLS.load(SkillId::Deploy, "SKILL.md").unwrap().text(),
+        SKILLS
+            .skill(SkillId::Deploy)
+            .load("SKILL.md")
+            .unwrap()
+            .text(),
         Some("Deploy to $env.\n")
     );
     assert!(SKILLS.get("release").is_ok());
@@ -113,12 +121,12 @@ fn the_static_listing_leaves_out_what_the_model_may_not_invoke() {
     for name in HIDDEN {
         assert!(!summary.contains(name), "{name} in {summary}");
     }
-    assert_eq!(summary, SKILLS.render_summary(&ListingFormat::Markdown));
+    assert_eq!(summary, SKILLS.listing(&ListingOptions::default()));
 }
 
 #[test]
 fn the_schema_enum_sent_to_the_model_leaves_them_out() {
-    let schema = skills_embed::schemars::schema_for!(SkillId);
+    let schema = skills_embed::__private::schemars::schema_for!(SkillId);
     assert_eq!(schema.as_value()["enum"], json!(MODEL));
     let defs = Tools::new(&SKILLS).definitions();
     assert_eq!(
@@ -215,23 +223,28 @@ fn the_user_menu_leaves_out_what_the_user_may_not_invoke() {
         !refused.contains("Available skills: style-guide"),
         "{refused}"
     );
-    assert!(!invoke::is_user_invocable(
-        SKILLS.skill(SkillId::StyleGuide)
-    ));
+    assert!(
+        !SKILLS
+            .skill(SkillId::StyleGuide)
+            .invocation()
+            .user_may_invoke()
+    );
 }
 
 #[test]
 fn the_user_invokes_what_the_model_may_not() {
-    let user_may = |name: &str| SKILLS.get(name).is_ok_and(invoke::is_user_invocable);
-    let parsed = invoke::parse_with(
-        "please /deploy, then /style-guide",
-        SKILLS.names(),
-        user_may,
-    );
+    let user_may = || {
+        SKILLS
+            .skills()
+            .iter()
+            .filter(|s| s.invocation().user_may_invoke())
+            .map(|s| s.name())
+    };
+    let parsed = invoke::parse("please /deploy, then /style-guide", user_may());
     assert_eq!(parsed.invocations.len(), 1);
     assert_eq!(parsed.invocations[0].name, "deploy");
     assert_eq!(parsed.unknown[0].text, "/style-guide");
-    let parsed = invoke::parse_with("/deploy prod", SKILLS.names(), user_may);
+    let parsed = invoke::parse("/deploy prod", user_may());
     let deploy = SKILLS.get("deploy").unwrap();
     assert_eq!(
         invoke::render(deploy, &parsed.invocations[0].args, None).unwrap(),

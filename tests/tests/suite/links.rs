@@ -13,8 +13,8 @@ use std::thread;
 use std::time::{Duration, Instant};
 
 use skills_embed::SkillSet;
-use skills_embed::disk::discover::Discovery;
-use skills_embed::disk::overlay::Overlay;
+use skills_embed::disk::Discovery;
+use skills_embed::disk::Overlay;
 use skills_embed::parse::{Diagnostic, Rule, ScanOptions, Severity, WalkLimits, scan};
 
 static NONE: SkillSet = SkillSet::empty();

@@ -3,10 +3,10 @@
 use std::fs;
 use std::path::{Path, PathBuf};
 
-use skills_embed::Tools;
-use skills_embed::disk::discover::{Discovery, SourceKind};
-use skills_embed::disk::overlay::Overlay;
+use skills_embed::disk::Overlay;
+use skills_embed::disk::{Discovery, SourceKind};
 use skills_embed::parse::Rule;
+use skills_embed::tools::Tools;
 
 skills_embed::skills!("fixtures/basic");
 
@@ -252,7 +252,7 @@ fn a_watcher_reloads_when_a_folder_changes() {
     write_skill(tmp.path(), "notes", "Take notes. Use when asked.", "One.\n");
     let overlay = Arc::new(Overlay::new(&SKILLS, Discovery::only(tmp.path())));
     let (tx, rx) = mpsc::channel();
-    let watcher = skills_embed::disk::watch::watch(
+    let watcher = skills_embed::disk::watch(
         Arc::clone(&overlay),
         Duration::from_millis(20),
         move |report| {

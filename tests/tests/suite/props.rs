@@ -15,12 +15,14 @@ use std::sync::OnceLock;
 use proptest::prelude::*;
 use proptest::strategy::ValueTree;
 use serde_json::json;
-use skills_embed::parse::frontmatter::split;
+use skills_embed::__private::check;
+use skills_embed::__private::split;
+use skills_embed::__private::{excerpt, headings, section};
 use skills_embed::parse::{Profile, ScanOptions, parse_manifest};
-use skills_embed::path::check;
-use skills_embed::text::excerpt::{excerpt, headings, section};
 use skills_embed::tools::ToolConfig;
-use skills_embed::{Fields, File, Skill, SkillError, SkillSet, Tools, listing::ListingFormat};
+use skills_embed::{
+    Fields, File, Skill, SkillError, SkillSet, listing::ListingFormat, tools::Tools,
+};
 
 use crate::oracle;
 
@@ -173,7 +175,7 @@ proptest! {
             prop_assert_eq!(&text[parts.body_start..], parts.body);
             prop_assert!(parts.yaml_offset <= parts.body_start);
             prop_assert!(!parts.yaml.trim().is_empty());
-            prop_assert!(parts.yaml.len() <= skills_embed::parse::frontmatter::MAX_FRONTMATTER_BYTES);
+            prop_assert!(parts.yaml.len() <= skills_embed::__private::MAX_FRONTMATTER_BYTES);
         }
     }
 

@@ -5,7 +5,7 @@
 use skills_embed::listing::estimate_tokens;
 use skills_embed::tools::{Event, Reattach, Reattached, Session, UnloadReason};
 use skills_embed::tools::{ToolConfig, ToolStyle};
-use skills_embed::{Fields, Skill, SkillSet, Tools, listing::ListingFormat};
+use skills_embed::{Fields, Skill, SkillSet, listing::ListingFormat, tools::Tools};
 
 fn skill(name: &str, body: &str) -> Skill {
     Skill::owned(

@@ -16,7 +16,7 @@ use serde_json::{Value, json};
 use skills_embed::listing::ListingFormat;
 use skills_embed::policy::{Answer, Permissions};
 use skills_embed::tools::{Event, Session, ToolConfig, ToolStyle};
-use skills_embed::{Fields, Script, Skill, SkillSet, ToolOutput, Tools};
+use skills_embed::{Fields, Script, Skill, SkillSet, tools::ToolOutput, tools::Tools};
 
 skills_embed::skills!(
     "fixtures/scripts",

@@ -9,11 +9,11 @@ use std::fs;
 use std::os::unix::fs::symlink;
 use std::path::{Path, PathBuf};
 
-use skills_embed::disk::discover::Discovery;
-use skills_embed::disk::overlay::Overlay;
+use skills_embed::disk::Discovery;
+use skills_embed::disk::Overlay;
 use skills_embed::parse::{Rule, ScanOptions, scan};
 use skills_embed::policy::Permissions;
-use skills_embed::{SkillSet, Tools};
+use skills_embed::{SkillSet, tools::Tools};
 
 static NONE: SkillSet = SkillSet::empty();
 

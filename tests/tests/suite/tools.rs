@@ -7,7 +7,7 @@ use skills_embed::policy::{Answer, Permissions};
 use skills_embed::tools::{Disclosure, MatchConfig};
 use skills_embed::tools::{Event, Session};
 use skills_embed::tools::{OutputShape, ToolConfig, ToolStyle};
-use skills_embed::{__private::hex, __private::sha256, SkillIdentifier, Tools};
+use skills_embed::{__private::hex, __private::sha256, SkillIdentifier, tools::Tools};
 
 skills_embed::skills!("fixtures/tools");
 

@@ -3,5 +3,5 @@
 skills_embed::skills!("generated/deep");
 
 fn main() {
-    let _ = SKILLS.load(SkillId::Demo, "r/r/r/r/r/r/r/r/r/r/r/r/r/r/r/r/r/r/r/r/r/r/r/r/r/r/r/r/r/r/r/r/r/r/r/r/r/r/r/r/r/r/r/r/r/r/r/r/r/r/r/r/r/r/r/r/r/r/r/r/r/r/r/r/bottom.md");
+    let _ = SKILLS.skill(SkillId::Demo).load("r/r/r/r/r/r/r/r/r/r/r/r/r/r/r/r/r/r/r/r/r/r/r/r/r/r/r/r/r/r/r/r/r/r/r/r/r/r/r/r/r/r/r/r/r/r/r/r/r/r/r/r/r/r/r/r/r/r/r/r/r/r/r/r/bottom.md");
 }

@@ -5,5 +5,5 @@
 skills_embed::skills!("generated/fifo");
 
 fn main() {
-    let _ = SKILLS.load(SkillId::Demo, "SKILL.md");
+    let _ = SKILLS.skill(SkillId::Demo).load("SKILL.md");
 }

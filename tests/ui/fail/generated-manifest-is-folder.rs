@@ -4,5 +4,5 @@
 skills_embed::skills!("generated/manifest-is-folder");
 
 fn main() {
-    let _ = SKILLS.load(SkillId::Demo, "SKILL.md");
+    let _ = SKILLS.skill(SkillId::Demo).load("SKILL.md");
 }

@@ -6,5 +6,5 @@
 skills_embed::skills!("generated/socket");
 
 fn main() {
-    let _ = SKILLS.load(SkillId::Demo, "SKILL.md");
+    let _ = SKILLS.skill(SkillId::Demo).load("SKILL.md");
 }

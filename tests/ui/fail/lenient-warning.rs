@@ -5,5 +5,5 @@
 skills_embed::skills!("fixtures/fail/lenient-warning", profile = lenient);
 
 fn main() {
-    let _ = SKILLS.load(SkillId::Other, "SKILL.md");
+    let _ = SKILLS.skill(SkillId::Other).load("SKILL.md");
 }

@@ -2,6 +2,6 @@
 skills_embed::skills!("fixtures/fail/no-cascade");
 
 fn main() {
-    let _ = SKILLS.load(SkillId::Good, "SKILL.md");
-    let _ = SKILLS.load(SkillId::Broken, "SKILL.md");
+    let _ = SKILLS.skill(SkillId::Good).load("SKILL.md");
+    let _ = SKILLS.skill(SkillId::Broken).load("SKILL.md");
 }

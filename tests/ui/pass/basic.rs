@@ -10,5 +10,5 @@ pub mod renamed {
 
 fn main() {
     assert_eq!(SKILLS.len(), 2);
-    assert_eq!(renamed::TOOLS.paths(renamed::Tool::Pdf).count(), 2);
+    assert_eq!(renamed::TOOLS.skill(renamed::Tool::Pdf).paths().count(), 2);
 }

@@ -263,7 +263,8 @@ fn call_prints_what_the_model_receives() {
     // The same digest the embedded copy hashes to.
     let digest = skills_embed::__private::hex(
         &basic::SKILLS
-            .load(basic::SkillId::Pdf, "SKILL.md")
+            .skill(basic::SkillId::Pdf)
+            .load("SKILL.md")
             .unwrap()
             .sha256(),
     );
@@ -663,7 +664,7 @@ fn help_shows_what_is_required_and_the_exit_codes() {
         );
     }
     let help = stdout(&run(&["validate", "--help"]));
-    for folder in skills_embed::parse::SKIPPED_FOLDERS {
+    for folder in skills_embed::__private::SKIPPED_FOLDERS {
         assert!(help.contains(folder), "{folder} is not in the help: {help}");
     }
     for words in [

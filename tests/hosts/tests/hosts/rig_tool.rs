@@ -55,7 +55,8 @@ async fn typed_tool_through_a_tool_set() {
             "sha256:{}",
             skills_embed::__private::hex(
                 &SKILLS
-                    .load(SkillId::CodeReview, "SKILL.md")
+                    .skill(SkillId::CodeReview)
+                    .load("SKILL.md")
                     .unwrap()
                     .sha256()
             )
