@@ -27,6 +27,7 @@
 
 use skills_embed::mcp::McpServer;
 use skills_embed::policy::Permissions;
+use skills_embed::tools::Settings;
 
 // `pub enum SkillId` and `pub static SKILLS`, checked and embedded when this example compiles.
 skills_embed::skills!("../skills/examples/skills");
@@ -37,9 +38,14 @@ fn main() -> std::io::Result<()> {
         "mcp_server: serving {} embedded skills over stdio",
         SKILLS.len()
     );
-    McpServer::new(&SKILLS)
-        .with_permissions(Permissions::new().deny("brand-guidelines"))
-        .with_server_info("skills-example", env!("CARGO_PKG_VERSION"))
-        .on_event(|event| eprintln!("mcp_server: {event}"))
-        .run_stdio()
+    McpServer::new(
+        &SKILLS,
+        skills_embed::tools::Settings {
+            permissions: Permissions::new().deny("brand-guidelines"),
+            ..skills_embed::tools::Settings::default()
+        },
+    )
+    .with_server_info("skills-example", env!("CARGO_PKG_VERSION"))
+    .on_event(|event| eprintln!("mcp_server: {event}"))
+    .run_stdio()
 }

@@ -22,6 +22,7 @@ use rig_core::test_utils::{MockCompletionModel, MockTurn};
 use serde_json::json;
 use skills_embed::policy::Permissions;
 use skills_embed::rig::SkillTool;
+use skills_embed::tools::Settings;
 
 // `pub enum SkillId` and `pub static SKILLS`, checked and embedded when this example compiles.
 skills_embed::skills!("../skills/examples/skills");
@@ -33,8 +34,13 @@ const QUESTION: &str = "Can you review my change before I merge it? It adds a lo
 fn agent(
     model: impl Into<rig_core::DynModel<rig_core::operation::Completion>>,
 ) -> rig_agent::Agent {
-    let tool =
-        SkillTool::new(&SKILLS).with_permissions(Permissions::new().deny("brand-guidelines"));
+    let tool = SkillTool::new(
+        &SKILLS,
+        skills_embed::tools::Settings {
+            permissions: Permissions::new().deny("brand-guidelines"),
+            ..skills_embed::tools::Settings::default()
+        },
+    );
     let tools = tool.tools();
     let assistant = "You are a careful software assistant.";
     if tools.is_empty() {
