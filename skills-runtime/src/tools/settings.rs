@@ -136,7 +136,7 @@ pub(crate) type Extractor =
 ///     ..Settings::default()
 /// }
 /// .with_approval(|subject| async move {
-///     if subject.skill() == "deploy-docs" { Answer::Once } else { Answer::Reject }
+///     if subject.skill == "deploy-docs" { Answer::Once } else { Answer::Reject }
 /// });
 /// assert_eq!(settings.name, "load_skill");
 /// assert_eq!(settings.max_chars, 12_000);
