@@ -29,7 +29,7 @@
 //! `tools/list` is empty (a reload that brings one notifies the client).
 //! Tool calls are answered by one [`Session`] per connection (so its events and approvals
 //! apply); a skill under `ask` is loaded, by the tool or by `resources/read`, only after the
-//! host's approval hook ([`McpServer::with_approval`]) says so, and an `always` answer holds for
+//! host's approval hook ([`Settings::with_approval`](crate::tools::Settings::with_approval)) says so, and an `always` answer holds for
 //! the rest of the connection while the skill stays as it was approved: when a live set's
 //! reload changes the skill, the next load asks again (see [`Grants`]). Without a hook,
 //! loading such a skill is refused with a message that says why.

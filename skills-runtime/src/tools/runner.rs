@@ -68,7 +68,7 @@ pub struct FileRun<'a> {
     pub executable: bool,
     /// The arguments the model gave, one string each.
     pub argv: &'a [String],
-    /// How long the run may take ([`Settings::script_timeout`]); the runner enforces it.
+    /// How long the run may take ([`Settings::script_timeout`](super::Settings::script_timeout)); the runner enforces it.
     pub timeout: Duration,
     /// Cancelled when nobody waits for the answer any more (the MCP client cancelled the call
     /// or hung up): the runner stops the run. [`FileRun::wait`] does both for a child process.

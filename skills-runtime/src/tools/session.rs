@@ -720,7 +720,7 @@ impl Session {
     /// [`Session::reattach`] gives the new content. Skills the new set lacks, or its
     /// permissions deny, are unloaded ([`UnloadReason::Removed`], with their tools) and their
     /// pending approvals dropped. The grants carry over; each holds only while its skill is
-    /// unchanged (see [`Grants`]).
+    /// unchanged (see [`Grants`](crate::policy::Grants)).
     ///
     /// ```
     /// use skills_embed_runtime::{Fields, Skill, SkillSet, listing::ListingFormat};

@@ -283,7 +283,7 @@ impl Settings {
     }
 
     /// Writes a skill that has scripts under `dir/<skill>/` (the whole skill, executable bits
-    /// kept, unchanged skills not rewritten, through [`disk::extract`](crate::disk::extract))
+    /// kept, unchanged skills not rewritten, through [`disk::extract`](crate::disk::extract()))
     /// when its body is loaded or the listing is made, and tells the model the absolute paths,
     /// so it can run the scripts.
     ///
