@@ -66,7 +66,7 @@ fn main() {
     let tools = Tools::new(
         &SKILLS,
         Settings {
-            permissions: permissions,
+            permissions,
             ..Settings::default()
         },
     );
