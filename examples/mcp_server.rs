@@ -27,7 +27,6 @@
 
 use skills_embed::mcp::McpServer;
 use skills_embed::policy::Permissions;
-use skills_embed::tools::Settings;
 
 // `pub enum SkillId` and `pub static SKILLS`, checked and embedded when this example compiles.
 skills_embed::skills!("../skills/examples/skills");

@@ -22,7 +22,6 @@ use rig_core::test_utils::{MockCompletionModel, MockTurn};
 use serde_json::json;
 use skills_embed::policy::Permissions;
 use skills_embed::rig::SkillTool;
-use skills_embed::tools::Settings;
 
 // `pub enum SkillId` and `pub static SKILLS`, checked and embedded when this example compiles.
 skills_embed::skills!("../skills/examples/skills");
