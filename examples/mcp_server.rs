@@ -37,9 +37,14 @@ fn main() -> std::io::Result<()> {
         "mcp_server: serving {} embedded skills over stdio",
         SKILLS.len()
     );
-    McpServer::new(&SKILLS)
-        .with_permissions(Permissions::new().deny("brand-guidelines"))
-        .with_server_info("skills-example", env!("CARGO_PKG_VERSION"))
-        .on_event(|event| eprintln!("mcp_server: {event}"))
-        .run_stdio()
+    McpServer::new(
+        &SKILLS,
+        skills_embed::tools::Settings {
+            permissions: Permissions::new().deny("brand-guidelines"),
+            ..skills_embed::tools::Settings::default()
+        },
+    )
+    .with_server_info("skills-example", env!("CARGO_PKG_VERSION"))
+    .on_event(|event| eprintln!("mcp_server: {event}"))
+    .run_stdio()
 }

@@ -33,8 +33,13 @@ const QUESTION: &str = "Can you review my change before I merge it? It adds a lo
 fn agent(
     model: impl Into<rig_core::DynModel<rig_core::operation::Completion>>,
 ) -> rig_agent::Agent {
-    let tool =
-        SkillTool::new(&SKILLS).with_permissions(Permissions::new().deny("brand-guidelines"));
+    let tool = SkillTool::new(
+        &SKILLS,
+        skills_embed::tools::Settings {
+            permissions: Permissions::new().deny("brand-guidelines"),
+            ..skills_embed::tools::Settings::default()
+        },
+    );
     let tools = tool.tools();
     let assistant = "You are a careful software assistant.";
     if tools.is_empty() {

@@ -12,6 +12,7 @@
 
 use skills_embed::listing::{Entry, ListingFormat, ListingOptions, render};
 use skills_embed::tools::Session;
+use skills_embed::tools::Settings;
 use skills_embed::tools::{Disclosure, MatchConfig};
 use skills_embed::{SkillSet, tools::Tools};
 use tiktoken_rs::CoreBPE;
@@ -126,12 +127,13 @@ pub fn measure(bpe: &CoreBPE, set: &SkillSet) -> TokenReport {
     let xml_located = listing(ListingFormat::Xml, &located);
     r.l1_xml_located = count(bpe, &xml_located);
 
-    let tools = Tools::new(set);
+    let tools = Tools::new(set.clone(), Settings::default());
     let definitions: Vec<serde_json::Value> =
         tools.definitions().iter().map(|d| d.to_openai()).collect();
     let definitions = serde_json::to_string(&definitions).unwrap_or_default();
     r.tool_definitions = count(bpe, &definitions);
-    let progressive = Session::new(Tools::new(set)).system_prompt(&Disclosure::Progressive, "");
+    let progressive = Session::new(Tools::new(set.clone(), Settings::default()))
+        .system_prompt(&Disclosure::Progressive, "");
     r.progressive = count(bpe, &progressive) + r.tool_definitions;
     // The same prompt with the reference listing in place of the Markdown one.
     let markdown = listing(ListingFormat::Markdown, &entries);
@@ -141,7 +143,10 @@ pub fn measure(bpe: &CoreBPE, set: &SkillSet) -> TokenReport {
     let all = Disclosure::Hybrid {
         eager: skills.iter().map(|s| s.name().to_owned()).collect(),
     };
-    r.eager_all = count(bpe, &Session::new(Tools::new(set)).system_prompt(&all, ""));
+    r.eager_all = count(
+        bpe,
+        &Session::new(Tools::new(set.clone(), Settings::default())).system_prompt(&all, ""),
+    );
 
     let samples: Vec<&str> = skills
         .iter()
@@ -154,7 +159,8 @@ pub fn measure(bpe: &CoreBPE, set: &SkillSet) -> TokenReport {
         .map(|prompt| {
             count(
                 bpe,
-                &Session::new(Tools::new(set)).system_prompt(&eager, prompt),
+                &Session::new(Tools::new(set.clone(), Settings::default()))
+                    .system_prompt(&eager, prompt),
             )
         })
         .sum();

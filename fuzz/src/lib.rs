@@ -22,7 +22,7 @@ use skills_embed_runtime::__private::{excerpt as cut, headings, section};
 use skills_embed_runtime::parse::{Profile, parse_manifest};
 use skills_embed_runtime::policy::{Answer, Permissions};
 use skills_embed_runtime::tools::Session;
-use skills_embed_runtime::tools::{OutputShape, ToolConfig, ToolStyle};
+use skills_embed_runtime::tools::{OutputShape, Settings, ToolStyle};
 use skills_embed_runtime::{
     Fields, File, Skill, SkillError, SkillSet, listing::ListingFormat, tools::Tools,
 };
@@ -292,7 +292,7 @@ pub fn handler(data: &[u8]) {
         return;
     };
     let text = String::from_utf8_lossy(rest);
-    let config = ToolConfig {
+    let config = Settings {
         style: if flags & 1 == 0 {
             ToolStyle::Unified
         } else {
@@ -306,12 +306,16 @@ pub fn handler(data: &[u8]) {
         max_chars: if flags & 4 == 0 { 12_000 } else { 7 },
         max_body_chars: if flags & 4 == 0 { 40_000 } else { 11 },
         max_listed_files: usize::from(flags >> 5),
-        ..ToolConfig::default()
+        ..Settings::default()
     };
     let permissions = Permissions::new().deny("internal-*").ask("deploy");
-    let tools = Tools::new(handler_set())
-        .with_config(config)
-        .with_permissions(permissions);
+    let tools = Tools::new(
+        handler_set(),
+        Settings {
+            permissions,
+            ..config
+        },
+    );
     let answer = match (flags >> 3) & 3 {
         0 => Answer::Once,
         1 => Answer::Always,

@@ -32,9 +32,8 @@
 
 use skills_embed::policy::{Access, Answer, Permissions};
 use skills_embed::tools::Disclosure;
-use skills_embed::tools::ToolOutput;
-use skills_embed::tools::Tools;
 use skills_embed::tools::{Event, Session, UnloadReason};
+use skills_embed::tools::{Settings, ToolOutput, Tools};
 
 // Generates `pub enum SkillId` and `pub static SKILLS` from the folder next to this file.
 // The path is relative to the crate's `Cargo.toml`.
@@ -62,7 +61,13 @@ fn main() {
         );
     }
 
-    let tools = Tools::new(&SKILLS).with_permissions(permissions);
+    let tools = Tools::new(
+        &SKILLS,
+        Settings {
+            permissions,
+            ..Settings::default()
+        },
+    );
     // A skill unused for 2 turns is unloaded, and the tools it allowed go with it.
     let mut session = Session::new(tools).unload_after(2);
 
@@ -237,12 +242,7 @@ fn host_permissions() -> Permissions {
 
 /// Sends one `load_skill` call through the session, as the model wrote it, and prints the
 /// answer: the first `head` and the last `tail` lines.
-fn call(
-    session: &mut Session<'_, SkillId>,
-    arguments: &str,
-    head: usize,
-    tail: usize,
-) -> ToolOutput {
+fn call(session: &mut Session, arguments: &str, head: usize, tail: usize) -> ToolOutput {
     println!("\nmodel → {TOOL} {arguments}");
     let out = session.handle(TOOL, arguments);
     print_output(&out, head, tail);
@@ -267,7 +267,7 @@ fn print_output(out: &ToolOutput, head: usize, tail: usize) {
 
 /// What the host learns after a turn: the session's events, what is loaded, and the tools the
 /// loaded skills allow (from their `allowed-tools`).
-fn host(session: &mut Session<'_, SkillId>, note: Option<&str>) {
+fn host(session: &mut Session, note: Option<&str>) {
     let events: Vec<String> = session.drain_events().iter().map(describe).collect();
     let loaded: Vec<&str> = session.active_skills().collect();
     match note {
@@ -296,7 +296,7 @@ fn describe(event: &Event) -> String {
         }
         Event::ToolActivated(tool) => format!("ToolActivated({tool})"),
         Event::ToolDeactivated(tool) => format!("ToolDeactivated({tool})"),
-        Event::ApprovalRequested { skill } => format!("ApprovalRequested({skill})"),
+        Event::ApprovalRequested(skill) => format!("ApprovalRequested({skill})"),
         other => format!("{other:?}"),
     }
 }
@@ -514,7 +514,13 @@ description: Writes a blameless incident report (timeline, impact, root cause, f
         }
 
         // The tools borrow the snapshot, so a reload cannot change a set under a running call.
-        let tools = Tools::new(&*set).with_permissions(host_permissions());
+        let tools = Tools::new(
+            std::sync::Arc::clone(&set),
+            skills_embed::tools::Settings {
+                permissions: host_permissions(),
+                ..skills_embed::tools::Settings::default()
+            },
+        );
         for definition in tools.definitions() {
             println!(
                 "\nThe `skill` enum of {TOOL} over the snapshot (same permissions as above):\n  {}",
@@ -555,7 +561,13 @@ description: Writes a blameless incident report (timeline, impact, root cause, f
             set.len(),
             next.len()
         );
-        let tools = Tools::new(&*next).with_permissions(host_permissions());
+        let tools = Tools::new(
+            std::sync::Arc::clone(&next),
+            skills_embed::tools::Settings {
+                permissions: host_permissions(),
+                ..skills_embed::tools::Settings::default()
+            },
+        );
         let arguments = r#"{"skill": "code-review"}"#;
         println!("\nmodel → {TOOL} {arguments}");
         print_output(&tools.handle(TOOL, arguments), 6, 0);

@@ -22,8 +22,7 @@
 use schemars::JsonSchema;
 use serde::Deserialize;
 use skills_embed::policy::{Answer, Permissions};
-use skills_embed::tools::{Session, ToolConfig, ToolStyle};
-use skills_embed::{tools::ToolOutput, tools::Tools};
+use skills_embed::tools::{Session, Settings, ToolOutput, ToolStyle, Tools};
 
 skills_embed::skills!(
     "examples/script_skills",
@@ -133,7 +132,7 @@ fn main() {
     std::panic::set_hook(Box::new(|_| {}));
 
     heading("1. The run tool, as an OpenAI tool");
-    let tools = Tools::new(&SKILLS);
+    let tools = Tools::new(&SKILLS, Settings::default());
     let run = tools
         .definitions()
         .into_iter()
@@ -183,8 +182,13 @@ fn main() {
     );
 
     heading("5. `ask invoice-totals/convert`: the run waits for the user");
-    let asking =
-        Tools::new(&SKILLS).with_permissions(Permissions::new().ask("invoice-totals/convert"));
+    let asking = Tools::new(
+        &SKILLS,
+        Settings {
+            permissions: Permissions::new().ask("invoice-totals/convert"),
+            ..Settings::default()
+        },
+    );
     let mut session = Session::new(asking);
     let waiting = call(
         &mut session,
@@ -201,10 +205,13 @@ fn main() {
     }
 
     heading("6. The split style: one tool per script");
-    let split = Tools::new(&SKILLS).with_config(ToolConfig {
-        style: ToolStyle::Split,
-        ..ToolConfig::default()
-    });
+    let split = Tools::new(
+        &SKILLS,
+        Settings {
+            style: ToolStyle::Split,
+            ..Settings::default()
+        },
+    );
     for definition in split.definitions() {
         println!("{:<34} {}", definition.name, definition.json_schema());
     }
@@ -216,7 +223,7 @@ fn main() {
 }
 
 /// Sends one run-tool call and prints the answer.
-fn call(session: &mut Session<'_, SkillId>, arguments: &str) -> ToolOutput {
+fn call(session: &mut Session, arguments: &str) -> ToolOutput {
     let compact: serde_json::Value = serde_json::from_str(arguments).unwrap();
     println!("\n{RUN} {compact}");
     let out = session.handle(RUN, arguments);

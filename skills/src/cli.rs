@@ -15,8 +15,7 @@ use crate::listing::ListingFormat;
 use crate::parse::{
     Diagnostic, Dialect, Profile, ResourceAction, Rule, ScanOptions, WalkLimits, scan,
 };
-use crate::tools::Tools;
-use crate::tools::{OutputShape, ToolConfig, ToolName, ToolStyle};
+use crate::tools::{OutputShape, Settings, ToolName, ToolStyle, Tools};
 use clap::builder::TypedValueParser as _;
 use clap::{Parser, Subcommand, ValueEnum};
 use strum::VariantNames;
@@ -468,10 +467,10 @@ pub fn main() -> ExitCode {
             shape,
             max_chars,
         } => {
-            let config = ToolConfig {
+            let config = Settings {
                 shape,
                 max_chars,
-                ..ToolConfig::default()
+                ..Settings::default()
             };
             match split_target(discover, args, 2) {
                 Some((target, rest)) => call(&target, &rest[0], &rest[1], &common, config),
@@ -524,11 +523,11 @@ pub fn main() -> ExitCode {
                 header_read_timeout,
                 idle_timeout,
             } = *http;
-            let config = ToolConfig {
+            let config = Settings {
                 name: tool_name,
                 style,
                 shape,
-                ..ToolConfig::default()
+                ..Settings::default()
             };
             let rules = match permissions.as_deref().map(read_permissions) {
                 None => Ok(crate::policy::Permissions::new()),
@@ -843,10 +842,13 @@ fn schema(target: &Target, common: &Common, format: SchemaFormat, style: ToolSty
     if outcome == Outcome::Usage {
         return outcome;
     }
-    let tools = Tools::new(&set).with_config(ToolConfig {
-        style,
-        ..ToolConfig::default()
-    });
+    let tools = Tools::new(
+        set,
+        Settings {
+            style,
+            ..Settings::default()
+        },
+    );
     // What a host offers: no tool when no skill is visible to the model.
     let defs: Vec<serde_json::Value> = tools
         .offered()
@@ -872,13 +874,13 @@ fn call(
     tool: &str,
     arguments: &str,
     common: &Common,
-    config: ToolConfig,
+    config: Settings,
 ) -> Outcome {
     let Loaded { set, outcome, .. } = load(target, common, &ListingFormat::Markdown);
     if outcome == Outcome::Usage {
         return outcome;
     }
-    let out = Tools::new(&set).with_config(config).handle(tool, arguments);
+    let out = Tools::new(set, config).handle(tool, arguments);
     let mut stdout = std::io::stdout().lock();
     let _ = stdout.write_all(out.text.as_bytes());
     if !out.text.ends_with('\n') {
@@ -1031,7 +1033,7 @@ fn serve(
     rules: crate::policy::Permissions,
     only: &[String],
     deny: &[String],
-    config: ToolConfig,
+    config: Settings,
     http: Option<HttpFlags>,
 ) -> Outcome {
     use std::sync::Arc;
@@ -1124,9 +1126,11 @@ fn serve(
         let (overlay, config) = (Arc::clone(&overlay), config.clone());
         move || {
             let overlay = Arc::clone(&overlay);
-            McpServer::live(move || overlay.snapshot())
-                .with_config(config.clone())
-                .with_permissions(permissions.clone())
+            let settings = Settings {
+                permissions: permissions.clone(),
+                ..config.clone()
+            };
+            McpServer::new(Arc::clone(&overlay), settings)
                 .with_server_info("skills", env!("CARGO_PKG_VERSION"))
         }
     };

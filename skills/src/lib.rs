@@ -186,7 +186,7 @@ pub fn run_cli(scripts: impl IntoIterator<Item = Script>) -> std::process::ExitC
 /// A skill's scripts can be Rust functions, run inside your binary through the run tool
 /// ([`tools::Tools`] offers `run_skill_script` when a visible skill has one): no interpreter, no files,
 /// no shell. A function `fn(A) -> Result<T, E>` (or an `async fn`, given up after
-/// [`ToolConfig::script_timeout`](tools::ToolConfig::script_timeout)) becomes a script named
+/// [`Settings::script_timeout`](tools::Settings::script_timeout)) becomes a script named
 /// after it; `A` is its arguments (`serde::Deserialize` and `schemars::JsonSchema`: the model
 /// is shown `A`'s JSON Schema, and `A`'s doc comment describes the script), `T` and `E` are
 /// shown as text. A SKILL.md body names a script with a link whose target is `script:NAME`,
@@ -214,7 +214,7 @@ pub fn run_cli(scripts: impl IntoIterator<Item = Script>) -> std::process::ExitC
 ///     scripts = { "invoice-totals" => [invoice_total, split_evenly, async convert] },
 /// );
 ///
-/// let tools = skills_embed::tools::Tools::new(&SKILLS);
+/// let tools = skills_embed::tools::Tools::new(&SKILLS, skills_embed::tools::Settings::default());
 /// let out = tools.handle(
 ///     "run_skill_script",
 ///     r#"{"script": "invoice-totals/invoice_total", "args": {"lines": [1000, 500], "tax_percent": 20}}"#,

@@ -173,7 +173,10 @@ mod substitution {
     fn session_invoke_answers_an_error_and_records_nothing() {
         for (body, arg) in [moderate(), issue()] {
             let set = set(body);
-            let mut session = Session::new(Tools::new(&set));
+            let mut session = Session::new(Tools::new(
+                set.clone(),
+                skills_embed::tools::Settings::default(),
+            ));
             let message = format!("/echo {arg}");
             let (largest, out) = largest_allocation_during(|| session.invoke(&message, |_| None));
             assert!(
@@ -197,10 +200,16 @@ mod substitution {
         // reload: the same arguments now fill far more placeholders.
         let (body, arg) = moderate();
         let small = set("Use $ARGUMENTS here.\n".into());
-        let mut session = Session::new(Tools::new(&small));
+        let mut session = Session::new(Tools::new(
+            small.clone(),
+            skills_embed::tools::Settings::default(),
+        ));
         session.invoke(&format!("/echo {arg}"), |_| None).unwrap();
         let grown = set(body);
-        let mut session = session.over(Tools::new(&grown));
+        let mut session = session.over(Tools::new(
+            grown.clone(),
+            skills_embed::tools::Settings::default(),
+        ));
         let budget = Reattach {
             per_skill: 100_000_000,
             total: 100_000_000,

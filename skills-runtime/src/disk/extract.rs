@@ -84,7 +84,7 @@ pub fn fingerprint(skill: &Skill) -> [u8; 32] {
 ///   met where a folder should be is refused ([`ExtractError::Symlink`]). A link already at a
 ///   file's place is replaced, never written through (each file is written to a temporary file
 ///   with a random name beside it, then renamed over the target). The tools' work folder
-///   ([`Tools::with_workdir`](crate::tools::Tools::with_workdir)) and `skills extract` write through
+///   ([`Settings::with_workdir`](crate::tools::Settings::with_workdir)) and `skills extract` write through
 ///   this same function.
 /// - **Idempotent.** A file that already holds the right bytes and mode is left alone, so a
 ///   second call writes nothing and reports [`Extracted::written`] `false`; a file changed or

@@ -80,7 +80,7 @@ struct State {
 /// # static SKILLS: skills_embed_runtime::SkillSet = skills_embed_runtime::SkillSet::empty();
 /// let overlay = Overlay::new(&SKILLS, Discovery::default());
 /// let set = overlay.snapshot();
-/// let tools = skills_embed_runtime::tools::Tools::new(&*set);
+/// let tools = skills_embed_runtime::tools::Tools::new(set, Default::default());
 /// // ... later, when files may have changed:
 /// let report = overlay.reload();
 /// println!("added {:?}, removed {:?}, changed {:?}", report.added, report.removed, report.changed);

@@ -32,8 +32,8 @@ use crate::text::echo;
 /// use skills_embed_runtime::mcp::{InFlightLimit, McpServer};
 /// # static SKILLS: skills_embed_runtime::SkillSet = skills_embed_runtime::SkillSet::empty();
 /// let limit = InFlightLimit::new(32);
-/// let first = McpServer::new(&SKILLS).with_server_limit(limit.clone());
-/// let second = McpServer::new(&SKILLS).with_server_limit(limit.clone());
+/// let first = McpServer::new(&SKILLS, Default::default()).with_server_limit(limit.clone());
+/// let second = McpServer::new(&SKILLS, Default::default()).with_server_limit(limit.clone());
 /// assert_eq!(limit.max(), 32);
 /// # drop((first, second));
 /// ```

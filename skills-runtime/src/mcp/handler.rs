@@ -36,15 +36,13 @@ use super::{
     DIRECTORY, LISTING_PROMPT, LOGGER, MARKDOWN, MAX_JSON_DEPTH, SCHEME, SUBSCRIPTION_POLL,
     TOO_DEEP,
 };
-use crate::host::{Host, Snapshot, Source, lock};
-use crate::model::id::Dynamic;
-use crate::model::set::SkillSet;
+use crate::host::{Host, lock};
 use crate::model::skill::{MANIFEST, Skill};
-use crate::policy::{Access, Answer};
+use crate::policy::{Access, Answer, Subject};
 use crate::text::echo;
 use crate::tools::{
-    Call, Disclosure, Event, LOAD_SKILL_CHUNK, READ_SKILL, READ_SKILL_RESOURCE, Session,
-    ToolOutput, Tools,
+    Call, Disclosure, Event, LOAD_SKILL_CHUNK, READ_SKILL, READ_SKILL_RESOURCE, Session, Settings,
+    Snapshot, Source, ToolOutput, Tools,
 };
 
 /// A hook called with every session event.
@@ -96,7 +94,7 @@ impl Listening {
 
     /// The subscribed URIs whose content differs in `tools` from when the client was last
     /// told; records the new contents.
-    fn updated(&self, tools: &Tools<'_, Dynamic>) -> Vec<String> {
+    fn updated(&self, tools: &Tools) -> Vec<String> {
         let mut subscribed = lock(&self.subscribed);
         let mut updated = Vec::new();
         for (uri, before) in subscribed.iter_mut() {
@@ -163,7 +161,7 @@ async fn notice(
 }
 
 /// A hash of what `resources/read` answers for `uri` now, `None` when it names no file.
-fn content_hash(tools: &Tools<'_, Dynamic>, uri: &str) -> Option<u64> {
+fn content_hash(tools: &Tools, uri: &str) -> Option<u64> {
     let (name, path) = parse_uri(uri).ok()?;
     let skill = tools.lookup(&name).ok()?;
     let mut hasher = DefaultHasher::new();
@@ -197,10 +195,10 @@ fn severity(level: LoggingLevel) -> u8 {
 
 impl Handler {
     /// A server for `source` with the default settings.
-    pub(super) fn new(source: Source) -> Self {
+    pub(super) fn new(source: Source, settings: Settings) -> Self {
         Handler {
             source,
-            host: Host::new("server"),
+            host: Host::new(settings, "server"),
             remember_loads: false,
             on_event: None,
             info: Implementation::new("skills", env!("CARGO_PKG_VERSION")),
@@ -236,18 +234,14 @@ impl Handler {
 
     /// How a call is run: a load is quick unless it writes the skill to a work folder.
     fn work(&self, load: bool) -> Work {
-        #[cfg(feature = "fs")]
-        let writes = self.host.workdir.is_some();
-        #[cfg(not(feature = "fs"))]
-        let writes = false;
-        if load && !writes {
+        if load && self.host.settings.extractor().is_none() {
             Work::Quick
         } else {
             Work::Blocking
         }
     }
 
-    fn tools<'s>(&self, set: &'s SkillSet<Dynamic>) -> Tools<'s, Dynamic> {
+    fn tools(&self, set: &Snapshot) -> Tools {
         served(&self.host, set)
     }
 
@@ -257,7 +251,7 @@ impl Handler {
         &self,
         work: Work,
         context: &RequestContext<RoleServer>,
-        f: impl for<'a> FnOnce(&mut Session<'a, Dynamic>) -> R + Send + 'static,
+        f: impl FnOnce(&mut Session) -> R + Send + 'static,
     ) -> Result<R, ErrorData> {
         let request = (Ticket::of(context), &context.ct);
         let (result, events) = self
@@ -275,7 +269,7 @@ impl Handler {
     /// Whether a resource of `found` may be read now; under `ask`, asks first.
     async fn may_read(
         &self,
-        tools: &Tools<'_, Dynamic>,
+        tools: &Tools,
         found: &Skill,
         peer: &Peer<RoleServer>,
     ) -> Result<(), ErrorData> {
@@ -287,11 +281,12 @@ impl Handler {
                 None,
             )),
             Access::Ask => {
-                self.asking(peer, found.name()).await;
-                match self.host.approve(found).await {
+                let subject = Subject::load(found.name());
+                self.asking(peer, &subject).await;
+                match self.host.approve(found, &subject).await {
                     Ok(()) => Ok(()),
                     Err(refusal) => {
-                        self.refused(peer, found.name(), &refusal).await;
+                        self.refused(peer, &subject, &refusal).await;
                         Err(ErrorData::invalid_request(refusal, None))
                     }
                 }
@@ -299,22 +294,22 @@ impl Handler {
         }
     }
 
-    /// Logs that the host is asked to approve loading `skill`.
-    async fn asking(&self, peer: &Peer<RoleServer>, skill: &str) {
+    /// Logs that the host is asked to approve `subject`.
+    async fn asking(&self, peer: &Peer<RoleServer>, subject: &Subject) {
         let message = format!(
             "Asking the host to approve {} (its rule is ask).",
-            crate::tools::render::act(skill)
+            crate::tools::render::act(subject)
         );
         self.listening
             .log(peer, LoggingLevel::Notice, message)
             .await;
     }
 
-    /// Logs that loading `skill` was refused, and why.
-    async fn refused(&self, peer: &Peer<RoleServer>, skill: &str, why: &str) {
+    /// Logs that `subject` was refused, and why.
+    async fn refused(&self, peer: &Peer<RoleServer>, subject: &Subject, why: &str) {
         let message = format!(
             "{} was refused: {why}",
-            crate::tools::render::capitalized(&crate::tools::render::act(skill))
+            crate::tools::render::capitalized(&crate::tools::render::act(subject))
         );
         self.listening
             .log(peer, LoggingLevel::Warning, message)
@@ -334,35 +329,33 @@ impl Handler {
                 session.handle_call(call, force)
             })
             .await?;
-        let Some(skill) = out.approval.clone() else {
+        let Some(subject) = out.approval.clone() else {
             return Ok(out);
         };
-        self.asking(peer, &skill).await;
-        let answer = self.host.ask(&skill).await;
+        self.asking(peer, &subject).await;
+        let answer = self.host.ask(&subject).await;
         if let Err(refusal) = &answer {
-            self.refused(peer, &skill, refusal).await;
+            self.refused(peer, &subject, refusal).await;
         } else if answer == Ok(Answer::Reject) {
-            self.refused(peer, &skill, "the host declined.").await;
+            self.refused(peer, &subject, "the host declined.").await;
         }
         let asked = answer.as_ref().ok().copied();
         // Nobody to ask: the session's request is dropped as if declined.
         let given = asked.unwrap_or(Answer::Reject);
         let host = self.host.clone();
-        // `skill/script`: the answer runs the script.
-        let work = self.work(!skill.contains('/'));
+        // A run's answer runs the script.
+        let work = self.work(subject.script.is_none());
         let answered = self
             .with_session(work, context, move |session| {
                 // Recorded for the skill as this session serves it: the content the person was
                 // asked about (a session over a changed set no longer holds the request).
-                let answered = session.answer(&skill, given);
-                // `skill` is the subject asked about: a skill's name, or `skill/script`.
-                let named = skill.split_once('/').map_or(skill.as_str(), |(s, _)| s);
-                match (asked, session.tools().lookup(named)) {
+                let answered = session.answer(&subject, given);
+                match (asked, session.tools().lookup(&subject.skill)) {
                     (Some(Answer::Always), Ok(found)) if answered.is_some() => {
                         // `Ok`: an `Always` is no refusal.
-                        let _ = host.record_subject(found, &skill, Answer::Always);
+                        let _ = host.record(found, &subject, Answer::Always);
                     }
-                    (Some(Answer::Reject), _) => host.revoke(&skill),
+                    (Some(Answer::Reject), _) => host.revoke(&subject),
                     _ => {}
                 }
                 answered
@@ -437,7 +430,7 @@ impl ServerHandler for Handler {
         let set = self.current(&context.peer).await;
         let call = check_call(
             &self.tools(&set),
-            &self.host.config.name,
+            &self.host.settings.name,
             &request.name,
             request.arguments.unwrap_or_default(),
         )?;
@@ -887,7 +880,7 @@ impl rmcp::Service<RoleServer> for Guarded {
 /// The visible skill and the path a `skill://` URI names; `unknown` makes the error for a skill
 /// the client may not see (which reads like one that does not exist).
 fn file_at<'s, 'u>(
-    tools: &Tools<'s, Dynamic>,
+    tools: &'s Tools,
     uri: &'u str,
     unknown: impl FnOnce(String) -> ErrorData,
 ) -> Result<(&'s Skill, Cow<'u, str>), ErrorData> {
@@ -897,12 +890,12 @@ fn file_at<'s, 'u>(
 }
 
 /// The URIs of the `SKILL.md` of every skill the client may see, for error messages.
-fn skill_uris(tools: &Tools<'_, Dynamic>) -> Vec<String> {
+fn skill_uris(tools: &Tools) -> Vec<String> {
     tools.visible().map(|s| uri(s.name(), MANIFEST)).collect()
 }
 
 /// The error for a URI that names no skill file: what was wrong, the URI form, what exists.
-fn invalid_uri(tools: &Tools<'_, Dynamic>, problem: &str) -> ErrorData {
+fn invalid_uri(tools: &Tools, problem: &str) -> ErrorData {
     let known = skill_uris(tools);
     let known = if known.is_empty() {
         "There are no skills available.".to_owned()
@@ -923,7 +916,7 @@ fn invalid_uri(tools: &Tools<'_, Dynamic>, problem: &str) -> ErrorData {
 /// while no skill is visible), or arguments that do not fit its input schema. A known tool with well-formed arguments naming a skill, file or chunk that
 /// does not exist is answered by the tool, as a result with `isError`.
 fn check_call(
-    tools: &Tools<'_, Dynamic>,
+    tools: &Tools,
     unified: &str,
     name: &str,
     arguments: JsonObject,
@@ -937,7 +930,7 @@ fn check_call(
     // is runnable; only such a call builds the definitions to tell.
     let known = !tools.is_empty()
         && (load_tool
-            || (name_trimmed == tools.config().run_name && !tools.runnable().is_empty())
+            || (name_trimmed == tools.settings().run_name && !tools.runnable().is_empty())
             || offered().iter().any(|o| o == name_trimmed));
     if !known {
         let offered = offered();

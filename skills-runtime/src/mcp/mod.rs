@@ -29,7 +29,7 @@
 //! `tools/list` is empty (a reload that brings one notifies the client).
 //! Tool calls are answered by one [`Session`] per connection (so its events and approvals
 //! apply); a skill under `ask` is loaded, by the tool or by `resources/read`, only after the
-//! host's approval hook ([`McpServer::with_approval`]) says so, and an `always` answer holds for
+//! host's approval hook ([`Settings::with_approval`](crate::tools::Settings::with_approval)) says so, and an `always` answer holds for
 //! the rest of the connection while the skill stays as it was approved: when a live set's
 //! reload changes the skill, the next load asks again (see [`Grants`]). Without a hook,
 //! loading such a skill is refused with a message that says why.
@@ -57,7 +57,7 @@
 //! under `ask`, `warning` when a load was refused. Only names of skills the client may see
 //! appear; paths, rules and other clients' activity never do.
 //!
-//! For a live set ([`McpServer::live`], [`McpServer::from_overlay`]), `resources/subscribe`
+//! For a live set (a [`Source::live`], an overlay), `resources/subscribe`
 //! takes the URI of a served file; when its content changes (a reload) or it goes away, the
 //! client gets `notifications/resources/updated` for it, within a fraction of a second and
 //! without a request of its own. A fixed set cannot change, so its capabilities do not list
@@ -104,13 +104,13 @@
 //! ```no_run
 //! use skills_embed_runtime::mcp::McpServer;
 //! use skills_embed_runtime::policy::Permissions;
+//! use skills_embed_runtime::tools::Settings;
 //! # static SKILLS: skills_embed_runtime::SkillSet = skills_embed_runtime::SkillSet::empty();
 //!
 //! fn main() -> std::io::Result<()> {
 //!     // `SKILLS` is what `skills_embed::skills!("skills")` generates.
-//!     McpServer::new(&SKILLS)
-//!         .with_permissions(Permissions::new().deny("internal-*"))
-//!         .run_stdio()
+//!     let settings = Settings { permissions: Permissions::new().deny("internal-*"), ..Settings::default() };
+//!     McpServer::new(&SKILLS, settings).run_stdio()
 //! }
 //! ```
 //!
@@ -118,6 +118,7 @@
 //! [`Tools`]: crate::tools::Tools
 //! [`Session`]: crate::tools::Session
 //! [`Permissions`]: crate::policy::Permissions
+//! [`Source::live`]: crate::tools::Source::live
 //! [`Grants`]: crate::policy::Grants
 
 /// The rmcp release this module is built on (3.x), for naming its types without a second

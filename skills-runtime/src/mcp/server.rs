@@ -6,7 +6,6 @@
 )]
 
 use std::fmt;
-use std::future::Future;
 use std::sync::Arc;
 
 use rmcp::model::{
@@ -24,11 +23,7 @@ use tokio::sync::Semaphore;
 use super::DEFAULT_MAX_IN_FLIGHT;
 use super::connection::{Bounded, DepthGuard, InFlightLimit};
 use super::handler::{Guarded, Handler};
-use crate::host::Source;
-use crate::model::id::Dynamic;
-use crate::model::set::SkillSet;
-use crate::policy::{Answer, Permissions};
-use crate::tools::{Event, ToolConfig};
+use crate::tools::{Event, Settings, Source};
 
 /// An MCP server over a skill set: tools, resources, the skills extension and a prompt.
 ///
@@ -40,17 +35,19 @@ use crate::tools::{Event, ToolConfig};
 /// ```
 /// use skills_embed_runtime::mcp::McpServer;
 /// use skills_embed_runtime::policy::{Answer, Permissions};
-/// use skills_embed_runtime::tools::ToolConfig;
+/// use skills_embed_runtime::tools::Settings;
 /// # static SKILLS: skills_embed_runtime::SkillSet = skills_embed_runtime::SkillSet::empty();
 ///
-/// let server = McpServer::new(&SKILLS)
-///     .with_config(ToolConfig { name: "open_skill".parse().unwrap(), ..ToolConfig::default() })
-///     .with_permissions(Permissions::new().ask("deploy-*").deny("internal-*"))
-///     // Called when the model loads a skill under `ask`; answer after asking the user.
-///     .with_approval(|skill| async move {
-///         if skill == "deploy-staging" { Answer::Always } else { Answer::Reject }
-///     })
-///     .with_server_info("my-agent-skills", "1.0.0");
+/// let settings = Settings {
+///     name: "open_skill".parse().unwrap(),
+///     permissions: Permissions::new().ask("deploy-*").deny("internal-*"),
+///     ..Settings::default()
+/// }
+/// // Called when the model loads a skill under `ask`; answer after asking the user.
+/// .with_approval(|subject| async move {
+///     if subject.skill == "deploy-staging" { Answer::Always } else { Answer::Reject }
+/// });
+/// let server = McpServer::new(&SKILLS, settings).with_server_info("my-agent-skills", "1.0.0");
 /// # drop(server);
 /// ```
 pub struct McpServer {
@@ -76,71 +73,31 @@ impl fmt::Debug for McpServer {
 }
 
 impl McpServer {
-    /// A server for a set that lives as long as the program: what `skills!` generates.
+    /// A server for the skills of `source` (`&SKILLS`, what `skills!` generates; a set built
+    /// at run time, owned or shared; an [`Overlay`](crate::disk::Overlay) of skills on disk;
+    /// [`Source::live`]), served with `settings`.
     ///
-    /// ```
-    /// # static SKILLS: skills_embed_runtime::SkillSet = skills_embed_runtime::SkillSet::empty();
-    /// let server = skills_embed_runtime::mcp::McpServer::new(&SKILLS);
-    /// # drop(server);
-    /// ```
-    pub fn new<Id>(set: &'static SkillSet<Id>) -> Self {
-        // The same skills, looked up by name: the server never needs the generated ids.
-        Self::with_source(Source::embedded(set))
-    }
-
-    /// A server for a set built at run time (from disk, say), shared with the caller.
-    ///
-    /// ```
-    /// use std::sync::Arc;
-    /// use skills_embed_runtime::{SkillSet, listing::ListingFormat, mcp::McpServer};
-    /// let set = Arc::new(SkillSet::from_skills(Vec::new(), &ListingFormat::Markdown));
-    /// let server = McpServer::from_shared(set);
-    /// # drop(server);
-    /// ```
-    pub fn from_shared(set: Arc<SkillSet<Dynamic>>) -> Self {
-        Self::with_source(Source::Fixed(set))
-    }
-
-    /// A server for a set that may change while it serves: `snapshot` is called for every
-    /// request, and when what the client may see of it (the names, fields and file digests of
-    /// the skills its permissions show) differs from what it saw before, the client is told its
-    /// tool and resource lists changed and the session starts over on the new set (keeping the
-    /// connection's `always` answers for the skills that did not change: a changed skill is
-    /// asked for again). A change to a denied skill tells the client nothing.
-    ///
-    /// ```
-    /// use std::sync::Arc;
-    /// use skills_embed_runtime::{SkillSet, listing::ListingFormat, mcp::McpServer};
-    /// let current = Arc::new(SkillSet::from_skills(Vec::new(), &ListingFormat::Markdown));
-    /// let server = McpServer::live(move || Arc::clone(&current));
-    /// # drop(server);
-    /// ```
-    pub fn live(snapshot: impl Fn() -> Arc<SkillSet<Dynamic>> + Send + Sync + 'static) -> Self {
-        Self::with_source(Source::Live(Arc::new(snapshot)))
-    }
-
-    /// A server for an overlay of skills on disk over an embedded set: every request sees the
-    /// overlay's current snapshot, so a [`reload`](crate::disk::Overlay::reload) (or a
-    /// [watcher](crate::disk::watch)) is picked up by the next request.
+    /// For a source that may change while it serves (a live one, an overlay), the set is asked
+    /// for on every request, and when what the client may see of it (the names, fields and
+    /// file digests of the skills its permissions show) differs from what it saw before, the
+    /// client is told its tool and resource lists changed and the session starts over on the
+    /// new set (keeping the connection's `always` answers for the skills that did not change:
+    /// a changed skill is asked for again). A change to a denied skill tells the client
+    /// nothing.
     ///
     /// ```no_run
     /// use std::sync::Arc;
     /// use skills_embed_runtime::disk::{Discovery, Overlay};
     /// use skills_embed_runtime::mcp::McpServer;
+    /// use skills_embed_runtime::tools::Settings;
     /// # static SKILLS: skills_embed_runtime::SkillSet = skills_embed_runtime::SkillSet::empty();
     /// let overlay = Arc::new(Overlay::new(&SKILLS, Discovery::default()));
-    /// McpServer::from_overlay(Arc::clone(&overlay)).run_stdio()?;
+    /// McpServer::new(Arc::clone(&overlay), Settings::default()).run_stdio()?;
     /// # Ok::<(), std::io::Error>(())
     /// ```
-    #[cfg(feature = "fs")]
-    #[cfg_attr(docsrs, doc(cfg(feature = "fs")))]
-    pub fn from_overlay<Id: Send + Sync + 'static>(overlay: Arc<crate::disk::Overlay<Id>>) -> Self {
-        Self::live(move || overlay.snapshot())
-    }
-
-    fn with_source(source: Source) -> Self {
+    pub fn new(source: impl Into<Source>, settings: Settings) -> Self {
         McpServer {
-            handler: Handler::new(source),
+            handler: Handler::new(source.into(), settings),
             max_in_flight: DEFAULT_MAX_IN_FLIGHT,
             server_limit: InFlightLimit::process(),
         }
@@ -154,7 +111,7 @@ impl McpServer {
     ///
     /// ```
     /// # static SKILLS: skills_embed_runtime::SkillSet = skills_embed_runtime::SkillSet::empty();
-    /// let server = skills_embed_runtime::mcp::McpServer::new(&SKILLS).with_max_in_flight(4);
+    /// let server = skills_embed_runtime::mcp::McpServer::new(&SKILLS, Default::default()).with_max_in_flight(4);
     /// # drop(server);
     /// ```
     pub fn with_max_in_flight(mut self, max: usize) -> Self {
@@ -168,81 +125,11 @@ impl McpServer {
     /// ```
     /// use skills_embed_runtime::mcp::{InFlightLimit, McpServer};
     /// # static SKILLS: skills_embed_runtime::SkillSet = skills_embed_runtime::SkillSet::empty();
-    /// let server = McpServer::new(&SKILLS).with_server_limit(InFlightLimit::new(16));
+    /// let server = McpServer::new(&SKILLS, Default::default()).with_server_limit(InFlightLimit::new(16));
     /// # drop(server);
     /// ```
     pub fn with_server_limit(mut self, limit: InFlightLimit) -> Self {
         self.server_limit = limit;
-        self
-    }
-
-    /// Sets the tool configuration: names, unified or split style, output shape, limits.
-    ///
-    /// ```
-    /// use skills_embed_runtime::tools::{ToolConfig, ToolStyle};
-    /// # static SKILLS: skills_embed_runtime::SkillSet = skills_embed_runtime::SkillSet::empty();
-    /// let server = skills_embed_runtime::mcp::McpServer::new(&SKILLS)
-    ///     .with_config(ToolConfig { style: ToolStyle::Split, ..ToolConfig::default() });
-    /// # drop(server);
-    /// ```
-    pub fn with_config(mut self, config: ToolConfig) -> Self {
-        self.handler.host.config = Arc::new(config);
-        self
-    }
-
-    /// Sets the permission rules, applied to every MCP surface.
-    ///
-    /// ```
-    /// use skills_embed_runtime::policy::Permissions;
-    /// # static SKILLS: skills_embed_runtime::SkillSet = skills_embed_runtime::SkillSet::empty();
-    /// let rules = Permissions::parse("deny internal-*\nask deploy")?;
-    /// let server = skills_embed_runtime::mcp::McpServer::new(&SKILLS).with_permissions(rules);
-    /// # drop(server);
-    /// # Ok::<(), skills_embed_runtime::policy::PermissionParseError>(())
-    /// ```
-    pub fn with_permissions(mut self, permissions: Permissions) -> Self {
-        self.handler.host.permissions = Arc::new(permissions);
-        self
-    }
-
-    /// Writes skills with scripts under `dir` when their body is loaded, and tells the model
-    /// where (see [`Tools::with_workdir`](crate::tools::Tools::with_workdir)).
-    ///
-    /// ```
-    /// # static SKILLS: skills_embed_runtime::SkillSet = skills_embed_runtime::SkillSet::empty();
-    /// let dir = std::env::temp_dir().join("my-agent-skills");
-    /// let server = skills_embed_runtime::mcp::McpServer::new(&SKILLS).with_workdir(dir);
-    /// # drop(server);
-    /// ```
-    #[cfg(feature = "fs")]
-    #[cfg_attr(docsrs, doc(cfg(feature = "fs")))]
-    pub fn with_workdir(mut self, dir: impl Into<std::path::PathBuf>) -> Self {
-        self.handler.host.workdir = Some(dir.into());
-        self
-    }
-
-    /// Runs the skills' script files through `runner` when the model asks (see
-    /// [`Tools::with_file_runner`](crate::tools::Tools::with_file_runner)): each becomes a script of
-    /// the run tool, under the same rules and approvals as Rust scripts.
-    ///
-    /// ```
-    /// use skills_embed_runtime::tools::{FileRun, FileRunner};
-    /// struct Sandbox;
-    /// impl FileRunner for Sandbox {
-    ///     fn run(&self, run: FileRun<'_>) -> Result<String, String> {
-    ///         Err(format!("{} is not allowed to run here", run.path))
-    ///     }
-    /// }
-    /// # static SKILLS: skills_embed_runtime::SkillSet = skills_embed_runtime::SkillSet::empty();
-    /// let server = skills_embed_runtime::mcp::McpServer::new(&SKILLS)
-    ///     .with_file_runner(std::sync::Arc::new(Sandbox));
-    /// # drop(server);
-    /// ```
-    pub fn with_file_runner(
-        mut self,
-        runner: std::sync::Arc<dyn crate::tools::FileRunner>,
-    ) -> Self {
-        self.handler.host.file_runner = Some(runner);
         self
     }
 
@@ -252,33 +139,11 @@ impl McpServer {
     ///
     /// ```
     /// # static SKILLS: skills_embed_runtime::SkillSet = skills_embed_runtime::SkillSet::empty();
-    /// let server = skills_embed_runtime::mcp::McpServer::new(&SKILLS).remember_loads(true);
+    /// let server = skills_embed_runtime::mcp::McpServer::new(&SKILLS, Default::default()).remember_loads(true);
     /// # drop(server);
     /// ```
     pub fn remember_loads(mut self, remember: bool) -> Self {
         self.handler.remember_loads = remember;
-        self
-    }
-
-    /// How a skill under `ask` gets the user's answer: `approve(skill)` is awaited when the
-    /// model loads the skill (by the tool or by `resources/read`), and its [`Answer`] is given
-    /// to the connection's session. `Always` holds until the connection ends.
-    ///
-    /// ```
-    /// use skills_embed_runtime::policy::{Answer, Permissions};
-    /// # static SKILLS: skills_embed_runtime::SkillSet = skills_embed_runtime::SkillSet::empty();
-    /// let server = skills_embed_runtime::mcp::McpServer::new(&SKILLS)
-    ///     .with_permissions(Permissions::new().ask("deploy"))
-    ///     // A desktop host would show a dialog here; this one allows once.
-    ///     .with_approval(|_skill| async { Answer::Once });
-    /// # drop(server);
-    /// ```
-    pub fn with_approval<F, Fut>(mut self, approve: F) -> Self
-    where
-        F: Fn(String) -> Fut + Send + Sync + 'static,
-        Fut: Future<Output = Answer> + Send + 'static,
-    {
-        self.handler.host.set_approval(approve);
         self
     }
 
@@ -287,7 +152,7 @@ impl McpServer {
     ///
     /// ```
     /// # static SKILLS: skills_embed_runtime::SkillSet = skills_embed_runtime::SkillSet::empty();
-    /// let server = skills_embed_runtime::mcp::McpServer::new(&SKILLS)
+    /// let server = skills_embed_runtime::mcp::McpServer::new(&SKILLS, Default::default())
     ///     .on_event(|event| eprintln!("skills: {event}"));
     /// # drop(server);
     /// ```
@@ -301,7 +166,7 @@ impl McpServer {
     ///
     /// ```
     /// # static SKILLS: skills_embed_runtime::SkillSet = skills_embed_runtime::SkillSet::empty();
-    /// let server = skills_embed_runtime::mcp::McpServer::new(&SKILLS)
+    /// let server = skills_embed_runtime::mcp::McpServer::new(&SKILLS, Default::default())
     ///     .with_server_info("acme-skills", "2.1.0");
     /// # drop(server);
     /// ```
@@ -322,7 +187,7 @@ impl McpServer {
     /// # static SKILLS: skills_embed_runtime::SkillSet = skills_embed_runtime::SkillSet::empty();
     /// # async fn run() -> std::io::Result<()> {
     /// let (server_side, _client_side) = tokio::io::duplex(64 * 1024);
-    /// skills_embed_runtime::mcp::McpServer::new(&SKILLS).serve(server_side).await
+    /// skills_embed_runtime::mcp::McpServer::new(&SKILLS, Default::default()).serve(server_side).await
     /// # }
     /// ```
     pub async fn serve<T, E, A>(self, transport: T) -> std::io::Result<()>
@@ -349,7 +214,7 @@ impl McpServer {
     /// ```no_run
     /// # static SKILLS: skills_embed_runtime::SkillSet = skills_embed_runtime::SkillSet::empty();
     /// # async fn run() -> std::io::Result<()> {
-    /// skills_embed_runtime::mcp::McpServer::new(&SKILLS).serve_stdio().await
+    /// skills_embed_runtime::mcp::McpServer::new(&SKILLS, Default::default()).serve_stdio().await
     /// # }
     /// ```
     pub async fn serve_stdio(self) -> std::io::Result<()> {
@@ -363,7 +228,7 @@ impl McpServer {
     /// ```no_run
     /// # static SKILLS: skills_embed_runtime::SkillSet = skills_embed_runtime::SkillSet::empty();
     /// fn main() -> std::io::Result<()> {
-    ///     skills_embed_runtime::mcp::McpServer::new(&SKILLS).run_stdio()
+    ///     skills_embed_runtime::mcp::McpServer::new(&SKILLS, Default::default()).run_stdio()
     /// }
     /// ```
     pub fn run_stdio(self) -> std::io::Result<()> {

@@ -1,7 +1,6 @@
-//! A connection's [`Session`], kept between requests as its state without the tools
-//! ([`Parked`]: a session borrows its set, and rmcp's futures must be `Send` and `'static`),
-//! resumed over the snapshot each call answers from, and started again when a live source
-//! changed what the client may see.
+//! A connection's [`Session`], kept between requests, given each call the tools over the
+//! snapshot it answers from, and started again when a live source changed what the client may
+//! see.
 
 use std::hash::{DefaultHasher, Hash, Hasher};
 use std::sync::Arc;
@@ -11,10 +10,9 @@ use tokio_util::sync::CancellationToken;
 
 use super::connection::Ticket;
 use super::skill_md::served;
-use crate::host::{Host, Snapshot, Source};
-use crate::model::id::Dynamic;
+use crate::host::Host;
 use crate::model::script::CancelToken;
-use crate::tools::{Event, Parked, Session, Tools};
+use crate::tools::{Event, Session, Source, Tools};
 
 /// The session of one connection, between its calls.
 #[derive(Default)]
@@ -24,12 +22,11 @@ pub(super) struct Conversation {
     state: Arc<tokio::sync::Mutex<Option<Kept>>>,
 }
 
-/// The parked session, the snapshot it last answered from, and the signature of what the
-/// client could see there (for a live source).
+/// The session (its tools over the snapshot it last answered from), and the signature of what
+/// the client could see there (for a live source).
 struct Kept {
-    set: Snapshot,
     signature: Option<u64>,
-    session: Parked,
+    session: Session,
 }
 
 /// How a call is run.
@@ -55,7 +52,7 @@ impl Conversation {
         host: &Host,
         work: Work,
         (ticket, cancelled): (Ticket, &CancellationToken),
-        f: impl for<'a> FnOnce(&mut Session<'a, Dynamic>) -> R + Send + 'static,
+        f: impl FnOnce(&mut Session) -> R + Send + 'static,
     ) -> Result<(R, Vec<Event>), ErrorData> {
         let mut kept = Arc::clone(&self.state).lock_owned().await;
         match work {
@@ -81,52 +78,43 @@ impl Conversation {
     }
 }
 
-/// One call on the session: resumed over the source's snapshot now (a fresh session when what
-/// the client may see changed, so a session never serves from two sets at once), then parked
-/// again.
+/// One call on the session, over the source's snapshot now (a fresh session when what the
+/// client may see changed, so a session never serves from two sets at once).
 fn turn<R>(
     kept: &mut Option<Kept>,
     source: &Source,
     host: &Host,
     stop: Option<CancelToken>,
-    f: impl for<'a> FnOnce(&mut Session<'a, Dynamic>) -> R,
+    f: impl FnOnce(&mut Session) -> R,
 ) -> (R, Vec<Event>) {
     let now = source.snapshot();
-    let (set, signature, parked) = match kept.take() {
-        // The same snapshot: nothing to hash.
-        Some(k) if Arc::ptr_eq(&k.set, &now) => (k.set, k.signature, k.session),
-        Some(k) => {
-            let signature = k.signature.map(|_| self::signature(&served(host, &now)));
-            let session = if signature == k.signature {
-                k.session
-            } else {
-                Parked::default()
-            };
-            (now, signature, session)
-        }
-        None => {
-            let signature = source
-                .is_live()
-                .then(|| self::signature(&served(host, &now)));
-            (now, signature, Parked::default())
-        }
-    };
     // The tools carry the host's answers: given outside the session (`resources/read`) or
     // in it, they hold in both.
-    let tools = served(host, &set);
+    let tools = served(host, &now);
     let tools = match stop {
         Some(stop) => tools.cancelled_by(stop),
         None => tools,
     };
-    let mut session = parked.resume(tools);
+    let (mut session, signature) = match kept.take() {
+        // The same snapshot: nothing to hash.
+        Some(k) if Arc::ptr_eq(k.session.tools().snapshot(), &now) => (k.session, k.signature),
+        Some(k) => {
+            let signature = k.signature.map(|_| self::signature(&tools));
+            if signature == k.signature {
+                (k.session, signature)
+            } else {
+                (Session::new(tools.clone()), signature)
+            }
+        }
+        None => {
+            let signature = source.is_live().then(|| self::signature(&tools));
+            (Session::new(tools.clone()), signature)
+        }
+    };
+    *session.tools_mut() = tools;
     let result = f(&mut session);
     let events = session.drain_events();
-    let session = session.park();
-    *kept = Some(Kept {
-        set,
-        signature,
-        session,
-    });
+    *kept = Some(Kept { signature, session });
     (result, events)
 }
 
@@ -134,7 +122,7 @@ fn turn<R>(
 /// may see (a denied skill counts for nothing, so editing it tells the client nothing). It runs
 /// on every request to a live set, so embedded skills count by identity (their files cannot
 /// change) and files read at run time by the digests they keep: nothing is hashed again.
-pub(super) fn signature(tools: &Tools<'_, Dynamic>) -> u64 {
+pub(super) fn signature(tools: &Tools) -> u64 {
     let mut hasher = DefaultHasher::new();
     for skill in tools.visible() {
         // An embedded skill cannot change while the program runs: its identity stands for it.

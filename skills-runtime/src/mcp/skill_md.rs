@@ -9,15 +9,13 @@ use rmcp::model::{SkillFrontmatter, SkillResource, SkillResources};
 use super::uri::uri;
 use crate::host::Host;
 use crate::model::file::{hex, sha256};
-use crate::model::id::Dynamic;
-use crate::model::set::SkillSet;
 use crate::model::skill::{MANIFEST, Skill};
-use crate::tools::Tools;
+use crate::tools::{Snapshot, Tools};
 
 /// The tools every MCP surface answers with: the host's, hiding the skills the skills extension
 /// cannot carry, so every surface lists the same skills. Hidden, not denied by a rule: a rule
 /// naming a skill would act as a pattern when the name holds a `*`.
-pub(super) fn served<'s>(host: &Host, set: &'s SkillSet<Dynamic>) -> Tools<'s, Dynamic> {
+pub(super) fn served(host: &Host, set: &Snapshot) -> Tools {
     host.tools(set).hiding(unservable)
 }
 

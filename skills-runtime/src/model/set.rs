@@ -250,6 +250,19 @@ impl SkillSet<Dynamic> {
     }
 }
 
+/// Copies the skills' handles, not their files (owned skills are shared).
+impl<Id> Clone for SkillSet<Id> {
+    fn clone(&self) -> Self {
+        SkillSet {
+            skills: self.skills.clone(),
+            summary: self.summary.clone(),
+            index: self.index,
+            scripts: self.scripts.clone(),
+            id: PhantomData,
+        }
+    }
+}
+
 impl<Id> fmt::Debug for SkillSet<Id> {
     fn fmt(&self, f: &mut fmt::Formatter<'_>) -> fmt::Result {
         f.debug_struct("SkillSet")

@@ -3,8 +3,10 @@
 
 mod grants;
 mod permission;
+mod subject;
 
 pub use grants::{Answer, Grants};
 pub use permission::{
     Access, AgentPermissions, ParseProblem, PermissionParseError, PermissionRule, Permissions,
 };
+pub use subject::Subject;

@@ -582,21 +582,14 @@ impl fmt::Display for ParseProblem {
     }
 }
 
-/// The candidate closest to `found` in edit distance, if close enough to be a likely typo.
-fn closest<'a>(found: &str, candidates: &[&'a str]) -> Option<&'a str> {
-    // Candidates are at most 7 bytes, so a longer word is no typo of one, and skipping it keeps
-    // the edit-distance cost bounded on hostile input.
+/// The keyword closest to `found`, through the one "did you mean" (`text::closest`). Keywords
+/// are at most 7 bytes, so a longer word is no typo of one, and skipping it keeps the cost
+/// bounded on hostile input.
+fn closest(found: &str, candidates: &[&str]) -> Option<String> {
     if found.len() > 16 {
         return None;
     }
-    // Comparing lowercased words makes `Allow` and `DENY` suggest their lowercase forms.
-    let found = found.to_lowercase();
-    candidates
-        .iter()
-        .map(|&candidate| (strsim::damerau_levenshtein(&found, candidate), candidate))
-        .filter(|&(distance, _)| distance <= 2)
-        .min_by_key(|&(distance, _)| distance)
-        .map(|(_, candidate)| candidate)
+    crate::text::closest(found, candidates.iter().copied())
 }
 
 /// Why `pattern` can never be what the author meant, if it cannot.

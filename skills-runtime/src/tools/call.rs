@@ -3,7 +3,8 @@
 
 use serde_json::{Map, Value};
 
-use super::definition::{LOAD_SKILL_CHUNK, READ_SKILL, READ_SKILL_RESOURCE, ToolConfig};
+use super::definition::{LOAD_SKILL_CHUNK, READ_SKILL, READ_SKILL_RESOURCE};
+use super::settings::Settings;
 use crate::model::fields::MANIFEST;
 use crate::text::{self, echo};
 
@@ -79,7 +80,7 @@ pub(crate) struct Known<'a> {
 /// asked only when the call is wrong or names a script tool: a right call allocates for its own
 /// values only.
 pub(crate) fn decode(
-    config: &ToolConfig,
+    config: &Settings,
     tool_name: &str,
     arguments: &str,
     known: &Known<'_>,
@@ -92,7 +93,7 @@ pub(crate) fn decode(
 /// [`decode`] for arguments already parsed into an object, as a protocol such as MCP hands
 /// them over: they are not written out as text to be parsed again.
 pub(crate) fn decode_object(
-    config: &ToolConfig,
+    config: &Settings,
     tool_name: &str,
     args: Map<String, Value>,
     known: &Known<'_>,
@@ -203,7 +204,7 @@ fn run_call(
 }
 
 /// How to call `tool_name`, and the skills that exist.
-fn usage(config: &ToolConfig, tool_name: &str, names: &dyn Fn() -> String) -> String {
+fn usage(config: &Settings, tool_name: &str, names: &dyn Fn() -> String) -> String {
     let example = match tool_name.trim() {
         READ_SKILL => r#"{"skill": "NAME"}"#,
         READ_SKILL_RESOURCE => r#"{"skill": "NAME", "file": "references/guide.md"}"#,

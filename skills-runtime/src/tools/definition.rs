@@ -17,254 +17,9 @@ use std::fmt::Write;
 
 use serde_json::{Value, json};
 
-use crate::listing::ListingFormat;
+use super::settings::{Settings, ToolStyle};
 use crate::model::script::Script;
 use crate::text;
-
-/// Which tools the model gets; named `unified` or `split`.
-#[derive(
-    Debug,
-    Clone,
-    Copy,
-    PartialEq,
-    Eq,
-    Default,
-    strum::EnumString,
-    strum::IntoStaticStr,
-    strum::Display,
-    strum::VariantNames,
-)]
-#[strum(serialize_all = "kebab-case")]
-#[non_exhaustive]
-pub enum ToolStyle {
-    /// One tool for bodies, resources, sections and chunks.
-    #[default]
-    Unified,
-    /// `read_skill`, `read_skill_resource` and `load_skill_chunk`.
-    Split,
-}
-
-/// How a loaded file is framed for the model; named `brackets` or `xml`.
-#[derive(
-    Debug,
-    Clone,
-    Copy,
-    PartialEq,
-    Eq,
-    Default,
-    strum::EnumString,
-    strum::IntoStaticStr,
-    strum::Display,
-    strum::VariantNames,
-)]
-#[strum(serialize_all = "kebab-case")]
-#[non_exhaustive]
-pub enum OutputShape {
-    /// Bracket lines, then the content:
-    ///
-    /// ```text
-    /// [Skill: pdf-forms | source=embedded]
-    /// [Skill Path: SKILL.md]
-    /// [Load Report: sha256=3f2a… truncated=false bytes_read=3081 chars_returned=3081]
-    ///
-    /// # Filling PDF forms
-    /// …
-    /// ```
-    #[default]
-    Brackets,
-    /// One XML element around the content:
-    ///
-    /// ```text
-    /// <skill_content name="pdf-forms" source="embedded" path="SKILL.md" sha256="3f2a…" truncated="false" bytes_read="3081" chars_returned="3081">
-    /// # Filling PDF forms
-    /// …
-    /// </skill_content>
-    /// ```
-    Xml,
-}
-
-/// How tools are named, described and answered.
-///
-/// ```
-/// use skills_embed_runtime::tools::{ToolConfig, ToolStyle};
-/// let config = ToolConfig { style: ToolStyle::Split, ..ToolConfig::default() };
-/// assert_eq!(config.name, "load_skill");
-/// assert_eq!(config.max_chars, 12_000);
-/// ```
-#[derive(Debug, Clone, PartialEq, Eq)]
-pub struct ToolConfig {
-    /// The unified tool's name, checked by [`ToolName`].
-    pub name: ToolName,
-    /// Unified or split tools.
-    pub style: ToolStyle,
-    /// Put the L1 listing in the tool description (instead of the system prompt), in this format.
-    pub listing_in_description: Option<ListingFormat>,
-    /// Characters of a resource returned per call; the rest is reached with `offset`.
-    pub max_chars: usize,
-    /// Characters of a body returned per call.
-    pub max_body_chars: usize,
-    /// Files listed after a body, so the model knows what it can load next.
-    pub max_listed_files: usize,
-    /// Extensions served as text; other files are described by size and type, not dumped.
-    pub text_extensions: Vec<String>,
-    /// Whether executable files are served as text (they are described by default).
-    pub dump_executables: bool,
-    /// The frame around loaded content.
-    pub shape: OutputShape,
-    /// The unified run tool's name, for skills' Rust scripts ([`RUN_SKILL_SCRIPT`] by default).
-    /// In the split style each script is a tool of its own instead ([`script_tool_name`]).
-    pub run_name: ToolName,
-    /// How long an `async` Rust script may run before it is stopped (a plain function cannot
-    /// be stopped and runs to its end).
-    pub script_timeout: std::time::Duration,
-}
-
-impl Default for ToolConfig {
-    fn default() -> Self {
-        ToolConfig {
-            name: ToolName::known("load_skill"),
-            style: ToolStyle::Unified,
-            listing_in_description: None,
-            max_chars: 12_000,
-            max_body_chars: 40_000,
-            max_listed_files: 20,
-            text_extensions: ["md", "txt", "json", "yaml", "yml"]
-                .map(String::from)
-                .to_vec(),
-            dump_executables: false,
-            shape: OutputShape::Brackets,
-            run_name: ToolName::known(RUN_SKILL_SCRIPT),
-            script_timeout: std::time::Duration::from_secs(30),
-        }
-    }
-}
-
-/// A tool's name as a host sets it ([`ToolConfig::name`], [`ToolConfig::run_name`], the
-/// `--tool-name` flag), checked once when it is made: 1 to 64 characters, each an ASCII letter, a
-/// digit, `_` or `-`.
-///
-/// That is what every API the tools are offered to accepts: OpenAI's and Anthropic's function
-/// names (`^[a-zA-Z0-9_-]{1,64}$`) and MCP's tool names (SEP-986: 1 to 128 of those and `.`);
-/// an empty name, a newline or a space would be refused by a provider, or break the
-/// instructions that name the tool.
-///
-/// ```
-/// use skills_embed_runtime::tools::{ToolConfig, ToolName};
-/// let config = ToolConfig { name: ToolName::new("skills_load")?, ..ToolConfig::default() };
-/// assert_eq!(config.name, "skills_load");
-///
-/// let err = ToolName::new("load\nskill").unwrap_err();
-/// assert_eq!(
-///     err.to_string(),
-///     "Tool name \"load\\nskill\" has '\\n' at byte 4. A tool name is 1 to 64 characters, each \
-///      an ASCII letter, a digit, '_' or '-' (what MCP clients and the OpenAI and Anthropic APIs \
-///      all accept), like \"load_skill\"."
-/// );
-/// assert!("".parse::<ToolName>().unwrap_err().to_string().starts_with("Tool name \"\" is empty."));
-/// # Ok::<(), skills_embed_runtime::tools::ToolNameError>(())
-/// ```
-#[derive(Debug, Clone, PartialEq, Eq, Hash)]
-pub struct ToolName(String);
-
-/// The longest [`ToolName`], in characters.
-const MAX_TOOL_NAME: usize = 64;
-
-impl ToolName {
-    /// Checks `name`: 1 to 64 characters of `A-Z`, `a-z`, `0-9`, `_` and `-`, else a
-    /// [`ToolNameError`] saying what is wrong.
-    pub fn new(name: impl Into<String>) -> Result<Self, ToolNameError> {
-        let name = name.into();
-        let problem = if name.is_empty() {
-            Some("is empty".to_owned())
-        } else if let Some((at, c)) = name
-            .char_indices()
-            .find(|&(_, c)| !(c.is_ascii_alphanumeric() || c == '_' || c == '-'))
-        {
-            Some(format!("has {c:?} at byte {at}"))
-        } else if name.len() > MAX_TOOL_NAME {
-            Some(format!("is {} characters long", name.len()))
-        } else {
-            None
-        };
-        match problem {
-            Some(problem) => Err(ToolNameError {
-                name: text::echo(&name),
-                problem,
-            }),
-            None => Ok(ToolName(name)),
-        }
-    }
-
-    /// One of this crate's own names, known to pass.
-    pub(crate) fn known(name: &'static str) -> Self {
-        debug_assert!(ToolName::new(name).is_ok(), "{name}");
-        ToolName(name.to_owned())
-    }
-
-    /// The name.
-    pub fn as_str(&self) -> &str {
-        &self.0
-    }
-}
-
-impl std::str::FromStr for ToolName {
-    type Err = ToolNameError;
-    fn from_str(name: &str) -> Result<Self, ToolNameError> {
-        ToolName::new(name)
-    }
-}
-
-impl std::ops::Deref for ToolName {
-    type Target = str;
-    fn deref(&self) -> &str {
-        &self.0
-    }
-}
-
-impl std::fmt::Display for ToolName {
-    fn fmt(&self, f: &mut std::fmt::Formatter<'_>) -> std::fmt::Result {
-        f.write_str(&self.0)
-    }
-}
-
-impl PartialEq<str> for ToolName {
-    fn eq(&self, other: &str) -> bool {
-        self.0 == other
-    }
-}
-
-impl PartialEq<&str> for ToolName {
-    fn eq(&self, other: &&str) -> bool {
-        self.0 == *other
-    }
-}
-
-impl PartialEq<ToolName> for str {
-    fn eq(&self, other: &ToolName) -> bool {
-        self == other.0
-    }
-}
-
-impl PartialEq<ToolName> for &str {
-    fn eq(&self, other: &ToolName) -> bool {
-        *self == other.0
-    }
-}
-
-/// A name [`ToolName::new`] refused: the name (clipped) and what is wrong with it.
-#[derive(Debug, Clone, PartialEq, Eq, thiserror::Error)]
-#[error(
-    "Tool name {} {problem}. A tool name is 1 to 64 characters, each an ASCII letter, a digit, \
-     '_' or '-' (what MCP clients and the OpenAI and Anthropic APIs all accept), like \"load_skill\".",
-    text::json_string(name)
-)]
-#[non_exhaustive]
-pub struct ToolNameError {
-    /// The name given, clipped to 100 characters.
-    pub name: String,
-    /// What is wrong: `is empty`, `has '\n' at byte 4`, `is 65 characters long`.
-    pub problem: String,
-}
 
 /// The split style's tool names.
 pub const READ_SKILL: &str = "read_skill";
@@ -272,9 +27,6 @@ pub const READ_SKILL: &str = "read_skill";
 pub const READ_SKILL_RESOURCE: &str = "read_skill_resource";
 /// The split style's chunk tool.
 pub const LOAD_SKILL_CHUNK: &str = "load_skill_chunk";
-
-/// The unified run tool's default name: it runs a skill's Rust script.
-pub const RUN_SKILL_SCRIPT: &str = "run_skill_script";
 
 /// The name of the split style's tool for script `script` of skill `skill`:
 /// `<skill>__<script>` (a skill name holds no `_`, so the two parts never blur), with every
@@ -460,7 +212,7 @@ pub fn strict_compatible(schema: &Value) -> bool {
 ///
 /// The pair enum is one plain string enum, which every provider's strict mode accepts; a
 /// `oneOf` with a branch per skill would be refused by OpenAI's strict mode and Gemini.
-pub(crate) fn run_definitions(config: &ToolConfig, scripts: &[&Script]) -> Vec<ToolDefinition> {
+pub(crate) fn run_definitions(config: &Settings, scripts: &[&Script]) -> Vec<ToolDefinition> {
     if scripts.is_empty() {
         return Vec::new();
     }
@@ -560,7 +312,7 @@ fn nullable(schema: &Value) -> Value {
 
 /// Builds the definitions for `names` (the skills the model may load, sorted).
 pub(crate) fn definitions(
-    config: &ToolConfig,
+    config: &Settings,
     names: &[&str],
     listing: Option<&str>,
 ) -> Vec<ToolDefinition> {
@@ -670,6 +422,7 @@ pub(crate) fn definitions(
 #[cfg(test)]
 mod tests {
     use super::*;
+    use crate::tools::{RUN_SKILL_SCRIPT, ToolName};
 
     /// Issue 25: a tool name took an empty name and newlines; now the set every provider
     /// accepts, `^[a-zA-Z0-9_-]{1,64}$`, and nothing else.
@@ -706,13 +459,13 @@ mod tests {
             assert!(err.name.chars().count() <= crate::text::ECHO, "{name:?}");
             assert!(!err.to_string().contains('\n'), "{err}");
         }
-        assert_eq!(ToolConfig::default().name, "load_skill");
-        assert_eq!(ToolConfig::default().run_name, RUN_SKILL_SCRIPT);
+        assert_eq!(Settings::default().name, "load_skill");
+        assert_eq!(Settings::default().run_name, RUN_SKILL_SCRIPT);
     }
 
     #[test]
     fn unified_schema_has_the_enum_and_one_required_field() {
-        let defs = definitions(&ToolConfig::default(), &["a", "b"], None);
+        let defs = definitions(&Settings::default(), &["a", "b"], None);
         assert_eq!(defs.len(), 1);
         let schema = defs[0].json_schema();
         assert_eq!(schema["properties"]["skill"]["enum"], json!(["a", "b"]));
@@ -722,7 +475,7 @@ mod tests {
 
     #[test]
     fn openai_strict_requires_everything_and_makes_optionals_nullable() {
-        let defs = definitions(&ToolConfig::default(), &["a"], None);
+        let defs = definitions(&Settings::default(), &["a"], None);
         let tool = defs[0].to_openai();
         let params = &tool["function"]["parameters"];
         assert_eq!(tool["function"]["strict"], json!(true));
@@ -741,9 +494,9 @@ mod tests {
 
     #[test]
     fn split_style_has_three_tools() {
-        let config = ToolConfig {
+        let config = Settings {
             style: ToolStyle::Split,
-            ..ToolConfig::default()
+            ..Settings::default()
         };
         let names: Vec<String> = definitions(&config, &["a"], None)
             .into_iter()
@@ -754,7 +507,7 @@ mod tests {
 
     #[test]
     fn anthropic_and_mcp_shapes() {
-        let def = &definitions(&ToolConfig::default(), &["a"], Some("- a: does A"))[0];
+        let def = &definitions(&Settings::default(), &["a"], Some("- a: does A"))[0];
         assert_eq!(def.to_anthropic()["input_schema"], def.json_schema());
         assert_eq!(def.to_mcp()["inputSchema"], def.json_schema());
         assert!(def.description.ends_with("Available skills:\n- a: does A"));

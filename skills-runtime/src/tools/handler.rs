@@ -1,27 +1,28 @@
-//! [`Tools`]: the definitions offered, what the model may see, and the answer to each call:
-//! whatever the model sends, an answer it can act on, never a panic. Decoding a call is in
-//! `call.rs`, framing the answer in `render.rs`.
+//! [`Tools`]: the definitions offered, what the model may see, the one decision on each call
+//! ([`Tools::authorize`]), and the answer to it: whatever the model sends, an answer it can act
+//! on, never a panic. Decoding a call is in `call.rs`, framing the answer in `render.rs`.
 
 use std::fmt::Write;
 use std::sync::{Arc, OnceLock};
 
 use super::call::{self, Call, CallError, Known};
-use super::definition::{self, ToolConfig, ToolDefinition, ToolStyle};
+use super::definition::{self, ToolDefinition};
 use super::render::{self, ToolOutput};
 use super::run;
+use super::settings::{Settings, Snapshot, Source, ToolStyle};
 use crate::listing::{self, Entry, ListingOptions};
 use crate::model::error::SkillError;
-use crate::model::id::Dynamic;
 use crate::model::script::{CancelToken, Script};
 use crate::model::set::SkillSet;
 use crate::model::skill::{Loaded, MANIFEST, Skill};
-use crate::policy::{Access, Grants, Permissions};
-use crate::text::{self, echo, excerpt};
+use crate::policy::{Access, Grants, Subject};
+use crate::text::{self, excerpt};
 
 /// Tool definitions and the call handler over a skill set.
 ///
 /// ```
-/// use skills_embed_runtime::{File, Fields, Skill, SkillSet, listing::ListingFormat, tools::Tools};
+/// use skills_embed_runtime::{File, Fields, Skill, SkillSet, listing::ListingFormat};
+/// use skills_embed_runtime::tools::{Settings, Tools};
 /// // `skills!` generates a static set; this one is built at run time.
 /// let demo = Skill::owned(
 ///     Fields { name: "demo".into(), description: "A demo.".into(), ..Fields::default() },
@@ -30,7 +31,7 @@ use crate::text::{self, echo, excerpt};
 /// );
 /// let set = SkillSet::from_skills(vec![demo], &ListingFormat::Markdown);
 ///
-/// let tools = Tools::new(&set);
+/// let tools = Tools::new(set, Settings::default());
 /// let schema = tools.definitions()[0].json_schema();
 /// assert_eq!(schema["properties"]["skill"]["enum"], serde_json::json!(["demo"]));
 ///
@@ -44,12 +45,12 @@ use crate::text::{self, echo, excerpt};
 /// assert!(out.is_error && out.text.contains("not valid JSON"));
 /// ```
 #[derive(Debug, Clone)]
-pub struct Tools<'s, Id: 'static = Dynamic> {
-    set: &'s SkillSet<Id>,
-    /// Shared, not copied: hosts build `Tools` per request (an MCP request, a rig call) from
-    /// settings that do not change between requests.
-    config: Arc<ToolConfig>,
-    permissions: Arc<Permissions>,
+pub struct Tools {
+    /// The set these tools answer from: a snapshot, so a host that builds `Tools` per request
+    /// copies a pointer, not the skills.
+    set: Snapshot,
+    /// Shared, not copied: hosts build `Tools` per request from settings that do not change.
+    settings: Arc<Settings>,
     /// The "always" answers: an `ask` skill granted for its current content is allowed.
     /// Consulted per skill, never folded into the rules, so a granted name is never read as
     /// a pattern and nothing is rebuilt per call.
@@ -57,43 +58,174 @@ pub struct Tools<'s, Id: 'static = Dynamic> {
     /// Skills a host cannot serve (MCP: names its skills extension cannot carry): treated as
     /// denied on every surface, whatever the rules say.
     hide: Option<fn(&Skill) -> bool>,
-    /// Where skills with scripts are written so the model can run them.
-    workdir: Option<std::path::PathBuf>,
-    /// Who runs the skills' script files, when the host does ([`Tools::with_file_runner`]).
-    file_runner: Option<std::sync::Arc<dyn super::FileRunner>>,
-    /// Those files as scripts of the run tool: made on first need (a listing of the tools, a
-    /// run), so a host that builds `Tools` per request copies no file for a request that
-    /// reads a resource.
-    file_scripts: std::sync::OnceLock<Vec<Script>>,
+    /// The skills' script files as scripts of the run tool: made on first need (a listing of
+    /// the tools, a run), so a host that builds `Tools` per request copies no file for a
+    /// request that reads a resource.
+    file_scripts: OnceLock<Vec<Script>>,
     /// Stops the script runs of the request these tools answer (the MCP server's, when its
     /// client cancels or hangs up).
     cancel: Option<CancelToken>,
 }
 
-impl<Id> Tools<'_, Id> {
-    /// Whether no skill is visible (an empty set, or every skill denied): then there is nothing
-    /// to list or load, the listing is the empty string and [`Tools::offered`] is empty.
+/// What [`Tools::authorize`] decides about a call, once: answer it, ask the user first, or
+/// refuse it with the answer for the model.
+#[derive(Debug, Clone, PartialEq, Eq)]
+pub enum Decision {
+    /// The call may be answered now.
+    Allow,
+    /// The user must approve this first (an `ask` rule without a grant for the skill's
+    /// current content).
+    Ask(Subject),
+    /// The call names a skill or script the model may not use, or none that exists: the error
+    /// is the answer for the model, worded exactly as for one that does not exist.
+    Deny(CallError),
+}
+
+/// A call the rules let through: the skill it names and, for a run, the script.
+pub(crate) struct Resolved<'t> {
+    pub(crate) skill: &'t Skill,
+    script: Option<&'t Script>,
+    pub(crate) access: Access,
+}
+
+impl Resolved<'_> {
+    /// What the user approves for this call.
+    pub(crate) fn subject(&self) -> Subject {
+        match self.script {
+            Some(script) => Subject::run(self.skill.name(), script.name()),
+            None => Subject::load(self.skill.name()),
+        }
+    }
+}
+
+impl Tools {
+    /// Tools over the skills of `source` as they are now (`&SKILLS`, a `SkillSet`, an
+    /// `Arc` of one, an overlay: see [`Source`]), served with `settings`.
     ///
     /// ```
-    /// use skills_embed_runtime::listing::ListingOptions;
     /// use skills_embed_runtime::policy::Permissions;
-    /// use skills_embed_runtime::{Fields, Skill, SkillSet, listing::ListingFormat, tools::Tools};
+    /// use skills_embed_runtime::tools::{Settings, Tools};
+    /// use skills_embed_runtime::{Fields, Skill, SkillSet, listing::ListingOptions, listing::ListingFormat};
     /// let empty = SkillSet::from_skills(Vec::new(), &ListingFormat::Markdown);
-    /// let tools = Tools::new(&empty);
-    /// assert!(tools.is_empty());
-    /// assert!(tools.offered().is_empty());
+    /// let tools = Tools::new(empty, Settings::default());
+    /// assert!(tools.is_empty() && tools.offered().is_empty());
     /// assert_eq!(tools.listing(&ListingOptions::default()), "");
     ///
-    /// let demo = Skill::owned(
+    /// let demo = || Skill::owned(
     ///     Fields { name: "demo".into(), description: "A demo.".into(), ..Fields::default() },
     ///     "Do it.\n".into(),
     ///     Vec::new(),
     /// );
-    /// let set = SkillSet::from_skills(vec![demo], &ListingFormat::Markdown);
-    /// assert_eq!(Tools::new(&set).offered().len(), 1);
-    /// let denied = Tools::new(&set).with_permissions(Permissions::new().deny("*"));
-    /// assert!(denied.is_empty() && denied.offered().is_empty());
+    /// let set = || SkillSet::from_skills(vec![demo()], &ListingFormat::Markdown);
+    /// assert_eq!(Tools::new(set(), Settings::default()).offered().len(), 1);
+    /// let denied = Settings { permissions: Permissions::new().deny("*"), ..Settings::default() };
+    /// assert!(Tools::new(set(), denied).offered().is_empty());
     /// ```
+    pub fn new(source: impl Into<Source>, settings: Settings) -> Self {
+        Self::shared(source.into().snapshot(), Arc::new(settings))
+    }
+
+    /// Tools over `set` with settings a host keeps for every request it answers.
+    pub(crate) fn shared(set: Snapshot, settings: Arc<Settings>) -> Self {
+        Tools {
+            set,
+            settings,
+            grants: Grants::default(),
+            hide: None,
+            file_scripts: OnceLock::new(),
+            cancel: None,
+        }
+    }
+
+    /// Counts the "always" answers in `grants`: a skill under `ask` whose grant was given for
+    /// its current content is loaded without asking. The permission rules stay as they are: a
+    /// grant is looked up by the skill's exact name, never as a pattern. A session carries its
+    /// answers into tools over a reloaded set this way; each holds only while its skill is
+    /// unchanged (see [`Grants`]).
+    ///
+    /// ```
+    /// use skills_embed_runtime::policy::{Answer, Grants, Permissions};
+    /// use skills_embed_runtime::tools::{Decision, Settings, Tools};
+    /// use skills_embed_runtime::{Fields, Skill, SkillSet, listing::ListingFormat};
+    /// let fields = Fields { name: "deploy".into(), description: "Deploy.".into(), ..Fields::default() };
+    /// let set = SkillSet::from_skills(vec![Skill::owned(fields, "Run make.\n".into(), vec![])], &ListingFormat::Markdown);
+    /// let mut grants = Grants::default();
+    /// grants.answer(set.get("deploy").unwrap(), Answer::Always);
+    /// let settings = Settings { permissions: Permissions::new().ask("deploy"), ..Settings::default() };
+    ///
+    /// let tools = Tools::new(set, settings).with_grants(grants);
+    /// let call = tools.parse("load_skill", r#"{"skill":"deploy"}"#).unwrap();
+    /// assert_eq!(tools.authorize(&call), Decision::Allow);
+    /// assert!(tools.call(&call).approval.is_none());
+    /// ```
+    pub fn with_grants(mut self, grants: Grants) -> Self {
+        self.grants = grants;
+        self
+    }
+
+    /// Stops the script runs these tools start when `cancel` is cancelled.
+    #[cfg_attr(
+        not(feature = "mcp"),
+        allow(dead_code, reason = "only the MCP host cancels")
+    )]
+    pub(crate) fn cancelled_by(mut self, cancel: CancelToken) -> Self {
+        self.cancel = Some(cancel);
+        self
+    }
+
+    /// Treats every skill `hide` holds for as denied, on every surface (a host that cannot
+    /// serve some skills); combined with the rules, not written into them.
+    #[cfg_attr(
+        not(feature = "mcp"),
+        allow(dead_code, reason = "only MCP hides skills")
+    )]
+    pub(crate) fn hiding(mut self, hide: fn(&Skill) -> bool) -> Self {
+        self.hide = Some(hide);
+        self
+    }
+
+    /// The "always" answers counted ([`Tools::with_grants`], and those a
+    /// [`Session`](super::Session) records).
+    pub fn grants(&self) -> &Grants {
+        &self.grants
+    }
+
+    /// The answers a session records as the user gives them.
+    pub(crate) fn grants_mut(&mut self) -> &mut Grants {
+        &mut self.grants
+    }
+
+    /// The settings.
+    pub fn settings(&self) -> &Settings {
+        &self.settings
+    }
+
+    /// The skill set.
+    pub fn set(&self) -> &SkillSet {
+        &self.set
+    }
+
+    /// The snapshot, shared.
+    #[cfg_attr(
+        not(feature = "mcp"),
+        allow(dead_code, reason = "only MCP keeps snapshots")
+    )]
+    pub(crate) fn snapshot(&self) -> &Snapshot {
+        &self.set
+    }
+
+    /// The skills' script files as scripts, when a runner was given.
+    fn file_scripts(&self) -> &[Script] {
+        match self.settings.file_runner() {
+            Some(runner) => self
+                .file_scripts
+                .get_or_init(|| run::file_scripts(self.set.skills().iter(), runner)),
+            None => &[],
+        }
+    }
+
+    /// Whether no skill is visible (an empty set, or every skill denied): then there is nothing
+    /// to list or load, the listing is the empty string and [`Tools::offered`] is empty.
     pub fn is_empty(&self) -> bool {
         self.visible().next().is_none()
     }
@@ -108,183 +240,40 @@ impl<Id> Tools<'_, Id> {
             self.definitions()
         }
     }
-}
 
-impl<'s, Id> Tools<'s, Id> {
-    /// Tools over `set` with the default configuration and no permission rules.
-    pub fn new(set: &'s SkillSet<Id>) -> Self {
-        // The defaults, made once: a `Tools` per request copies two pointers, not the settings.
-        static DEFAULTS: OnceLock<(Arc<ToolConfig>, Arc<Permissions>)> = OnceLock::new();
-        let (config, permissions) = DEFAULTS.get_or_init(Default::default);
-        Tools {
-            set,
-            config: Arc::clone(config),
-            permissions: Arc::clone(permissions),
-            grants: Grants::default(),
-            hide: None,
-            workdir: None,
-            file_runner: None,
-            file_scripts: std::sync::OnceLock::new(),
-            cancel: None,
-        }
-    }
-
-    /// Runs the skills' script files (under `scripts/`, or with an executable bit) through
-    /// `runner` when the model asks: each becomes a script of the run tool named by its path
-    /// (`pdf-forms/scripts/fill.py`), taking `{"argv": [...]}`, under the same permission
-    /// rules (`pdf-forms/scripts/*`) and approvals as Rust scripts. See [`FileRunner`](super::FileRunner).
-    pub fn with_file_runner(mut self, runner: std::sync::Arc<dyn super::FileRunner>) -> Self {
-        self.file_runner = Some(runner);
-        self.file_scripts = std::sync::OnceLock::new();
-        self
-    }
-
-    /// Stops the script runs these tools start when `cancel` is cancelled.
-    #[cfg_attr(
-        not(feature = "mcp"),
-        allow(dead_code, reason = "only the MCP host cancels")
-    )]
-    pub(crate) fn cancelled_by(mut self, cancel: CancelToken) -> Self {
-        self.cancel = Some(cancel);
-        self
-    }
-
-    /// The skills' script files as scripts, when a runner was given.
-    fn file_scripts(&self) -> &[Script] {
-        match &self.file_runner {
-            Some(runner) => self
-                .file_scripts
-                .get_or_init(|| run::file_scripts(self.set.skills().iter(), runner)),
-            None => &[],
-        }
-    }
-
-    /// Writes a skill that has scripts under `dir/<skill>/` (the whole skill, executable bits
-    /// kept, unchanged skills not rewritten) when its body is loaded or the listing is made,
-    /// and tells the model the absolute paths, so it can run the scripts.
-    #[cfg(feature = "fs")]
-    #[cfg_attr(docsrs, doc(cfg(feature = "fs")))]
-    pub fn with_workdir(mut self, dir: impl Into<std::path::PathBuf>) -> Self {
-        self.workdir = Some(dir.into());
-        self
-    }
-
-    /// Sets the configuration.
-    pub fn with_config(mut self, config: ToolConfig) -> Self {
-        self.config = Arc::new(config);
-        self
-    }
-
-    /// Sets the configuration and the rules a host keeps for every request it answers.
-    #[cfg(any(feature = "mcp", feature = "rig"))]
-    pub(crate) fn with_settings(
-        mut self,
-        config: &Arc<ToolConfig>,
-        permissions: &Arc<Permissions>,
-    ) -> Self {
-        self.config = Arc::clone(config);
-        self.permissions = Arc::clone(permissions);
-        self
-    }
-
-    /// Sets the permission rules: denied skills vanish from the listing and the schema.
-    pub fn with_permissions(mut self, permissions: Permissions) -> Self {
-        self.permissions = Arc::new(permissions);
-        self
-    }
-
-    /// Counts the "always" answers in `grants`: a skill under `ask` whose grant was given for
-    /// its current content is loaded without asking ([`Grants::access`]). The permission rules
-    /// stay as they are: a grant is looked up by the skill's exact name, never as a pattern.
-    ///
-    /// ```
-    /// use skills_embed_runtime::policy::{Access, Answer, Grants, Permissions};
-    /// use skills_embed_runtime::{Fields, Skill, SkillSet, listing::ListingFormat, tools::Tools};
-    /// let fields = Fields { name: "deploy".into(), description: "Deploy.".into(), ..Fields::default() };
-    /// let set = SkillSet::from_skills(vec![Skill::owned(fields, "Run make.\n".into(), vec![])], &ListingFormat::Markdown);
-    /// let rules = Permissions::new().ask("deploy");
-    /// let mut grants = Grants::default();
-    /// grants.answer(set.get("deploy").unwrap(), Answer::Always);
-    ///
-    /// let tools = Tools::new(&set).with_permissions(rules.clone()).with_grants(grants);
-    /// assert_eq!(tools.access(set.get("deploy").unwrap()), Access::Allow);
-    /// assert!(tools.handle("load_skill", r#"{"skill":"deploy"}"#).approval.is_none());
-    /// assert_eq!(tools.permissions(), &rules);
-    /// ```
-    pub fn with_grants(mut self, grants: Grants) -> Self {
-        self.grants = grants;
-        self
-    }
-
-    /// Treats every skill `hide` holds for as denied, on every surface (a host that cannot
-    /// serve some skills); combined with the rules in [`Tools::shows`], not written into them.
-    // Only the MCP host hides skills.
-    #[cfg_attr(not(feature = "mcp"), allow(dead_code))]
-    pub(crate) fn hiding(mut self, hide: fn(&Skill) -> bool) -> Self {
-        self.hide = Some(hide);
-        self
-    }
-
-    /// The "always" answers counted ([`Tools::with_grants`]).
-    pub fn grants(&self) -> &Grants {
-        &self.grants
-    }
-
-    /// The answers a session records as the user gives them.
-    pub(crate) fn grants_mut(&mut self) -> &mut Grants {
-        &mut self.grants
-    }
-
-    /// What loading `skill` needs: [`Access::Deny`] when the rules deny it (or the host hides
-    /// it), [`Access::Ask`] for an `ask` skill without a grant for its current content,
-    /// [`Access::Allow`] otherwise. The digest is computed only for an `ask` skill with a grant.
-    ///
-    /// ```
-    /// use skills_embed_runtime::policy::{Access, Permissions};
-    /// use skills_embed_runtime::{Fields, Skill, SkillSet, listing::ListingFormat, tools::Tools};
-    /// let fields = Fields { name: "deploy".into(), description: "Deploy.".into(), ..Fields::default() };
-    /// let set = SkillSet::from_skills(vec![Skill::owned(fields, String::new(), vec![])], &ListingFormat::Markdown);
-    /// let tools = Tools::new(&set).with_permissions(Permissions::new().ask("deploy"));
-    /// assert_eq!(tools.access(set.get("deploy").unwrap()), Access::Ask);
-    /// ```
-    pub fn access(&self, skill: &Skill) -> Access {
+    /// What loading `skill` needs: `Deny` when the rules deny it (or the host hides it), `Ask`
+    /// for an `ask` skill without a grant for its current content, `Allow` otherwise.
+    pub(crate) fn access(&self, skill: &Skill) -> Access {
         if self.hidden(skill) {
             return Access::Deny;
         }
-        self.grants.access(&self.permissions, skill)
+        self.grants.access(&self.settings.permissions, skill)
     }
 
     /// Whether the rules deny `skill` or the host hides it (grants never lift a denial).
     fn denies(&self, skill: &Skill) -> bool {
-        self.hidden(skill) || self.permissions.check(skill.name()) == Access::Deny
+        self.hidden(skill) || self.settings.permissions.check(skill.name()) == Access::Deny
     }
 
     fn hidden(&self, skill: &Skill) -> bool {
         self.hide.is_some_and(|hide| hide(skill))
     }
 
-    /// The configuration.
-    pub fn config(&self) -> &ToolConfig {
-        &self.config
-    }
-
-    /// The permission rules.
-    pub fn permissions(&self) -> &Permissions {
-        &self.permissions
-    }
-
-    /// The skill set.
-    pub fn set(&self) -> &'s SkillSet<Id> {
-        self.set
-    }
-
     /// Whether the model may see `skill`: its [invocation policy](Skill::invocation) lets the
-    /// model invoke it and the permissions do not deny it. The one filter behind every surface
-    /// the model reaches: the listing, the tools' `skill` enum, the answers to tool calls
-    /// ([`Tools::lookup`]), the MCP server and the rig tool.
+    /// model invoke it and the permissions do not deny it.
+    fn shows(&self, skill: &Skill) -> bool {
+        skill.invocation().model_may_invoke() && !self.denies(skill)
+    }
+
+    /// The skills the model may see, sorted by name: those whose
+    /// [invocation policy](Skill::invocation) lets the model invoke them and that the
+    /// permissions do not deny. The one filter behind every surface the model reaches: the
+    /// listing, the tools' `skill` enum, the answers to tool calls, the MCP server and the rig
+    /// tools. Skills it leaves out answer exactly like unknown ones.
     ///
     /// ```
-    /// use skills_embed_runtime::{Fields, invoke::InvocationFields, Skill, SkillSet, listing::ListingFormat, tools::Tools};
+    /// use skills_embed_runtime::tools::{Settings, Tools};
+    /// use skills_embed_runtime::{Fields, invoke::InvocationFields, Skill, SkillSet, listing::ListingFormat};
     /// let skill = |name: &str, model_may_invoke| Skill::owned(
     ///     Fields {
     ///         name: name.into(),
@@ -296,46 +285,19 @@ impl<'s, Id> Tools<'s, Id> {
     ///     vec![],
     /// );
     /// let set = SkillSet::from_skills(vec![skill("pdf", true), skill("deploy", false)], &ListingFormat::Markdown);
-    /// let tools = Tools::new(&set);
+    /// let tools = Tools::new(set, Settings::default());
     /// assert_eq!(tools.visible().map(|s| s.name()).collect::<Vec<_>>(), ["pdf"]);
-    /// assert!(!tools.shows(set.get("deploy").unwrap()));
     /// // The host still has it.
-    /// assert!(set.get("deploy").is_ok());
+    /// assert!(tools.set().get("deploy").is_ok());
     /// ```
-    pub fn shows(&self, skill: &Skill) -> bool {
-        skill.invocation().model_may_invoke() && !self.denies(skill)
-    }
-
-    /// The skills the model may see ([`Tools::shows`]), sorted by name.
-    pub fn visible(&self) -> impl Iterator<Item = &'s Skill> + '_ {
+    pub fn visible(&self) -> impl Iterator<Item = &Skill> + '_ {
         self.set.skills().iter().filter(|s| self.shows(s))
     }
 
     /// The skills the user may invoke: their [invocation policy](Skill::invocation) lets the
     /// user invoke them and the permissions do not deny them, whether or not the model may.
     /// Sorted by name.
-    ///
-    /// ```
-    /// use skills_embed_runtime::{Fields, invoke::InvocationFields, Skill, SkillSet, listing::ListingFormat, tools::Tools};
-    /// let skill = |name: &str, model_may_invoke, user_may_invoke| Skill::owned(
-    ///     Fields {
-    ///         name: name.into(),
-    ///         invocation: InvocationFields { model_may_invoke, user_may_invoke, ..InvocationFields::default() },
-    ///         ..Fields::default()
-    ///     },
-    ///     String::new(),
-    ///     vec![],
-    /// );
-    /// let set = SkillSet::from_skills(
-    ///     vec![skill("deploy", false, true), skill("style", true, false)],
-    ///     &ListingFormat::Markdown,
-    /// );
-    /// let tools = Tools::new(&set);
-    /// assert_eq!(tools.user_invocable().map(|s| s.name()).collect::<Vec<_>>(), ["deploy"]);
-    /// assert!(tools.lookup_for_user("deploy").is_ok() && tools.lookup("deploy").is_err());
-    /// assert!(tools.lookup_for_user("style").is_err() && tools.lookup("style").is_ok());
-    /// ```
-    pub fn user_invocable(&self) -> impl Iterator<Item = &'s Skill> + '_ {
+    pub(crate) fn user_invocable(&self) -> impl Iterator<Item = &Skill> + '_ {
         self.set.skills().iter().filter(|s| self.user_may_invoke(s))
     }
 
@@ -343,9 +305,9 @@ impl<'s, Id> Tools<'s, Id> {
         skill.invocation().user_may_invoke() && !self.denies(skill)
     }
 
-    /// A skill the user may invoke ([`Tools::user_invocable`]), by name; any other answers
-    /// like an unknown skill, naming only the skills the user may invoke.
-    pub fn lookup_for_user(&self, name: &str) -> Result<&'s Skill, CallError> {
+    /// A skill the user may invoke, by name; any other answers like an unknown skill, naming
+    /// only the skills the user may invoke.
+    pub(crate) fn lookup_for_user(&self, name: &str) -> Result<&Skill, CallError> {
         match self.set.get(name) {
             Ok(skill) if self.user_may_invoke(skill) => Ok(skill),
             _ => Err(unknown(name, self.user_invocable())),
@@ -377,27 +339,13 @@ impl<'s, Id> Tools<'s, Id> {
     }
 
     /// The tool definitions, with the visible skills as the `skill` enum, and the run tool (or
-    /// one tool per script in the split style) when a visible skill has a Rust script the
+    /// one tool per script in the split style) when a visible skill has a script the
     /// permissions do not deny.
-    pub fn definitions(&self) -> Vec<ToolDefinition> {
-        let names: Vec<&str> = self.visible().map(Skill::name).collect();
-        let listing = self.config.listing_in_description.clone().map(|format| {
-            self.listing(&ListingOptions {
-                format,
-                ..ListingOptions::default()
-            })
-        });
-        let mut definitions = definition::definitions(&self.config, &names, listing.as_deref());
-        definitions.extend(definition::run_definitions(&self.config, &self.runnable()));
-        definitions
-    }
-
-    /// The Rust scripts the model may run: those of the visible skills ([`Tools::shows`]) that
-    /// the permissions do not deny ([`Tools::script_access`]), sorted by skill and name.
     ///
     /// ```
     /// use skills_embed_runtime::policy::Permissions;
-    /// use skills_embed_runtime::{Fields, Script, Skill, SkillSet, listing::ListingFormat, tools::Tools};
+    /// use skills_embed_runtime::tools::{Settings, Tools};
+    /// use skills_embed_runtime::{Fields, Script, Skill, SkillSet, listing::ListingFormat};
     /// /// Counts words.
     /// #[derive(serde::Deserialize, schemars::JsonSchema)]
     /// struct Text { text: String }
@@ -408,16 +356,36 @@ impl<'s, Id> Tools<'s, Id> {
     /// let fields = Fields { name: "words".into(), description: "Words.".into(), ..Fields::default() };
     /// let set = SkillSet::from_skills(vec![Skill::owned(fields, String::new(), vec![])], &ListingFormat::Markdown)
     ///     .with_scripts([Script::new("words", "count", count), Script::new("words", "erase", erase)]);
-    /// let tools = Tools::new(&set).with_permissions(Permissions::new().deny("*/erase"));
-    /// assert_eq!(tools.runnable().iter().map(|s| s.name()).collect::<Vec<_>>(), ["count"]);
+    /// let settings = Settings { permissions: Permissions::new().deny("*/erase"), ..Settings::default() };
+    /// let tools = Tools::new(set, settings);
+    /// let run_tool = &tools.definitions()[1];
+    /// assert_eq!(run_tool.json_schema()["properties"]["script"]["enum"], serde_json::json!(["words/count"]));
     ///
     /// let out = tools.handle("run_skill_script", r#"{"script": "words/count", "args": {"text": "a b c"}}"#);
     /// assert!(!out.is_error && out.text.ends_with("3"), "{}", out.text);
     /// let out = tools.handle("run_skill_script", r#"{"script": "words/erase", "args": {"text": ""}}"#);
     /// assert!(out.is_error && out.text.contains(r#"Its scripts: "count""#), "{}", out.text);
     /// ```
-    pub fn runnable(&self) -> Vec<&Script> {
-        let set = self.set;
+    pub fn definitions(&self) -> Vec<ToolDefinition> {
+        let names: Vec<&str> = self.visible().map(Skill::name).collect();
+        let listing = self.settings.listing_in_description.clone().map(|format| {
+            self.listing(&ListingOptions {
+                format,
+                ..ListingOptions::default()
+            })
+        });
+        let mut definitions = definition::definitions(&self.settings, &names, listing.as_deref());
+        definitions.extend(definition::run_definitions(
+            &self.settings,
+            &self.runnable(),
+        ));
+        definitions
+    }
+
+    /// The scripts the model may run: those of the visible skills that the permissions do not
+    /// deny, sorted by skill and name.
+    pub(crate) fn runnable(&self) -> Vec<&Script> {
+        let set = &self.set;
         let mut runnable: Vec<&Script> = set
             .scripts()
             .iter()
@@ -428,47 +396,32 @@ impl<'s, Id> Tools<'s, Id> {
                 })
             })
             .collect();
-        if self.file_runner.is_some() {
+        if self.settings.file_runner().is_some() {
             runnable.sort_by(|a, b| a.key().cmp(&b.key()));
         }
         runnable
     }
 
-    /// What running the Rust script `script` of `skill` needs: [`Access::Deny`] when the
-    /// skill is denied or hidden or a script rule denies it, [`Access::Ask`] when a script rule
-    /// (or the skill's own rule) asks and no grant for this script and the skill's current
-    /// content exists, unless the skill's `allowed-tools` names the script (`Script(name)` or
-    /// `Script(*)`); [`Access::Allow`] otherwise. See [`Permissions::check_script`].
-    pub fn script_access(&self, skill: &Skill, script: &str) -> Access {
+    /// What running the script `script` of `skill` needs: `Deny` when the skill is denied or
+    /// hidden or a script rule denies it, `Ask` when a script rule (or the skill's own rule)
+    /// asks and no grant for this script and the skill's current content exists, unless the
+    /// skill's `allowed-tools` names the script (`Script(name)` or `Script(*)`); `Allow`
+    /// otherwise.
+    fn script_access(&self, skill: &Skill, script: &str) -> Access {
         if self.hidden(skill) {
             return Access::Deny;
         }
-        match self.grants.access_script(&self.permissions, skill, script) {
+        match self
+            .grants
+            .access_script(&self.settings.permissions, skill, script)
+        {
             Access::Ask if allowed_by_skill(skill, script) => Access::Allow,
             access => access,
         }
     }
 
-    /// What answering `call` for `skill` needs: [`Tools::script_access`] for a script run,
-    /// [`Tools::access`] for a load.
-    pub fn call_access(&self, skill: &Skill, call: &Call) -> Access {
-        match call {
-            Call::Run { script, .. } => self.script_access(skill, script),
-            _ => self.access(skill),
-        }
-    }
-
-    /// For a script run, whether `call` names a script the model may run of `skill`; the error
-    /// answers the model. Anything else passes.
-    pub(crate) fn check_script(&self, skill: &Skill, call: &Call) -> Result<(), CallError> {
-        match call {
-            Call::Run { script, .. } => self.runnable_script(skill, script).map(drop),
-            _ => Ok(()),
-        }
-    }
-
-    /// A script the model may run ([`Tools::runnable`]) of the visible `skill`; a miss names
-    /// the skill's runnable scripts and the closest one.
+    /// A script the model may run of the visible `skill`; a miss names the skill's runnable
+    /// scripts and the closest one.
     fn runnable_script(&self, skill: &Skill, name: &str) -> Result<&Script, CallError> {
         let runnable = self.runnable();
         let mut of_skill = runnable.iter().filter(|s| s.skill() == skill.name());
@@ -479,14 +432,14 @@ impl<'s, Id> Tools<'s, Id> {
         let mut message = format!(
             "Skill {} has no script {}.",
             text::json_string(skill.name()),
-            text::json_string(&echo(name))
+            text::json_string(&text::echo(name))
         );
         if names.is_empty() {
             message.push_str(" It has no scripts you can run; follow its instructions instead.");
         } else {
             let quoted: Vec<String> = names.iter().map(|n| text::json_string(n)).collect();
             let _ = write!(message, " Its scripts: {}.", quoted.join(", "));
-            if let Some(near) = crate::text::closest(name, names.iter().copied()) {
+            if let Some(near) = text::closest(name, names.iter().copied()) {
                 let _ = write!(message, " Did you mean {}?", text::json_string(&near));
             }
         }
@@ -495,7 +448,7 @@ impl<'s, Id> Tools<'s, Id> {
 
     /// Parses a call; the error is the answer for the model.
     pub fn parse(&self, tool_name: &str, arguments: &str) -> Result<Call, CallError> {
-        self.decode(|config, known| call::decode(config, tool_name, arguments, known))
+        self.decode(|settings, known| call::decode(settings, tool_name, arguments, known))
     }
 
     /// [`Tools::parse`] for arguments a protocol has already parsed into a JSON object.
@@ -505,16 +458,16 @@ impl<'s, Id> Tools<'s, Id> {
         tool_name: &str,
         arguments: serde_json::Map<String, serde_json::Value>,
     ) -> Result<Call, CallError> {
-        self.decode(|config, known| call::decode_object(config, tool_name, arguments, known))
+        self.decode(|settings, known| call::decode_object(settings, tool_name, arguments, known))
     }
 
     /// Runs a decoder with what it may need to know about these tools.
     fn decode(
         &self,
-        decoder: impl FnOnce(&ToolConfig, &Known<'_>) -> Result<Call, CallError>,
+        decoder: impl FnOnce(&Settings, &Known<'_>) -> Result<Call, CallError>,
     ) -> Result<Call, CallError> {
         let script_tool = |name: &str| {
-            if self.config.style != ToolStyle::Split || !name.contains("__") {
+            if self.settings.style != ToolStyle::Split || !name.contains("__") {
                 return None;
             }
             self.runnable()
@@ -523,13 +476,73 @@ impl<'s, Id> Tools<'s, Id> {
                 .map(|s| (s.skill().to_owned(), s.name().to_owned()))
         };
         decoder(
-            &self.config,
+            &self.settings,
             &Known {
                 names: &|| self.names_note(),
                 tools: &|| self.definitions().into_iter().map(|d| d.name).collect(),
                 script_tool: &script_tool,
             },
         )
+    }
+
+    /// The one decision on `call`: whether it may be answered now, needs the user's approval
+    /// first, or is refused (a skill the model may not see answers like one that does not
+    /// exist; a script it may not run, like one the skill does not have).
+    ///
+    /// ```
+    /// use skills_embed_runtime::policy::{Permissions, Subject};
+    /// use skills_embed_runtime::tools::{Decision, Settings, Tools};
+    /// use skills_embed_runtime::{Fields, Skill, SkillSet, listing::ListingFormat};
+    /// let skill = |name: &str| Skill::owned(
+    ///     Fields { name: name.into(), description: "D.".into(), ..Fields::default() },
+    ///     String::new(),
+    ///     vec![],
+    /// );
+    /// let set = SkillSet::from_skills(vec![skill("deploy"), skill("pdf"), skill("secret")], &ListingFormat::Markdown);
+    /// let settings = Settings { permissions: Permissions::new().ask("deploy").deny("secret"), ..Settings::default() };
+    /// let tools = Tools::new(set, settings);
+    /// let decide = |skill: &str| {
+    ///     let call = tools.parse("load_skill", &format!(r#"{{"skill":"{skill}"}}"#)).unwrap();
+    ///     tools.authorize(&call)
+    /// };
+    /// assert_eq!(decide("pdf"), Decision::Allow);
+    /// assert_eq!(decide("deploy"), Decision::Ask(Subject::load("deploy")));
+    /// let Decision::Deny(error) = decide("secret") else { panic!() };
+    /// assert!(error.to_string().starts_with(r#"Skill "secret" not found."#));
+    /// ```
+    pub fn authorize(&self, call: &Call) -> Decision {
+        match self.resolve(call) {
+            Ok(resolved) => match resolved.access {
+                Access::Ask => Decision::Ask(resolved.subject()),
+                _ => Decision::Allow,
+            },
+            Err(e) => Decision::Deny(e),
+        }
+    }
+
+    /// The skill (and script) `call` names among what the model may use, with what the rules
+    /// say about it; the error answers the model. A denial never reaches here: what the rules
+    /// deny is not visible, so it is looked up as unknown.
+    pub(crate) fn resolve(&self, call: &Call) -> Result<Resolved<'_>, CallError> {
+        let skill = match self.set.get(call.skill()) {
+            Ok(skill) if self.shows(skill) => skill,
+            _ => return Err(unknown(call.skill(), self.visible())),
+        };
+        match call {
+            Call::Run { script, .. } => {
+                let found = self.runnable_script(skill, script)?;
+                Ok(Resolved {
+                    skill,
+                    script: Some(found),
+                    access: self.script_access(skill, script),
+                })
+            }
+            _ => Ok(Resolved {
+                skill,
+                script: None,
+                access: self.access(skill),
+            }),
+        }
     }
 
     /// Answers a call to any tool of either style, given its raw JSON arguments.
@@ -540,24 +553,22 @@ impl<'s, Id> Tools<'s, Id> {
         }
     }
 
-    /// Answers a parsed call. A skill under `ask` without a grant for its content
-    /// ([`Tools::with_grants`]) is not loaded: the answer names it in [`ToolOutput::approval`].
+    /// Answers a parsed call, decided once ([`Tools::authorize`]). A call under `ask` without a
+    /// grant for the skill's content is not answered: the answer names its subject in
+    /// [`ToolOutput::approval`].
     pub fn call(&self, call: &Call) -> ToolOutput {
-        let skill = match self.lookup(call.skill()) {
-            Ok(skill) => skill,
-            Err(e) => return e.into(),
-        };
-        if let Err(e) = self.check_script(skill, call) {
-            return e.into();
+        match self.resolve(call) {
+            Ok(resolved) if resolved.access == Access::Ask => {
+                ToolOutput::awaiting_approval(resolved.subject())
+            }
+            Ok(resolved) => self.answer(&resolved, call),
+            Err(e) => e.into(),
         }
-        if self.call_access(skill, call) == Access::Ask {
-            return ToolOutput::awaiting_approval(&approval_subject(skill, call));
-        }
-        self.call_allowed(skill, call)
     }
 
-    /// Answers a call whose permission was already granted.
-    pub(crate) fn call_allowed(&self, skill: &Skill, call: &Call) -> ToolOutput {
+    /// Answers a call already decided (or approved by the user).
+    pub(crate) fn answer(&self, resolved: &Resolved<'_>, call: &Call) -> ToolOutput {
+        let skill = resolved.skill;
         match call {
             Call::Body {
                 section, offset, ..
@@ -576,23 +587,23 @@ impl<'s, Id> Tools<'s, Id> {
                 Ok(text) => {
                     let digest = crate::model::file::sha256(text.as_bytes());
                     let report = render::report(skill, format!("#{chunk}"), digest, text, None);
-                    render::frame(&self.config, report, text, "")
+                    render::frame(&self.settings, report, text, "")
                 }
                 Err(e) => ToolOutput::error(SkillError::clipped(e).to_string()),
             },
-            Call::Run { script, args, .. } => match self.runnable_script(skill, script) {
-                Ok(script) => match &self.cancel {
-                    Some(cancel) => run::run(&self.config, script, args.clone(), cancel),
-                    None => run::run(&self.config, script, args.clone(), &Default::default()),
+            Call::Run { args, .. } => match resolved.script {
+                Some(script) => match &self.cancel {
+                    Some(cancel) => run::run(&self.settings, script, args.clone(), cancel),
+                    None => run::run(&self.settings, script, args.clone(), &Default::default()),
                 },
-                Err(e) => e.into(),
+                None => ToolOutput::error("This call names no script."),
             },
         }
     }
 
-    /// A visible skill by name ([`Tools::shows`]); denied skills and skills the model may not
-    /// invoke answer exactly like unknown ones, and are never named or suggested.
-    pub fn lookup(&self, name: &str) -> Result<&'s Skill, CallError> {
+    /// A visible skill by name; denied skills and skills the model may not invoke answer
+    /// exactly like unknown ones, and are never named or suggested.
+    pub(crate) fn lookup(&self, name: &str) -> Result<&Skill, CallError> {
         match self.set.get(name) {
             Ok(skill) if self.shows(skill) => Ok(skill),
             _ => Err(unknown(name, self.visible())),
@@ -602,14 +613,14 @@ impl<'s, Id> Tools<'s, Id> {
     fn body(&self, skill: &Skill, section: Option<&str>, offset: usize) -> ToolOutput {
         let core = render::join_core(skill);
         let (text, note) = render::pick_section(&core, section);
-        let cut = excerpt::excerpt(text, offset, self.config.max_body_chars);
+        let cut = excerpt::excerpt(text, offset, self.settings.max_body_chars);
         let digest = skill.load(MANIFEST).map_or([0; 32], |f| f.sha256());
         let mut report = render::report(skill, MANIFEST.into(), digest, cut.text, Some(&cut));
         report.bytes_read = cut.text.len();
-        let mut trailer = render::continuation(&self.config, &cut, skill.name(), MANIFEST);
+        let mut trailer = render::continuation(&self.settings, &cut, skill.name(), MANIFEST);
         if offset == 0 || cut.next_offset().is_none() {
-            render::push_chunks(&self.config, &mut trailer, skill);
-            render::push_files(&self.config, &mut trailer, skill);
+            render::push_chunks(&self.settings, &mut trailer, skill);
+            render::push_files(&self.settings, &mut trailer, skill);
             match self.on_disk(skill) {
                 Ok(Some(dir)) => {
                     let _ = writeln!(
@@ -631,7 +642,7 @@ impl<'s, Id> Tools<'s, Id> {
             }
         }
         let content = format!("{note}{}", cut.text);
-        render::frame(&self.config, report, &content, &trailer)
+        render::frame(&self.settings, report, &content, &trailer)
     }
 
     fn file(
@@ -665,10 +676,10 @@ impl<'s, Id> Tools<'s, Id> {
             }
             let mut report = render::report(skill, loaded.path().into(), loaded.sha256(), "", None);
             report.bytes_read = 0;
-            return render::frame(&self.config, report, &content, "");
+            return render::frame(&self.settings, report, &content, "");
         };
         let (picked, note) = render::pick_section(text, section);
-        let cut = excerpt::excerpt(picked, offset, self.config.max_chars);
+        let cut = excerpt::excerpt(picked, offset, self.settings.max_chars);
         let report = render::report(
             skill,
             loaded.path().into(),
@@ -676,40 +687,34 @@ impl<'s, Id> Tools<'s, Id> {
             cut.text,
             Some(&cut),
         );
-        let trailer = render::continuation(&self.config, &cut, skill.name(), loaded.path());
+        let trailer = render::continuation(&self.settings, &cut, skill.name(), loaded.path());
         render::frame(
-            &self.config,
+            &self.settings,
             report,
             &format!("{note}{}", cut.text),
             &trailer,
         )
     }
 
-    /// Where a skill with scripts is on disk, writing it there first; `None` without a work
-    /// folder or for a skill without scripts.
-    fn on_disk(&self, skill: &Skill) -> Result<Option<std::path::PathBuf>, String> {
-        let Some(_dir) = &self.workdir else {
-            return Ok(None);
-        };
-        if !skill.has_scripts() {
-            return Ok(None);
+    /// Where a skill with scripts is on disk, written there first by the settings' extractor
+    /// (injected: this layer never writes itself); `None` without a work folder or for a skill
+    /// without scripts.
+    fn on_disk(
+        &self,
+        skill: &Skill,
+    ) -> Result<Option<std::path::PathBuf>, Box<dyn std::error::Error + Send + Sync>> {
+        match self.settings.extractor() {
+            Some(extract) if skill.has_scripts() => extract(skill).map(Some),
+            _ => Ok(None),
         }
-        #[cfg(feature = "fs")]
-        {
-            crate::disk::extract(skill, _dir)
-                .map(|done| Some(done.dir))
-                .map_err(|e| e.to_string())
-        }
-        #[cfg(not(feature = "fs"))]
-        Ok(None)
     }
 
     fn served_as_text(&self, loaded: &Loaded<'_>) -> bool {
-        if loaded.is_executable() && !self.config.dump_executables {
+        if loaded.is_executable() && !self.settings.dump_executables {
             return false;
         }
         let ext = loaded.path().rsplit_once('.').map_or("", |(_, e)| e);
-        self.config
+        self.settings
             .text_extensions
             .iter()
             .any(|t| t.eq_ignore_ascii_case(ext))
@@ -722,14 +727,6 @@ impl<'s, Id> Tools<'s, Id> {
         } else {
             format!(" Available skills: {}.", listing::names(&names))
         }
-    }
-}
-
-/// What the user approves for `call`: the skill's name for a load, `skill/script` for a run.
-pub(crate) fn approval_subject(skill: &Skill, call: &Call) -> String {
-    match call {
-        Call::Run { script, .. } => format!("{}/{script}", skill.name()),
-        _ => skill.name().to_owned(),
     }
 }
 
@@ -748,7 +745,7 @@ fn allowed_by_skill(skill: &Skill, script: &str) -> bool {
 fn unknown<'s>(name: &str, among: impl Iterator<Item = &'s Skill>) -> CallError {
     let names: Vec<&str> = among.map(Skill::name).collect();
     let err = SkillError::UnknownSkill {
-        requested: echo(name),
+        requested: text::echo(name),
         available: names.iter().map(|s| s.to_string()).collect(),
         suggestion: crate::text::closest(name, names.iter().copied()),
     };
@@ -761,7 +758,17 @@ mod tests {
     use crate::listing::ListingFormat;
     use crate::model::fields::Fields;
     use crate::model::file::File;
-    use crate::policy::Answer;
+    use crate::policy::{Answer, Permissions};
+
+    fn ruled(set: SkillSet, permissions: Permissions) -> Tools {
+        Tools::new(
+            set,
+            Settings {
+                permissions,
+                ..Settings::default()
+            },
+        )
+    }
 
     fn skill(name: &str) -> Skill {
         let fields = Fields {
@@ -785,7 +792,7 @@ mod tests {
         let paths = ["a.md", "b/c/e.md", "b/d.md", "d.md", "z/a.md", "b/c/f.md"];
         let skill = Skill::owned(fields, "Body.\n".into(), paths.map(file).to_vec());
         let set = SkillSet::from_skills(vec![skill], &ListingFormat::Markdown);
-        let out = Tools::new(&set).handle("load_skill", r#"{"skill": "tree"}"#);
+        let out = Tools::new(set, Settings::default()).handle("load_skill", r#"{"skill": "tree"}"#);
         let listed = out.text.split_once("with `path`):\n").map(|(_, l)| l);
         assert_eq!(
             listed,
@@ -804,9 +811,8 @@ mod tests {
         let rules = Permissions::new().ask("*");
         let mut grants = Grants::default();
         grants.answer(set.get("*").unwrap(), Answer::Always);
-        let tools = Tools::new(&set)
-            .with_permissions(rules.clone())
-            .with_grants(grants);
+        let tools = ruled(set, rules.clone()).with_grants(grants);
+        let set = tools.set();
 
         assert_eq!(tools.access(set.get("*").unwrap()), Access::Allow);
         assert_eq!(tools.access(set.get("deploy").unwrap()), Access::Ask);
@@ -816,8 +822,8 @@ mod tests {
             "{star:?}"
         );
         let deploy = tools.handle("load_skill", r#"{"skill": "deploy"}"#);
-        assert_eq!(deploy.approval.as_deref(), Some("deploy"));
-        assert_eq!(tools.permissions(), &rules);
+        assert_eq!(deploy.approval, Some(Subject::load("deploy")));
+        assert_eq!(tools.settings().permissions, rules);
     }
 
     #[test]
@@ -829,13 +835,13 @@ mod tests {
         let rules = Permissions::new().ask("deploy");
         let mut grants = Grants::default();
         grants.answer(set.get("deploy").unwrap(), Answer::Always);
-        let tools = Tools::new(&set)
-            .with_permissions(rules.clone())
+        let tools = ruled(set, rules.clone())
             .with_grants(grants.clone())
             .hiding(|s| s.name().contains('*'));
+        let set = tools.set();
 
         // The rules are the user's, untouched; the grants are kept as given.
-        assert_eq!(tools.permissions(), &rules);
+        assert_eq!(tools.settings().permissions, rules);
         assert_eq!(tools.grants(), &grants);
         // Hiding is by skill, not by pattern: `a*b` is hidden, `a-b` (which it would match as
         // a pattern) is not.

@@ -79,22 +79,27 @@ pub(crate) mod handler;
 pub(crate) mod reattach;
 pub(crate) mod render;
 mod run;
+mod runner;
 mod session;
+mod settings;
 
 pub use crate::model::script::CancelToken;
 pub use call::{Call, CallError};
 pub use definition::{
-    LOAD_SKILL_CHUNK, OutputShape, READ_SKILL, READ_SKILL_RESOURCE, RUN_SKILL_SCRIPT, ToolConfig,
-    ToolDefinition, ToolName, ToolNameError, ToolStyle, script_tool_name, strict_compatible,
+    LOAD_SKILL_CHUNK, READ_SKILL, READ_SKILL_RESOURCE, ToolDefinition, script_tool_name,
+    strict_compatible,
 };
 pub use disclosure::{
     DESCRIPTION_WEIGHT, Disclosure, Match, MatchConfig, NAME_WEIGHT, STOP_WORDS, keywords,
     match_skills,
 };
-pub use handler::Tools;
+pub use handler::{Decision, Tools};
 pub use reattach::{Reattach, Reattached, ReattachedSkill};
 pub use render::{LoadReport, ToolOutput};
-pub use run::{FileRun, FileRunner};
-#[cfg(feature = "mcp")]
-pub(crate) use session::Parked;
+pub use runner::{FileRun, FileRunner};
 pub use session::{Event, Invoked, Session, UnloadReason};
+#[cfg(any(feature = "mcp", feature = "rig"))]
+pub(crate) use settings::Snapshot;
+pub use settings::{
+    Hooks, OutputShape, RUN_SKILL_SCRIPT, Settings, Source, ToolName, ToolNameError, ToolStyle,
+};

@@ -66,7 +66,7 @@ impl Default for Reattach {
 /// use skills_embed_runtime::{SkillSet, listing::ListingFormat, tools::Tools};
 /// use skills_embed_runtime::tools::{Reattach, Session};
 /// let set = SkillSet::from_skills(Vec::new(), &ListingFormat::Markdown);
-/// let back = Session::new(Tools::new(&set)).reattach(&Reattach::default());
+/// let back = Session::new(Tools::new(set, Default::default())).reattach(&Reattach::default());
 /// assert!(back.is_empty() && back.to_prompt().is_empty());
 /// ```
 #[derive(Debug, Clone, Default, PartialEq, Eq)]
@@ -89,7 +89,7 @@ impl Reattached {
     /// use skills_embed_runtime::tools::{Reattach, Session};
     /// let fields = Fields { name: "pdf".into(), description: "D.".into(), ..Fields::default() };
     /// let set = SkillSet::from_skills(vec![Skill::owned(fields, "Use pdftotext.\n".into(), vec![])], &ListingFormat::Markdown);
-    /// let mut session = Session::new(Tools::new(&set));
+    /// let mut session = Session::new(Tools::new(set, Default::default()));
     /// session.handle("load_skill", r#"{"skill":"pdf"}"#);
     /// assert_eq!(
     ///     session.reattach(&Reattach::default()).to_prompt(),
@@ -133,7 +133,7 @@ impl std::fmt::Display for Reattached {
 /// use skills_embed_runtime::tools::{Reattach, Session};
 /// let fields = Fields { name: "pdf".into(), description: "D.".into(), ..Fields::default() };
 /// let set = SkillSet::from_skills(vec![Skill::owned(fields, "Fill $0.\n".into(), vec![])], &ListingFormat::Markdown);
-/// let mut session = Session::new(Tools::new(&set));
+/// let mut session = Session::new(Tools::new(set, Default::default()));
 /// session.invoke("/pdf a.pdf", |_| None).unwrap();
 /// let back = session.reattach(&Reattach::default());
 /// let pdf = &back.skills[0];

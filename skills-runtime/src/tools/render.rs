@@ -5,10 +5,12 @@
 use std::fmt::Write;
 
 use super::call::CallError;
-use super::definition::{self, LOAD_SKILL_CHUNK, OutputShape, READ_SKILL_RESOURCE, ToolConfig};
+use super::definition::{LOAD_SKILL_CHUNK, READ_SKILL_RESOURCE};
+use super::settings::{OutputShape, Settings, ToolStyle};
 use crate::listing;
 use crate::model::file::hex;
 use crate::model::skill::Skill;
+use crate::policy::Subject;
 use crate::text::{self, echo, excerpt};
 
 /// What a tool call returns to the model, and what the host may want to know about it.
@@ -21,7 +23,7 @@ pub struct ToolOutput {
     /// What was loaded, for logs and sessions.
     pub report: Option<LoadReport>,
     /// The skill whose loading waits for the user's approval (an `ask` permission).
-    pub approval: Option<String>,
+    pub approval: Option<Subject>,
 }
 
 impl ToolOutput {
@@ -38,30 +40,30 @@ impl ToolOutput {
 impl ToolOutput {
     /// The answer while `subject` (a skill's name, or `skill/script` for a run) waits for the
     /// user's approval.
-    pub(crate) fn awaiting_approval(subject: &str) -> Self {
+    pub(crate) fn awaiting_approval(subject: Subject) -> Self {
         ToolOutput {
             text: format!(
                 "{} needs the user's approval, which has been requested. \
                  Continue without it until the user answers.",
-                capitalized(&act(subject))
+                capitalized(&act(&subject))
             ),
             is_error: false,
             report: None,
-            approval: Some(subject.to_owned()),
+            approval: Some(subject),
         }
     }
 }
 
 /// What approving `subject` allows: `loading skill "pdf"` or `running script "fill" of skill
 /// "pdf"` (a subject `skill/script`; no skill name holds a `/`).
-pub(crate) fn act(subject: &str) -> String {
-    match subject.split_once('/') {
-        Some((skill, script)) => format!(
+pub(crate) fn act(subject: &Subject) -> String {
+    match &subject.script {
+        Some(script) => format!(
             "running script {} of skill {}",
             text::json_string(script),
-            text::json_string(skill)
+            text::json_string(&subject.skill)
         ),
-        None => format!("loading skill {}", text::json_string(subject)),
+        None => format!("loading skill {}", text::json_string(&subject.skill)),
     }
 }
 
@@ -80,7 +82,7 @@ impl From<CallError> for ToolOutput {
 
 /// The refusal when the user declined `subject` (loading a skill, or running `skill/script`):
 /// one wording for every host.
-pub(crate) fn declined(subject: &str) -> String {
+pub(crate) fn declined(subject: &Subject) -> String {
     format!(
         "The user declined {}. Do the task without it.",
         act(subject)
@@ -91,12 +93,12 @@ pub(crate) fn declined(subject: &str) -> String {
 /// `agent`) has no way to ask: one wording for every host.
 // Only hosts ask; without one, nothing refuses this way.
 #[cfg_attr(not(any(feature = "mcp", feature = "rig")), allow(dead_code))]
-pub(crate) fn cannot_ask(subject: &str, host: &str) -> String {
+pub(crate) fn cannot_ask(subject: &Subject, host: &str) -> String {
     format!(
         "{} needs the user's approval, and this {host} has no way to ask for it. \
          Do the task without {}.",
         capitalized(&act(subject)),
-        if subject.contains('/') {
+        if subject.script.is_some() {
             "running it"
         } else {
             "this skill"
@@ -145,7 +147,7 @@ pub(crate) fn report(
 }
 
 pub(crate) fn frame(
-    config: &ToolConfig,
+    config: &Settings,
     report: LoadReport,
     content: &str,
     trailer: &str,
@@ -194,13 +196,13 @@ pub(crate) fn frame(
     }
 }
 
-pub(crate) fn push_chunks(config: &ToolConfig, out: &mut String, skill: &Skill) {
+pub(crate) fn push_chunks(config: &Settings, out: &mut String, skill: &Skill) {
     if skill.chunks().is_empty() {
         return;
     }
     let how = match config.style {
-        definition::ToolStyle::Unified => format!("{} with `chunk`", config.name),
-        definition::ToolStyle::Split => LOAD_SKILL_CHUNK.to_owned(),
+        ToolStyle::Unified => format!("{} with `chunk`", config.name),
+        ToolStyle::Split => LOAD_SKILL_CHUNK.to_owned(),
     };
     let _ = writeln!(
         out,
@@ -214,7 +216,7 @@ pub(crate) fn push_chunks(config: &ToolConfig, out: &mut String, skill: &Skill) 
     out.push('\n');
 }
 
-pub(crate) fn push_files(config: &ToolConfig, out: &mut String, skill: &Skill) {
+pub(crate) fn push_files(config: &Settings, out: &mut String, skill: &Skill) {
     let files: Vec<&str> = skill.resources().map(|f| f.path()).collect();
     if files.is_empty() {
         return;
@@ -224,11 +226,11 @@ pub(crate) fn push_files(config: &ToolConfig, out: &mut String, skill: &Skill) {
     out.reserve(96 + config.name.len() + files.iter().map(|f| f.len() + 4).sum::<usize>());
     out.push_str("Files of this skill (load one with ");
     match config.style {
-        definition::ToolStyle::Unified => {
+        ToolStyle::Unified => {
             out.push_str(&config.name);
             out.push_str(" with `path`");
         }
-        definition::ToolStyle::Split => out.push_str(READ_SKILL_RESOURCE),
+        ToolStyle::Split => out.push_str(READ_SKILL_RESOURCE),
     }
     out.push_str("):\n");
     let shown = files.len().min(config.max_listed_files);
@@ -283,7 +285,7 @@ pub(crate) fn push_files(config: &ToolConfig, out: &mut String, skill: &Skill) {
 
 /// How to get the rest of a cut file, in the configured style.
 pub(crate) fn continuation(
-    config: &ToolConfig,
+    config: &Settings,
     cut: &excerpt::Excerpt<'_>,
     skill: &str,
     path: &str,
@@ -292,8 +294,8 @@ pub(crate) fn continuation(
         return String::new();
     };
     let (tool, key) = match config.style {
-        definition::ToolStyle::Unified => (config.name.as_str(), "path"),
-        definition::ToolStyle::Split => (READ_SKILL_RESOURCE, "file"),
+        ToolStyle::Unified => (config.name.as_str(), "path"),
+        ToolStyle::Split => (READ_SKILL_RESOURCE, "file"),
     };
     // Each value is a JSON string, so the object is valid JSON whatever the names hold.
     format!(

@@ -5,15 +5,15 @@
 use std::borrow::Cow;
 use std::collections::{BTreeMap, BTreeSet};
 use std::fmt::Write;
+use std::sync::Arc;
 
-use super::handler::approval_subject;
+use super::handler::Resolved;
 use super::reattach::{REATTACH_HEADING, Reattach, Reattached, ReattachedSkill, cut_point};
 use super::render::declined;
 use crate::invoke::{self, Invocation, Unknown};
 use crate::listing::{ListingOptions, TokenCounter};
-use crate::model::id::Dynamic;
 use crate::model::skill::Skill;
-use crate::policy::{Access, Answer, Grants};
+use crate::policy::{Access, Answer, Subject};
 use crate::tools::{Call, READ_SKILL, READ_SKILL_RESOURCE, ToolOutput, ToolStyle, Tools};
 use crate::tools::{Disclosure, match_skills};
 
@@ -44,23 +44,13 @@ pub enum Event {
     ToolActivated(String),
     /// A tool is no longer declared by any active skill.
     ToolDeactivated(String),
-    /// Loading a skill waits for the user: answer with [`Session::answer`].
-    ApprovalRequested {
-        /// The skill.
-        skill: String,
-    },
+    /// Loading a skill or running one of its scripts waits for the user: answer with
+    /// [`Session::answer`].
+    ApprovalRequested(Subject),
     /// The user invoked a skill in a message ([`Session::invoke`]).
     Invoked {
         /// The skill.
         skill: String,
-    },
-    /// Running a Rust script waits for the user: answer with [`Session::answer`], giving
-    /// `skill/script`.
-    ScriptApprovalRequested {
-        /// The skill.
-        skill: String,
-        /// The script.
-        script: String,
     },
     /// A Rust script ran.
     ScriptRan {
@@ -85,18 +75,20 @@ impl std::fmt::Display for Event {
             Event::Unloaded { skill, reason } => write!(f, "unloaded {} ({reason})", name(skill)),
             Event::ToolActivated(tool) => write!(f, "tool {tool} activated"),
             Event::ToolDeactivated(tool) => write!(f, "tool {tool} deactivated"),
-            Event::ApprovalRequested { skill } => {
-                write!(f, "approval requested for {}", name(skill))
-            }
+            Event::ApprovalRequested(Subject {
+                skill,
+                script: None,
+            }) => write!(f, "approval requested for {}", name(skill)),
+            Event::ApprovalRequested(Subject {
+                skill,
+                script: Some(script),
+            }) => write!(
+                f,
+                "approval requested for script {}/{}",
+                name(skill),
+                name(script)
+            ),
             Event::Invoked { skill } => write!(f, "invoked {} by the user", name(skill)),
-            Event::ScriptApprovalRequested { skill, script } => {
-                write!(
-                    f,
-                    "approval requested for script {}/{}",
-                    name(skill),
-                    name(script)
-                )
-            }
             Event::ScriptRan { skill, script, ok } => write!(
                 f,
                 "ran script {}/{}{}",
@@ -174,7 +166,8 @@ enum Content {
 /// What a model has loaded in one conversation.
 ///
 /// ```
-/// use skills_embed_runtime::{Fields, Skill, SkillSet, listing::ListingFormat, tools::{Event, Session, Tools}};
+/// use skills_embed_runtime::{Fields, Skill, SkillSet, listing::ListingFormat};
+/// use skills_embed_runtime::tools::{Event, Session, Settings, Tools};
 /// let fields = Fields {
 ///     name: "demo".into(),
 ///     description: "A demo.".into(),
@@ -183,7 +176,7 @@ enum Content {
 /// };
 /// let set = SkillSet::from_skills(vec![Skill::owned(fields, "Do it well.\n".into(), vec![])], &ListingFormat::Markdown);
 ///
-/// let mut session = Session::new(Tools::new(&set)).unload_after(2);
+/// let mut session = Session::new(Tools::new(set, Settings::default())).unload_after(2);
 /// let first = session.handle("load_skill", r#"{"skill":"demo"}"#);
 /// assert!(first.text.contains("Do it well."));
 /// let again = session.handle("load_skill", r#"{"skill":"demo"}"#);
@@ -196,19 +189,17 @@ enum Content {
 /// assert!(session.drain_events().contains(&Event::ToolDeactivated("Bash".into())));
 /// ```
 #[derive(Debug)]
-pub struct Session<'s, Id: 'static = Dynamic> {
+pub struct Session {
     /// The tools, holding this conversation's "always" answers ([`Tools::grants`]).
-    tools: Tools<'s, Id>,
-    state: Parked,
+    tools: Tools,
+    state: State,
 }
 
-/// A session's state without its tools, so a host can keep it between requests without
-/// holding a borrow of the set ([`Session::park`], [`Parked::resume`]): an MCP connection keeps
-/// one, and builds the tools of each request over the snapshot it answers from.
+/// What the conversation has loaded and what waits for the user.
 #[derive(Debug, Default)]
-pub(crate) struct Parked {
+struct State {
     active: BTreeMap<String, Active>,
-    pending: BTreeMap<String, Call>,
+    pending: BTreeMap<Subject, Call>,
     turn: u64,
     /// Uses so far: the clock behind [`Active::last_seq`].
     seq: u64,
@@ -216,28 +207,20 @@ pub(crate) struct Parked {
     events: Vec<Event>,
 }
 
-#[cfg(feature = "mcp")]
-impl Parked {
-    /// The session again, over `tools` (the grants are the tools'): the same set, or one that
-    /// looks the same to the client.
-    pub(crate) fn resume<'t, Id>(self, tools: Tools<'t, Id>) -> Session<'t, Id> {
-        Session { tools, state: self }
-    }
-}
-
-impl<'s, Id> Session<'s, Id> {
-    /// A new conversation over `tools`.
-    pub fn new(tools: Tools<'s, Id>) -> Self {
+impl Session {
+    /// A new conversation over `tools` (and the grants they hold: see
+    /// [`Tools::with_grants`]).
+    pub fn new(tools: Tools) -> Self {
         Session {
             tools,
-            state: Parked::default(),
+            state: State::default(),
         }
     }
 
-    /// The state, without the tools (and their grants, which the host keeps).
+    /// The tools, to set a request's cancellation and the host's answers on them.
     #[cfg(feature = "mcp")]
-    pub(crate) fn park(self) -> Parked {
-        self.state
+    pub(crate) fn tools_mut(&mut self) -> &mut Tools {
+        &mut self.tools
     }
 
     /// Marks `name` as used now and returns its entry, creating it.
@@ -256,58 +239,11 @@ impl<'s, Id> Session<'s, Id> {
         self
     }
 
-    /// The tools this session answers for.
-    pub fn tools(&self) -> &Tools<'s, Id> {
+    /// The tools this session answers for, and the "always" answers given in it
+    /// ([`Tools::grants`]: they serialise, and carry into a session over a reloaded set with
+    /// [`Tools::with_grants`]).
+    pub fn tools(&self) -> &Tools {
         &self.tools
-    }
-
-    /// Starts from `grants`: the "always" answers of an earlier session, say one over the set
-    /// before a reload. Each holds only while its skill is unchanged (see [`Grants`]).
-    ///
-    /// ```
-    /// use skills_embed_runtime::{Fields, Skill, SkillSet, listing::ListingFormat, tools::Tools};
-    /// use skills_embed_runtime::policy::{Answer, Permissions};
-    /// use skills_embed_runtime::tools::Session;
-    ///
-    /// let set = |body: &str| {
-    ///     let fields = Fields { name: "deploy".into(), description: "Deploy.".into(), ..Fields::default() };
-    ///     SkillSet::from_skills(vec![Skill::owned(fields, body.into(), vec![])], &ListingFormat::Markdown)
-    /// };
-    /// let rules = Permissions::new().ask("deploy");
-    /// let load = r#"{"skill":"deploy"}"#;
-    ///
-    /// let before = set("Run make deploy.\n");
-    /// let mut first = Session::new(Tools::new(&before).with_permissions(rules.clone()));
-    /// assert!(first.handle("load_skill", load).approval.is_some());
-    /// first.answer("deploy", Answer::Always);
-    ///
-    /// // The same skill in a new set: the answer still holds.
-    /// let same = set("Run make deploy.\n");
-    /// let mut second = Session::new(Tools::new(&same).with_permissions(rules.clone()))
-    ///     .with_grants(first.grants().clone());
-    /// assert!(second.handle("load_skill", load).approval.is_none());
-    ///
-    /// // A changed skill asks again.
-    /// let changed = set("Run make deploy, then delete the backups.\n");
-    /// let mut third = Session::new(Tools::new(&changed).with_permissions(rules))
-    ///     .with_grants(first.grants().clone());
-    /// assert!(third.handle("load_skill", load).approval.is_some());
-    /// ```
-    pub fn with_grants(mut self, grants: Grants) -> Self {
-        self.tools = self.tools.with_grants(grants);
-        self
-    }
-
-    /// The "always" answers given in this session, to keep (they serialise) or to carry into
-    /// a session over a reloaded set with [`Session::with_grants`].
-    ///
-    /// ```
-    /// use skills_embed_runtime::{SkillSet, listing::ListingFormat, tools::Tools, tools::Session};
-    /// let set = SkillSet::from_skills(Vec::new(), &ListingFormat::Markdown);
-    /// assert!(Session::new(Tools::new(&set)).grants().is_empty());
-    /// ```
-    pub fn grants(&self) -> &Grants {
-        self.tools.grants()
     }
 
     /// Answers a tool call and remembers what it loaded. A body already loaded is not sent
@@ -331,41 +267,35 @@ impl<'s, Id> Session<'s, Id> {
     /// Answers a call already decoded (by [`Tools::parse`] or its twin for parsed arguments);
     /// `force` sends a body again even when it is already loaded.
     pub(crate) fn handle_call(&mut self, call: Call, force: bool) -> ToolOutput {
-        let skill = match self.tools.lookup(call.skill()) {
-            Ok(skill) => skill,
+        // Decided once: an unknown or denied skill or script is answered here, before anyone
+        // is asked about it.
+        let answered = match self.tools.resolve(&call) {
             Err(e) => return e.into(),
+            Ok(resolved) if resolved.access == Access::Ask => Err(resolved.subject()),
+            Ok(resolved) => Ok(answer_allowed(
+                &self.tools,
+                &self.state,
+                &resolved,
+                &call,
+                force,
+            )),
         };
-        // An unknown or denied script is answered here, before anyone is asked about it.
-        if let Err(e) = self.tools.check_script(skill, &call) {
-            return e.into();
+        match answered {
+            Ok(answered) => self.record(&call, answered),
+            Err(subject) => {
+                if !self.state.pending.contains_key(&subject) {
+                    self.state
+                        .events
+                        .push(Event::ApprovalRequested(subject.clone()));
+                }
+                self.state.pending.insert(subject.clone(), call);
+                ToolOutput::awaiting_approval(subject)
+            }
         }
-        match self.tools.call_access(skill, &call) {
-            Access::Deny => return self.tools.call(&call),
-            Access::Ask => return self.request_approval(skill, call),
-            Access::Allow => {}
-        }
-        self.perform(skill, &call, force)
-    }
-
-    fn request_approval(&mut self, skill: &Skill, call: Call) -> ToolOutput {
-        let subject = approval_subject(skill, &call);
-        if !self.state.pending.contains_key(&subject) {
-            self.state.events.push(match &call {
-                Call::Run { script, .. } => Event::ScriptApprovalRequested {
-                    skill: skill.name().to_owned(),
-                    script: script.clone(),
-                },
-                _ => Event::ApprovalRequested {
-                    skill: subject.clone(),
-                },
-            });
-        }
-        self.state.pending.insert(subject.clone(), call);
-        ToolOutput::awaiting_approval(&subject)
     }
 
     /// Finds the skills the user's `message` invokes ([`invoke::parse`]) among the skills
-    /// the user may invoke ([`Tools::user_invocable`], including those the model may not
+    /// the user may invoke (including those the model may not
     /// invoke), renders each, and records it like a load: the skill becomes active (its tools
     /// too), with an [`Event::Invoked`] each time and an [`Event::Loaded`] the first time. A body already loaded is not sent again
     /// unless the invocation has arguments. Skills the permissions deny are reported as unknown;
@@ -377,10 +307,11 @@ impl<'s, Id> Session<'s, Id> {
     /// ([`invoke::TooLarge`], for the host to show the user) and records nothing.
     ///
     /// ```
-    /// use skills_embed_runtime::{Fields, Skill, SkillSet, invoke, listing::ListingFormat, tools::{Event, Session, Tools}};
+    /// use skills_embed_runtime::{Fields, Skill, SkillSet, invoke, listing::ListingFormat};
+    /// use skills_embed_runtime::tools::{Event, Session, Settings, Tools};
     /// let fields = Fields { name: "pdf".into(), description: "PDF.".into(), ..Fields::default() };
     /// let set = SkillSet::from_skills(vec![Skill::owned(fields, "Fill $0.\n".into(), vec![])], &ListingFormat::Markdown);
-    /// let mut session = Session::new(Tools::new(&set));
+    /// let mut session = Session::new(Tools::new(set, Settings::default()));
     ///
     /// let (invoked, unknown) = session.invoke("/pdf a.pdf", |_| None).unwrap();
     /// assert_eq!(invoked[0].text, "Fill a.pdf.\n");
@@ -460,42 +391,60 @@ impl<'s, Id> Session<'s, Id> {
         Ok((invoked, parsed.unknown))
     }
 
-    /// The skills waiting for the user's approval.
-    pub fn pending_approvals(&self) -> impl Iterator<Item = &str> {
-        self.state.pending.keys().map(String::as_str)
+    /// What waits for the user's approval.
+    pub fn pending_approvals(&self) -> impl Iterator<Item = &Subject> {
+        self.state.pending.keys()
     }
 
-    /// Answers a pending approval: `Once` and `Always` perform the waiting load (and `Always`
+    /// Answers a pending approval: `Once` and `Always` perform the waiting call (and `Always`
     /// is remembered for this session, for the skill's content as it is in this session's set:
-    /// a session over a set where the skill changed asks again, see [`Grants`]), `Reject`
-    /// refuses it. `None` when nothing waits for that skill.
-    pub fn answer(&mut self, skill: &str, answer: Answer) -> Option<ToolOutput> {
-        let call = self.state.pending.remove(skill)?;
+    /// a session over a set where the skill changed asks again, see
+    /// [`Grants`](crate::policy::Grants)), `Reject` refuses it. `None` when nothing waits for
+    /// that subject.
+    pub fn answer(&mut self, subject: &Subject, answer: Answer) -> Option<ToolOutput> {
+        let call = self.state.pending.remove(subject)?;
         if answer == Answer::Reject {
-            self.tools.grants_mut().revoke(skill);
+            self.tools.grants_mut().revoke(&subject.to_string());
             return Some(ToolOutput {
-                text: declined(skill),
+                text: declined(subject),
                 is_error: true,
                 report: None,
                 approval: None,
             });
         }
-        let found = self.tools.lookup(call.skill()).ok()?;
-        match &call {
-            Call::Run { script, .. } => {
-                self.tools.grants_mut().answer_script(found, script, answer);
-            }
-            _ => {
-                self.tools.grants_mut().answer(found, answer);
-            }
-        }
-        Some(self.perform(found, &call, false))
+        // The skill as this session serves it now: the content the user was asked about.
+        let set = Arc::clone(self.tools.snapshot());
+        self.tools.lookup(call.skill()).ok()?;
+        let found = set.get(call.skill()).ok()?;
+        let grants = self.tools.grants_mut();
+        match &subject.script {
+            Some(script) => grants.answer_script(found, script, answer),
+            None => grants.answer(found, answer),
+        };
+        Some(self.perform(&call, false))
     }
 
-    fn perform(&mut self, skill: &Skill, call: &Call, force: bool) -> ToolOutput {
-        let name = skill.name().to_owned();
+    /// Answers a call the user approved: looked up again (the set may have moved on while
+    /// the user thought), then answered whatever its rule says.
+    fn perform(&mut self, call: &Call, force: bool) -> ToolOutput {
+        let answered = match self.tools.resolve(call) {
+            Ok(resolved) => answer_allowed(&self.tools, &self.state, &resolved, call, force),
+            Err(e) => return e.into(),
+        };
+        self.record(call, answered)
+    }
+
+    /// Records what an answered call changed: the skill used now, loaded the first time, its
+    /// chunks, the tools it brings, a script's run.
+    fn record(&mut self, call: &Call, answered: Answered) -> ToolOutput {
+        let (name, out) = match answered {
+            Answered::Again { skill, out } => {
+                self.touch(&skill);
+                return out;
+            }
+            Answered::Now { skill, out } => (skill, out),
+        };
         if let Call::Run { script, .. } = call {
-            let out = self.tools.call_allowed(skill, call);
             self.state.events.push(Event::ScriptRan {
                 skill: name,
                 script: script.clone(),
@@ -503,28 +452,6 @@ impl<'s, Id> Session<'s, Id> {
             });
             return out;
         }
-        if let Call::Body {
-            section: None,
-            offset: 0,
-            ..
-        } = call
-        {
-            let loaded = self.state.active.get(&name).is_some_and(|a| a.body_loaded);
-            if loaded && !force {
-                self.touch(&name);
-                return ToolOutput {
-                    text: format!(
-                        "Skill {} is already loaded: its instructions are earlier in this \
-                         conversation. Follow them, or load one of its files with `path`.",
-                        crate::text::json_string(&name)
-                    ),
-                    is_error: false,
-                    report: None,
-                    approval: None,
-                };
-            }
-        }
-        let out = self.tools.call_allowed(skill, call);
         if out.is_error {
             return out;
         }
@@ -603,8 +530,8 @@ impl<'s, Id> Session<'s, Id> {
 
     /// The union of the active skills' `allowed-tools`, each once, in the order first declared
     /// (skills in name order). A tool is here exactly while an active skill declares it.
-    pub fn active_tools(&self) -> Vec<&'s str> {
-        let mut tools: Vec<&'s str> = Vec::new();
+    pub fn active_tools(&self) -> Vec<&str> {
+        let mut tools: Vec<&str> = Vec::new();
         for name in self.state.active.keys() {
             if let Ok(skill) = self.tools.set().get(name) {
                 for tool in skill.allowed_tools() {
@@ -699,8 +626,8 @@ impl<'s, Id> Session<'s, Id> {
     ///   in a closing line, never dropped silently ([`Reattached::omitted`]).
     ///
     /// ```
-    /// use skills_embed_runtime::{Fields, Skill, SkillSet, listing::ListingFormat, tools::Tools};
-    /// use skills_embed_runtime::tools::{Reattach, Session};
+    /// use skills_embed_runtime::{Fields, Skill, SkillSet, listing::ListingFormat};
+    /// use skills_embed_runtime::tools::{Reattach, Session, Settings, Tools};
     /// let skill = |name: &str, body: &str| Skill::owned(
     ///     Fields { name: name.into(), description: "D.".into(), ..Fields::default() },
     ///     body.into(),
@@ -711,7 +638,7 @@ impl<'s, Id> Session<'s, Id> {
     ///     vec![skill("deploy", &long), skill("pdf", "Use pdftotext.\n")],
     ///     &ListingFormat::Markdown,
     /// );
-    /// let mut session = Session::new(Tools::new(&set));
+    /// let mut session = Session::new(Tools::new(set, Settings::default()));
     /// session.handle("load_skill", r#"{"skill":"deploy"}"#);
     /// session.handle("load_skill", r#"{"skill":"pdf"}"#);
     ///
@@ -747,8 +674,8 @@ impl<'s, Id> Session<'s, Id> {
             }
         }
         if !out.omitted.is_empty() {
-            let tool = match self.tools.config().style {
-                ToolStyle::Unified => self.tools.config().name.as_str(),
+            let tool = match self.tools.settings().style {
+                ToolStyle::Unified => self.tools.settings().name.as_str(),
                 ToolStyle::Split => READ_SKILL,
             };
             out.closing = Some(format!(
@@ -765,11 +692,11 @@ impl<'s, Id> Session<'s, Id> {
     /// loading one again sends its body instead of saying it is already loaded.
     ///
     /// ```
-    /// use skills_embed_runtime::{Fields, Skill, SkillSet, listing::ListingFormat, tools::Tools};
-    /// use skills_embed_runtime::tools::{Event, Reattach, Session, UnloadReason};
+    /// use skills_embed_runtime::{Fields, Skill, SkillSet, listing::ListingFormat};
+    /// use skills_embed_runtime::tools::{Event, Reattach, Session, Settings, Tools, UnloadReason};
     /// let fields = Fields { name: "pdf".into(), description: "D.".into(), ..Fields::default() };
     /// let set = SkillSet::from_skills(vec![Skill::owned(fields, "Use pdftotext.\n".into(), vec![])], &ListingFormat::Markdown);
-    /// let mut session = Session::new(Tools::new(&set));
+    /// let mut session = Session::new(Tools::new(set, Settings::default()));
     /// session.handle("load_skill", r#"{"skill":"pdf"}"#);
     /// session.drain_events();
     ///
@@ -793,25 +720,25 @@ impl<'s, Id> Session<'s, Id> {
     /// [`Session::reattach`] gives the new content. Skills the new set lacks, or its
     /// permissions deny, are unloaded ([`UnloadReason::Removed`], with their tools) and their
     /// pending approvals dropped. The grants carry over; each holds only while its skill is
-    /// unchanged (see [`Grants`]).
+    /// unchanged (see [`Grants`](crate::policy::Grants)).
     ///
     /// ```
-    /// use skills_embed_runtime::{Fields, Skill, SkillSet, listing::ListingFormat, tools::Tools};
-    /// use skills_embed_runtime::tools::{Reattach, Session};
+    /// use skills_embed_runtime::{Fields, Skill, SkillSet, listing::ListingFormat};
+    /// use skills_embed_runtime::tools::{Reattach, Session, Settings, Tools};
     /// let set = |body: &str| {
     ///     let fields = Fields { name: "pdf".into(), description: "D.".into(), ..Fields::default() };
     ///     SkillSet::from_skills(vec![Skill::owned(fields, body.into(), vec![])], &ListingFormat::Markdown)
     /// };
     /// let before = set("Use pdftotext.\n");
-    /// let mut session = Session::new(Tools::new(&before));
+    /// let mut session = Session::new(Tools::new(before, Settings::default()));
     /// session.handle("load_skill", r#"{"skill":"pdf"}"#);
     ///
     /// let after = set("Use pdftotext -layout.\n");
-    /// let session = session.over(Tools::new(&after));
+    /// let session = session.over(Tools::new(after, Settings::default()));
     /// assert_eq!(session.active_skills().collect::<Vec<_>>(), ["pdf"]);
     /// assert!(session.reattach(&Reattach::default()).to_prompt().contains("pdftotext -layout"));
     /// ```
-    pub fn over<'t>(mut self, tools: Tools<'t, Id>) -> Session<'t, Id> {
+    pub fn over(mut self, tools: Tools) -> Session {
         let before = self.active_tools_owned();
         // The conversation's answers carry over, whatever the new tools held.
         let grants = std::mem::take(self.tools.grants_mut());
@@ -833,15 +760,15 @@ impl<'s, Id> Session<'s, Id> {
                 reason: UnloadReason::Removed,
             });
         }
-        let pending: Vec<String> = next
+        let pending: Vec<Subject> = next
             .state
             .pending
             .iter()
             .filter(|(_, call)| !next.serves(call.skill()))
             .map(|(subject, _)| subject.clone())
             .collect();
-        for name in pending {
-            next.state.pending.remove(&name);
+        for subject in pending {
+            next.state.pending.remove(&subject);
         }
         next.push_tool_changes(&before);
         next
@@ -959,7 +886,7 @@ impl<'s, Id> Session<'s, Id> {
     fn push_cut(&self, out: &mut String, name: &str, end: usize, total: usize, loadable: bool) {
         use crate::text::json_string;
         if loadable {
-            let config = self.tools.config();
+            let config = self.tools.settings();
             let (tool, key) = match config.style {
                 ToolStyle::Unified => (config.name.as_str(), "path"),
                 ToolStyle::Split => (READ_SKILL_RESOURCE, "file"),
@@ -1044,7 +971,7 @@ impl<'s, Id> Session<'s, Id> {
                     out,
                     "Skills are instructions for specific tasks. Before a task one of these covers, load \
                      it with the {} tool and follow it:\n{listing}",
-                    self.tools.config().name
+                    self.tools.settings().name
                 );
             }
         }
@@ -1055,6 +982,50 @@ impl<'s, Id> Session<'s, Id> {
         }
         out
     }
+}
+
+/// A call the rules allowed, answered, before the session records it.
+enum Answered {
+    /// Answered now.
+    Now { skill: String, out: ToolOutput },
+    /// A body already loaded, not sent again.
+    Again { skill: String, out: ToolOutput },
+}
+
+/// The answer to a call the rules allowed (or the user approved), given what `state` has
+/// loaded: a body already loaded is not sent again unless `force`.
+fn answer_allowed(
+    tools: &Tools,
+    state: &State,
+    resolved: &Resolved<'_>,
+    call: &Call,
+    force: bool,
+) -> Answered {
+    let skill = resolved.skill.name().to_owned();
+    let again = matches!(
+        call,
+        Call::Body {
+            section: None,
+            offset: 0,
+            ..
+        }
+    ) && !force
+        && state.active.get(&skill).is_some_and(|a| a.body_loaded);
+    if again {
+        let out = ToolOutput {
+            text: format!(
+                "Skill {} is already loaded: its instructions are earlier in this \
+                 conversation. Follow them, or load one of its files with `path`.",
+                crate::text::json_string(&skill)
+            ),
+            is_error: false,
+            report: None,
+            approval: None,
+        };
+        return Answered::Again { skill, out };
+    }
+    let out = tools.answer(resolved, call);
+    Answered::Now { skill, out }
 }
 
 /// Marks `name` as used in `turn` and returns its entry, creating it. A free function so that
@@ -1110,16 +1081,17 @@ mod tests {
 
     #[test]
     fn a_cut_is_worded_as_the_load_tool_words_its_own() {
-        use crate::tools::ToolConfig;
+        use crate::tools::Settings;
         let body = "# T\n".to_owned() + &"A line of the body.\n".repeat(100);
-        let set = SkillSet::from_skills(vec![skill("t", "", &[], &body)], &ListingFormat::Markdown);
         for style in [ToolStyle::Unified, ToolStyle::Split] {
-            let config = ToolConfig {
+            let set =
+                SkillSet::from_skills(vec![skill("t", "", &[], &body)], &ListingFormat::Markdown);
+            let config = Settings {
                 style,
                 max_body_chars: 200,
-                ..ToolConfig::default()
+                ..Settings::default()
             };
-            let tools = Tools::new(&set).with_config(config);
+            let tools = Tools::new(set, config);
             let call = match style {
                 ToolStyle::Unified => ("load_skill", r#"{"skill":"t"}"#),
                 ToolStyle::Split => ("read_skill", r#"{"skill":"t"}"#),
@@ -1154,7 +1126,7 @@ mod tests {
             vec![Skill::owned(fields, body, vec![])],
             &ListingFormat::Markdown,
         );
-        let mut session = Session::new(Tools::new(&set));
+        let mut session = Session::new(Tools::new(set, crate::tools::Settings::default()));
         let (invoked, unknown) = session.invoke("/deploy prod", |_| None).unwrap();
         assert!(unknown.is_empty());
         assert!(invoked[0].text.starts_with("Deploy prod.\n"));
@@ -1186,7 +1158,11 @@ mod tests {
             &ListingFormat::Markdown,
         );
         let rules = Permissions::new().ask("deploy").deny("secret");
-        let mut session = Session::new(Tools::new(&set).with_permissions(rules));
+        let settings = crate::tools::Settings {
+            permissions: rules,
+            ..crate::tools::Settings::default()
+        };
+        let mut session = Session::new(Tools::new(set, settings));
         let (invoked, unknown) = session
             .invoke("/pdf a.pdf", |s| Some(format!("/x/{}", s.name())))
             .unwrap();

@@ -1,6 +1,7 @@
 //! An `always` answer holds for the skill as it was approved: a reload that changes the skill
 //! asks again, one that leaves it as it was does not.
 
+use skills_embed::tools::Settings;
 use std::fs;
 use std::path::Path;
 
@@ -29,22 +30,44 @@ fn always_holds_until_a_reload_changes_the_skill() {
 
     // Approved "always" on the first snapshot.
     let first = overlay.snapshot();
-    let mut session = Session::new(Tools::new(&*first).with_permissions(rules()));
+    let mut session = Session::new(Tools::new(
+        std::sync::Arc::clone(&first),
+        Settings {
+            permissions: rules(),
+            ..Settings::default()
+        },
+    ));
     let asked = session.handle("load_skill", LOAD);
-    assert_eq!(asked.approval.as_deref(), Some("deploy"));
-    let loaded = session.answer("deploy", Answer::Always).unwrap();
+    assert_eq!(
+        asked.approval.as_ref().map(ToString::to_string).as_deref(),
+        Some("deploy")
+    );
+    let loaded = session
+        .answer(
+            &skills_embed::policy::Subject::load("deploy"),
+            Answer::Always,
+        )
+        .unwrap();
     assert!(loaded.text.contains("Run make deploy."), "{}", loaded.text);
     session.unload("deploy");
     let again = session.handle("load_skill", LOAD);
     assert!(again.approval.is_none(), "always holds: {}", again.text);
-    let grants = session.grants().clone();
+    let grants = session.tools().grants().clone();
 
     // A reload that changes nothing: the answer still holds.
     let report = overlay.reload();
     assert!(report.changed.is_empty(), "{report:?}");
     let same = overlay.snapshot();
-    let mut session =
-        Session::new(Tools::new(&*same).with_permissions(rules())).with_grants(grants.clone());
+    let mut session = Session::new(
+        Tools::new(
+            std::sync::Arc::clone(&same),
+            Settings {
+                permissions: rules(),
+                ..Settings::default()
+            },
+        )
+        .with_grants(grants.clone()),
+    );
     let unchanged = session.handle("load_skill", LOAD);
     assert!(
         unchanged.approval.is_none() && unchanged.text.contains("Run make deploy."),
@@ -60,18 +83,35 @@ fn always_holds_until_a_reload_changes_the_skill() {
     let report = overlay.reload();
     assert_eq!(report.changed, ["deploy"], "{report:?}");
     let edited = overlay.snapshot();
-    let mut session =
-        Session::new(Tools::new(&*edited).with_permissions(rules())).with_grants(grants);
+    let mut session = Session::new(
+        Tools::new(
+            std::sync::Arc::clone(&edited),
+            Settings {
+                permissions: rules(),
+                ..Settings::default()
+            },
+        )
+        .with_grants(grants),
+    );
     let changed = session.handle("load_skill", LOAD);
     assert_eq!(
-        changed.approval.as_deref(),
+        changed
+            .approval
+            .as_ref()
+            .map(ToString::to_string)
+            .as_deref(),
         Some("deploy"),
         "a changed skill is asked for again: {}",
         changed.text
     );
     assert!(!changed.text.contains("delete every backup"));
     // Answered again, it holds for the new content.
-    let loaded = session.answer("deploy", Answer::Always).unwrap();
+    let loaded = session
+        .answer(
+            &skills_embed::policy::Subject::load("deploy"),
+            Answer::Always,
+        )
+        .unwrap();
     assert!(loaded.text.contains("delete every backup"));
     session.unload("deploy");
     assert!(session.handle("load_skill", LOAD).approval.is_none());
@@ -95,13 +135,29 @@ fn a_chmod_is_seen_by_reload_and_asks_again() {
     let rules = || Permissions::new().ask("deploy");
 
     let first = overlay.snapshot();
-    let mut session = Session::new(Tools::new(&*first).with_permissions(rules()));
+    let mut session = Session::new(Tools::new(
+        std::sync::Arc::clone(&first),
+        Settings {
+            permissions: rules(),
+            ..Settings::default()
+        },
+    ));
     assert_eq!(
-        session.handle("load_skill", LOAD).approval.as_deref(),
+        session
+            .handle("load_skill", LOAD)
+            .approval
+            .as_ref()
+            .map(ToString::to_string)
+            .as_deref(),
         Some("deploy")
     );
-    session.answer("deploy", Answer::Always).unwrap();
-    let grants = session.grants().clone();
+    session
+        .answer(
+            &skills_embed::policy::Subject::load("deploy"),
+            Answer::Always,
+        )
+        .unwrap();
+    let grants = session.tools().grants().clone();
 
     // Each mode change, and back: a change each time, the answer asked for again.
     for mode in [0o755, 0o644, 0o744] {
@@ -109,8 +165,16 @@ fn a_chmod_is_seen_by_reload_and_asks_again() {
         let report = overlay.reload();
         assert_eq!(report.changed, ["deploy"], "chmod {mode:o}: {report:?}");
         let now = overlay.snapshot();
-        let mut session =
-            Session::new(Tools::new(&*now).with_permissions(rules())).with_grants(grants.clone());
+        let mut session = Session::new(
+            Tools::new(
+                std::sync::Arc::clone(&now),
+                Settings {
+                    permissions: rules(),
+                    ..Settings::default()
+                },
+            )
+            .with_grants(grants.clone()),
+        );
         let mode_now = now
             .get("deploy")
             .unwrap()
@@ -122,7 +186,11 @@ fn a_chmod_is_seen_by_reload_and_asks_again() {
             // Back to the content that was approved: the answer holds again.
             assert!(asked.approval.is_none(), "chmod {mode:o}: {}", asked.text);
         } else {
-            assert_eq!(asked.approval.as_deref(), Some("deploy"), "chmod {mode:o}");
+            assert_eq!(
+                asked.approval.as_ref().map(ToString::to_string).as_deref(),
+                Some("deploy"),
+                "chmod {mode:o}"
+            );
         }
     }
     // A chmod that leaves the executable bits as they were is read again, and is no change.

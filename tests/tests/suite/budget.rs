@@ -5,7 +5,8 @@
 
 use skills_embed::listing::{Budget, ListingFormat, ListingOptions, estimate_tokens};
 use skills_embed::policy::Permissions;
-use skills_embed::{Fields, Skill, SkillSet, tools::Tools};
+use skills_embed::tools::{Settings, Tools};
+use skills_embed::{Fields, Skill, SkillSet};
 
 const WORDS: &str = "Review pull requests for correctness, missing tests, unsafe code, naming, \
     error handling and documentation; suggest concrete fixes with file and line references, \
@@ -60,7 +61,7 @@ fn is_whole(line: &str) -> bool {
 #[test]
 fn without_a_budget_the_listing_is_unchanged() {
     let set = fifty();
-    let tools = Tools::new(&set);
+    let tools = Tools::new(set.clone(), Settings::default());
     let plain = tools.listing(&ListingOptions::default());
     assert_eq!(entries(&plain).len(), 50);
     assert!(entries(&plain).iter().all(|l| is_whole(l)));
@@ -72,7 +73,7 @@ fn without_a_budget_the_listing_is_unchanged() {
 #[test]
 fn descriptions_are_shortened_before_any_skill_is_named_only() {
     let set = fifty();
-    let tools = Tools::new(&set);
+    let tools = Tools::new(set.clone(), Settings::default());
     let full = estimate_tokens(&tools.listing(&ListingOptions::default()));
     // A budget of nothing: every skill by name only, over budget rather than dropped.
     let names = tools.listing(&budgeted(Budget::Tokens(0)));
@@ -132,7 +133,7 @@ fn descriptions_are_shortened_before_any_skill_is_named_only() {
 #[test]
 fn recently_used_skills_are_kept_whole_longest() {
     let set = fifty();
-    let tools = Tools::new(&set);
+    let tools = Tools::new(set.clone(), Settings::default());
     let full = estimate_tokens(&tools.listing(&ListingOptions::default()));
     let recent = ["skill-49", "skill-07", "skill-30"];
     let options = ListingOptions {
@@ -175,7 +176,7 @@ fn recently_used_skills_are_kept_whole_longest() {
 #[test]
 fn a_character_budget_and_a_context_share() {
     let set = fifty();
-    let tools = Tools::new(&set);
+    let tools = Tools::new(set.clone(), Settings::default());
     let listing = tools.listing(&budgeted(Budget::Chars(4_000)));
     assert!(listing.chars().count() <= 4_000);
     assert_eq!(entries(&listing).len(), 50);
@@ -197,7 +198,7 @@ fn per_char(text: &str) -> usize {
 #[test]
 fn a_pluggable_counter_is_honoured() {
     let set = fifty();
-    let tools = Tools::new(&set);
+    let tools = Tools::new(set.clone(), Settings::default());
     let options = ListingOptions {
         budget: Some(Budget::Tokens(3_000)),
         counter: Some(per_char),
@@ -218,7 +219,7 @@ fn a_per_entry_cap() {
         vec![skill("long", &long), skill("short", "Short.")],
         &ListingFormat::Markdown,
     );
-    let tools = Tools::new(&set);
+    let tools = Tools::new(set.clone(), Settings::default());
     let listing = tools.listing(&budgeted(Budget::Tokens(100_000)));
     let first = entries(&listing)[0];
     assert!(first.ends_with('…'));
@@ -236,7 +237,7 @@ fn a_per_entry_cap() {
 #[test]
 fn xml_says_it_in_a_comment() {
     let set = fifty();
-    let tools = Tools::new(&set);
+    let tools = Tools::new(set.clone(), Settings::default());
     let listing = tools.listing(&ListingOptions {
         format: ListingFormat::Xml,
         budget: Some(Budget::Tokens(1_500)),
@@ -254,7 +255,7 @@ fn xml_says_it_in_a_comment() {
 #[test]
 fn no_visible_skill_no_listing_and_no_tool() {
     let empty = SkillSet::from_skills(Vec::new(), &ListingFormat::Markdown);
-    let tools = Tools::new(&empty);
+    let tools = Tools::new(empty.clone(), Settings::default());
     assert!(tools.is_empty() && tools.offered().is_empty());
     for format in [ListingFormat::Markdown, ListingFormat::Xml] {
         let options = ListingOptions {
@@ -266,9 +267,18 @@ fn no_visible_skill_no_listing_and_no_tool() {
     }
     // Every skill denied: the same.
     let set = fifty();
-    assert!(!Tools::new(&set).is_empty());
-    assert_eq!(Tools::new(&set).offered().len(), 1);
-    let denied = Tools::new(&set).with_permissions(Permissions::new().deny("*"));
+    assert!(!Tools::new(set.clone(), Settings::default()).is_empty());
+    assert_eq!(
+        Tools::new(set.clone(), Settings::default()).offered().len(),
+        1
+    );
+    let denied = Tools::new(
+        set.clone(),
+        Settings {
+            permissions: Permissions::new().deny("*"),
+            ..Settings::default()
+        },
+    );
     assert_eq!(denied.visible().count(), 0);
     assert!(denied.is_empty() && denied.offered().is_empty());
     assert_eq!(denied.listing(&ListingOptions::default()), "");
@@ -307,7 +317,7 @@ fn prints_a_budgeted_listing() {
         skills.iter().map(|(n, d)| skill(n, d)).collect(),
         &ListingFormat::Markdown,
     );
-    let tools = Tools::new(&set);
+    let tools = Tools::new(set.clone(), Settings::default());
     let listing = tools.listing(&ListingOptions {
         budget: Some(Budget::Tokens(120)),
         usage: vec!["sql".into()],

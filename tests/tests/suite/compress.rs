@@ -64,7 +64,8 @@ fn a_compressed_set_serves_the_same_bytes() {
 
 #[test]
 fn compressed_bodies_answer_tool_calls() {
-    let tools = skills_embed::tools::Tools::new(&packed::SKILLS);
+    let tools =
+        skills_embed::tools::Tools::new(&packed::SKILLS, skills_embed::tools::Settings::default());
     let out = tools.handle("load_skill", r#"{"skill": "code-review"}"#);
     assert!(!out.is_error, "{}", out.text);
     assert!(

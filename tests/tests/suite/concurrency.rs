@@ -3,6 +3,7 @@
 //! with permission answers racing loads. Every answer must be one a single thread would have
 //! got, and a snapshot is always a whole set.
 
+use skills_embed::tools::Settings;
 use std::collections::BTreeSet;
 use std::fs;
 use std::path::Path;
@@ -74,7 +75,13 @@ fn calls() -> Vec<(&'static str, String)> {
 
 #[test]
 fn a_static_set_answers_every_thread_as_it_answers_one() {
-    let tools = Tools::new(&SKILLS).with_permissions(rules());
+    let tools = Tools::new(
+        &SKILLS,
+        Settings {
+            permissions: rules(),
+            ..Settings::default()
+        },
+    );
     let calls = calls();
     let expected: Vec<_> = calls.iter().map(|(t, a)| tools.handle(t, a)).collect();
     thread::scope(|scope| {
@@ -145,7 +152,7 @@ fn reloads_during_loads_and_during_other_reloads_never_serve_a_half_built_or_old
                         "a snapshot went back from {last} to {now} skills"
                     );
                     last = now;
-                    let tools = Tools::new(&*snapshot);
+                    let tools = Tools::new(std::sync::Arc::clone(&snapshot), Settings::default());
                     let out =
                         tools.handle("load_skill", &json!({"skill": "pdf-forms"}).to_string());
                     assert!(!out.is_error);
@@ -182,7 +189,13 @@ fn reloads_during_loads_and_during_other_reloads_never_serve_a_half_built_or_old
 
 #[test]
 fn one_session_shared_by_threads_keeps_its_answers_consistent() {
-    let tools = Tools::new(&SKILLS).with_permissions(rules());
+    let tools = Tools::new(
+        &SKILLS,
+        Settings {
+            permissions: rules(),
+            ..Settings::default()
+        },
+    );
     let session = Arc::new(Mutex::new(Session::new(tools).unload_after(3)));
     // Set, under the session's lock, once the user has answered `Always` for deploy.
     let always = Arc::new(AtomicBool::new(false));
@@ -201,7 +214,7 @@ fn one_session_shared_by_threads_keeps_its_answers_consistent() {
                     let out = s.handle("load_skill", deploy);
                     let granted = always.load(Ordering::Acquire);
                     assert_eq!(out.approval.is_some(), !granted, "{}", out.text);
-                    for pending in s.pending_approvals().map(str::to_owned).collect::<Vec<_>>() {
+                    for pending in s.pending_approvals().cloned().collect::<Vec<_>>() {
                         let answer = match (worker + round) % 7 {
                             0 => Answer::Always,
                             1 | 2 => Answer::Reject,
@@ -260,7 +273,10 @@ fn sessions_over_snapshots_keep_their_set_while_reloads_swap_it() {
                 for _ in 0..30 {
                     let snapshot = overlay.snapshot();
                     let expected = snapshot.get("s-000").unwrap().body().to_owned();
-                    let mut session = Session::new(Tools::new(&*snapshot));
+                    let mut session = Session::new(Tools::new(
+                        std::sync::Arc::clone(&snapshot),
+                        Settings::default(),
+                    ));
                     for _ in 0..5 {
                         let args = json!({"skill": "s-000", "path": "references/tag.md"});
                         let out = session.handle("load_skill", &args.to_string());

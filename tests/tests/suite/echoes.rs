@@ -4,8 +4,8 @@
 
 use serde_json::{Value, json};
 use skills_embed::listing::{ListingFormat, ListingOptions};
-use skills_embed::tools::{ToolConfig, ToolStyle};
-use skills_embed::{Fields, File, Skill, SkillSet, tools::Tools};
+use skills_embed::tools::{Settings, ToolStyle, Tools};
+use skills_embed::{Fields, File, Skill, SkillSet};
 
 /// File names that break naive quoting: a quote, a backslash, a line break, a comma and a
 /// space (which could pass for two entries), a control character, a line separator, and a
@@ -46,12 +46,12 @@ fn set() -> SkillSet {
     SkillSet::from_skills(vec![skill("demo")], &ListingFormat::Markdown)
 }
 
-fn config(style: ToolStyle) -> ToolConfig {
-    ToolConfig {
+fn config(style: ToolStyle) -> Settings {
+    Settings {
         style,
         max_chars: 200,
         max_body_chars: 200,
-        ..ToolConfig::default()
+        ..Settings::default()
     }
 }
 
@@ -80,7 +80,7 @@ fn the_continuation_hint_is_json_for_any_file_name() {
         (ToolStyle::Unified, "load_skill", "path"),
         (ToolStyle::Split, "read_skill_resource", "file"),
     ] {
-        let tools = Tools::new(&set).with_config(config(style));
+        let tools = Tools::new(set.clone(), config(style));
         for name in NAMES {
             let call = json!({ "skill": "demo", key: name }).to_string();
             let first = tools.handle(tool, &call);
@@ -109,7 +109,7 @@ fn the_continuation_hint_is_json_for_any_file_name() {
 fn the_continuation_hint_of_a_body_names_an_awkward_skill() {
     let name = "we\"ird\\skill";
     let set = SkillSet::from_skills(vec![skill(name)], &ListingFormat::Markdown);
-    let tools = Tools::new(&set).with_config(config(ToolStyle::Unified));
+    let tools = Tools::new(set.clone(), config(ToolStyle::Unified));
     let first = tools.handle("load_skill", &json!({ "skill": name }).to_string());
     assert!(!first.is_error, "{}", first.text);
     let hint = hint(&first.text, "load_skill");
@@ -149,7 +149,7 @@ fn items(mut list: &str) -> Vec<String> {
 #[test]
 fn the_file_list_after_a_body_keeps_each_name_on_its_line() {
     let set = set();
-    let tools = Tools::new(&set);
+    let tools = Tools::new(set.clone(), Settings::default());
     let out = tools.handle("load_skill", r#"{"skill": "demo"}"#);
     assert!(!out.is_error, "{}", out.text);
     let list = out
@@ -188,7 +188,7 @@ fn the_file_list_after_a_body_keeps_each_name_on_its_line() {
 #[test]
 fn a_miss_lists_awkward_names_one_per_entry() {
     let set = set();
-    let tools = Tools::new(&set);
+    let tools = Tools::new(set.clone(), Settings::default());
     let out = tools.handle("load_skill", r#"{"skill": "demo", "path": "nope.md"}"#);
     assert!(out.is_error);
     assert_eq!(out.text.lines().count(), 1, "{:?}", out.text);
@@ -216,7 +216,7 @@ fn listings_write_each_skill_name_on_one_line() {
     let names = ["bad\nname", "comma, name", "fine", "quote\"name"];
     let skills = names.iter().map(|name| skill(name)).collect();
     let set = SkillSet::from_skills(skills, &ListingFormat::Markdown);
-    let tools = Tools::new(&set);
+    let tools = Tools::new(set.clone(), Settings::default());
     for format in [
         ListingFormat::Markdown,
         ListingFormat::Template("* {name}: {description}\n".into()),

@@ -1,5 +1,6 @@
 //! Embedded skills written out to disk so their scripts can run (`skills_embed::disk::extract`).
 
+use skills_embed::tools::Settings;
 use std::fs;
 use std::path::{Path, PathBuf};
 
@@ -379,7 +380,8 @@ mod unix {
 #[test]
 fn tools_with_a_workdir_give_the_model_absolute_paths() {
     let work = tempfile::tempdir().unwrap();
-    let tools = skills_embed::tools::Tools::new(&SKILLS).with_workdir(work.path());
+    let tools =
+        skills_embed::tools::Tools::new(&SKILLS, Settings::default().with_workdir(work.path()));
     let out = tools.handle("load_skill", r#"{"skill":"pdf"}"#);
     let dir = work.path().join("pdf");
     let script = dir.join("scripts/extract.sh");

@@ -4,8 +4,8 @@ use proptest::prelude::*;
 use serde_json::{Value, json};
 use skills_embed::policy::Permissions;
 use skills_embed::tools::Session;
-use skills_embed::tools::ToolConfig;
-use skills_embed::{Fields, File, Skill, SkillSet, listing::ListingFormat, tools::Tools};
+use skills_embed::tools::{Settings, Tools};
+use skills_embed::{Fields, File, Skill, SkillSet, listing::ListingFormat};
 
 skills_embed::skills!("fixtures/tools");
 
@@ -79,7 +79,7 @@ proptest! {
 
     #[test]
     fn any_json_arguments_get_an_answer(tool in prop::sample::select(TOOL_NAMES), args in json_value()) {
-        let tools = Tools::new(&SKILLS).with_permissions(Permissions::new().deny("internal-*").ask("deploy"));
+        let tools = Tools::new(&SKILLS, Settings { permissions: Permissions::new().deny("internal-*").ask("deploy"), ..Settings::default() });
         let out = tools.handle(tool, &args.to_string());
         check(&out.text, out.is_error);
         prop_assert!(!out.text.contains("SECRET-INTERNAL-CONTENT"));
@@ -87,7 +87,7 @@ proptest! {
 
     #[test]
     fn well_formed_calls_with_odd_values(skill in ".{0,30}", path in ".{0,60}", offset in any::<u64>(), section in ".{0,20}") {
-        let tools = Tools::new(&SKILLS);
+        let tools = Tools::new(&SKILLS, Settings::default());
         let args = json!({"skill": skill, "path": path, "offset": offset, "section": section}).to_string();
         let out = tools.handle("load_skill", &args);
         check(&out.text, out.is_error);
@@ -95,14 +95,14 @@ proptest! {
 
     #[test]
     fn raw_strings_and_unknown_tools(tool in ".{0,20}", raw in ".{0,200}") {
-        let tools = Tools::new(&SKILLS);
+        let tools = Tools::new(&SKILLS, Settings::default());
         let out = tools.handle(&tool, &raw);
         check(&out.text, out.is_error);
     }
 
     #[test]
     fn sessions_survive_any_sequence(calls in prop::collection::vec((prop::sample::select(TOOL_NAMES), json_value()), 0..12)) {
-        let tools = Tools::new(&SKILLS).with_permissions(Permissions::new().deny("internal-*").ask("deploy"));
+        let tools = Tools::new(&SKILLS, Settings { permissions: Permissions::new().deny("internal-*").ask("deploy"), ..Settings::default() });
         let mut session = Session::new(tools).unload_after(2);
         for (tool, args) in calls {
             let out = session.handle(tool, &args.to_string());
@@ -148,8 +148,8 @@ proptest! {
             .collect();
         let fields = Fields { name: skill.clone(), description: "d".into(), ..Fields::default() };
         let set = SkillSet::from_skills(vec![Skill::owned(fields, text.clone(), files)], &ListingFormat::Markdown);
-        let config = ToolConfig { max_chars: 100, max_body_chars: 100, ..ToolConfig::default() };
-        let tools = Tools::new(&set).with_config(config);
+        let config = Settings { max_chars: 100, max_body_chars: 100, ..Settings::default() };
+        let tools = Tools::new(set.clone(), config);
         for path in &paths {
             let out = tools.handle("load_skill", &json!({"skill": skill, "path": path}).to_string());
             prop_assert!(!out.is_error, "{}", out.text);
@@ -160,7 +160,7 @@ proptest! {
             prop_assert_eq!(&hint["skill"], &json!(skill));
             prop_assert_eq!(&hint["path"], &json!(path));
         }
-        let body = Tools::new(&set).handle("load_skill", &json!({"skill": skill}).to_string());
+        let body = Tools::new(set.clone(), Settings::default()).handle("load_skill", &json!({"skill": skill}).to_string());
         let list = body.text.split("Files of this skill (load one with load_skill with `path`):\n").nth(1).unwrap();
         let mut listed = Vec::new();
         for line in list.lines().take_while(|l| l.starts_with("- ")) {

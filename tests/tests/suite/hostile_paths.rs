@@ -15,6 +15,7 @@
 //! path arrives percent-encoded (refused), as the replacement characters of a lossy decoding,
 //! or as its Latin-1 reading (`À®`); all three forms are in the table.
 
+use skills_embed::tools::Settings;
 use std::collections::BTreeSet;
 use std::fs;
 use std::path::{Path, PathBuf};
@@ -213,7 +214,7 @@ fn probe(label: &str, set: &SkillSet, skill_dir: &Path, may_hold_other: &[&str])
     let table = hostile_paths();
     let target = set.get("target").unwrap_or_else(|e| panic!("{label}: {e}"));
     let listed: Vec<String> = target.paths().map(str::to_owned).collect();
-    let tools = Tools::new(set);
+    let tools = Tools::new(set.clone(), Settings::default());
     let mut tally = Tally::default();
     for raw in &table {
         let shown = raw.chars().take(60).collect::<String>();
@@ -493,7 +494,7 @@ fn symlinked_disk_trees() {
 fn huge_requests_get_short_answers_quickly() {
     let set =
         skills_embed::SkillSet::from_skills(SKILLS.skills().to_vec(), &ListingFormat::Markdown);
-    let tools = Tools::new(&set);
+    let tools = Tools::new(set.clone(), Settings::default());
     // 2 MB: the old suggestion table for this path against a 19-character one was 300 MB.
     let huge = "x".repeat(2_000_000);
     let calls = [

@@ -8,6 +8,7 @@
 //! `autoinvoke-off` (OpenCode `opencode/autoinvoke: "false"`) and `pdf` (arguments, a hint, and
 //! Claude Code's `model` and `context`).
 
+use skills_embed::tools::Settings;
 use std::path::{Path, PathBuf};
 
 use serde_json::json;
@@ -128,7 +129,7 @@ fn the_static_listing_leaves_out_what_the_model_may_not_invoke() {
 fn the_schema_enum_sent_to_the_model_leaves_them_out() {
     let schema = skills_embed::__private::schemars::schema_for!(SkillId);
     assert_eq!(schema.as_value()["enum"], json!(MODEL));
-    let defs = Tools::new(&SKILLS).definitions();
+    let defs = Tools::new(&SKILLS, Settings::default()).definitions();
     assert_eq!(
         defs[0].json_schema()["properties"]["skill"]["enum"],
         json!(MODEL)
@@ -141,7 +142,7 @@ fn the_schema_enum_sent_to_the_model_leaves_them_out() {
 
 #[test]
 fn the_runtime_listing_and_visible_set_leave_them_out() {
-    let tools = Tools::new(&SKILLS);
+    let tools = Tools::new(&SKILLS, Settings::default());
     assert_eq!(names(tools.visible()), MODEL);
     let listing = tools.listing(&Default::default());
     for name in HIDDEN {
@@ -152,7 +153,7 @@ fn the_runtime_listing_and_visible_set_leave_them_out() {
 
 #[test]
 fn the_handler_answers_like_an_unknown_skill_without_leaking_the_name() {
-    let tools = Tools::new(&SKILLS);
+    let tools = Tools::new(&SKILLS, Settings::default());
     for hidden in HIDDEN {
         let answer = tools.handle("load_skill", &json!({ "skill": hidden }).to_string());
         assert!(answer.is_error, "{hidden}: {}", answer.text);
@@ -190,7 +191,7 @@ fn the_handler_answers_like_an_unknown_skill_without_leaking_the_name() {
     assert!(!near.text.contains("deploy"), "{}", near.text);
     assert!(near.text.contains("pdf"), "{}", near.text);
     // A session answers the same.
-    let mut session = Session::new(Tools::new(&SKILLS));
+    let mut session = Session::new(Tools::new(&SKILLS, Settings::default()));
     let answer = session.handle("load_skill", r#"{"skill":"deploy"}"#);
     assert!(answer.is_error && answer.text.contains("not found"));
     // The visible ones still load.
@@ -212,13 +213,12 @@ fn the_user_menu_leaves_out_what_the_user_may_not_invoke() {
     assert_eq!(hint("deploy").as_deref(), Some("[env]"));
     assert_eq!(hint("pdf").as_deref(), Some("[file] [values]"));
     assert_eq!(hint("release"), None);
-    let tools = Tools::new(&SKILLS);
-    assert_eq!(names(tools.user_invocable()), MENU);
-    assert!(tools.lookup_for_user("deploy").is_ok());
-    let refused = tools
-        .lookup_for_user("style-guide")
-        .unwrap_err()
-        .to_string();
+    // What the session finds in a message is what the user may invoke.
+    let mut session = Session::new(Tools::new(&SKILLS, Settings::default()));
+    let (invoked, unknown) = session.invoke("/deploy /style-guide", |_| None).unwrap();
+    assert_eq!(invoked.len(), 1);
+    assert_eq!(invoked[0].invocation.name, "deploy");
+    let refused = format!("{unknown:?}");
     assert!(
         !refused.contains("Available skills: style-guide"),
         "{refused}"
@@ -259,7 +259,7 @@ fn the_user_invokes_what_the_model_may_not() {
 
 #[test]
 fn a_session_lets_the_user_invoke_what_the_model_may_not() {
-    let mut session = Session::new(Tools::new(&SKILLS));
+    let mut session = Session::new(Tools::new(&SKILLS, Settings::default()));
     let (invoked, unknown) = session.invoke("/deploy prod", |_| None).unwrap();
     assert_eq!(invoked.len(), 1, "{unknown:?}");
     assert_eq!(invoked[0].text, "Deploy to prod.\n");
@@ -284,7 +284,7 @@ fn no_visible_skill_no_tool() {
         .map(|n| SKILLS.get(n).unwrap().clone())
         .collect();
     let set = SkillSet::from_skills(hidden, &ListingFormat::Markdown);
-    let tools = Tools::new(&set);
+    let tools = Tools::new(set.clone(), Settings::default());
     assert!(tools.is_empty());
     assert!(tools.offered().is_empty());
     assert_eq!(tools.listing(&Default::default()), "");
@@ -337,7 +337,7 @@ fn strict_disk_reads_report_claude_code_fields_and_honour_nothing() {
     let (set, _) = skills_embed::load::set(&tree, &ListingFormat::Markdown);
     // The valid ones are not hidden: strict honours no client field.
     assert_eq!(
-        names(Tools::new(&set).visible()),
+        names(Tools::new(set.clone(), Settings::default()).visible()),
         ["autoinvoke-off", "release"]
     );
 }
@@ -378,7 +378,10 @@ fn lenient_discovery_honours_every_dialect_with_a_warning_naming_the_client() {
     );
     let skills: Vec<_> = found.skills.iter().map(|f| f.skill.clone()).collect();
     let set = SkillSet::from_skills(skills, &ListingFormat::Markdown);
-    assert_eq!(names(Tools::new(&set).visible()), MODEL);
+    assert_eq!(
+        names(Tools::new(set.clone(), Settings::default()).visible()),
+        MODEL
+    );
     assert_eq!(
         invoke::menu(set.skills())
             .iter()

@@ -1,5 +1,6 @@
 //! Embedded skills with disk skills laid over them, and reloads that change only what changed.
 
+use skills_embed::tools::Settings;
 use std::fs;
 use std::path::{Path, PathBuf};
 
@@ -47,7 +48,7 @@ fn the_merged_set_has_embedded_and_disk_skills() {
         "code-review"
     );
     // The tool's enum and the listing reflect the merged set.
-    let tools = Tools::new(&*set);
+    let tools = Tools::new(std::sync::Arc::clone(&set), Settings::default());
     let schema = tools.definitions()[0].json_schema();
     assert_eq!(
         schema["properties"]["skill"]["enum"],
@@ -448,7 +449,7 @@ fn the_embedded_rust_scripts_stay_with_their_skills_in_the_merged_set() {
             .map(|s| format!("{}/{}", s.skill(), s.name()))
             .collect();
         assert_eq!(names, ["word-count/count"]);
-        let out = Tools::new(set).handle(
+        let out = Tools::new(set.clone(), Settings::default()).handle(
             "run_skill_script",
             r#"{"script": "word-count/count", "args": {"text": "a b"}}"#,
         );

@@ -19,10 +19,8 @@ use skills_embed::__private::check;
 use skills_embed::__private::split;
 use skills_embed::__private::{excerpt, headings, section};
 use skills_embed::parse::{Profile, ScanOptions, parse_manifest};
-use skills_embed::tools::ToolConfig;
-use skills_embed::{
-    Fields, File, Skill, SkillError, SkillSet, listing::ListingFormat, tools::Tools,
-};
+use skills_embed::tools::{Settings, Tools};
+use skills_embed::{Fields, File, Skill, SkillError, SkillSet, listing::ListingFormat};
 
 use crate::oracle;
 
@@ -340,8 +338,8 @@ proptest! {
         let body = body.replace("<chunk", "chunk");
         let skill = Skill::owned(fields, body.clone(), files);
         let set = SkillSet::from_skills(vec![skill], &ListingFormat::Markdown);
-        let config = ToolConfig { max_chars, max_body_chars: max_chars, ..ToolConfig::default() };
-        let tools = Tools::new(&set).with_config(config);
+        let config = Settings { max_chars, max_body_chars: max_chars, ..Settings::default() };
+        let tools = Tools::new(set.clone(), config);
         // The body is served without its leading blank lines.
         let served_body = body.trim_start_matches(['\n', '\r']).to_owned();
         for (path, whole) in [("notes.md", &resource), ("SKILL.md", &served_body)] {

@@ -4,8 +4,8 @@
 
 use skills_embed::listing::estimate_tokens;
 use skills_embed::tools::{Event, Reattach, Reattached, Session, UnloadReason};
-use skills_embed::tools::{ToolConfig, ToolStyle};
-use skills_embed::{Fields, Skill, SkillSet, listing::ListingFormat, tools::Tools};
+use skills_embed::tools::{Settings, ToolStyle, Tools};
+use skills_embed::{Fields, Skill, SkillSet, listing::ListingFormat};
 
 fn skill(name: &str, body: &str) -> Skill {
     Skill::owned(
@@ -36,7 +36,7 @@ fn long_body(title: &str, sections: usize) -> String {
     body
 }
 
-fn load(session: &mut Session<'_>, name: &str) {
+fn load(session: &mut Session, name: &str) {
     let out = session.handle("load_skill", &format!(r#"{{"skill":"{name}"}}"#));
     assert!(!out.is_error, "{}", out.text);
 }
@@ -61,7 +61,7 @@ fn most_recently_loaded_or_invoked_first() {
         skill("beta", "Beta.\n"),
         skill("gamma", "Gamma.\n"),
     ]);
-    let mut session = Session::new(Tools::new(&set));
+    let mut session = Session::new(Tools::new(set.clone(), Settings::default()));
     load(&mut session, "alpha");
     load(&mut session, "beta");
     session.next_turn();
@@ -88,7 +88,7 @@ fn most_recently_loaded_or_invoked_first() {
 fn a_skill_over_its_share_is_cut_with_the_call_that_loads_the_rest() {
     let body = long_body("Deploy", 20);
     let set = set(vec![skill("deploy", &body)]);
-    let mut session = Session::new(Tools::new(&set));
+    let mut session = Session::new(Tools::new(set.clone(), Settings::default()));
     load(&mut session, "deploy");
     let budget = Reattach {
         per_skill: 400,
@@ -132,7 +132,7 @@ fn the_default_budget_keeps_the_first_5000_tokens() {
     let body = long_body("Huge", 120);
     assert!(estimate_tokens(&body) > 5_000);
     let set = set(vec![skill("huge", &body)]);
-    let mut session = Session::new(Tools::new(&set));
+    let mut session = Session::new(Tools::new(set.clone(), Settings::default()));
     load(&mut session, "huge");
     let back = session.reattach(&Reattach::default());
     let huge = &back.skills[0];
@@ -152,7 +152,7 @@ fn the_total_cuts_then_leaves_out_later_skills_and_names_them() {
         skill("third", &long_body("Third", 10)),
         skill("tiny", "Tiny.\n"),
     ]);
-    let mut session = Session::new(Tools::new(&set));
+    let mut session = Session::new(Tools::new(set.clone(), Settings::default()));
     for name in ["tiny", "third", "second", "first"] {
         load(&mut session, name);
     }
@@ -179,7 +179,7 @@ fn the_total_cuts_then_leaves_out_later_skills_and_names_them() {
 #[test]
 fn a_budget_too_small_for_any_skill_still_names_them_all() {
     let set = set(vec![skill("a", "A.\n"), skill("b", "B.\n")]);
-    let mut session = Session::new(Tools::new(&set));
+    let mut session = Session::new(Tools::new(set.clone(), Settings::default()));
     load(&mut session, "a");
     load(&mut session, "b");
     let back = session.reattach(&Reattach {
@@ -202,7 +202,7 @@ fn user_invocations_are_included_with_their_arguments() {
         skill("pdf", "Fill $0 with $1.\n"),
         skill("review", "Review the change.\n"),
     ]);
-    let mut session = Session::new(Tools::new(&set));
+    let mut session = Session::new(Tools::new(set.clone(), Settings::default()));
     session
         .invoke(r#"/pdf form.pdf "my values.json""#, |_| None)
         .unwrap();
@@ -227,7 +227,7 @@ fn user_invocations_are_included_with_their_arguments() {
 fn a_cut_user_invocation_keeps_its_arguments() {
     let body = format!("Work on $ARGUMENTS.\n{}", long_body("Steps", 10));
     let set = set(vec![skill("work", &body)]);
-    let mut session = Session::new(Tools::new(&set));
+    let mut session = Session::new(Tools::new(set.clone(), Settings::default()));
     session.invoke("/work src/lib.rs", |_| None).unwrap();
     let back = session.reattach(&Reattach {
         per_skill: 300,
@@ -249,7 +249,7 @@ fn unloaded_skills_are_not_reattached() {
         skill("gone", "Gone.\n"),
         skill("kept", "Kept.\n"),
     ]);
-    let mut session = Session::new(Tools::new(&set)).unload_after(2);
+    let mut session = Session::new(Tools::new(set.clone(), Settings::default())).unload_after(2);
     load(&mut session, "idle");
     session.next_turn();
     load(&mut session, "gone");
@@ -268,7 +268,7 @@ fn files_and_chunks_alone_are_not_reattached_and_chunk_blocks_are_left_out() {
     let body = "Intro.\n\n<chunk id=\"examples\" description=\"Worked examples\">\nExample one.\n</chunk>\n\nOutro.\n";
     let chunky = skill("chunky", body);
     let set = set(vec![chunky, skill("other", "Other.\n")]);
-    let mut session = Session::new(Tools::new(&set));
+    let mut session = Session::new(Tools::new(set.clone(), Settings::default()));
     let out = session.handle("load_skill", r#"{"skill":"other","chunk":"nope"}"#);
     assert!(out.is_error);
     let out = session.handle("load_skill", r#"{"skill":"chunky","chunk":"examples"}"#);
@@ -290,12 +290,12 @@ fn a_reloaded_skill_gives_its_current_content() {
         skill("pdf", "Use pdftotext.\n"),
         skill("old", "Old.\n"),
     ]);
-    let mut session = Session::new(Tools::new(&before));
+    let mut session = Session::new(Tools::new(before.clone(), Settings::default()));
     load(&mut session, "pdf");
     load(&mut session, "old");
     session.drain_events();
     let after = set(vec![skill("pdf", "Use pdftotext -layout.\n")]);
-    let session = session.over(Tools::new(&after));
+    let session = session.over(Tools::new(after.clone(), Settings::default()));
     let back = session.reattach(&Reattach::default());
     assert_eq!(names(&back), ["pdf"]);
     assert_eq!(
@@ -318,7 +318,7 @@ fn compact_unloads_what_was_left_out_so_it_loads_again() {
         skill("big", &long_body("Big", 10)),
         skill("small", "Small.\n"),
     ]);
-    let mut session = Session::new(Tools::new(&set));
+    let mut session = Session::new(Tools::new(set.clone(), Settings::default()));
     load(&mut session, "big");
     load(&mut session, "small");
     session.drain_events();
@@ -350,11 +350,11 @@ fn the_split_style_names_its_own_tools() {
         skill("deploy", &body),
         skill("big", &long_body("Big", 10)),
     ]);
-    let config = ToolConfig {
+    let config = Settings {
         style: ToolStyle::Split,
-        ..ToolConfig::default()
+        ..Settings::default()
     };
-    let mut session = Session::new(Tools::new(&set).with_config(config));
+    let mut session = Session::new(Tools::new(set.clone(), config));
     session.handle("read_skill", r#"{"skill":"big"}"#);
     session.handle("read_skill", r#"{"skill":"deploy"}"#);
     let back = session.reattach(&Reattach {
@@ -383,7 +383,7 @@ fn a_host_counter_is_used() {
     }
     let body = long_body("Deploy", 5);
     let set = set(vec![skill("deploy", &body)]);
-    let mut session = Session::new(Tools::new(&set));
+    let mut session = Session::new(Tools::new(set.clone(), Settings::default()));
     load(&mut session, "deploy");
     let back = session.reattach(&Reattach {
         per_skill: 500,
@@ -399,7 +399,7 @@ fn a_host_counter_is_used() {
 #[test]
 fn nothing_loaded_gives_nothing() {
     let set = set(vec![skill("a", "A.\n")]);
-    let session = Session::new(Tools::new(&set));
+    let session = Session::new(Tools::new(set.clone(), Settings::default()));
     let back = session.reattach(&Reattach::default());
     assert!(back.is_empty());
     assert_eq!(back.to_prompt(), "");
@@ -432,7 +432,7 @@ fn prints_a_reattach_after_compaction() {
             ),
         ),
     ]);
-    let mut session = Session::new(Tools::new(&set));
+    let mut session = Session::new(Tools::new(set.clone(), Settings::default()));
     load(&mut session, "release-notes");
     load(&mut session, "deploy");
     session

@@ -15,8 +15,8 @@ use serde::Deserialize;
 use serde_json::{Value, json};
 use skills_embed::listing::ListingFormat;
 use skills_embed::policy::{Answer, Permissions};
-use skills_embed::tools::{Event, Session, ToolConfig, ToolStyle};
-use skills_embed::{Fields, Script, Skill, SkillSet, tools::ToolOutput, tools::Tools};
+use skills_embed::tools::{Event, Session, Settings, ToolOutput, ToolStyle, Tools};
+use skills_embed::{Fields, Script, Skill, SkillSet};
 
 skills_embed::skills!(
     "fixtures/scripts",
@@ -107,14 +107,14 @@ fn run_args(script: &str, args: Value) -> String {
     json!({"script": script, "args": args}).to_string()
 }
 
-fn run(tools: &Tools<'_, SkillId>, script: &str, args: Value) -> ToolOutput {
+fn run(tools: &Tools, script: &str, args: Value) -> ToolOutput {
     tools.handle(RUN, &run_args(script, args))
 }
 
-fn split() -> ToolConfig {
-    ToolConfig {
+fn split() -> Settings {
+    Settings {
         style: ToolStyle::Split,
-        ..ToolConfig::default()
+        ..Settings::default()
     }
 }
 
@@ -122,7 +122,7 @@ fn split() -> ToolConfig {
 
 #[test]
 fn the_unified_run_tool_lists_every_visible_pair() {
-    let tools = Tools::new(&SKILLS);
+    let tools = Tools::new(&SKILLS, Settings::default());
     let definitions = tools.definitions();
     let names: Vec<&str> = definitions.iter().map(|d| d.name.as_str()).collect();
     assert_eq!(names, ["load_skill", RUN]);
@@ -155,7 +155,7 @@ fn the_unified_run_tool_lists_every_visible_pair() {
 #[test]
 fn the_pair_enum_passes_strict_rules_and_a_one_of_per_skill_does_not() {
     use skills_embed::tools::strict_compatible;
-    let tools = Tools::new(&SKILLS);
+    let tools = Tools::new(&SKILLS, Settings::default());
     let run = tools
         .definitions()
         .into_iter()
@@ -193,7 +193,7 @@ fn the_pair_enum_passes_strict_rules_and_a_one_of_per_skill_does_not() {
 
 #[test]
 fn the_split_style_gives_one_tool_per_script_with_its_own_schema() {
-    let tools = Tools::new(&SKILLS).with_config(split());
+    let tools = Tools::new(&SKILLS, split());
     let definitions = tools.definitions();
     let names: Vec<&str> = definitions.iter().map(|d| d.name.as_str()).collect();
     assert_eq!(
@@ -231,7 +231,7 @@ fn the_split_style_gives_one_tool_per_script_with_its_own_schema() {
 #[test]
 fn no_run_tool_without_scripts() {
     let plain = SkillSet::from_skills(vec![owned("plain", "Body.\n")], &ListingFormat::Markdown);
-    let tools = Tools::new(&plain);
+    let tools = Tools::new(plain.clone(), Settings::default());
     let names: Vec<String> = tools.definitions().into_iter().map(|d| d.name).collect();
     assert_eq!(names, ["load_skill"]);
     let out = tools.handle(RUN, &run_args("plain/x", json!({})));
@@ -247,7 +247,7 @@ fn no_run_tool_without_scripts() {
 
 #[test]
 fn a_script_runs_in_every_form_a_model_sends() {
-    let tools = Tools::new(&SKILLS);
+    let tools = Tools::new(&SKILLS, Settings::default());
     let out = run(&tools, "calc/add", json!({"a": 2, "b": 3}));
     assert!(!out.is_error, "{}", out.text);
     assert_eq!(out.text, "[Script: calc/add]\n\n5");
@@ -278,7 +278,7 @@ fn a_script_runs_in_every_form_a_model_sends() {
     assert!(out.is_error && out.text.ends_with("The script failed: the sum overflows"));
 
     // The split style's tool takes the script's own arguments.
-    let split = Tools::new(&SKILLS).with_config(split());
+    let split = Tools::new(&SKILLS, split());
     let out = split.handle("calc__add", r#"{"a": 7, "b": 8}"#);
     assert_eq!(out.text, "[Script: calc/add]\n\n15");
     let out = split.handle("calc__echo", r#"{"text": "hi", "times": 3}"#);
@@ -292,7 +292,7 @@ fn a_script_runs_in_every_form_a_model_sends() {
 
 #[test]
 fn wrong_arguments_are_answered_with_the_schema() {
-    let tools = Tools::new(&SKILLS);
+    let tools = Tools::new(&SKILLS, Settings::default());
     let schema = SKILLS.script("calc", "add").unwrap().schema().to_string();
     for (args, problem) in [
         (
@@ -344,14 +344,14 @@ fn wrong_arguments_are_answered_with_the_schema() {
         out.text
     );
     // The split tool: the same answer.
-    let split = Tools::new(&SKILLS).with_config(split());
+    let split = Tools::new(&SKILLS, split());
     let out = split.handle("calc__add", r#"{"a": true, "b": 1}"#);
     assert!(out.is_error && out.text.contains(&schema), "{}", out.text);
 }
 
 #[test]
 fn unknown_scripts_and_skills_say_what_exists() {
-    let tools = Tools::new(&SKILLS);
+    let tools = Tools::new(&SKILLS, Settings::default());
     let out = run(&tools, "calc/ad", json!({}));
     assert!(out.is_error);
     assert_eq!(
@@ -378,7 +378,7 @@ fn unknown_scripts_and_skills_say_what_exists() {
         out.text
     );
     // A split tool that does not exist.
-    let split = Tools::new(&SKILLS).with_config(split());
+    let split = Tools::new(&SKILLS, split());
     let out = split.handle("calc__sub", "{}");
     assert!(out.is_error);
     assert!(out.text.contains("calc__add"), "{}", out.text);
@@ -386,7 +386,7 @@ fn unknown_scripts_and_skills_say_what_exists() {
 
 #[test]
 fn a_panic_is_caught_and_the_agent_goes_on() {
-    let tools = Tools::new(&SKILLS);
+    let tools = Tools::new(&SKILLS, Settings::default());
     let out = run(&tools, "calc/boom", json!({}));
     assert!(out.is_error);
     assert!(
@@ -408,10 +408,13 @@ fn a_panic_is_caught_and_the_agent_goes_on() {
 
 #[test]
 fn an_async_script_is_stopped_at_the_timeout() {
-    let tools = Tools::new(&SKILLS).with_config(ToolConfig {
-        script_timeout: Duration::from_millis(30),
-        ..ToolConfig::default()
-    });
+    let tools = Tools::new(
+        &SKILLS,
+        Settings {
+            script_timeout: Duration::from_millis(30),
+            ..Settings::default()
+        },
+    );
     let started = std::time::Instant::now();
     let out = run(&tools, "calc/slow", json!({"a": 1, "b": 2}));
     assert!(started.elapsed() >= Duration::from_millis(30));
@@ -428,10 +431,13 @@ fn an_async_script_is_stopped_at_the_timeout() {
 
 #[test]
 fn output_is_cut_at_max_chars() {
-    let tools = Tools::new(&SKILLS).with_config(ToolConfig {
-        max_chars: 100,
-        ..ToolConfig::default()
-    });
+    let tools = Tools::new(
+        &SKILLS,
+        Settings {
+            max_chars: 100,
+            ..Settings::default()
+        },
+    );
     let out = run(&tools, "calc/echo", json!({"text": "abcde", "times": 1000}));
     assert!(!out.is_error, "{}", out.text);
     let (head, rest) = out.text.split_once("\n\n").unwrap();
@@ -459,7 +465,13 @@ fn output_is_cut_at_max_chars() {
 
 #[test]
 fn a_denied_script_is_hidden_and_answers_like_an_unknown_one() {
-    let tools = Tools::new(&SKILLS).with_permissions(Permissions::new().deny("*/boom"));
+    let tools = Tools::new(
+        &SKILLS,
+        Settings {
+            permissions: Permissions::new().deny("*/boom"),
+            ..Settings::default()
+        },
+    );
     let schema = tools.definitions()[1].json_schema();
     let pairs = schema["properties"]["script"]["enum"].as_array().unwrap();
     assert!(!pairs.contains(&json!("calc/boom")));
@@ -488,7 +500,13 @@ fn a_denied_script_is_hidden_and_answers_like_an_unknown_one() {
     assert!(session.drain_events().is_empty());
 
     // The split style: no tool, and the name answers as an unknown tool.
-    let split = tools.clone().with_config(split());
+    let split = Tools::new(
+        &SKILLS,
+        Settings {
+            permissions: Permissions::new().deny("*/boom"),
+            ..split()
+        },
+    );
     assert!(split.definitions().iter().all(|d| d.name != "calc__boom"));
     let out = split.handle("calc__boom", "{}");
     assert!(
@@ -498,7 +516,13 @@ fn a_denied_script_is_hidden_and_answers_like_an_unknown_one() {
     );
 
     // Denying the skill denies its scripts; it is not named.
-    let tools = Tools::new(&SKILLS).with_permissions(Permissions::new().deny("calc"));
+    let tools = Tools::new(
+        &SKILLS,
+        Settings {
+            permissions: Permissions::new().deny("calc"),
+            ..Settings::default()
+        },
+    );
     let schema = tools.definitions()[1].json_schema();
     assert_eq!(
         schema["properties"]["script"]["enum"],
@@ -514,17 +538,32 @@ fn a_denied_script_is_hidden_and_answers_like_an_unknown_one() {
     assert!(!out.text.contains("Did you mean \"calc\""), "{}", out.text);
 
     // Every script denied: no run tool at all.
-    let tools = Tools::new(&SKILLS).with_permissions(Permissions::new().deny("*/*"));
+    let tools = Tools::new(
+        &SKILLS,
+        Settings {
+            permissions: Permissions::new().deny("*/*"),
+            ..Settings::default()
+        },
+    );
     assert!(tools.definitions().iter().all(|d| d.name != RUN));
-    assert!(tools.runnable().is_empty());
+    assert_eq!(tools.definitions().len(), 1);
 }
 
 #[test]
 fn ask_waits_for_the_user_and_always_is_remembered() {
-    let tools = Tools::new(&SKILLS).with_permissions(Permissions::new().ask("calc/add"));
+    let tools = Tools::new(
+        &SKILLS,
+        Settings {
+            permissions: Permissions::new().ask("calc/add"),
+            ..Settings::default()
+        },
+    );
     // Without a session: the answer names what to approve.
     let out = run(&tools, "calc/add", json!({"a": 1, "b": 2}));
-    assert_eq!(out.approval.as_deref(), Some("calc/add"));
+    assert_eq!(
+        out.approval.as_ref().map(ToString::to_string).as_deref(),
+        Some("calc/add")
+    );
     assert!(!out.text.contains("[Script:"), "{}", out.text);
     // Other scripts, and loading the skill, are not asked about.
     assert!(
@@ -541,20 +580,32 @@ fn ask_waits_for_the_user_and_always_is_remembered() {
 
     let mut session = Session::new(tools);
     let waiting = session.handle(RUN, &run_args("calc/add", json!({"a": 1, "b": 2})));
-    assert_eq!(waiting.approval.as_deref(), Some("calc/add"));
     assert_eq!(
-        session.pending_approvals().collect::<Vec<_>>(),
+        waiting
+            .approval
+            .as_ref()
+            .map(ToString::to_string)
+            .as_deref(),
+        Some("calc/add")
+    );
+    assert_eq!(
+        session
+            .pending_approvals()
+            .map(ToString::to_string)
+            .collect::<Vec<_>>(),
         ["calc/add"]
     );
     assert_eq!(
         session.drain_events(),
-        [Event::ScriptApprovalRequested {
-            skill: "calc".into(),
-            script: "add".into()
-        }]
+        [Event::ApprovalRequested(
+            skills_embed::policy::Subject::run("calc", "add")
+        )]
     );
     let ran = session
-        .answer("calc/add", Answer::Always)
+        .answer(
+            &skills_embed::policy::Subject::run("calc", "add"),
+            Answer::Always,
+        )
         .expect("a pending run");
     assert!(!ran.is_error);
     assert_eq!(ran.text, "[Script: calc/add]\n\n3");
@@ -571,14 +622,32 @@ fn ask_waits_for_the_user_and_always_is_remembered() {
     assert!(again.approval.is_none());
     assert_eq!(again.text, "[Script: calc/add]\n\n10");
     // The grant is for the script, not for its skill's other scripts.
-    assert!(!session.grants().is_empty());
+    assert!(!session.tools().grants().is_empty());
 
     // A rejection: the run does not happen.
-    let tools = Tools::new(&SKILLS).with_permissions(Permissions::new().ask("calc/*"));
+    let tools = Tools::new(
+        &SKILLS,
+        Settings {
+            permissions: Permissions::new().ask("calc/*"),
+            ..Settings::default()
+        },
+    );
     let mut session = Session::new(tools);
     let waiting = session.handle(RUN, &run_args("calc/fail", json!({"a": 1, "b": 2})));
-    assert_eq!(waiting.approval.as_deref(), Some("calc/fail"));
-    let declined = session.answer("calc/fail", Answer::Reject).unwrap();
+    assert_eq!(
+        waiting
+            .approval
+            .as_ref()
+            .map(ToString::to_string)
+            .as_deref(),
+        Some("calc/fail")
+    );
+    let declined = session
+        .answer(
+            &skills_embed::policy::Subject::run("calc", "fail"),
+            Answer::Reject,
+        )
+        .unwrap();
     assert!(declined.is_error, "{}", declined.text);
     assert!(!declined.text.contains("no luck"), "{}", declined.text);
     assert!(
@@ -591,7 +660,7 @@ fn ask_waits_for_the_user_and_always_is_remembered() {
 
 #[test]
 fn session_events_say_whether_a_script_ran() {
-    let mut session = Session::new(Tools::new(&SKILLS));
+    let mut session = Session::new(Tools::new(&SKILLS, Settings::default()));
     assert!(
         !session
             .handle(RUN, &run_args("calc/add", json!({"a": 1, "b": 2})))
@@ -636,7 +705,7 @@ fn session_events_say_whether_a_script_ran() {
     assert_eq!(events[0].to_string(), "ran script calc/add");
     assert_eq!(events[1].to_string(), "ran script calc/fail (failed)");
     // Through the split tools too.
-    let mut session = Session::new(Tools::new(&SKILLS).with_config(split()));
+    let mut session = Session::new(Tools::new(&SKILLS, split()));
     assert!(
         !session
             .handle("calc__later", r#"{"a": 3, "b": 1}"#)
@@ -647,14 +716,29 @@ fn session_events_say_whether_a_script_ran() {
 
 #[test]
 fn allowed_tools_pre_approve_a_named_script() {
-    let tools = Tools::new(&SKILLS).with_permissions(Permissions::new().ask("guarded/*"));
+    let tools = Tools::new(
+        &SKILLS,
+        Settings {
+            permissions: Permissions::new().ask("guarded/*"),
+            ..Settings::default()
+        },
+    );
     let out = run(&tools, "guarded/approved", json!({}));
     assert!(out.approval.is_none());
     assert_eq!(out.text, "[Script: guarded/approved]\n\napproved ran");
     let out = run(&tools, "guarded/other", json!({}));
-    assert_eq!(out.approval.as_deref(), Some("guarded/other"));
+    assert_eq!(
+        out.approval.as_ref().map(ToString::to_string).as_deref(),
+        Some("guarded/other")
+    );
     // A deny rule is not lifted by `allowed-tools`.
-    let tools = Tools::new(&SKILLS).with_permissions(Permissions::new().deny("guarded/approved"));
+    let tools = Tools::new(
+        &SKILLS,
+        Settings {
+            permissions: Permissions::new().deny("guarded/approved"),
+            ..Settings::default()
+        },
+    );
     let out = run(&tools, "guarded/approved", json!({}));
     assert!(
         out.is_error && out.text.contains("has no script \"approved\""),
@@ -685,35 +769,71 @@ fn a_grant_is_bound_to_the_skill_content() {
     let rules = Permissions::new().ask("calc/add");
     let args = run_args("calc/add", json!({"a": 2, "b": 2}));
 
-    let mut session = Session::new(Tools::new(&first).with_permissions(rules.clone()));
+    let mut session = Session::new(Tools::new(
+        first.clone(),
+        Settings {
+            permissions: rules.clone(),
+            ..Settings::default()
+        },
+    ));
     assert_eq!(
-        session.handle(RUN, &args).approval.as_deref(),
+        session
+            .handle(RUN, &args)
+            .approval
+            .as_ref()
+            .map(ToString::to_string)
+            .as_deref(),
         Some("calc/add")
     );
-    let ran = session.answer("calc/add", Answer::Always).unwrap();
+    let ran = session
+        .answer(
+            &skills_embed::policy::Subject::run("calc", "add"),
+            Answer::Always,
+        )
+        .unwrap();
     assert_eq!(ran.text, "[Script: calc/add]\n\n4");
-    let grants = session.grants().clone();
+    let grants = session.tools().grants().clone();
 
     // The same content: no question.
-    let tools = Tools::new(&same)
-        .with_permissions(rules.clone())
-        .with_grants(grants.clone());
+    let tools = Tools::new(
+        same.clone(),
+        Settings {
+            permissions: rules.clone(),
+            ..Settings::default()
+        },
+    )
+    .with_grants(grants.clone());
     let out = tools.handle(RUN, &args);
     assert!(out.approval.is_none() && !out.is_error, "{}", out.text);
     // The skill changed: asked again.
-    let tools = Tools::new(&changed)
-        .with_permissions(rules.clone())
-        .with_grants(grants.clone());
+    let tools = Tools::new(
+        changed.clone(),
+        Settings {
+            permissions: rules.clone(),
+            ..Settings::default()
+        },
+    )
+    .with_grants(grants.clone());
     assert_eq!(
-        tools.handle(RUN, &args).approval.as_deref(),
+        tools
+            .handle(RUN, &args)
+            .approval
+            .as_ref()
+            .map(ToString::to_string)
+            .as_deref(),
         Some("calc/add")
     );
     // A grant for loading the skill does not cover its scripts.
     let mut load_only = skills_embed::policy::Grants::default();
     load_only.answer(first.get("calc").unwrap(), Answer::Always);
-    let tools = Tools::new(&first)
-        .with_permissions(Permissions::new().ask("calc"))
-        .with_grants(load_only);
+    let tools = Tools::new(
+        first.clone(),
+        Settings {
+            permissions: Permissions::new().ask("calc"),
+            ..Settings::default()
+        },
+    )
+    .with_grants(load_only);
     assert!(
         tools
             .handle("load_skill", r#"{"skill": "calc"}"#)
@@ -721,7 +841,12 @@ fn a_grant_is_bound_to_the_skill_content() {
             .is_none()
     );
     assert_eq!(
-        tools.handle(RUN, &args).approval.as_deref(),
+        tools
+            .handle(RUN, &args)
+            .approval
+            .as_ref()
+            .map(ToString::to_string)
+            .as_deref(),
         Some("calc/add")
     );
 }
@@ -729,8 +854,13 @@ fn a_grant_is_bound_to_the_skill_content() {
 #[test]
 fn a_skill_the_model_may_not_invoke_offers_no_scripts() {
     assert!(SKILLS.script("hidden", "secret").is_some());
-    let tools = Tools::new(&SKILLS);
-    assert!(tools.runnable().iter().all(|s| s.skill() != "hidden"));
+    let tools = Tools::new(&SKILLS, Settings::default());
+    assert!(
+        tools
+            .definitions()
+            .iter()
+            .all(|d| !d.json_schema().to_string().contains("hidden/"))
+    );
     let out = run(&tools, "hidden/secret", json!({}));
     assert!(out.is_error);
     assert!(
@@ -739,7 +869,7 @@ fn a_skill_the_model_may_not_invoke_offers_no_scripts() {
         out.text
     );
     assert!(!out.text.contains("the secret"));
-    let split = Tools::new(&SKILLS).with_config(split());
+    let split = Tools::new(&SKILLS, split());
     assert!(
         split
             .definitions()
@@ -763,7 +893,7 @@ fn a_skill_the_model_may_not_invoke_offers_no_scripts() {
         &ListingFormat::Markdown,
     )
     .with_scripts([Script::new("deploy", "secret", secret)]);
-    let names: Vec<String> = Tools::new(&set)
+    let names: Vec<String> = Tools::new(set.clone(), Settings::default())
         .definitions()
         .into_iter()
         .map(|d| d.name)
@@ -781,7 +911,7 @@ fn run_time_scripts_of_a_skill_not_in_the_set_are_never_offered() {
             Script::new("docs", "add", fail),
         ]);
     assert_eq!(set.scripts().len(), 2);
-    let tools = Tools::new(&set);
+    let tools = Tools::new(set.clone(), Settings::default());
     assert_eq!(
         tools.definitions()[1].json_schema()["properties"]["script"]["enum"],
         json!(["docs/add"])
@@ -848,24 +978,24 @@ fn script_name() -> impl Strategy<Value = String> {
     ]
 }
 
-fn prop_config() -> ToolConfig {
-    ToolConfig {
+fn prop_config() -> Settings {
+    Settings {
         max_chars: 2_000,
         // `slow` may get arguments it accepts: it must not hold a case up for long.
         script_timeout: Duration::from_millis(5),
-        ..ToolConfig::default()
+        ..Settings::default()
     }
 }
 
 /// What every answer must be: an error with text to act on, bounded in length; or a script's
 /// output, framed.
-fn check(tools: &Tools<'_, SkillId>, out: &ToolOutput) -> Result<(), TestCaseError> {
+fn check(tools: &Tools, out: &ToolOutput) -> Result<(), TestCaseError> {
     let schemas: usize = SKILLS
         .scripts()
         .iter()
         .map(|s| s.schema().to_string().len())
         .sum();
-    let bound = 2 * tools.config().max_chars + schemas + 4_096;
+    let bound = 2 * tools.settings().max_chars + schemas + 4_096;
     prop_assert!(
         out.text.chars().count() <= bound,
         "{} chars: {}",
@@ -886,7 +1016,7 @@ proptest! {
 
     #[test]
     fn the_run_tool_answers_any_json(script in script_name(), args in json_value()) {
-        let tools = Tools::new(&SKILLS).with_config(prop_config());
+        let tools = Tools::new(&SKILLS, prop_config());
         let out = tools.handle(RUN, &run_args(&script, args.clone()));
         check(&tools, &out)?;
         // Anything not a visible pair is an error.
@@ -901,17 +1031,17 @@ proptest! {
 
     #[test]
     fn the_run_tool_answers_any_arguments_object(arguments in json_value()) {
-        let tools = Tools::new(&SKILLS).with_config(prop_config());
+        let tools = Tools::new(&SKILLS, prop_config());
         let out = tools.handle(RUN, &arguments.to_string());
         check(&tools, &out)?;
     }
 
     #[test]
     fn the_run_tool_answers_any_text(arguments in ".{0,200}") {
-        let tools = Tools::new(&SKILLS).with_config(prop_config());
+        let tools = Tools::new(&SKILLS, prop_config());
         let out = tools.handle(RUN, &arguments);
         check(&tools, &out)?;
-        let split = Tools::new(&SKILLS).with_config(ToolConfig { style: ToolStyle::Split, ..prop_config() });
+        let split = Tools::new(&SKILLS, Settings { style: ToolStyle::Split, ..prop_config() });
         let out = split.handle("calc__add", &arguments);
         check(&split, &out)?;
     }
@@ -924,7 +1054,7 @@ proptest! {
         ]),
         args in json_value(),
     ) {
-        let tools = Tools::new(&SKILLS).with_config(ToolConfig { style: ToolStyle::Split, ..prop_config() });
+        let tools = Tools::new(&SKILLS, Settings { style: ToolStyle::Split, ..prop_config() });
         let out = tools.handle(tool, &args.to_string());
         check(&tools, &out)?;
         if !args.is_object() {
@@ -934,7 +1064,7 @@ proptest! {
 
     #[test]
     fn well_formed_calls_succeed(a in any::<i32>(), b in any::<i32>(), text in ".{0,40}", times in 0u32..50) {
-        let tools = Tools::new(&SKILLS).with_config(prop_config());
+        let tools = Tools::new(&SKILLS, prop_config());
         let sum = i64::from(a) + i64::from(b);
         let out = run(&tools, "calc/add", json!({"a": a, "b": b}));
         prop_assert!(!out.is_error, "{}", out.text);
@@ -942,7 +1072,7 @@ proptest! {
         let out = run(&tools, "calc/later", json!({"a": a, "b": b}));
         prop_assert_eq!(out.text, format!("[Script: calc/later]\n\n{}", i64::from(a) - i64::from(b)));
 
-        let split = Tools::new(&SKILLS).with_config(ToolConfig { style: ToolStyle::Split, ..prop_config() });
+        let split = Tools::new(&SKILLS, Settings { style: ToolStyle::Split, ..prop_config() });
         let out = split.handle("calc__add", &json!({"a": a, "b": b}).to_string());
         prop_assert_eq!(out.text, format!("[Script: calc/add]\n\n{sum}"));
         let args = json!({"text": text, "times": times});

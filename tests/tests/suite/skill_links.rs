@@ -5,6 +5,7 @@
 //! the macro, `validate`, discovery and serving agree.
 #![cfg(unix)]
 
+use skills_embed::tools::Settings;
 use std::fs;
 use std::os::unix::fs::symlink;
 use std::path::{Path, PathBuf};
@@ -117,7 +118,13 @@ fn discovery_and_serving_never_hand_a_denied_skills_file_to_a_visible_one() {
             }
         }
     }
-    let tools = Tools::new(&snapshot).with_permissions(Permissions::new().deny("internal*"));
+    let tools = Tools::new(
+        snapshot.clone(),
+        Settings {
+            permissions: Permissions::new().deny("internal*"),
+            ..Settings::default()
+        },
+    );
     for path in [
         "references/secret.md",
         "shared/secret.md",

@@ -6,15 +6,15 @@ use skills_embed::listing::{ListingFormat, ListingOptions};
 use skills_embed::policy::{Answer, Permissions};
 use skills_embed::tools::{Disclosure, MatchConfig};
 use skills_embed::tools::{Event, Session};
-use skills_embed::tools::{OutputShape, ToolConfig, ToolStyle};
-use skills_embed::{__private::hex, __private::sha256, SkillIdentifier, tools::Tools};
+use skills_embed::tools::{OutputShape, Settings, ToolStyle, Tools};
+use skills_embed::{__private::hex, __private::sha256, SkillIdentifier};
 
 skills_embed::skills!("fixtures/tools");
 
 const GUIDE: &str = include_str!("../../fixtures/tools/pdf-forms/references/guide.md");
 
-fn tools() -> Tools<'static, SkillId> {
-    Tools::new(&SKILLS)
+fn tools() -> Tools {
+    Tools::new(&SKILLS, Settings::default())
 }
 
 fn rules() -> Permissions {
@@ -25,7 +25,14 @@ fn rules() -> Permissions {
 
 #[test]
 fn unified_definition_lists_every_visible_skill_as_an_enum() {
-    let defs = tools().with_permissions(rules()).definitions();
+    let defs = Tools::new(
+        &SKILLS,
+        Settings {
+            permissions: rules(),
+            ..Settings::default()
+        },
+    )
+    .definitions();
     assert_eq!(defs.len(), 1);
     assert_eq!(defs[0].name, "load_skill");
     let schema = defs[0].json_schema();
@@ -49,12 +56,11 @@ fn unified_definition_lists_every_visible_skill_as_an_enum() {
 
 #[test]
 fn split_style_and_a_configured_name() {
-    let config = ToolConfig {
+    let config = Settings {
         style: ToolStyle::Split,
-        ..ToolConfig::default()
+        ..Settings::default()
     };
-    let names: Vec<String> = tools()
-        .with_config(config)
+    let names: Vec<String> = Tools::new(&SKILLS, config)
         .definitions()
         .into_iter()
         .map(|d| d.name)
@@ -63,23 +69,27 @@ fn split_style_and_a_configured_name() {
         names,
         ["read_skill", "read_skill_resource", "load_skill_chunk"]
     );
-    let config = ToolConfig {
+    let config = Settings {
         name: "skill".parse().unwrap(),
-        ..ToolConfig::default()
+        ..Settings::default()
     };
-    assert_eq!(tools().with_config(config).definitions()[0].name, "skill");
+    assert_eq!(Tools::new(&SKILLS, config).definitions()[0].name, "skill");
 }
 
 #[test]
 fn the_listing_can_go_in_the_tool_description() {
-    let config = ToolConfig {
+    let config = Settings {
         listing_in_description: Some(ListingFormat::Markdown),
-        ..ToolConfig::default()
+        ..Settings::default()
     };
-    let def = &tools()
-        .with_config(config)
-        .with_permissions(rules())
-        .definitions()[0];
+    let def = &Tools::new(
+        &SKILLS,
+        Settings {
+            permissions: rules(),
+            ..config
+        },
+    )
+    .definitions()[0];
     assert!(def.description.contains("- pdf-forms: Fill in PDF forms"));
     assert!(!def.description.contains("internal-notes"));
 }
@@ -150,13 +160,11 @@ fn body_comes_with_identity_report_chunks_and_files() {
 
 #[test]
 fn xml_shape() {
-    let config = ToolConfig {
+    let config = Settings {
         shape: OutputShape::Xml,
-        ..ToolConfig::default()
+        ..Settings::default()
     };
-    let out = tools()
-        .with_config(config)
-        .handle("load_skill", r#"{"skill":"release-notes"}"#);
+    let out = Tools::new(&SKILLS, config).handle("load_skill", r#"{"skill":"release-notes"}"#);
     assert!(out.text.starts_with(
         "<skill_content name=\"release-notes\" source=\"embedded\" path=\"SKILL.md\" sha256=\""
     ));
@@ -343,7 +351,13 @@ fn bad_calls_answer_what_was_wrong_and_what_is_valid() {
 
 #[test]
 fn listing_formats_budget_and_hints() {
-    let t = tools().with_permissions(rules());
+    let t = Tools::new(
+        &SKILLS,
+        Settings {
+            permissions: rules(),
+            ..Settings::default()
+        },
+    );
     let md = t.listing(&ListingOptions::default());
     assert_eq!(md.lines().count(), 3, "{md}");
     assert!(!md.contains("internal"));
@@ -439,13 +453,25 @@ fn loaded_chunks_are_carried_into_the_next_prompt() {
 
 #[test]
 fn progressive_eager_and_hybrid_prompts() {
-    let mut s = Session::new(tools().with_permissions(rules()));
+    let mut s = Session::new(Tools::new(
+        &SKILLS,
+        Settings {
+            permissions: rules(),
+            ..Settings::default()
+        },
+    ));
     let progressive = s.system_prompt(&Disclosure::Progressive, "fill this PDF form");
     assert!(progressive.contains("- pdf-forms: Fill in PDF forms"));
     assert!(!progressive.contains("1. List the fields"));
     assert!(!progressive.contains("internal-notes"));
 
-    let mut s = Session::new(tools().with_permissions(rules()));
+    let mut s = Session::new(Tools::new(
+        &SKILLS,
+        Settings {
+            permissions: rules(),
+            ..Settings::default()
+        },
+    ));
     let eager = s.system_prompt(
         &Disclosure::Eager(MatchConfig::default()),
         "please fill in this PDF form",
@@ -457,7 +483,13 @@ fn progressive_eager_and_hybrid_prompts() {
     assert!(!eager.contains("release-notes"));
     assert_eq!(s.active_skills().collect::<Vec<_>>(), ["pdf-forms"]);
 
-    let mut s = Session::new(tools().with_permissions(rules()));
+    let mut s = Session::new(Tools::new(
+        &SKILLS,
+        Settings {
+            permissions: rules(),
+            ..Settings::default()
+        },
+    ));
     let hybrid = s.system_prompt(
         &Disclosure::Hybrid {
             eager: vec!["release-notes".into()],
@@ -473,7 +505,13 @@ fn progressive_eager_and_hybrid_prompts() {
 
 #[test]
 fn denied_skills_vanish_and_never_leak() {
-    let t = tools().with_permissions(rules());
+    let t = Tools::new(
+        &SKILLS,
+        Settings {
+            permissions: rules(),
+            ..Settings::default()
+        },
+    );
     assert!(
         !t.listing(&ListingOptions::default())
             .contains("internal-notes")
@@ -498,24 +536,46 @@ fn denied_skills_vanish_and_never_leak() {
 
 #[test]
 fn ask_waits_for_an_answer_and_always_is_remembered() {
-    let mut s = Session::new(tools().with_permissions(rules()));
+    let mut s = Session::new(Tools::new(
+        &SKILLS,
+        Settings {
+            permissions: rules(),
+            ..Settings::default()
+        },
+    ));
     let out = s.handle("load_skill", r#"{"skill":"deploy"}"#);
-    assert_eq!(out.approval.as_deref(), Some("deploy"));
+    assert_eq!(
+        out.approval.as_ref().map(ToString::to_string).as_deref(),
+        Some("deploy")
+    );
     assert!(!out.text.contains("deploy pipeline"));
-    assert_eq!(s.pending_approvals().collect::<Vec<_>>(), ["deploy"]);
-    assert!(s.drain_events().contains(&Event::ApprovalRequested {
-        skill: "deploy".into()
-    }));
+    assert_eq!(
+        s.pending_approvals()
+            .map(ToString::to_string)
+            .collect::<Vec<_>>(),
+        ["deploy"]
+    );
+    assert!(s.drain_events().contains(&Event::ApprovalRequested(
+        skills_embed::policy::Subject::load("deploy")
+    )));
 
-    let rejected = s.answer("deploy", Answer::Reject).unwrap();
+    let rejected = s
+        .answer(
+            &skills_embed::policy::Subject::load("deploy"),
+            Answer::Reject,
+        )
+        .unwrap();
     assert!(rejected.is_error && rejected.text.contains("declined"));
     assert!(
-        s.answer("deploy", Answer::Once).is_none(),
+        s.answer(&skills_embed::policy::Subject::load("deploy"), Answer::Once)
+            .is_none(),
         "nothing pending any more"
     );
 
     s.handle("load_skill", r#"{"skill":"deploy"}"#);
-    let once = s.answer("deploy", Answer::Once).unwrap();
+    let once = s
+        .answer(&skills_embed::policy::Subject::load("deploy"), Answer::Once)
+        .unwrap();
     assert!(once.text.contains("deploy pipeline"));
     s.unload("deploy");
     assert!(
@@ -524,7 +584,12 @@ fn ask_waits_for_an_answer_and_always_is_remembered() {
             .is_some(),
         "once is not remembered"
     );
-    let always = s.answer("deploy", Answer::Always).unwrap();
+    let always = s
+        .answer(
+            &skills_embed::policy::Subject::load("deploy"),
+            Answer::Always,
+        )
+        .unwrap();
     assert!(always.text.contains("deploy pipeline"));
     s.unload("deploy");
     let direct = s.handle("load_skill", r#"{"skill":"deploy"}"#);
@@ -539,10 +604,22 @@ fn rule_sets_per_agent() {
     use skills_embed::policy::AgentPermissions;
     let agents = AgentPermissions::new(Permissions::new())
         .with_agent("support", Permissions::new().deny("*").allow("pdf-*"));
-    let support = tools().with_permissions(agents.for_agent("support").clone());
+    let support = Tools::new(
+        &SKILLS,
+        Settings {
+            permissions: agents.for_agent("support").clone(),
+            ..Settings::default()
+        },
+    );
     let names: Vec<&str> = support.visible().map(|s| s.name()).collect();
     assert_eq!(names, ["pdf-forms"]);
-    let dev = tools().with_permissions(agents.for_agent("dev").clone());
+    let dev = Tools::new(
+        &SKILLS,
+        Settings {
+            permissions: agents.for_agent("dev").clone(),
+            ..Settings::default()
+        },
+    );
     assert_eq!(dev.visible().count(), SkillId::ALL.len());
     assert_eq!(<SkillId as SkillIdentifier>::ALL.len(), 4);
 }

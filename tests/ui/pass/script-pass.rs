@@ -41,7 +41,7 @@ fn main() {
         .map(|s| (s.skill(), s.name()))
         .collect();
     assert_eq!(names, [("notes", "count_words"), ("notes", "fetch_note")]);
-    let tools = skills_embed::tools::Tools::new(&SKILLS);
+    let tools = skills_embed::tools::Tools::new(&SKILLS, skills_embed::tools::Settings::default());
     let out = tools.handle(
         "run_skill_script",
         r#"{"script": "notes/count_words", "args": {"text": "one two three"}}"#,

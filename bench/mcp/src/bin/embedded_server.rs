@@ -46,12 +46,12 @@ fn main() -> ExitCode {
 
 fn serve<Id: Send + Sync + 'static>(set: &'static SkillSet<Id>, rest: &[&str]) -> ExitCode {
     let served = match rest {
-        [] => McpServer::new(set).run_stdio(),
+        [] => McpServer::new(set, skills_embed::tools::Settings::default()).run_stdio(),
         ["--http", addr, flags @ ..] => {
             let Ok(addr) = addr.parse::<SocketAddr>() else {
                 return usage();
             };
-            let http = HttpServer::new(move || McpServer::new(set));
+            let http = HttpServer::new(move || McpServer::new(set, skills_embed::tools::Settings::default()));
             match flags {
                 [] => http.run(addr),
                 ["--nodelay"] => serve_nodelay(http, addr),

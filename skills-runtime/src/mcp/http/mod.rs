@@ -53,7 +53,7 @@
 //!
 //! #[tokio::main(flavor = "current_thread")]
 //! async fn main() -> std::io::Result<()> {
-//!     HttpServer::new(|| McpServer::new(&SKILLS))
+//!     HttpServer::new(|| McpServer::new(&SKILLS, Default::default()))
 //!         .serve("127.0.0.1:8080".parse().unwrap())
 //!         .await
 //! }
@@ -147,9 +147,10 @@ type Factory = Arc<dyn Fn() -> McpServer + Send + Sync>;
 /// use skills_embed_runtime::mcp::McpServer;
 /// use skills_embed_runtime::mcp::http::HttpServer;
 /// use skills_embed_runtime::policy::Permissions;
+/// use skills_embed_runtime::tools::Settings;
 /// # static SKILLS: skills_embed_runtime::SkillSet = skills_embed_runtime::SkillSet::empty();
 /// # async fn run() -> std::io::Result<()> {
-/// HttpServer::new(|| McpServer::new(&SKILLS).with_permissions(Permissions::new().deny("internal-*")))
+/// HttpServer::new(|| McpServer::new(&SKILLS, Settings { permissions: Permissions::new().deny("internal-*"), ..Settings::default() }))
 ///     .with_token("s3cret")
 ///     .allow_hosts(["skills.internal.example"])
 ///     .serve("0.0.0.0:8080".parse().unwrap())
@@ -192,7 +193,7 @@ impl HttpServer {
     /// ```
     /// use skills_embed_runtime::mcp::{McpServer, http::HttpServer};
     /// # static SKILLS: skills_embed_runtime::SkillSet = skills_embed_runtime::SkillSet::empty();
-    /// let http = HttpServer::new(|| McpServer::new(&SKILLS));
+    /// let http = HttpServer::new(|| McpServer::new(&SKILLS, Default::default()));
     /// # drop(http);
     /// ```
     pub fn new(server: impl Fn() -> McpServer + Send + Sync + 'static) -> Self {
@@ -215,7 +216,7 @@ impl HttpServer {
     /// ```
     /// use skills_embed_runtime::mcp::{McpServer, http::HttpServer};
     /// # static SKILLS: skills_embed_runtime::SkillSet = skills_embed_runtime::SkillSet::empty();
-    /// let http = HttpServer::new(|| McpServer::new(&SKILLS)).stateless(true);
+    /// let http = HttpServer::new(|| McpServer::new(&SKILLS, Default::default())).stateless(true);
     /// # drop(http);
     /// ```
     pub fn stateless(mut self, stateless: bool) -> Self {
@@ -229,7 +230,7 @@ impl HttpServer {
     /// ```
     /// use skills_embed_runtime::mcp::{McpServer, http::HttpServer};
     /// # static SKILLS: skills_embed_runtime::SkillSet = skills_embed_runtime::SkillSet::empty();
-    /// let http = HttpServer::new(|| McpServer::new(&SKILLS)).allow_hosts(["skills.example.com"]);
+    /// let http = HttpServer::new(|| McpServer::new(&SKILLS, Default::default())).allow_hosts(["skills.example.com"]);
     /// # drop(http);
     /// ```
     pub fn allow_hosts(mut self, hosts: impl IntoIterator<Item = impl Into<String>>) -> Self {
@@ -243,7 +244,7 @@ impl HttpServer {
     /// ```
     /// use skills_embed_runtime::mcp::{McpServer, http::HttpServer};
     /// # static SKILLS: skills_embed_runtime::SkillSet = skills_embed_runtime::SkillSet::empty();
-    /// let http = HttpServer::new(|| McpServer::new(&SKILLS))
+    /// let http = HttpServer::new(|| McpServer::new(&SKILLS, Default::default()))
     ///     .allow_origins(["https://console.example.com:443"]);
     /// # drop(http);
     /// ```
@@ -259,7 +260,7 @@ impl HttpServer {
     /// ```
     /// use skills_embed_runtime::mcp::{McpServer, http::HttpServer};
     /// # static SKILLS: skills_embed_runtime::SkillSet = skills_embed_runtime::SkillSet::empty();
-    /// let http = HttpServer::new(|| McpServer::new(&SKILLS)).with_token("s3cret");
+    /// let http = HttpServer::new(|| McpServer::new(&SKILLS, Default::default())).with_token("s3cret");
     /// # drop(http);
     /// ```
     pub fn with_token(mut self, token: impl Into<String>) -> Self {
@@ -275,11 +276,12 @@ impl HttpServer {
     /// ```
     /// use skills_embed_runtime::mcp::{McpServer, http::HttpServer};
     /// use skills_embed_runtime::policy::Permissions;
+    /// use skills_embed_runtime::tools::Settings;
     /// # static SKILLS: skills_embed_runtime::SkillSet = skills_embed_runtime::SkillSet::empty();
-    /// let http = HttpServer::new(|| McpServer::new(&SKILLS))
+    /// let http = HttpServer::new(|| McpServer::new(&SKILLS, Default::default()))
     ///     .with_token("admin-token")
     ///     .with_token_for("team-a-token", || {
-    ///         McpServer::new(&SKILLS).with_permissions(Permissions::new().deny("*").allow("team-a-*"))
+    ///         McpServer::new(&SKILLS, Settings { permissions: Permissions::new().deny("*").allow("team-a-*"), ..Settings::default() })
     ///     });
     /// # drop(http);
     /// ```
@@ -298,7 +300,7 @@ impl HttpServer {
     /// ```
     /// use skills_embed_runtime::mcp::{McpServer, http::HttpServer};
     /// # static SKILLS: skills_embed_runtime::SkillSet = skills_embed_runtime::SkillSet::empty();
-    /// let http = HttpServer::new(|| McpServer::new(&SKILLS)).with_max_body(64 * 1024);
+    /// let http = HttpServer::new(|| McpServer::new(&SKILLS, Default::default())).with_max_body(64 * 1024);
     /// # drop(http);
     /// ```
     pub fn with_max_body(mut self, bytes: usize) -> Self {
@@ -313,7 +315,7 @@ impl HttpServer {
     /// ```
     /// use skills_embed_runtime::mcp::{McpServer, http::HttpServer};
     /// # static SKILLS: skills_embed_runtime::SkillSet = skills_embed_runtime::SkillSet::empty();
-    /// let http = HttpServer::new(|| McpServer::new(&SKILLS)).with_max_sessions(100);
+    /// let http = HttpServer::new(|| McpServer::new(&SKILLS, Default::default())).with_max_sessions(100);
     /// # drop(http);
     /// ```
     pub fn with_max_sessions(mut self, max: usize) -> Self {
@@ -330,7 +332,7 @@ impl HttpServer {
     /// ```
     /// use skills_embed_runtime::mcp::{McpServer, http::HttpServer};
     /// # static SKILLS: skills_embed_runtime::SkillSet = skills_embed_runtime::SkillSet::empty();
-    /// let http = HttpServer::new(|| McpServer::new(&SKILLS)).with_max_in_flight(16);
+    /// let http = HttpServer::new(|| McpServer::new(&SKILLS, Default::default())).with_max_in_flight(16);
     /// # drop(http);
     /// ```
     pub fn with_max_in_flight(mut self, max: usize) -> Self {
@@ -346,7 +348,7 @@ impl HttpServer {
     /// use std::time::Duration;
     /// use skills_embed_runtime::mcp::{McpServer, http::HttpServer};
     /// # static SKILLS: skills_embed_runtime::SkillSet = skills_embed_runtime::SkillSet::empty();
-    /// let http = HttpServer::new(|| McpServer::new(&SKILLS))
+    /// let http = HttpServer::new(|| McpServer::new(&SKILLS, Default::default()))
     ///     .with_header_read_timeout(Duration::from_secs(3));
     /// # drop(http);
     /// ```
@@ -363,7 +365,7 @@ impl HttpServer {
     /// use std::time::Duration;
     /// use skills_embed_runtime::mcp::{McpServer, http::HttpServer};
     /// # static SKILLS: skills_embed_runtime::SkillSet = skills_embed_runtime::SkillSet::empty();
-    /// let http = HttpServer::new(|| McpServer::new(&SKILLS)).with_idle_timeout(Duration::from_secs(2));
+    /// let http = HttpServer::new(|| McpServer::new(&SKILLS, Default::default())).with_idle_timeout(Duration::from_secs(2));
     /// # drop(http);
     /// ```
     pub fn with_idle_timeout(mut self, timeout: Duration) -> Self {
@@ -379,7 +381,7 @@ impl HttpServer {
     /// ```
     /// use skills_embed_runtime::mcp::{McpServer, http::HttpServer};
     /// # static SKILLS: skills_embed_runtime::SkillSet = skills_embed_runtime::SkillSet::empty();
-    /// let http = HttpServer::new(|| McpServer::new(&SKILLS)).with_max_connections(256);
+    /// let http = HttpServer::new(|| McpServer::new(&SKILLS, Default::default())).with_max_connections(256);
     /// # drop(http);
     /// ```
     pub fn with_max_connections(mut self, max: usize) -> Self {
@@ -395,7 +397,7 @@ impl HttpServer {
     /// ```
     /// use skills_embed_runtime::mcp::{McpServer, http::HttpServer};
     /// # static SKILLS: skills_embed_runtime::SkillSet = skills_embed_runtime::SkillSet::empty();
-    /// let service = HttpServer::new(|| McpServer::new(&SKILLS))
+    /// let service = HttpServer::new(|| McpServer::new(&SKILLS, Default::default()))
     ///     .service(tokio_util::sync::CancellationToken::new());
     /// # drop(service);
     /// ```
@@ -410,7 +412,7 @@ impl HttpServer {
     /// use skills_embed_runtime::mcp::{McpServer, http::HttpServer};
     /// # static SKILLS: skills_embed_runtime::SkillSet = skills_embed_runtime::SkillSet::empty();
     /// # async fn run() -> std::io::Result<()> {
-    /// HttpServer::new(|| McpServer::new(&SKILLS)).serve("127.0.0.1:8080".parse().unwrap()).await
+    /// HttpServer::new(|| McpServer::new(&SKILLS, Default::default())).serve("127.0.0.1:8080".parse().unwrap()).await
     /// # }
     /// ```
     pub async fn serve(self, addr: SocketAddr) -> std::io::Result<()> {
@@ -430,7 +432,7 @@ impl HttpServer {
     /// use skills_embed_runtime::mcp::{McpServer, http::HttpServer};
     /// # static SKILLS: skills_embed_runtime::SkillSet = skills_embed_runtime::SkillSet::empty();
     /// fn main() -> std::io::Result<()> {
-    ///     HttpServer::new(|| McpServer::new(&SKILLS)).run("127.0.0.1:8080".parse().unwrap())
+    ///     HttpServer::new(|| McpServer::new(&SKILLS, Default::default())).run("127.0.0.1:8080".parse().unwrap())
     /// }
     /// ```
     pub fn run(self, addr: SocketAddr) -> std::io::Result<()> {
@@ -453,7 +455,7 @@ impl HttpServer {
     /// # async fn run() -> std::io::Result<()> {
     /// let listener = tokio::net::TcpListener::bind("127.0.0.1:0").await?;
     /// let (stop, stopped) = tokio::sync::oneshot::channel::<()>();
-    /// let server = HttpServer::new(|| McpServer::new(&SKILLS));
+    /// let server = HttpServer::new(|| McpServer::new(&SKILLS, Default::default()));
     /// let running = tokio::spawn(server.serve_on(listener, async { let _ = stopped.await; }));
     /// let _ = stop.send(());
     /// running.await.unwrap()
@@ -507,7 +509,7 @@ impl HttpServer {
 /// # static SKILLS: skills_embed_runtime::SkillSet = skills_embed_runtime::SkillSet::empty();
 /// # async fn run() -> std::io::Result<()> {
 /// skills_embed_runtime::mcp::http::serve_http("127.0.0.1:8080".parse().unwrap(), || {
-///     McpServer::new(&SKILLS)
+///     McpServer::new(&SKILLS, Default::default())
 /// })
 /// .await
 /// # }

@@ -38,7 +38,7 @@ type Rmcp = StreamableHttpService<McpServer, LocalSessionManager>;
 /// use skills_embed_runtime::mcp::{McpServer, http::{HttpServer, HttpService}};
 /// # static SKILLS: skills_embed_runtime::SkillSet = skills_embed_runtime::SkillSet::empty();
 /// fn is_tower<S: tower_service::Service<http::Request<String>>>(_: &S) {}
-/// let service: HttpService = HttpServer::new(|| McpServer::new(&SKILLS)).service(Default::default());
+/// let service: HttpService = HttpServer::new(|| McpServer::new(&SKILLS, Default::default())).service(Default::default());
 /// is_tower(&service);
 /// ```
 #[derive(Clone)]

@@ -35,7 +35,11 @@ fn call(skill: &str) -> CallToolRequestParams {
 
 #[tokio::test(flavor = "current_thread")]
 async fn mcp_surfaces_leave_out_what_the_model_may_not_invoke() {
-    let client = connect(McpServer::new(&SKILLS), ()).await;
+    let client = connect(
+        McpServer::new(&SKILLS, skills_embed::tools::Settings::default()),
+        (),
+    )
+    .await;
     let instructions = client.peer_info().unwrap().instructions.clone().unwrap();
     let tools = client.list_all_tools().await.unwrap();
     let schema = Value::Object((*tools[0].input_schema).clone());
@@ -123,7 +127,10 @@ async fn mcp_surfaces_leave_out_what_the_model_may_not_invoke() {
 
 #[tokio::test(flavor = "current_thread")]
 async fn the_rig_tool_leaves_them_out() {
-    let tools = ToolSet::from_tools(vec![SkillTool::new(&SKILLS)]);
+    let tools = ToolSet::from_tools(vec![SkillTool::new(
+        &SKILLS,
+        skills_embed::tools::Settings::default(),
+    )]);
     let definitions = tools.tool_definitions();
     assert_eq!(
         definitions[0].parameters["properties"]["skill"]["enum"],
@@ -165,7 +172,14 @@ async fn no_skill_the_model_may_invoke_no_tool_and_no_listing() {
         hidden,
         &skills_embed::listing::ListingFormat::Markdown,
     );
-    let client = connect(McpServer::from_shared(std::sync::Arc::new(set)), ()).await;
+    let client = connect(
+        McpServer::new(
+            std::sync::Arc::new(set),
+            skills_embed::tools::Settings::default(),
+        ),
+        (),
+    )
+    .await;
     assert!(client.list_all_tools().await.unwrap().is_empty());
     assert!(client.list_all_resources().await.unwrap().is_empty());
     assert!(client.list_all_skills().await.unwrap().is_empty());

@@ -56,7 +56,11 @@ fn answer_size(error: &ServiceError) -> usize {
 #[tokio::test(flavor = "current_thread")]
 async fn huge_uris_get_short_errors_on_every_surface() {
     const LIMIT: usize = 4096;
-    let client = connect(McpServer::from_shared(demo_set()), ()).await;
+    let client = connect(
+        McpServer::new(demo_set(), skills_embed::tools::Settings::default()),
+        (),
+    )
+    .await;
     let long = "a".repeat(4 << 20);
     let zero_width = "\u{200B}".repeat(1 << 20);
     let control = "\u{1}".repeat(1 << 20);
@@ -165,8 +169,13 @@ async fn editing_a_denied_skill_tells_the_client_nothing() {
     let discovery = Discovery::only(dir.path());
     let overlay = Arc::new(Overlay::new(&NONE, discovery));
     let counter = Counter::default();
-    let server = McpServer::from_overlay(Arc::clone(&overlay))
-        .with_permissions(Permissions::new().deny("secret-*"));
+    let server = McpServer::new(
+        Arc::clone(&overlay),
+        skills_embed::tools::Settings {
+            permissions: Permissions::new().deny("secret-*"),
+            ..skills_embed::tools::Settings::default()
+        },
+    );
     let client = connect(server, counter.clone()).await;
     let names: Vec<String> = client
         .list_all_skills()
@@ -230,7 +239,11 @@ async fn every_surface_serves_the_same_skills() {
         })
         .collect();
     let set = Arc::new(SkillSet::from_skills(skills, &ListingFormat::Markdown));
-    let client = connect(McpServer::from_shared(set), ()).await;
+    let client = connect(
+        McpServer::new(set, skills_embed::tools::Settings::default()),
+        (),
+    )
+    .await;
 
     let tools = client.list_all_tools().await.unwrap();
     let schema = Value::Object((*tools[0].input_schema).clone());
@@ -483,7 +496,8 @@ async fn cancellations_and_reused_ids_do_not_use_up_the_limit() {
     use tokio::io::{AsyncBufReadExt, AsyncWriteExt};
 
     let (server_end, client_end) = tokio::io::duplex(1 << 16);
-    let server = McpServer::from_shared(demo_set()).with_max_in_flight(2);
+    let server =
+        McpServer::new(demo_set(), skills_embed::tools::Settings::default()).with_max_in_flight(2);
     tokio::spawn(server.serve(server_end));
     let (read, mut write) = tokio::io::split(client_end);
     let mut lines = tokio::io::BufReader::new(read).lines();
@@ -563,7 +577,10 @@ async fn a_licence_or_metadata_edit_is_told_to_the_client() {
     let overlay = Arc::new(Overlay::new(&NONE, discovery));
     let counter = Counter::default();
     let client = connect(
-        McpServer::from_overlay(Arc::clone(&overlay)),
+        McpServer::new(
+            Arc::clone(&overlay),
+            skills_embed::tools::Settings::default(),
+        ),
         counter.clone(),
     )
     .await;

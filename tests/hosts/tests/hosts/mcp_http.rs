@@ -110,8 +110,11 @@ pub(crate) async fn connect(
 
 #[tokio::test(flavor = "multi_thread", worker_threads = 2)]
 async fn an_rmcp_client_over_streamable_http() {
-    let (addr, stop, running) =
-        start(HttpServer::new(|| McpServer::new(&SKILLS)).with_token(TOKEN)).await;
+    let (addr, stop, running) = start(
+        HttpServer::new(|| McpServer::new(&SKILLS, skills_embed::tools::Settings::default()))
+            .with_token(TOKEN),
+    )
+    .await;
 
     let client = connect(addr, Some(TOKEN)).await.expect("initialize");
     let info = client.peer_info().unwrap();
@@ -180,8 +183,11 @@ async fn an_rmcp_client_over_streamable_http() {
 
 #[tokio::test(flavor = "multi_thread", worker_threads = 2)]
 async fn a_stateless_server_answers_every_request_on_its_own() {
-    let (addr, stop, running) =
-        start(HttpServer::new(|| McpServer::new(&SKILLS)).stateless(true)).await;
+    let (addr, stop, running) = start(
+        HttpServer::new(|| McpServer::new(&SKILLS, skills_embed::tools::Settings::default()))
+            .stateless(true),
+    )
+    .await;
     let client = connect(addr, None).await.expect("initialize");
     assert_eq!(client.list_all_tools().await.unwrap().len(), 1);
     let read = client
@@ -196,8 +202,11 @@ async fn a_stateless_server_answers_every_request_on_its_own() {
 
 #[tokio::test(flavor = "multi_thread", worker_threads = 2)]
 async fn foreign_origins_hosts_and_missing_tokens_are_refused() {
-    let (addr, stop, running) =
-        start(HttpServer::new(|| McpServer::new(&SKILLS)).with_token(TOKEN)).await;
+    let (addr, stop, running) = start(
+        HttpServer::new(|| McpServer::new(&SKILLS, skills_embed::tools::Settings::default()))
+            .with_token(TOKEN),
+    )
+    .await;
     let bearer = ("Authorization", format!("Bearer {TOKEN}"));
 
     // A browser page elsewhere (DNS rebinding, a malicious site): 403.
@@ -253,8 +262,11 @@ async fn foreign_origins_hosts_and_missing_tokens_are_refused() {
 
 #[tokio::test(flavor = "multi_thread", worker_threads = 2)]
 async fn a_body_over_the_limit_is_refused() {
-    let (addr, stop, running) =
-        start(HttpServer::new(|| McpServer::new(&SKILLS)).with_max_body(64)).await;
+    let (addr, stop, running) = start(
+        HttpServer::new(|| McpServer::new(&SKILLS, skills_embed::tools::Settings::default()))
+            .with_max_body(64),
+    )
+    .await;
     let (status, answer) = raw(addr, "/mcp", &[]).await;
     assert_eq!(status, 413, "{answer}");
     let _ = stop.send(());
@@ -293,7 +305,10 @@ async fn a_subscription_is_told_over_the_session_stream() {
     let shared = Arc::clone(&current);
     let (addr, stop, running) = start(HttpServer::new(move || {
         let shared = Arc::clone(&shared);
-        McpServer::live(move || Arc::clone(&shared.lock().unwrap()))
+        McpServer::new(
+            skills_embed::tools::Source::live(move || Arc::clone(&shared.lock().unwrap())),
+            skills_embed::tools::Settings::default(),
+        )
     }))
     .await;
     let updates = Updates::default();
@@ -329,12 +344,17 @@ async fn a_subscription_is_told_over_the_session_stream() {
 async fn shutdown_finishes_the_requests_in_flight() {
     // The approval hook takes a while: the call is in flight when the server is told to stop.
     let (addr, stop, running) = start(HttpServer::new(|| {
-        McpServer::new(&SKILLS)
-            .with_permissions(Permissions::new().ask("pdf-forms"))
+        McpServer::new(
+            &SKILLS,
+            skills_embed::tools::Settings {
+                permissions: Permissions::new().ask("pdf-forms"),
+                ..skills_embed::tools::Settings::default()
+            }
             .with_approval(|_skill| async {
                 tokio::time::sleep(Duration::from_millis(400)).await;
                 Answer::Once
-            })
+            }),
+        )
     }))
     .await;
     let client = connect(addr, None).await.expect("initialize");
@@ -504,8 +524,11 @@ async fn skills_serve_http_shares_its_sessions_across_threads_and_holds_its_addr
 /// A client that opens sessions in a loop meets the bound, and the sessions open go on.
 #[tokio::test(flavor = "multi_thread", worker_threads = 2)]
 async fn the_sessions_a_server_holds_are_bounded() {
-    let (addr, stop, running) =
-        start(HttpServer::new(|| McpServer::new(&SKILLS)).with_max_sessions(2)).await;
+    let (addr, stop, running) = start(
+        HttpServer::new(|| McpServer::new(&SKILLS, skills_embed::tools::Settings::default()))
+            .with_max_sessions(2),
+    )
+    .await;
     let first = connect(addr, None).await.expect("initialize");
     let second = connect(addr, None).await.expect("initialize");
     assert!(connect(addr, None).await.is_err());
@@ -522,7 +545,7 @@ async fn the_sessions_a_server_holds_are_bounded() {
 
     // Without sessions there is nothing to bound.
     let (addr, stop, running) = start(
-        HttpServer::new(|| McpServer::new(&SKILLS))
+        HttpServer::new(|| McpServer::new(&SKILLS, skills_embed::tools::Settings::default()))
             .stateless(true)
             .with_max_sessions(0),
     )
@@ -536,11 +559,16 @@ async fn the_sessions_a_server_holds_are_bounded() {
 #[tokio::test(flavor = "multi_thread", worker_threads = 2)]
 async fn each_token_sees_its_own_skills() {
     let (addr, stop, running) = start(
-        HttpServer::new(|| McpServer::new(&SKILLS))
+        HttpServer::new(|| McpServer::new(&SKILLS, skills_embed::tools::Settings::default()))
             .with_token(TOKEN)
             .with_token_for("pdf-team", || {
-                McpServer::new(&SKILLS)
-                    .with_permissions(Permissions::new().deny("*").allow("pdf-*"))
+                McpServer::new(
+                    &SKILLS,
+                    skills_embed::tools::Settings {
+                        permissions: Permissions::new().deny("*").allow("pdf-*"),
+                        ..skills_embed::tools::Settings::default()
+                    },
+                )
             }),
     )
     .await;

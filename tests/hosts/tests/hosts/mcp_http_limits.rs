@@ -114,7 +114,7 @@ async fn closed_within(stream: &mut TcpStream, bound: Duration) -> bool {
 async fn idle_connections_past_the_cap_are_closed_and_a_new_client_is_answered() {
     let timeout = Duration::from_millis(500);
     let (addr, stop, running) = start(
-        HttpServer::new(|| McpServer::new(&SKILLS))
+        HttpServer::new(|| McpServer::new(&SKILLS, skills_embed::tools::Settings::default()))
             .with_max_connections(4)
             .with_header_read_timeout(timeout),
     )
@@ -143,7 +143,7 @@ async fn idle_connections_past_the_cap_are_closed_and_a_new_client_is_answered()
 #[tokio::test(flavor = "multi_thread", worker_threads = 2)]
 async fn an_answered_connection_is_closed_after_the_idle_timeout() {
     let (addr, stop, running) = start(
-        HttpServer::new(|| McpServer::new(&SKILLS))
+        HttpServer::new(|| McpServer::new(&SKILLS, skills_embed::tools::Settings::default()))
             .stateless(true)
             .with_idle_timeout(Duration::from_millis(300)),
     )
@@ -258,7 +258,7 @@ async fn no_other_socket_can_bind_the_port_of_skills_serve_http() {
 #[tokio::test(flavor = "multi_thread", worker_threads = 2)]
 async fn sessions_never_cross_tokens() {
     let (addr, stop, running) = start(
-        HttpServer::new(|| McpServer::new(&SKILLS))
+        HttpServer::new(|| McpServer::new(&SKILLS, skills_embed::tools::Settings::default()))
             .with_token("token-a")
             .with_token("token-b"),
     )
@@ -292,8 +292,12 @@ async fn a_session_that_floods_does_not_hold_every_slot() {
     let (addr, stop, running) = start(
         HttpServer::new(move || {
             let (gate, asked) = (Arc::clone(&gate_in), Arc::clone(&asked_in));
-            McpServer::new(&SKILLS)
-                .with_permissions(Permissions::new().ask("pdf-forms"))
+            McpServer::new(
+                &SKILLS,
+                skills_embed::tools::Settings {
+                    permissions: Permissions::new().ask("pdf-forms"),
+                    ..skills_embed::tools::Settings::default()
+                }
                 .with_approval(move |_skill| {
                     let (gate, asked) = (Arc::clone(&gate), Arc::clone(&asked));
                     async move {
@@ -301,7 +305,8 @@ async fn a_session_that_floods_does_not_hold_every_slot() {
                         let _ = gate.acquire().await;
                         Answer::Once
                     }
-                })
+                }),
+            )
         })
         .with_max_in_flight(16),
     )
@@ -357,8 +362,11 @@ async fn a_session_that_floods_does_not_hold_every_slot() {
 /// shutdown finds nothing in flight.
 #[tokio::test(flavor = "multi_thread", worker_threads = 2)]
 async fn every_request_gives_its_slot_back() {
-    let (addr, stop, running) =
-        start(HttpServer::new(|| McpServer::new(&SKILLS)).with_max_in_flight(1)).await;
+    let (addr, stop, running) = start(
+        HttpServer::new(|| McpServer::new(&SKILLS, skills_embed::tools::Settings::default()))
+            .with_max_in_flight(1),
+    )
+    .await;
     let client = connect(addr, None).await.expect("initialize");
     let Some(Value::Object(args)) = Some(json!({"skill": "code-review"})) else {
         unreachable!()
@@ -388,7 +396,7 @@ async fn every_request_gives_its_slot_back() {
 async fn a_body_that_does_not_come_holds_no_slot() {
     let timeout = Duration::from_secs(2);
     let (addr, stop, running) = start(
-        HttpServer::new(|| McpServer::new(&SKILLS))
+        HttpServer::new(|| McpServer::new(&SKILLS, skills_embed::tools::Settings::default()))
             .with_max_in_flight(1)
             .with_header_read_timeout(timeout),
     )
@@ -454,8 +462,11 @@ async fn event_stream(addr: SocketAddr, session: &str) -> (TcpStream, u16) {
 #[tokio::test(flavor = "multi_thread", worker_threads = 2)]
 async fn event_streams_never_take_every_connection() {
     // 6 connections: at most 3 event streams, so requests always find a connection.
-    let (addr, stop, running) =
-        start(HttpServer::new(|| McpServer::new(&SKILLS)).with_max_connections(6)).await;
+    let (addr, stop, running) = start(
+        HttpServer::new(|| McpServer::new(&SKILLS, skills_embed::tools::Settings::default()))
+            .with_max_connections(6),
+    )
+    .await;
     let mut sessions = Vec::new();
     for _ in 0..4 {
         sessions.push(open_session(addr, &[]).await);

@@ -81,7 +81,10 @@ fn skills() -> Arc<SkillSet> {
 fn server(max: usize) -> HttpServer {
     let set = skills();
     HttpServer::new(move || {
-        McpServer::from_shared(Arc::clone(&set)).with_file_runner(Arc::new(Shell))
+        McpServer::new(
+            Arc::clone(&set),
+            skills_embed::tools::Settings::default().with_file_runner(Arc::new(Shell)),
+        )
     })
     .with_max_in_flight(max)
 }

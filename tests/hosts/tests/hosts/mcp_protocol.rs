@@ -86,7 +86,11 @@ fn set_of(skills: Vec<Skill>) -> Arc<SkillSet<skills_embed::Dynamic>> {
 
 #[tokio::test(flavor = "current_thread")]
 async fn unknown_tools_and_bad_arguments_are_protocol_errors() {
-    let client = connect(McpServer::new(&SKILLS), ()).await;
+    let client = connect(
+        McpServer::new(&SKILLS, skills_embed::tools::Settings::default()),
+        (),
+    )
+    .await;
 
     let (code, message) = error_code(
         client
@@ -143,7 +147,13 @@ async fn unknown_tools_and_bad_arguments_are_protocol_errors() {
 
 #[tokio::test(flavor = "current_thread")]
 async fn with_no_skill_visible_every_tool_is_unknown() {
-    let server = McpServer::new(&SKILLS).with_permissions(Permissions::new().deny("*"));
+    let server = McpServer::new(
+        &SKILLS,
+        skills_embed::tools::Settings {
+            permissions: Permissions::new().deny("*"),
+            ..skills_embed::tools::Settings::default()
+        },
+    );
     let client = connect(server, ()).await;
     assert!(client.list_all_tools().await.unwrap().is_empty());
     let (code, message) = error_code(
@@ -159,7 +169,11 @@ async fn with_no_skill_visible_every_tool_is_unknown() {
 
 #[tokio::test(flavor = "current_thread")]
 async fn capabilities_list_what_is_served() {
-    let fixed = connect(McpServer::new(&SKILLS), ()).await;
+    let fixed = connect(
+        McpServer::new(&SKILLS, skills_embed::tools::Settings::default()),
+        (),
+    )
+    .await;
     let info = fixed.peer_info().unwrap().capabilities.clone();
     assert!(info.logging.is_some());
     let resources = info.resources.unwrap();
@@ -175,7 +189,14 @@ async fn capabilities_list_what_is_served() {
     fixed.cancel().await.unwrap();
 
     let set = set_of(vec![owned("a", "A.\n")]);
-    let live = connect(McpServer::live(move || Arc::clone(&set)), ()).await;
+    let live = connect(
+        McpServer::new(
+            skills_embed::tools::Source::live(move || Arc::clone(&set)),
+            skills_embed::tools::Settings::default(),
+        ),
+        (),
+    )
+    .await;
     let info = live.peer_info().unwrap().capabilities.clone();
     let resources = info.resources.unwrap();
     assert_eq!(resources.subscribe, Some(true));
@@ -186,9 +207,14 @@ async fn capabilities_list_what_is_served() {
 
 #[tokio::test(flavor = "current_thread")]
 async fn approvals_asked_and_refused_loads_are_logged_at_the_level_set() {
-    let server = McpServer::new(&SKILLS)
-        .with_permissions(Permissions::new().ask("release-notes"))
-        .with_approval(|_skill| async { Answer::Reject });
+    let server = McpServer::new(
+        &SKILLS,
+        skills_embed::tools::Settings {
+            permissions: Permissions::new().ask("release-notes"),
+            ..skills_embed::tools::Settings::default()
+        }
+        .with_approval(|_skill| async { Answer::Reject }),
+    );
     let handler = Client::default();
     let logs = Arc::clone(&handler.logs);
     let client = connect(server, handler).await;
@@ -244,7 +270,10 @@ async fn a_subscribed_file_that_changes_is_told_without_a_request() {
         owned("b", "B.\n"),
     ])));
     let shared = Arc::clone(&current);
-    let server = McpServer::live(move || Arc::clone(&shared.lock().unwrap()));
+    let server = McpServer::new(
+        skills_embed::tools::Source::live(move || Arc::clone(&shared.lock().unwrap())),
+        skills_embed::tools::Settings::default(),
+    );
     let handler = Client::default();
     let (updated, logs) = (Arc::clone(&handler.updated), Arc::clone(&handler.logs));
     let client = connect(server, handler).await;

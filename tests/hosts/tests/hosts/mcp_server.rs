@@ -19,7 +19,7 @@ use skills_embed::disk::{Discovery, Overlay};
 use skills_embed::mcp::McpServer;
 use skills_embed::policy::{Answer, Permissions};
 use skills_embed::tools::Event;
-use skills_embed::tools::{ToolConfig, ToolStyle};
+use skills_embed::tools::{Settings, ToolStyle};
 
 skills_embed::skills!("../../skills/examples/skills");
 
@@ -62,21 +62,26 @@ async fn permissions_apply_to_every_surface() {
         Answer::Once,
     ]));
     let events = Arc::new(Mutex::new(Vec::new()));
-    let server = McpServer::new(&SKILLS)
-        .with_permissions(Permissions::new().deny(DENIED).ask(ASK))
+    let server = McpServer::new(
+        &SKILLS,
+        skills_embed::tools::Settings {
+            permissions: Permissions::new().deny(DENIED).ask(ASK),
+            ..skills_embed::tools::Settings::default()
+        }
         .with_approval({
             let asked = Arc::clone(&asked);
             let answers = Arc::clone(&answers);
             move |skill| {
-                asked.lock().unwrap().push(skill);
+                asked.lock().unwrap().push(skill.to_string());
                 let answer = answers.lock().unwrap().pop().unwrap_or(Answer::Reject);
                 async move { answer }
             }
-        })
-        .on_event({
-            let events = Arc::clone(&events);
-            move |event| events.lock().unwrap().push(event.clone())
-        });
+        }),
+    )
+    .on_event({
+        let events = Arc::clone(&events);
+        move |event| events.lock().unwrap().push(event.clone())
+    });
     let client = connect(server, ()).await;
 
     // The denied skill is in no listing.
@@ -183,7 +188,9 @@ async fn permissions_apply_to_every_surface() {
         .unwrap();
     assert_eq!(asked.lock().unwrap().len(), 3);
     let events = events.lock().unwrap().clone();
-    assert!(events.contains(&Event::ApprovalRequested { skill: ASK.into() }));
+    assert!(events.contains(&Event::ApprovalRequested(
+        skills_embed::policy::Subject::load(ASK)
+    )));
     assert!(events.contains(&Event::Loaded { skill: ASK.into() }));
 
     client.cancel().await.unwrap();
@@ -191,7 +198,13 @@ async fn permissions_apply_to_every_surface() {
 
 #[tokio::test(flavor = "current_thread")]
 async fn without_an_approval_hook_ask_skills_are_refused_with_a_reason() {
-    let server = McpServer::new(&SKILLS).with_permissions(Permissions::new().ask(ASK));
+    let server = McpServer::new(
+        &SKILLS,
+        skills_embed::tools::Settings {
+            permissions: Permissions::new().ask(ASK),
+            ..skills_embed::tools::Settings::default()
+        },
+    );
     let client = connect(server, ()).await;
     let out = client
         .call_tool(call("load_skill", json!({"skill": ASK})))
@@ -220,7 +233,11 @@ async fn without_an_approval_hook_ask_skills_are_refused_with_a_reason() {
 
 #[tokio::test(flavor = "current_thread")]
 async fn embedded_digests_and_the_served_skill_md() {
-    let client = connect(McpServer::new(&SKILLS), ()).await;
+    let client = connect(
+        McpServer::new(&SKILLS, skills_embed::tools::Settings::default()),
+        (),
+    )
+    .await;
     let skills = client.list_all_skills().await.unwrap();
     assert_eq!(skills.len(), 5);
     for entry in &skills {
@@ -305,12 +322,14 @@ async fn embedded_digests_and_the_served_skill_md() {
 
 #[tokio::test(flavor = "current_thread")]
 async fn split_tools_and_remembered_loads() {
-    let server = McpServer::new(&SKILLS)
-        .with_config(ToolConfig {
+    let server = McpServer::new(
+        &SKILLS,
+        Settings {
             style: ToolStyle::Split,
-            ..ToolConfig::default()
-        })
-        .remember_loads(true);
+            ..Settings::default()
+        },
+    )
+    .remember_loads(true);
     let client = connect(server, ()).await;
     let tools: Vec<String> = client
         .list_all_tools()
@@ -366,7 +385,14 @@ async fn an_overlay_reload_reaches_the_client() {
     let overlay = Arc::new(Overlay::new(&SKILLS, discovery));
     let handler = Client::default();
     let changed = Arc::clone(&handler.tool_list_changed);
-    let client = connect(McpServer::from_overlay(Arc::clone(&overlay)), handler).await;
+    let client = connect(
+        McpServer::new(
+            Arc::clone(&overlay),
+            skills_embed::tools::Settings::default(),
+        ),
+        handler,
+    )
+    .await;
     let before = client.list_all_skills().await.unwrap();
     assert_eq!(before.len(), 5);
 
@@ -430,7 +456,11 @@ async fn a_run_time_set_with_a_non_ascii_name() {
         )],
     );
     let set = Arc::new(SkillSet::from_skills(vec![skill], &ListingFormat::Markdown));
-    let client = connect(McpServer::from_shared(set), ()).await;
+    let client = connect(
+        McpServer::new(set, skills_embed::tools::Settings::default()),
+        (),
+    )
+    .await;
     let skills = client.list_all_skills().await.unwrap();
     assert_eq!(skills[0].uri, "skill://%E6%8A%80%E8%83%BD/SKILL.md");
     // Another spelling of the same URI finds the same skill, answered under that spelling.
@@ -483,15 +513,20 @@ async fn always_holds_until_a_reload_changes_the_skill() {
     let discovery = Discovery::only(dir.path());
     let overlay = Arc::new(Overlay::new(&SKILLS, discovery));
     let asked = Arc::new(Mutex::new(0));
-    let server = McpServer::from_overlay(Arc::clone(&overlay))
-        .with_permissions(Permissions::new().ask("db-backup"))
+    let server = McpServer::new(
+        Arc::clone(&overlay),
+        skills_embed::tools::Settings {
+            permissions: Permissions::new().ask("db-backup"),
+            ..skills_embed::tools::Settings::default()
+        }
         .with_approval({
             let asked = Arc::clone(&asked);
             move |_skill| {
                 *asked.lock().unwrap() += 1;
                 async { Answer::Always }
             }
-        });
+        }),
+    );
     let client = connect(server, ()).await;
     let load = || client.call_tool(call("load_skill", json!({"skill": "db-backup"})));
     let read =
@@ -549,7 +584,11 @@ async fn a_name_the_skills_extension_cannot_carry_hides_only_its_own_skill() {
         vec![owned_skill("a*b"), owned_skill("a-b")],
         &skills_embed::listing::ListingFormat::Markdown,
     );
-    let client = connect(McpServer::from_shared(Arc::new(set)), ()).await;
+    let client = connect(
+        McpServer::new(Arc::new(set), skills_embed::tools::Settings::default()),
+        (),
+    )
+    .await;
     let tools = client.list_all_tools().await.unwrap();
     assert_eq!(
         tools[0].input_schema["properties"]["skill"]["enum"],
@@ -573,15 +612,20 @@ async fn a_name_the_skills_extension_cannot_carry_hides_only_its_own_skill() {
 async fn an_always_given_through_resources_read_holds_for_the_tool() {
     // One connection, one set of answers: the session sees a grant given on another surface.
     let asked = Arc::new(Mutex::new(0));
-    let server = McpServer::new(&SKILLS)
-        .with_permissions(Permissions::new().ask(ASK))
+    let server = McpServer::new(
+        &SKILLS,
+        skills_embed::tools::Settings {
+            permissions: Permissions::new().ask(ASK),
+            ..skills_embed::tools::Settings::default()
+        }
         .with_approval({
             let asked = Arc::clone(&asked);
             move |_skill| {
                 *asked.lock().unwrap() += 1;
                 async { Answer::Always }
             }
-        });
+        }),
+    );
     let client = connect(server, ()).await;
     // The session starts before the answer is given.
     client

@@ -30,8 +30,16 @@ fn wait(_: Nothing) -> Result<&'static str, String> {
 
 #[tokio::test(flavor = "current_thread")]
 async fn a_running_script_holds_up_no_other_client() {
-    let slow = connect(McpServer::new(&SKILLS), ()).await;
-    let other = connect(McpServer::new(&SKILLS), ()).await;
+    let slow = connect(
+        McpServer::new(&SKILLS, skills_embed::tools::Settings::default()),
+        (),
+    )
+    .await;
+    let other = connect(
+        McpServer::new(&SKILLS, skills_embed::tools::Settings::default()),
+        (),
+    )
+    .await;
     let running = tokio::spawn(async move {
         slow.call_tool(call(
             "run_skill_script",

@@ -17,9 +17,13 @@ const DENIED: &str = "brand-guidelines";
 
 #[tokio::test(flavor = "current_thread")]
 async fn typed_tool_through_a_tool_set() {
-    let tools = ToolSet::from_tools(vec![
-        SkillTool::new(&SKILLS).with_permissions(Permissions::new().deny(DENIED)),
-    ]);
+    let tools = ToolSet::from_tools(vec![SkillTool::new(
+        &SKILLS,
+        skills_embed::tools::Settings {
+            permissions: Permissions::new().deny(DENIED),
+            ..skills_embed::tools::Settings::default()
+        },
+    )]);
 
     // The definition the model gets: the visible skills as the enum.
     let definitions = tools.tool_definitions();
@@ -110,7 +114,10 @@ async fn an_agent_turn_with_a_scripted_model() {
     ]);
     let agent = AgentBuilder::new(model.clone())
         .preamble(format!("You can load these skills:\n{}", SKILLS.summary()))
-        .tool(SkillTool::new(&SKILLS))
+        .tool(SkillTool::new(
+            &SKILLS,
+            skills_embed::tools::Settings::default(),
+        ))
         .build();
     let response = agent
         .prompt("Please fill in this PDF form.")
@@ -141,8 +148,12 @@ async fn an_agent_turn_with_a_scripted_model() {
 async fn approval_through_the_hook() {
     let answers = Arc::new(Mutex::new(vec![Answer::Always, Answer::Reject]));
     let asked = Arc::new(Mutex::new(0));
-    let tool = SkillTool::new(&SKILLS)
-        .with_permissions(Permissions::new().ask("release-notes"))
+    let tool = SkillTool::new(
+        &SKILLS,
+        skills_embed::tools::Settings {
+            permissions: Permissions::new().ask("release-notes"),
+            ..skills_embed::tools::Settings::default()
+        }
         .with_approval({
             let answers = Arc::clone(&answers);
             let asked = Arc::clone(&asked);
@@ -151,7 +162,8 @@ async fn approval_through_the_hook() {
                 let answer = answers.lock().unwrap().pop().unwrap_or(Answer::Reject);
                 async move { answer }
             }
-        });
+        }),
+    );
     let tools = ToolSet::from_tools(vec![tool]);
     let call = || {
         let tools = &tools;
@@ -180,9 +192,13 @@ async fn approval_through_the_hook() {
     assert_eq!(*asked.lock().unwrap(), 2);
 
     // Without a hook the load is refused, with the reason.
-    let unasked = ToolSet::from_tools(vec![
-        SkillTool::new(&SKILLS).with_permissions(Permissions::new().ask("release-notes")),
-    ]);
+    let unasked = ToolSet::from_tools(vec![SkillTool::new(
+        &SKILLS,
+        skills_embed::tools::Settings {
+            permissions: Permissions::new().ask("release-notes"),
+            ..skills_embed::tools::Settings::default()
+        },
+    )]);
     let refused = unasked
         .execute(
             "load_skill",
@@ -218,16 +234,21 @@ async fn always_holds_until_a_reload_changes_the_skill() {
     let discovery = Discovery::only(dir.path());
     let overlay = Arc::new(Overlay::new(&SKILLS, discovery));
     let asked = Arc::new(Mutex::new(0));
-    let tools = DynamicSkillTools::from_overlay(Arc::clone(&overlay))
-        .with_permissions(Permissions::new().ask("db-backup"))
+    let tools = DynamicSkillTools::new(
+        Arc::clone(&overlay),
+        skills_embed::tools::Settings {
+            permissions: Permissions::new().ask("db-backup"),
+            ..skills_embed::tools::Settings::default()
+        }
         .with_approval({
             let asked = Arc::clone(&asked);
             move |_skill| {
                 *asked.lock().unwrap() += 1;
                 async { Answer::Always }
             }
-        })
-        .tools();
+        }),
+    )
+    .tools();
     let load = || async {
         let out = tools[0]
             .execute(json!({"skill": "db-backup"}))
@@ -260,7 +281,10 @@ async fn dynamic_tools_over_an_overlay() {
     let dir = tempfile::tempdir().unwrap();
     let discovery = Discovery::only(dir.path());
     let overlay = Arc::new(Overlay::new(&SKILLS, discovery));
-    let source = DynamicSkillTools::from_overlay(Arc::clone(&overlay));
+    let source = DynamicSkillTools::new(
+        Arc::clone(&overlay),
+        skills_embed::tools::Settings::default(),
+    );
     let tools = source.tools();
     assert_eq!(tools.len(), 1);
     let load = &tools[0];
@@ -303,12 +327,14 @@ async fn dynamic_tools_over_an_overlay() {
     );
 
     // Any name and the split style.
-    let split = DynamicSkillTools::new(&SKILLS)
-        .with_config(skills_embed::tools::ToolConfig {
+    let split = DynamicSkillTools::new(
+        &SKILLS,
+        skills_embed::tools::Settings {
             style: skills_embed::tools::ToolStyle::Split,
-            ..skills_embed::tools::ToolConfig::default()
-        })
-        .tools();
+            ..skills_embed::tools::Settings::default()
+        },
+    )
+    .tools();
     let chunk = split
         .iter()
         .find(|t| *t.name() == "read_skill_resource")
@@ -341,21 +367,26 @@ async fn a_skill_named_star_granted_always_lets_no_other_skill_through() {
         &skills_embed::listing::ListingFormat::Markdown,
     ));
     let asked = Arc::new(Mutex::new(Vec::new()));
-    let tools = DynamicSkillTools::from_shared(set)
-        .with_permissions(Permissions::new().ask("*"))
+    let tools = DynamicSkillTools::new(
+        set,
+        skills_embed::tools::Settings {
+            permissions: Permissions::new().ask("*"),
+            ..skills_embed::tools::Settings::default()
+        }
         .with_approval({
             let asked = Arc::clone(&asked);
-            move |skill: String| {
-                let answer = if skill == "*" {
+            move |skill: skills_embed::policy::Subject| {
+                let answer = if skill.skill == "*" {
                     Answer::Always
                 } else {
                     Answer::Reject
                 };
-                asked.lock().unwrap().push(skill);
+                asked.lock().unwrap().push(skill.to_string());
                 async move { answer }
             }
-        })
-        .tools();
+        }),
+    )
+    .tools();
     let star = tools[0].execute(json!({"skill": "*"})).await.unwrap();
     assert!(star.as_text().unwrap().contains("Body of *."));
     // The grant is for the skill `*`, not the pattern: `deploy` is still asked for.
@@ -369,9 +400,21 @@ async fn a_skill_named_star_granted_always_lets_no_other_skill_through() {
 #[tokio::test(flavor = "current_thread")]
 async fn no_visible_skill_no_dynamic_tool() {
     // Issue 15: no listing and no tool when there are no visible skills.
-    let denied = DynamicSkillTools::new(&SKILLS).with_permissions(Permissions::new().deny("*"));
+    let denied = DynamicSkillTools::new(
+        &SKILLS,
+        skills_embed::tools::Settings {
+            permissions: Permissions::new().deny("*"),
+            ..skills_embed::tools::Settings::default()
+        },
+    );
     assert!(denied.tools().is_empty());
-    let typed = SkillTool::new(&SKILLS).with_permissions(Permissions::new().deny("*"));
+    let typed = SkillTool::new(
+        &SKILLS,
+        skills_embed::tools::Settings {
+            permissions: Permissions::new().deny("*"),
+            ..skills_embed::tools::Settings::default()
+        },
+    );
     assert!(typed.tools().is_empty());
     assert_eq!(typed.tools().listing(&Default::default()), "");
 
@@ -380,10 +423,13 @@ async fn no_visible_skill_no_dynamic_tool() {
         Vec::new(),
         &skills_embed::listing::ListingFormat::Markdown,
     ))));
-    let live = DynamicSkillTools::live({
-        let current = Arc::clone(&current);
-        move || Arc::clone(&current.lock().unwrap())
-    });
+    let live = DynamicSkillTools::new(
+        skills_embed::tools::Source::live({
+            let current = Arc::clone(&current);
+            move || Arc::clone(&current.lock().unwrap())
+        }),
+        skills_embed::tools::Settings::default(),
+    );
     assert!(live.tools().is_empty());
     *current.lock().unwrap() = Arc::new(skills_embed::SkillSet::from_skills(
         vec![owned_skill("deploy")],

@@ -138,9 +138,11 @@ fn spin_call(pid_file: &std::path::Path) -> rmcp::model::CallToolRequestParams {
 async fn a_hang_up_kills_the_script_files_process() {
     let dir = tempfile::tempdir().unwrap();
     let pid_file = dir.path().join("pid");
-    let server = McpServer::from_shared(skills())
-        .with_file_runner(Arc::new(Shell))
-        .with_server_limit(InFlightLimit::new(8));
+    let server = McpServer::new(
+        skills(),
+        skills_embed::tools::Settings::default().with_file_runner(Arc::new(Shell)),
+    )
+    .with_server_limit(InFlightLimit::new(8));
     let client = connect(server, ()).await;
     let peer = client.peer().clone();
     let params = spin_call(&pid_file);
@@ -162,10 +164,12 @@ async fn a_cancelled_call_kills_the_script_files_process_and_frees_its_slot() {
     let dir = tempfile::tempdir().unwrap();
     let pid_file = dir.path().join("pid");
     // One request at a time on this connection: the next is read only when the slot is free.
-    let server = McpServer::from_shared(skills())
-        .with_file_runner(Arc::new(Shell))
-        .with_max_in_flight(1)
-        .with_server_limit(InFlightLimit::new(8));
+    let server = McpServer::new(
+        skills(),
+        skills_embed::tools::Settings::default().with_file_runner(Arc::new(Shell)),
+    )
+    .with_max_in_flight(1)
+    .with_server_limit(InFlightLimit::new(8));
     let client = connect(server, ()).await;
     let request = ClientRequest::CallToolRequest(CallToolRequest::new(spin_call(&pid_file)));
     let handle = client
@@ -196,7 +200,8 @@ async fn a_plain_functions_run_keeps_its_slot_until_it_returns() {
     let release = Release;
     // One request at a time across the two servers.
     let limit = InFlightLimit::new(1);
-    let first = McpServer::from_shared(skills()).with_server_limit(limit.clone());
+    let first = McpServer::new(skills(), skills_embed::tools::Settings::default())
+        .with_server_limit(limit.clone());
     let (server_end, client_end) = tokio::io::duplex(1 << 20);
     let served = tokio::spawn(first.serve(server_end));
     let first = ().serve(client_end).await.expect("initialize");
@@ -216,7 +221,8 @@ async fn a_plain_functions_run_keeps_its_slot_until_it_returns() {
         .unwrap()
         .unwrap();
 
-    let second = McpServer::from_shared(skills()).with_server_limit(limit.clone());
+    let second = McpServer::new(skills(), skills_embed::tools::Settings::default())
+        .with_server_limit(limit.clone());
     let mut second = tokio::spawn(async move {
         let client = connect(second, ()).await;
         client.list_all_tools().await.map(|tools| tools.len())

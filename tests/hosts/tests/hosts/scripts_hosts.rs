@@ -12,7 +12,7 @@ use serde_json::{Value, json};
 use skills_embed::mcp::McpServer;
 use skills_embed::policy::{Answer, Permissions};
 use skills_embed::rig::DynamicSkillTools;
-use skills_embed::tools::{ToolConfig, ToolStyle};
+use skills_embed::tools::{Settings, ToolStyle};
 
 skills_embed::skills!(
     "../fixtures/scripts",
@@ -78,7 +78,11 @@ const PAIRS: [&str; 5] = [
 
 #[tokio::test(flavor = "current_thread")]
 async fn mcp_lists_the_run_tool() {
-    let client = connect(McpServer::new(&SKILLS), ()).await;
+    let client = connect(
+        McpServer::new(&SKILLS, skills_embed::tools::Settings::default()),
+        (),
+    )
+    .await;
     let tools = client.list_all_tools().await.unwrap();
     let names: Vec<&str> = tools.iter().map(|t| t.name.as_ref()).collect();
     assert_eq!(names, ["load_skill", RUN]);
@@ -94,10 +98,13 @@ async fn mcp_lists_the_run_tool() {
     );
 
     // The split style: one tool per script, its schema the script's own.
-    let split = McpServer::new(&SKILLS).with_config(ToolConfig {
-        style: ToolStyle::Split,
-        ..ToolConfig::default()
-    });
+    let split = McpServer::new(
+        &SKILLS,
+        Settings {
+            style: ToolStyle::Split,
+            ..Settings::default()
+        },
+    );
     let client = connect(split, ()).await;
     let tools = client.list_all_tools().await.unwrap();
     let add = tools
@@ -113,7 +120,11 @@ async fn mcp_lists_the_run_tool() {
 
 #[tokio::test(flavor = "current_thread")]
 async fn mcp_runs_a_script_through_tools_call() {
-    let client = connect(McpServer::new(&SKILLS), ()).await;
+    let client = connect(
+        McpServer::new(&SKILLS, skills_embed::tools::Settings::default()),
+        (),
+    )
+    .await;
     let ok = client
         .call_tool(call(
             RUN,
@@ -164,10 +175,13 @@ async fn mcp_runs_a_script_through_tools_call() {
 
 #[tokio::test(flavor = "current_thread")]
 async fn mcp_runs_a_split_script_tool() {
-    let split = McpServer::new(&SKILLS).with_config(ToolConfig {
-        style: ToolStyle::Split,
-        ..ToolConfig::default()
-    });
+    let split = McpServer::new(
+        &SKILLS,
+        Settings {
+            style: ToolStyle::Split,
+            ..Settings::default()
+        },
+    );
     let client = connect(split, ()).await;
     let ok = client
         .call_tool(call("calc__add", json!({"a": 7, "b": 8})))
@@ -179,15 +193,20 @@ async fn mcp_runs_a_split_script_tool() {
 #[tokio::test(flavor = "current_thread")]
 async fn mcp_asks_before_an_ask_script_runs() {
     let asked = Arc::new(Mutex::new(Vec::new()));
-    let server = McpServer::new(&SKILLS)
-        .with_permissions(Permissions::new().ask("calc/add"))
+    let server = McpServer::new(
+        &SKILLS,
+        skills_embed::tools::Settings {
+            permissions: Permissions::new().ask("calc/add"),
+            ..skills_embed::tools::Settings::default()
+        }
         .with_approval({
             let asked = Arc::clone(&asked);
             move |subject| {
-                asked.lock().unwrap().push(subject);
+                asked.lock().unwrap().push(subject.to_string());
                 async { Answer::Always }
             }
-        });
+        }),
+    );
     let client = connect(server, ()).await;
     for _ in 0..2 {
         let ok = client
@@ -207,7 +226,11 @@ async fn mcp_asks_before_an_ask_script_runs() {
 async fn mcp_refuses_a_script_call_it_cannot_take() {
     // A split-style script tool called on a server of the unified style is not offered: a
     // protocol error naming the tools, and the server goes on.
-    let client = connect(McpServer::new(&SKILLS), ()).await;
+    let client = connect(
+        McpServer::new(&SKILLS, skills_embed::tools::Settings::default()),
+        (),
+    )
+    .await;
     let error = client
         .call_tool(call("calc__add", json!({"a": 1, "b": 2})))
         .await
@@ -230,7 +253,7 @@ async fn mcp_refuses_a_script_call_it_cannot_take() {
 
 #[tokio::test(flavor = "current_thread")]
 async fn rig_dynamic_tools_expose_and_run_scripts() {
-    let tools = DynamicSkillTools::new(&SKILLS).tools();
+    let tools = DynamicSkillTools::new(&SKILLS, skills_embed::tools::Settings::default()).tools();
     let names: Vec<String> = tools.iter().map(|t| t.name().to_string()).collect();
     assert_eq!(names, ["load_skill", RUN]);
     let run = &tools[1];
@@ -287,12 +310,14 @@ async fn rig_dynamic_tools_expose_and_run_scripts() {
 
 #[tokio::test(flavor = "current_thread")]
 async fn rig_split_tools_run_scripts() {
-    let tools = DynamicSkillTools::new(&SKILLS)
-        .with_config(ToolConfig {
+    let tools = DynamicSkillTools::new(
+        &SKILLS,
+        Settings {
             style: ToolStyle::Split,
-            ..ToolConfig::default()
-        })
-        .tools();
+            ..Settings::default()
+        },
+    )
+    .tools();
     let add = tools
         .iter()
         .find(|t| *t.name() == "calc__add")
@@ -312,18 +337,23 @@ async fn rig_split_tools_run_scripts() {
 async fn rig_asks_before_an_ask_script_runs() {
     let asked = Arc::new(Mutex::new(Vec::new()));
     let answers = Arc::new(Mutex::new(vec![Answer::Always, Answer::Reject]));
-    let tools = DynamicSkillTools::new(&SKILLS)
-        .with_permissions(Permissions::new().ask("calc/add").deny("*/boom"))
+    let tools = DynamicSkillTools::new(
+        &SKILLS,
+        skills_embed::tools::Settings {
+            permissions: Permissions::new().ask("calc/add").deny("*/boom"),
+            ..skills_embed::tools::Settings::default()
+        }
         .with_approval({
             let asked = Arc::clone(&asked);
             let answers = Arc::clone(&answers);
             move |subject| {
-                asked.lock().unwrap().push(subject);
+                asked.lock().unwrap().push(subject.to_string());
                 let answer = answers.lock().unwrap().pop().unwrap_or(Answer::Reject);
                 async move { answer }
             }
-        })
-        .tools();
+        }),
+    )
+    .tools();
     let run = tools.iter().find(|t| *t.name() == RUN).unwrap();
     // The denied script is not offered.
     let pairs = &run.definition().parameters["properties"]["script"]["enum"];
@@ -380,7 +410,10 @@ impl skills_embed::tools::FileRunner for DryRun {
 
 #[tokio::test(flavor = "current_thread")]
 async fn mcp_runs_script_files_through_the_hosts_runner() {
-    let server = McpServer::new(&examples::SKILLS).with_file_runner(Arc::new(DryRun));
+    let server = McpServer::new(
+        &examples::SKILLS,
+        skills_embed::tools::Settings::default().with_file_runner(Arc::new(DryRun)),
+    );
     let client = connect(server, ()).await;
     let tools = client.list_all_tools().await.unwrap();
     let run = tools.iter().find(|t| t.name == RUN).expect("a run tool");
@@ -413,9 +446,14 @@ async fn mcp_runs_script_files_through_the_hosts_runner() {
     );
 
     // A script rule on the path hides the file as it hides a Rust script.
-    let denied = McpServer::new(&examples::SKILLS)
-        .with_file_runner(Arc::new(DryRun))
-        .with_permissions(Permissions::new().deny("release-notes/scripts/*"));
+    let denied = McpServer::new(
+        &examples::SKILLS,
+        skills_embed::tools::Settings {
+            permissions: Permissions::new().deny("release-notes/scripts/*"),
+            ..skills_embed::tools::Settings::default()
+        }
+        .with_file_runner(Arc::new(DryRun)),
+    );
     let client = connect(denied, ()).await;
     let tools = client.list_all_tools().await.unwrap();
     let listed: Vec<String> = tools
@@ -431,9 +469,11 @@ async fn mcp_runs_script_files_through_the_hosts_runner() {
 
 #[tokio::test(flavor = "current_thread")]
 async fn rig_dynamic_tools_run_script_files_through_the_runner() {
-    let tools = DynamicSkillTools::new(&examples::SKILLS)
-        .with_file_runner(Arc::new(DryRun))
-        .tools();
+    let tools = DynamicSkillTools::new(
+        &examples::SKILLS,
+        skills_embed::tools::Settings::default().with_file_runner(Arc::new(DryRun)),
+    )
+    .tools();
     let run = tools.iter().find(|t| t.name() == RUN).expect("a run tool");
     let out = run
         .execute(json!({"script": "release-notes/scripts/changelog.sh", "args": {"argv": []}}))
