@@ -510,7 +510,7 @@ impl PartialEq<ToolName> for &str {
 )]
 #[non_exhaustive]
 pub struct ToolNameError {
-    /// The name given, clipped to [`ECHO`](crate::text::ECHO) characters.
+    /// The name given, clipped to 100 characters.
     pub name: String,
     /// What is wrong: `is empty`, `has '\n' at byte 4`, `is 65 characters long`.
     pub problem: String,
