@@ -276,7 +276,7 @@ fn handler_set() -> &'static SkillSet {
     SET.get_or_init(|| {
         let root = Path::new(env!("CARGO_MANIFEST_DIR")).join("../tests/fixtures/tools");
         let tree = skills_embed_runtime::parse::scan(&root, &Default::default());
-        let (set, diagnostics) = skills_embed::load::set(&tree, &ListingFormat::Markdown);
+        let (set, diagnostics) = skills_embed_runtime::load::set(&tree, &ListingFormat::Markdown);
         assert!(diagnostics.is_empty() && set.len() == 4, "{diagnostics:?}");
         set
     })
