@@ -9,12 +9,11 @@ use std::path::{Path, PathBuf};
 use std::process::ExitCode;
 use std::str::FromStr;
 
+use crate::__private::scan;
 use crate::SkillSet;
 use crate::disk::Discovery;
 use crate::listing::ListingFormat;
-use crate::parse::{
-    Diagnostic, Dialect, Profile, ResourceAction, Rule, ScanOptions, WalkLimits, scan,
-};
+use crate::parse::{Diagnostic, Dialect, Profile, Rule, ScanOptions};
 use crate::tools::{OutputShape, Settings, ToolName, ToolStyle, Tools};
 use clap::builder::TypedValueParser as _;
 use clap::{Parser, Subcommand, ValueEnum};
@@ -308,22 +307,22 @@ impl Common {
     fn options(&self) -> ScanOptions {
         let mut options = ScanOptions {
             profile: self.profile(),
-            dialects: self.dialects.iter().copied().collect(),
+            dialects: self.dialects.clone(),
             follow_symlinks: true,
-            walk: self.walk(WalkLimits::default()),
+            skip_large_resources: true,
             ..ScanOptions::default()
         };
-        options.limits.resource = ResourceAction::Skip;
+        self.walk(&mut options);
         if let Some(Cap(cap)) = self.max_resource_bytes {
-            options.limits.max_resource_bytes = cap;
+            options.max_resource_bytes = cap;
         }
         options
     }
 
-    /// `walk` with the caps given on the command line.
-    fn walk(&self, mut walk: WalkLimits) -> WalkLimits {
+    /// Sets the walk caps given on the command line.
+    fn walk(&self, walk: &mut ScanOptions) {
         if let Some(Count(cap)) = self.max_depth {
-            walk.max_depth = cap;
+            walk.max_walk_depth = cap;
         }
         if let Some(Count(cap)) = self.max_entries {
             walk.max_entries = cap;
@@ -331,7 +330,6 @@ impl Common {
         if let Some(Count(cap)) = self.max_skill_entries {
             walk.max_skill_entries = cap;
         }
-        walk
     }
 
     /// How `validate` reads PATH: every SKILL.md below it (see
@@ -340,14 +338,14 @@ impl Common {
     fn validate_options(&self, dot_folders: bool) -> ScanOptions {
         let mut options = ScanOptions {
             profile: self.profile(),
-            dialects: self.dialects.iter().copied().collect(),
+            dialects: self.dialects.clone(),
             dot_folders,
-            walk: self.walk(WalkLimits::default()),
             ..ScanOptions::for_repositories()
         };
+        self.walk(&mut options);
         if let Some(Cap(cap)) = self.max_resource_bytes {
-            options.limits.max_resource_bytes = cap;
-            options.limits.resource = ResourceAction::Error;
+            options.max_resource_bytes = cap;
+            options.skip_large_resources = false;
         }
         options
     }
@@ -355,10 +353,10 @@ impl Common {
     /// Discovery from the current folder, with the size cap given on the command line.
     fn discovery(&self) -> Discovery {
         let mut discovery = Discovery::default();
-        discovery.scan.walk = self.walk(discovery.scan.walk);
-        discovery.scan.dialects = self.dialects.iter().copied().collect();
+        self.walk(&mut discovery.scan);
+        discovery.scan.dialects = self.dialects.clone();
         if let Some(Cap(cap)) = self.max_resource_bytes {
-            discovery.scan.limits.max_resource_bytes = cap;
+            discovery.scan.max_resource_bytes = cap;
             discovery.max_file_bytes = cap;
         }
         discovery
@@ -613,7 +611,10 @@ fn validate(
 /// One diagnostic as JSON; `line` and `column` are null for a problem with a whole file or
 /// folder.
 fn diagnostic_json(d: &Diagnostic) -> serde_json::Value {
-    let (line, column) = d.position().unzip();
+    let (line, column) = match d.line {
+        0 => (None, None),
+        line => (Some(line), Some(d.column)),
+    };
     serde_json::json!({
         "file": d.file.display().to_string(),
         "line": line,
@@ -909,7 +910,7 @@ fn extract(path: &Path, skill: &str, dest: &Path, common: &Common) -> Outcome {
             return Outcome::Invalid;
         }
     };
-    match crate::disk::extract(skill, dest) {
+    match crate::__private::extract(skill, dest) {
         Ok(done) => {
             let verb = if done.written { "wrote" } else { "unchanged:" };
             println!("{verb} {}", done.dir.display());
@@ -1058,7 +1059,7 @@ fn serve(
             let defaults = common.discovery();
             let mut scan = common.options();
             // A reload is bounded in time as discovery's are, so no tree can hold one for ever.
-            scan.walk.max_time = defaults.scan.walk.max_time;
+            scan.max_time = defaults.scan.max_time;
             Discovery {
                 project: false,
                 user: false,
@@ -1104,24 +1105,25 @@ fn serve(
     };
     let permissions = restrict(rules);
 
-    // Reloads run on a thread of their own (`disk::watch`, at the lowest CPU priority), once a
+    // Reloads run on a thread of their own (`Overlay::watch`, at the lowest CPU priority), once a
     // second after the last one ended; requests take the overlay's last complete snapshot,
     // which a reload swaps in whole when it is done, so a slow reload never delays an answer
     // (issue 13: a reload on the request path, walking a link to `/`, left the server
     // answering nothing, not even `ping`).
     drop(set);
-    let _watcher = crate::disk::watch(Arc::clone(&overlay), Duration::from_secs(1), |report| {
-        for d in &report.diagnostics {
-            eprintln!("{d}");
-        }
-        eprintln!(
-            "skills serve: reloaded (added {:?}, removed {:?}, changed {:?})",
-            report.added, report.removed, report.changed
-        );
-    })
-    .map_err(|e| {
-        eprintln!("skills serve: cannot start the reload thread ({e}); serving without reloads")
-    });
+    let _watching = overlay
+        .watch(Duration::from_secs(1), |report| {
+            for d in &report.diagnostics {
+                eprintln!("{d}");
+            }
+            eprintln!(
+                "skills serve: reloaded (added {:?}, removed {:?}, changed {:?})",
+                report.added, report.removed, report.changed
+            );
+        })
+        .map_err(|e| {
+            eprintln!("skills serve: cannot start the reload thread ({e}); serving without reloads")
+        });
     let maker = move |permissions: crate::policy::Permissions| {
         let (overlay, config) = (Arc::clone(&overlay), config.clone());
         move || {

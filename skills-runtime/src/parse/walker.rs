@@ -56,7 +56,7 @@ impl<'a> Walk<'a> {
     pub(super) fn run(&mut self, diagnostics: &mut Vec<Diagnostic>) -> WalkSummary {
         let from = diagnostics.len();
         let follow = self.options.follow_symlinks;
-        let limits = self.options.walk;
+        let limits = self.options.walk_limits();
         let mut walker = WalkDir::new(self.root)
             .follow_links(follow)
             .sort_by_file_name();
