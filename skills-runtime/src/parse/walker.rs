@@ -30,7 +30,7 @@ struct OpenSkill {
     index: usize,
     /// Entries met below it so far.
     entries: usize,
-    /// Whether [`WalkLimits::max_skill_entries`] cut it (reported once).
+    /// Whether [`ScanOptions::max_skill_entries`](super::ScanOptions::max_skill_entries) cut it (reported once).
     cut: bool,
 }
 
