@@ -172,7 +172,7 @@ impl<Id> Overlay<Id> {
     ///
     /// The fingerprint and the scan walk under the one walk policy: no
     /// link out of the root, each real folder once per skill, capped depth and entries, and the
-    /// time limit of [`Discovery::scan`](Discovery::scan) (`scan.max_time`). A root whose walk runs out of time
+    /// time limit of the discovery's walks ([`ScanOptions::max_time`](crate::parse::ScanOptions::max_time)). A root whose walk runs out of time
     /// keeps its previous skills, with a `scan-limit` warning.
     ///
     /// Readers never wait for a reload: [`snapshot`](Overlay::snapshot) returns the last
