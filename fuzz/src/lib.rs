@@ -7,7 +7,7 @@
 //!
 //! | function | entry point | input |
 //! |---|---|---|
-//! | [`frontmatter`] | `parse::frontmatter::split`, `parse::parse_manifest`, `chunk::find_chunks` | a SKILL.md |
+//! | [`frontmatter`] | `__private::split`, `__private::parse_manifest`, `chunk::find_chunks` | a SKILL.md |
 //! | [`path`] | `__private::check`, `Skill::load`, `SkillSet::get` then `Skill::load` | a path a model sends |
 //! | [`excerpt`] | `excerpt::{excerpt, section, headings}` | 4 bytes of settings, a heading, `\0`, a text |
 //! | [`handler`] | `Tools::handle`, `Session::{handle, answer}` | 1 byte of settings, then `tool\targuments` lines |
@@ -17,9 +17,10 @@ use std::sync::OnceLock;
 
 use skills_embed_runtime::__private::check;
 use skills_embed_runtime::__private::find_chunks;
+use skills_embed_runtime::__private::parse_manifest;
 use skills_embed_runtime::__private::split;
 use skills_embed_runtime::__private::{excerpt as cut, headings, section};
-use skills_embed_runtime::parse::{Profile, parse_manifest};
+use skills_embed_runtime::parse::Profile;
 use skills_embed_runtime::policy::{Answer, Permissions};
 use skills_embed_runtime::tools::Session;
 use skills_embed_runtime::tools::{OutputShape, Settings, ToolStyle};
@@ -275,8 +276,9 @@ fn handler_set() -> &'static SkillSet {
     static SET: OnceLock<SkillSet> = OnceLock::new();
     SET.get_or_init(|| {
         let root = Path::new(env!("CARGO_MANIFEST_DIR")).join("../tests/fixtures/tools");
-        let tree = skills_embed_runtime::parse::scan(&root, &Default::default());
-        let (set, diagnostics) = skills_embed::load::set(&tree, &ListingFormat::Markdown);
+        let tree = skills_embed_runtime::__private::scan(&root, &Default::default());
+        let (set, diagnostics) =
+            skills_embed_runtime::__private::set_of(&tree, &ListingFormat::Markdown);
         assert!(diagnostics.is_empty() && set.len() == 4, "{diagnostics:?}");
         set
     })

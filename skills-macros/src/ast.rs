@@ -3,7 +3,7 @@
 use proc_macro2::{Span, TokenStream};
 use quote::ToTokens;
 use skills_embed_runtime::listing::ListingFormat;
-use skills_embed_runtime::parse::{Dialect, Dialects, LimitAction, Limits, Profile, WalkLimits};
+use skills_embed_runtime::parse::{Dialect, LimitAction, Profile, ScanOptions};
 use syn::ext::IdentExt;
 use syn::parse::{Parse, ParseStream};
 use syn::punctuated::Punctuated;
@@ -27,16 +27,16 @@ pub(crate) struct Options {
     pub(crate) krate: TokenStream,
     pub(crate) profile: Profile,
     /// The client dialects whose fields are known fields (`dialects = [claude_code, codex]`).
-    pub(crate) dialects: Dialects,
+    pub(crate) dialects: Vec<Dialect>,
     pub(crate) enum_name: Ident,
     pub(crate) static_name: Ident,
     pub(crate) include: Vec<String>,
     pub(crate) exclude: Vec<String>,
     pub(crate) dotfiles: bool,
     pub(crate) summary: ListingFormat,
-    pub(crate) limits: Limits,
-    /// The caps of the walk: on by default, as everywhere.
-    pub(crate) walk: WalkLimits,
+    /// The size limits and the caps of the walk (on by default, as everywhere), in the
+    /// fields of a `ScanOptions`.
+    pub(crate) limits: ScanOptions,
     pub(crate) compress: bool,
     /// `scripts = { "skill" => [function, async function, ...], ... }`.
     pub(crate) scripts: Vec<ScriptGroup>,
@@ -96,15 +96,14 @@ impl Default for Options {
         Options {
             krate: quote::quote!(::skills_embed),
             profile: Profile::Strict,
-            dialects: Dialects::NONE,
+            dialects: Vec::new(),
             enum_name: Ident::new("SkillId", Span::call_site()),
             static_name: Ident::new("SKILLS", Span::call_site()),
             include: Vec::new(),
             exclude: Vec::new(),
             dotfiles: false,
             summary: ListingFormat::Markdown,
-            limits: Limits::default(),
-            walk: WalkLimits::default(),
+            limits: ScanOptions::default(),
             compress: false,
             scripts: Vec::new(),
         }
@@ -260,7 +259,7 @@ impl Options {
                     ),
                 ("compress", Value::Bool(v)) => options.compress = v.value,
                 ("body_limit", Value::Ident(v)) => match v.to_string().parse::<LimitAction>() {
-                    Ok(a) => options.limits.body = a,
+                    Ok(a) => options.limits.body_limit = a,
                     Err(_) => cx.error_spanned_by(&v, "expected `warn`, `error` or `cut`"),
                 },
                 ("max_body_lines", Value::Int(v)) => {
@@ -283,13 +282,13 @@ impl Options {
                 }
                 ("max_depth" | "max_entries" | "max_skill_entries", Value::Int(v)) => {
                     if let Some(n) = int(&v, cx) {
-                        *walk_cap(&mut options.walk, &name) = Some(n);
+                        *walk_cap(&mut options.limits, &name) = Some(n);
                     }
                 }
                 ("max_depth" | "max_entries" | "max_skill_entries", Value::Ident(v))
                     if v == "none" =>
                 {
-                    *walk_cap(&mut options.walk, &name) = None;
+                    *walk_cap(&mut options.limits, &name) = None;
                 }
                 ("max_depth" | "max_entries" | "max_skill_entries", v) => cx.error_spanned_by(
                     v.tokens(),
@@ -327,7 +326,8 @@ impl Options {
 /// Adds the dialect `name` (spanned by `at`) to the options, or reports it.
 fn dialect(name: &str, at: &dyn ToTokens, options: &mut Options, cx: &mut Ctxt) {
     match name.parse::<Dialect>() {
-        Ok(d) => options.dialects = options.dialects.with(d),
+        Ok(d) if !options.dialects.contains(&d) => options.dialects.push(d),
+        Ok(_) => {}
         Err(_) => cx.error_spanned_by(
             at,
             format!("unknown dialect `{name}`; expected `claude_code`, `codex` or `opencode`"),
@@ -336,9 +336,9 @@ fn dialect(name: &str, at: &dyn ToTokens, options: &mut Options, cx: &mut Ctxt) 
 }
 
 /// The walk cap an option names (`max_depth`, `max_entries` or `max_skill_entries`).
-fn walk_cap<'a>(walk: &'a mut WalkLimits, name: &str) -> &'a mut Option<usize> {
+fn walk_cap<'a>(walk: &'a mut ScanOptions, name: &str) -> &'a mut Option<usize> {
     match name {
-        "max_depth" => &mut walk.max_depth,
+        "max_depth" => &mut walk.max_walk_depth,
         "max_entries" => &mut walk.max_entries,
         _ => &mut walk.max_skill_entries,
     }

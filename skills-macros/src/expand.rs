@@ -9,11 +9,10 @@ use std::path::{Path, PathBuf};
 
 use proc_macro2::{Literal, Span, TokenStream, TokenTree};
 use quote::{format_ident, quote};
+use skills_embed_runtime::__private::{SkillSource, Tree, scan};
 use skills_embed_runtime::Fields;
 use skills_embed_runtime::listing::{self, Entry};
-use skills_embed_runtime::parse::{
-    self, Diagnostic, Rule, ScanOptions, Severity, SkillSource, Tree,
-};
+use skills_embed_runtime::parse::{Diagnostic, Rule, ScanOptions, Severity};
 use syn::{Ident, LitStr};
 
 use crate::ast::{Input, Options};
@@ -31,7 +30,7 @@ pub(crate) fn expand(input: Input) -> TokenStream {
     let base = base_dir();
     let root = base.join(input.path.value());
     let tree = match root.to_str() {
-        Some(_) => parse::scan(&root, &scan_options(&input.options)),
+        Some(_) => scan(&root, &scan_options(&input.options)),
         None => {
             cx.error_at(span, "the skills folder's absolute path is not valid UTF-8");
             Tree::default()
@@ -130,17 +129,16 @@ fn base_dir() -> PathBuf {
 fn scan_options(options: &Options) -> ScanOptions {
     ScanOptions {
         profile: options.profile,
-        dialects: options.dialects,
+        dialects: options.dialects.clone(),
         include: options.include.clone(),
         exclude: options.exclude.clone(),
         dotfiles: options.dotfiles,
         max_depth: None,
-        limits: options.limits,
         follow_symlinks: true,
         max_dirs: None,
-        // The walk caps are on, as in the CLI and discovery; the options may change them.
-        walk: options.walk,
-        ..ScanOptions::default()
+        // The size limits and the walk caps are the options' (the caps on by default, as in
+        // the CLI and discovery).
+        ..options.limits.clone()
     }
 }
 

@@ -79,16 +79,26 @@ pub mod __private {
     pub use crate::text::excerpt::{excerpt, headings, section};
 
     #[cfg(feature = "parse")]
+    pub use crate::load::{set_of, skills as load_skills};
+    #[cfg(feature = "parse")]
     pub use crate::parse::frontmatter::{MAX_FRONTMATTER_BYTES, split};
+    #[cfg(feature = "parse")]
+    pub use crate::parse::manifest::{Manifest, parse_manifest};
+    #[cfg(feature = "parse")]
+    pub use crate::parse::scan::scan;
     #[cfg(feature = "parse")]
     pub use crate::parse::script_refs::{is_script_name, script_references};
     #[cfg(feature = "parse")]
-    pub use crate::parse::tree::SKIPPED_FOLDERS;
+    pub use crate::parse::tree::{Resource, SKIPPED_FOLDERS, SkillSource, Tree};
+    #[cfg(feature = "parse")]
+    pub use crate::parse::walk::WalkSummary;
 
     #[cfg(feature = "fs")]
-    pub use crate::disk::discover::{resolve, scan_root};
+    pub use crate::disk::discover::{Discovered, Found, Root, resolve, scan_root};
     #[cfg(feature = "fs")]
-    pub use crate::disk::extract::{MARKER, fingerprint};
+    pub use crate::disk::extract::{
+        ExtractError, Extracted, MARKER, extract, extract_to_temp, fingerprint,
+    };
 }
 
 pub use model::chunk::Chunk;

@@ -1,19 +1,6 @@
-//! The one bridge from the validator's results to the model: a scanned [`Tree`]'s valid skills
-//! read into [`Skill`]s and a [`SkillSet`]. The macro embeds instead; the command-line tool and
+//! The one bridge from the validator's results to the model: a folder's valid skills read into
+//! [`Skill`]s and a [`SkillSet`] ([`set`]). The macro embeds instead; the command-line tool and
 //! the disk loader come through here.
-//!
-//! ```
-//! use skills_embed_runtime::listing::ListingFormat;
-//! use skills_embed_runtime::parse::{scan, ScanOptions};
-//! let dir = tempfile::tempdir()?;
-//! std::fs::create_dir(dir.path().join("pdf"))?;
-//! std::fs::write(dir.path().join("pdf/SKILL.md"), "---\nname: pdf\ndescription: Read PDFs.\n---\nUse pdftotext.\n")?;
-//! let tree = scan(dir.path(), &ScanOptions::default());
-//! let (set, problems) = skills_embed_runtime::load::set(&tree, &ListingFormat::Markdown);
-//! assert!(problems.is_empty());
-//! assert_eq!(set.summary(), "- pdf: Read PDFs.\n");
-//! # Ok::<(), std::io::Error>(())
-//! ```
 
 use std::fs;
 use std::io;
@@ -24,8 +11,9 @@ use crate::model::chunk::Chunk;
 use crate::model::file::File;
 use crate::model::set::SkillSet;
 use crate::model::skill::Skill;
-use crate::parse::{Diagnostic, Rule};
-use crate::parse::{Resource, SkillSource, Tree};
+use crate::parse::scan::scan;
+use crate::parse::tree::Resource;
+use crate::parse::{Diagnostic, Rule, ScanOptions, SkillSource, Tree};
 
 /// Builds the runtime [`Skill`], reading each resource with `read`.
 pub(crate) fn skill_with(
@@ -59,9 +47,40 @@ pub(crate) fn skill_with(
     ))
 }
 
-/// The valid skills as a [`SkillSet`]; a skill whose files cannot be read is reported with a
-/// `read-error` diagnostic and left out.
-pub fn set(tree: &Tree, format: &ListingFormat) -> (SkillSet, Vec<Diagnostic>) {
+/// Reads the skills under `root` (a folder holding skills, a skill folder or a SKILL.md) as
+/// `skills!` would embed them under `options`, into a [`SkillSet`] listed in `format`, with
+/// every problem found: those [`parse::validate`](crate::parse::validate()) reports, then a
+/// `read-error` for a skill whose files cannot be read. A skill with an error is left out; the
+/// others load.
+///
+/// ```
+/// use skills_embed_runtime::listing::ListingFormat;
+/// use skills_embed_runtime::parse::ScanOptions;
+/// let dir = tempfile::tempdir()?;
+/// std::fs::create_dir(dir.path().join("pdf"))?;
+/// std::fs::write(dir.path().join("pdf/SKILL.md"), "---\nname: pdf\ndescription: Read PDFs.\n---\nUse pdftotext.\n")?;
+/// let (set, problems) =
+///     skills_embed_runtime::load::set(dir.path(), &ScanOptions::default(), &ListingFormat::Markdown);
+/// assert!(problems.is_empty());
+/// assert_eq!(set.summary(), "- pdf: Read PDFs.\n");
+/// # Ok::<(), std::io::Error>(())
+/// ```
+pub fn set(
+    root: &Path,
+    options: &ScanOptions,
+    format: &ListingFormat,
+) -> (SkillSet, Vec<Diagnostic>) {
+    let tree = scan(root, options);
+    let (set, read) = set_of(&tree, format);
+    let mut diagnostics = tree.diagnostics;
+    diagnostics.extend(read);
+    (set, diagnostics)
+}
+
+/// A scanned tree's valid skills as a [`SkillSet`], with the `read-error`s of those whose files
+/// cannot be read (the tree's own diagnostics are not repeated).
+#[doc(hidden)]
+pub fn set_of(tree: &Tree, format: &ListingFormat) -> (SkillSet, Vec<Diagnostic>) {
     let (loaded, diagnostics) = skills(tree, None);
     let skills = loaded.into_iter().map(|(skill, _)| skill).collect();
     (SkillSet::from_skills(skills, format), diagnostics)

@@ -478,27 +478,24 @@ description: Writes a blameless incident report (timeline, impact, root cause, f
         }
 
         println!("\nWhere each comes from (sources()):");
-        for (name, source) in overlay.sources() {
-            println!(
-                "  {name:<18} {:<9} {}",
-                source.kind,
-                relative(&source.manifest, &base)
-            );
+        let sources = overlay.sources();
+        for (name, (kind, manifest)) in &sources {
+            println!("  {name:<18} {kind:<9} {}", relative(manifest, &base));
         }
         println!("\ndiagnostics():");
         for diagnostic in overlay.diagnostics() {
             println!("  {}", relative_text(&diagnostic.to_string(), &base));
         }
-        if overlay.source("code-review").map(|s| s.kind) == Some(SourceKind::Code) {
+        if sources.get("code-review").map(|s| s.0) == Some(SourceKind::Code) {
             println!(
                 "The disk code-review wins: in the default precedence (Discovery::precedence) a \
                  code root beats the embedded copy, which stays in the binary, unlisted."
             );
         }
 
-        println!("\nThe SkillId enum still works (overlay.skill(id)):");
+        println!("\nThe SkillId enum still works (snapshot().get(id.name())):");
         for id in [SkillId::PdfForms, SkillId::CodeReview] {
-            match overlay.skill(id) {
+            match set.get(id.name()).ok() {
                 Some(skill) => println!(
                     "  {:<14} source={:<8} {}",
                     id.name(),

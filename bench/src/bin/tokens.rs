@@ -3,8 +3,9 @@
 use std::path::Path;
 
 use skills_bench::tokens::measure;
+use skills_embed::__private::scan;
 use skills_embed::listing::ListingFormat;
-use skills_embed::parse::{ScanOptions, scan};
+use skills_embed::parse::ScanOptions;
 
 fn main() {
     let bpe = tiktoken_rs::o200k_base().expect("the o200k vocabulary ships with tiktoken-rs");
@@ -15,7 +16,7 @@ fn main() {
     for arg in std::env::args().skip(1) {
         let (label, dir) = arg.split_once('=').unwrap_or((arg.as_str(), arg.as_str()));
         let tree = scan(Path::new(dir), &ScanOptions::default());
-        let (set, diagnostics) = skills_embed::load::set(&tree, &ListingFormat::Markdown);
+        let (set, diagnostics) = skills_embed::__private::set_of(&tree, &ListingFormat::Markdown);
         if let Some(d) = diagnostics.iter().find(|d| d.is_error()) {
             eprintln!("{dir}: {d}");
         }

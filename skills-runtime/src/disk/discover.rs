@@ -57,10 +57,9 @@ use std::path::{Path, PathBuf};
 use unicode_normalization::UnicodeNormalization;
 
 use crate::Skill;
-use crate::parse::{
-    Diagnostic, Dialects, Limits, Profile, ResourceAction, Rule, ScanOptions, Severity, WalkLimits,
-    WalkSummary, scan,
-};
+use crate::parse::scan::scan;
+use crate::parse::walk::WalkSummary;
+use crate::parse::{Diagnostic, Profile, Rule, ScanOptions, Severity};
 
 /// The environment variable read for extra roots unless [`Discovery::env_var`] says otherwise.
 const DEFAULT_ENV_VAR: &str = "SKILLS_PATH";
@@ -126,14 +125,9 @@ impl fmt::Display for SourceKind {
     }
 }
 
-/// A folder that holds skill folders, and what kind of source it is.
-///
-/// ```
-/// use std::path::PathBuf;
-/// use skills_embed_runtime::disk::{Root, SourceKind};
-/// let root = Root { path: PathBuf::from("/srv/skills"), kind: SourceKind::Code };
-/// assert_eq!(root.to_string(), "/srv/skills (code)");
-/// ```
+/// A folder that holds skill folders, and what kind of source it is (for the command-line tool
+/// and the tests, through `__private`; users see a skill's source through
+/// [`Overlay::sources`](super::Overlay::sources)).
 #[derive(Debug, Clone, PartialEq, Eq, Hash)]
 pub struct Root {
     /// The folder. [`Discovery::roots`] gives it canonical (absolute, symbolic links resolved).
@@ -151,8 +145,8 @@ impl fmt::Display for Root {
 /// Where to look for skills on disk, and how to read them.
 ///
 /// Every field is public; change the ones you need and take the rest from
-/// [`Discovery::default`]. Nothing is read until [`roots`](Discovery::roots) or
-/// [`scan`](Discovery::scan) is called, so one `Discovery` can be scanned again later.
+/// [`Discovery::default`]. Nothing is read until an [`Overlay`](super::Overlay) is made from it,
+/// and each reload reads it again.
 ///
 /// ```
 /// use std::path::PathBuf;
@@ -167,7 +161,7 @@ impl fmt::Display for Root {
 ///     precedence: vec![SourceKind::Code, SourceKind::User, SourceKind::Project],
 ///     ..Discovery::default()
 /// };
-/// assert!(discovery.roots().iter().all(|root| root.kind == SourceKind::Code));
+/// # assert!(discovery.roots().iter().all(|root| root.kind == SourceKind::Code));
 /// ```
 #[derive(Debug, Clone)]
 pub struct Discovery {
@@ -195,12 +189,13 @@ pub struct Discovery {
     pub precedence: Vec<SourceKind>,
     /// How each root is walked and checked. Default: [`Profile::Lenient`], skill folders down to
     /// depth 6, at most 2,000 folders per root, symbolic links not followed, dot-folders skipped,
-    /// a resource over 2,000,000 bytes left out with a warning ([`ResourceAction::Skip`]), and
-    /// the walk caps of [`WalkLimits::default`] with a time limit of 10
+    /// a resource over 2,000,000 bytes left out with a warning
+    /// ([`skip_large_resources`](ScanOptions::skip_large_resources)), and the walk caps of
+    /// [`ScanOptions::default`] with a time limit of 10
     /// seconds per walk (a reload cut by it keeps the root's previous skills), and no client
-    /// dialect opted in: set [`scan.dialects`](ScanOptions::dialects) (or call
-    /// [`Discovery::with_dialects`]) to accept Claude Code's, Codex's or OpenCode's invocation
-    /// fields without warnings (lenient reads and honours them anyway, with a warning each).
+    /// dialect opted in: set [`scan.dialects`](ScanOptions::dialects) to accept Claude Code's,
+    /// Codex's or OpenCode's invocation fields without warnings (lenient reads and honours them
+    /// anyway, with a warning each).
     pub scan: ScanOptions,
     /// The most bytes read from any one file; `None` for no cap. Default: 2,000,000. A resource
     /// over it is left out of its skill with a `resource-too-large` warning (the skill loads
@@ -217,9 +212,9 @@ impl Discovery {
     ///
     /// let folder = tempfile::tempdir().unwrap();
     /// let discovery = Discovery::only(folder.path());
-    /// let roots = discovery.roots(); // the folders that exist
-    /// assert_eq!(roots.len(), 1);
-    /// assert_eq!(roots[0].kind, SourceKind::Code);
+    /// assert_eq!(discovery.code_roots, [folder.path()]);
+    /// assert!(!discovery.project && !discovery.user && discovery.env_var.is_none());
+    /// # let _ = SourceKind::Code;
     /// ```
     pub fn only(root: impl Into<PathBuf>) -> Discovery {
         let root = root.into();
@@ -235,49 +230,22 @@ impl Discovery {
     }
 }
 
-impl Discovery {
-    /// This discovery with the fields of `dialects` accepted as known fields: their types are
-    /// checked (a wrong type is a `client-field-type` error and leaves the skill out) and no
-    /// portability warning is given (see [`Dialect`](crate::parse::Dialect)).
-    ///
-    /// ```
-    /// use skills_embed_runtime::disk::Discovery;
-    /// use skills_embed_runtime::parse::{Dialect, Dialects};
-    ///
-    /// let folder = tempfile::tempdir().unwrap();
-    /// let skill = folder.path().join("deploy");
-    /// std::fs::create_dir_all(skill.join("agents")).unwrap();
-    /// std::fs::write(skill.join("SKILL.md"), "---\nname: deploy\ndescription: Deploy.\n---\nGo.\n").unwrap();
-    /// std::fs::write(skill.join("agents/openai.yaml"), "policy:\n  allow_implicit_invocation: false\n").unwrap();
-    ///
-    /// let found = Discovery::only(folder.path()).with_dialects(Dialect::Codex.into()).scan();
-    /// assert!(found.diagnostics.is_empty());
-    /// let skill = &found.skills[0].skill;
-    /// assert!(!skill.invocation().model_may_invoke());
-    /// # let _ = Dialects::ALL;
-    /// ```
-    pub fn with_dialects(mut self, dialects: Dialects) -> Discovery {
-        self.scan.dialects = dialects;
-        self
-    }
-}
-
 impl Default for Discovery {
     /// The defaults listed on each field.
     ///
     /// ```
     /// use skills_embed_runtime::disk::Discovery;
-    /// use skills_embed_runtime::parse::{Profile, ResourceAction};
+    /// use skills_embed_runtime::parse::Profile;
     /// let d = Discovery::default();
     /// assert!(d.project && d.user);
     /// assert_eq!(d.env_var.as_deref(), Some("SKILLS_PATH"));
     /// assert_eq!(d.scan.profile, Profile::Lenient);
     /// assert_eq!((d.scan.max_depth, d.scan.max_dirs), (Some(6), Some(2000)));
     /// assert!(!d.scan.follow_symlinks && !d.scan.dot_folders);
-    /// assert_eq!(d.scan.limits.resource, ResourceAction::Skip);
+    /// assert!(d.scan.skip_large_resources);
     /// assert_eq!(d.max_file_bytes, Some(2_000_000));
-    /// assert_eq!(d.scan.walk.max_time, Some(std::time::Duration::from_secs(10)));
-    /// assert_eq!(d.scan.walk.max_entries, Some(100_000));
+    /// assert_eq!(d.scan.max_time, Some(std::time::Duration::from_secs(10)));
+    /// assert_eq!(d.scan.max_entries, Some(100_000));
     /// ```
     fn default() -> Self {
         Discovery {
@@ -295,14 +263,8 @@ impl Default for Discovery {
                 max_depth: Some(6),
                 max_dirs: Some(2000),
                 follow_symlinks: false,
-                limits: Limits {
-                    resource: ResourceAction::Skip,
-                    ..Limits::default()
-                },
-                walk: WalkLimits {
-                    max_time: Some(std::time::Duration::from_secs(10)),
-                    ..WalkLimits::default()
-                },
+                skip_large_resources: true,
+                max_time: Some(std::time::Duration::from_secs(10)),
                 ..ScanOptions::default()
             },
             max_file_bytes: Some(2_000_000),
@@ -345,6 +307,9 @@ impl Discovery {
     /// ]);
     /// # Ok::<(), std::io::Error>(())
     /// ```
+    // The command-line tool and the tests read the roots and a scan's parts; users hold an
+    // `Overlay`, which scans and reloads through these.
+    #[doc(hidden)]
     pub fn roots(&self) -> Vec<Root> {
         self.find_roots().0
     }
@@ -381,6 +346,7 @@ impl Discovery {
     /// assert!(bad.file.ends_with("bad/SKILL.md"));
     /// # Ok::<(), std::io::Error>(())
     /// ```
+    #[doc(hidden)]
     pub fn scan(&self) -> Discovered {
         let (roots, mut diagnostics) = self.find_roots();
         let mut found = Vec::new();
@@ -479,12 +445,6 @@ impl Discovery {
 }
 
 /// What [`Discovery::scan`] found.
-///
-/// ```
-/// use skills_embed_runtime::disk::Discovered;
-/// let found = Discovered::default();
-/// assert!(found.get("pdf").is_none() && !found.has_errors());
-/// ```
 #[derive(Debug, Clone, Default)]
 pub struct Discovered {
     /// The winning copy of each skill, sorted by name.
@@ -499,59 +459,18 @@ pub struct Discovered {
 impl Discovered {
     /// The skill with this name.
     ///
-    /// ```
-    /// use std::fs;
-    /// use skills_embed_runtime::disk::{Discovery, SourceKind};
-    ///
-    /// let root = tempfile::tempdir()?;
-    /// fs::create_dir(root.path().join("pdf"))?;
-    /// fs::write(root.path().join("pdf/SKILL.md"), "---\nname: pdf\ndescription: PDFs.\n---\n")?;
-    /// let discovery = Discovery {
-    ///     start: root.path().to_owned(),
-    ///     home: None,
-    ///     env_var: None,
-    ///     code_roots: vec![root.path().to_owned()],
-    ///     ..Discovery::default()
-    /// };
-    /// let found = discovery.scan();
-    /// assert_eq!(found.get("pdf").map(|f| f.root.kind), Some(SourceKind::Code));
-    /// # Ok::<(), std::io::Error>(())
-    /// ```
     pub fn get(&self, name: &str) -> Option<&Found> {
         self.skills.iter().find(|f| f.skill.name() == name)
     }
 
     /// Whether any diagnostic is an error (a skill, a file or a root was left out).
     ///
-    /// ```
-    /// use std::path::Path;
-    /// use skills_embed_runtime::disk::Discovered;
-    /// use skills_embed_runtime::parse::{Diagnostic, Rule};
-    /// let mut found = Discovered::default();
-    /// found.diagnostics.push(Diagnostic::path_warning(Rule::ScanLimit, Path::new("/s"), "x".into()));
-    /// assert!(!found.has_errors());
-    /// ```
     pub fn has_errors(&self) -> bool {
         self.diagnostics.iter().any(Diagnostic::is_error)
     }
 }
 
 /// A skill, and where it came from.
-///
-/// ```
-/// use std::path::PathBuf;
-/// use skills_embed_runtime::disk::{Found, Root, SourceKind};
-/// use skills_embed_runtime::{Fields, Skill};
-///
-/// // How an embedded skill takes part in `resolve`.
-/// let fields = Fields { name: "pdf".into(), description: "PDFs.".into(), ..Default::default() };
-/// let found = Found {
-///     skill: Skill::owned(fields, "Body".into(), Vec::new()),
-///     root: Root { path: PathBuf::from("embedded"), kind: SourceKind::Embedded },
-///     manifest: PathBuf::from("embedded:pdf"),
-/// };
-/// assert_eq!(found.skill.name(), "pdf");
-/// ```
 #[derive(Debug, Clone)]
 pub struct Found {
     /// The skill, with every file read.
@@ -569,7 +488,7 @@ pub struct Found {
 /// warning for the conventional project and user folders. A root holding no skill gives a
 /// `missing-skill-md` warning, again only for code and environment roots. Skills with errors
 /// are reported and left out. `max_file_bytes` lowers the scan's size cap: a resource over it
-/// gets what `options.limits.resource` says (by default a warning, and the skill loads without
+/// gets what `options.skip_large_resources` says (by default a warning, and the skill loads without
 /// it), a SKILL.md over it leaves its skill out, and so does a file that cannot be read (or that
 /// grew past the cap since the scan). Paths in the results lie under the root's canonical path.
 pub fn scan_root(
@@ -604,10 +523,10 @@ pub(crate) fn scan_root_walk(
     }
     let path = walk_path(root);
     let capped;
-    let options = match (max_file_bytes, options.limits.max_resource_bytes) {
+    let options = match (max_file_bytes, options.max_resource_bytes) {
         (Some(cap), current) if current.is_none_or(|c| c > cap) => {
             let mut lowered = options.clone();
-            lowered.limits.max_resource_bytes = Some(cap);
+            lowered.max_resource_bytes = Some(cap);
             capped = lowered;
             &capped
         }
@@ -906,8 +825,9 @@ mod examples {
     #[test]
     fn scan_root_example() {
         let run = || {
+            use crate::disk::discover::Root;
             use crate::disk::discover::scan_root;
-            use crate::disk::{Discovery, Root, SourceKind};
+            use crate::disk::{Discovery, SourceKind};
             use std::fs;
 
             let dir = tempfile::tempdir()?;
@@ -937,8 +857,9 @@ mod examples {
     }
     #[test]
     fn resolve_example() {
+        use crate::disk::SourceKind;
         use crate::disk::discover::resolve;
-        use crate::disk::{Found, Root, SourceKind};
+        use crate::disk::discover::{Found, Root};
         use crate::{Fields, Skill};
         use std::path::PathBuf;
 

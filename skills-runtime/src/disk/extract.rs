@@ -18,7 +18,7 @@ pub const MARKER: &str = ".skills-fingerprint";
 ///
 /// ```
 /// use skills_embed_runtime::{Fields, Skill};
-/// use skills_embed_runtime::disk::extract;
+/// use skills_embed_runtime::__private::extract;
 ///
 /// let skill = Skill::owned(
 ///     Fields { name: "notes".into(), description: "Take notes.".into(), ..Default::default() },
@@ -96,7 +96,7 @@ pub fn fingerprint(skill: &Skill) -> [u8; 32] {
 ///
 /// ```
 /// use skills_embed_runtime::{File, Fields, Skill};
-/// use skills_embed_runtime::disk::extract;
+/// use skills_embed_runtime::__private::extract;
 ///
 /// let skill = Skill::owned(
 ///     Fields { name: "pdf".into(), description: "Work with PDF files.".into(), ..Default::default() },
@@ -114,7 +114,7 @@ pub fn fingerprint(skill: &Skill) -> [u8; 32] {
 ///
 /// ```
 /// use skills_embed_runtime::{File, Fields, Skill};
-/// use skills_embed_runtime::disk::extract;
+/// use skills_embed_runtime::__private::extract;
 ///
 /// let skill = Skill::owned(
 ///     Fields { name: "pdf".into(), description: "Work with PDF files.".into(), ..Default::default() },
@@ -226,7 +226,7 @@ fn write_skill(
 ///
 /// ```
 /// use skills_embed_runtime::{Fields, Skill};
-/// use skills_embed_runtime::disk::extract_to_temp;
+/// use skills_embed_runtime::__private::extract_to_temp;
 ///
 /// let skill = Skill::owned(
 ///     Fields { name: "notes".into(), description: "Take notes.".into(), ..Default::default() },
@@ -568,8 +568,7 @@ mod examples {
     #[test]
     fn marker_example() {
         let run = || {
-            use crate::disk::extract;
-            use crate::disk::extract::{MARKER, fingerprint};
+            use crate::disk::extract::{MARKER, extract, fingerprint};
             use crate::{__private::hex, Fields, Skill};
 
             let skill = Skill::owned(

@@ -18,7 +18,7 @@ use cap_std::fs::{Dir, OpenOptions};
 ///
 /// ```
 /// use skills_embed_runtime::{Fields, Skill};
-/// use skills_embed_runtime::disk::{extract, ExtractError};
+/// use skills_embed_runtime::__private::{ExtractError, extract};
 ///
 /// let skill = Skill::owned(
 ///     Fields { name: "notes".into(), description: "Take notes.".into(), ..Default::default() },

@@ -8,23 +8,21 @@ use std::collections::{BTreeMap, BTreeSet};
 use std::fs;
 use std::path::PathBuf;
 use std::sync::{Arc, Mutex, RwLock};
+#[cfg(feature = "watch")]
+use std::time::Duration;
 
 use super::discover::{Discovery, Found, Root, SourceKind, resolve, scan_root_walk, walk_path};
 use crate::listing::ListingFormat;
-use crate::model::id::{Dynamic, SkillIdentifier};
+use crate::model::id::Dynamic;
 use crate::model::set::SkillSet;
 use crate::model::skill::Skill;
 use crate::parse::scan::survey;
-use crate::parse::{Diagnostic, Rule, WalkSummary};
+use crate::parse::walk::WalkSummary;
+use crate::parse::{Diagnostic, Rule};
 
-/// Where a skill of the merged set came from.
-#[derive(Debug, Clone, PartialEq, Eq)]
-pub struct Source {
-    /// The kind of source: embedded, project, user, ...
-    pub kind: SourceKind,
-    /// The SKILL.md it was read from (`embedded:<name>` for embedded skills).
-    pub manifest: PathBuf,
-}
+/// Where a skill of the merged set came from: the kind of source, and the SKILL.md it was read
+/// from (`embedded:<name>` for embedded skills).
+type Source = (SourceKind, PathBuf);
 
 /// What a [`reload`](Overlay::reload) changed.
 #[derive(Debug, Clone, Default, PartialEq, Eq)]
@@ -45,6 +43,10 @@ pub struct ReloadReport {
 
 impl ReloadReport {
     /// Whether the merged set changed.
+    ///
+    /// ```
+    /// assert!(skills_embed_runtime::disk::ReloadReport::default().is_empty());
+    /// ```
     pub fn is_empty(&self) -> bool {
         self.added.is_empty() && self.removed.is_empty() && self.changed.is_empty()
     }
@@ -94,6 +96,9 @@ pub struct Overlay<Id: 'static = Dynamic> {
     /// slower one, built from an older scan, would otherwise replace the newer set (found by the
     /// concurrency tests: a skill published and reloaded was missing after that reload).
     reloading: Mutex<()>,
+    /// The thread [`Overlay::watch`] started, stopped when the overlay is dropped.
+    #[cfg(feature = "watch")]
+    watcher: Mutex<Option<super::watch::Watcher>>,
 }
 
 impl<Id> Overlay<Id> {
@@ -111,6 +116,8 @@ impl<Id> Overlay<Id> {
             discovery,
             state: RwLock::new(Arc::new(state)),
             reloading: Mutex::new(()),
+            #[cfg(feature = "watch")]
+            watcher: Mutex::new(None),
         }
     }
 
@@ -128,24 +135,28 @@ impl<Id> Overlay<Id> {
         Arc::clone(&self.current().set)
     }
 
-    /// Where a skill of the current set came from.
-    pub fn source(&self, name: &str) -> Option<Source> {
-        self.current().sources.get(name).cloned()
-    }
-
-    /// Every skill's source, by name.
-    pub fn sources(&self) -> BTreeMap<String, Source> {
+    /// Where each skill of the current set came from, by name: the kind of source, and the
+    /// SKILL.md it was read from (`embedded:<name>` for an embedded skill).
+    ///
+    /// ```
+    /// use skills_embed_runtime::disk::{Discovery, Overlay, SourceKind};
+    /// # static SKILLS: skills_embed_runtime::SkillSet = skills_embed_runtime::SkillSet::empty();
+    /// let root = tempfile::tempdir()?;
+    /// std::fs::create_dir(root.path().join("pdf"))?;
+    /// std::fs::write(root.path().join("pdf/SKILL.md"), "---\nname: pdf\ndescription: PDFs.\n---\n")?;
+    /// let overlay = Overlay::new(&SKILLS, Discovery::only(root.path()));
+    /// let (kind, manifest) = &overlay.sources()["pdf"];
+    /// assert_eq!(*kind, SourceKind::Code);
+    /// assert!(manifest.ends_with("pdf/SKILL.md"));
+    /// # Ok::<(), std::io::Error>(())
+    /// ```
+    pub fn sources(&self) -> BTreeMap<String, (SourceKind, PathBuf)> {
         self.current().sources.clone()
     }
 
     /// The problems of the last scan: broken skills on disk, shadowed names, scan limits.
     pub fn diagnostics(&self) -> Vec<Diagnostic> {
         self.current().diagnostics.clone()
-    }
-
-    /// The discovery settings.
-    pub fn discovery(&self) -> &Discovery {
-        &self.discovery
     }
 
     /// Scans again the roots whose fingerprint changed (and roots that appeared), keeps the
@@ -161,12 +172,12 @@ impl<Id> Overlay<Id> {
     ///
     /// The fingerprint and the scan walk under the one walk policy: no
     /// link out of the root, each real folder once per skill, capped depth and entries, and the
-    /// time limit of [`Discovery::scan`] (`walk.max_time`). A root whose walk runs out of time
+    /// time limit of the discovery's walks ([`ScanOptions::max_time`](crate::parse::ScanOptions::max_time)). A root whose walk runs out of time
     /// keeps its previous skills, with a `scan-limit` warning.
     ///
     /// Readers never wait for a reload: [`snapshot`](Overlay::snapshot) returns the last
     /// complete set at once while a reload runs on another thread (call `reload` from a thread
-    /// of its own, or use `disk::watch`, rather than on a request path).
+    /// of its own, or use [`Overlay::watch`], rather than on a request path).
     pub fn reload(&self) -> ReloadReport {
         // A poisoned lock only means another reload panicked; the state it guards is whole.
         let _one_at_a_time = self
@@ -228,11 +239,55 @@ impl<Id> Overlay<Id> {
     }
 }
 
-impl<Id: SkillIdentifier> Overlay<Id> {
-    /// An embedded skill by its id, as it is in the merged set now (a disk skill of the same
-    /// name with a higher priority replaces it).
-    pub fn skill(&self, id: Id) -> Option<Skill> {
-        self.snapshot().get(id.name()).ok().cloned()
+#[cfg(feature = "watch")]
+impl<Id: Send + Sync + 'static> Overlay<Id> {
+    /// Reloads this overlay every `every` on a thread of its own, and calls `on_change` with
+    /// each report that changed the set or kept a broken skill's previous version. The thread
+    /// stops when the overlay is dropped; a second call replaces the first watcher.
+    ///
+    /// The thread is named `skills-reload`. On Linux it runs at the lowest CPU priority (nice
+    /// 19), so a walk of a large tree waits for idle time rather than delaying the threads that
+    /// answer (on a busy server a reload takes longer, it is not skipped). The error is the
+    /// operating system's refusal to start a thread.
+    ///
+    /// ```no_run
+    /// use std::sync::Arc;
+    /// use std::time::Duration;
+    /// use skills_embed_runtime::disk::{Discovery, Overlay};
+    /// # static SKILLS: skills_embed_runtime::SkillSet = skills_embed_runtime::SkillSet::empty();
+    /// # fn main() -> std::io::Result<()> {
+    /// let overlay = Arc::new(Overlay::new(&SKILLS, Discovery::default()));
+    /// overlay.watch(Duration::from_secs(2), |report| {
+    ///     eprintln!("skills changed: +{:?} -{:?} ~{:?}", report.added, report.removed, report.changed);
+    /// })?;
+    /// // ... serve tool calls from overlay.snapshot() ...
+    /// # Ok(())
+    /// # }
+    /// ```
+    pub fn watch<F>(self: &Arc<Self>, every: Duration, mut on_change: F) -> std::io::Result<()>
+    where
+        F: FnMut(&ReloadReport) + Send + 'static,
+    {
+        // Weakly held, so the thread does not keep the overlay alive: its last owner going
+        // away stops the thread.
+        let overlay = Arc::downgrade(self);
+        let watcher = super::watch::spawn(every, move || {
+            let Some(overlay) = overlay.upgrade() else {
+                return false;
+            };
+            let report = overlay.reload();
+            if !report.is_empty() || !report.kept.is_empty() {
+                on_change(&report);
+            }
+            true
+        })?;
+        let previous = self
+            .watcher
+            .lock()
+            .unwrap_or_else(std::sync::PoisonError::into_inner)
+            .replace(watcher);
+        drop(previous);
+        Ok(())
     }
 }
 
@@ -256,9 +311,9 @@ fn cut_by_time(root: &Root, discovery: &Discovery) -> Diagnostic {
         format!(
             "reloading this {} root took longer than the walk's time limit ({:?}); its previous \
              skills stay until a reload finishes in time: keep fewer files under it, or raise \
-             `Discovery::scan.walk.max_time`",
+             `Discovery::scan.max_time`",
             root.kind,
-            discovery.scan.walk.max_time.unwrap_or_default()
+            discovery.scan.max_time.unwrap_or_default()
         ),
     )
 }
@@ -337,15 +392,7 @@ fn merge<Id>(
     diagnostics.extend(shadowed);
     let sources = winners
         .iter()
-        .map(|f| {
-            (
-                f.skill.name().to_owned(),
-                Source {
-                    kind: f.root.kind,
-                    manifest: f.manifest.clone(),
-                },
-            )
-        })
+        .map(|f| (f.skill.name().to_owned(), (f.root.kind, f.manifest.clone())))
         .collect();
     let skills = winners.into_iter().map(|f| f.skill).collect();
     // The embedded set's Rust scripts stay with their skills' names, whichever copy of a skill

@@ -6,76 +6,42 @@
 //!
 //! Each poll walks under the one walk policy ([`crate::parse::walk`]): no link out of the root,
 //! each real folder once per skill, capped depth and entries, and the time limit of the
-//! overlay's [`Discovery::scan`](super::Discovery::scan), so no tree can hold the thread for
-//! ever. Readers are never held either: [`Overlay::snapshot`] returns the last complete set at
+//! overlay's discovery (`scan.max_time`), so no tree can hold the thread for
+//! ever. Readers are never held either: [`Overlay::snapshot`](super::Overlay::snapshot) returns the last complete set at
 //! once while a reload runs here.
 
-use std::sync::Arc;
 use std::sync::mpsc::{self, RecvTimeoutError, Sender};
-use std::thread::JoinHandle;
+use std::thread::{JoinHandle, ThreadId};
 use std::time::Duration;
 
-use super::overlay::{Overlay, ReloadReport};
-
-/// A running watcher; dropping it stops the thread.
+/// A running watcher, held by its overlay; dropping it stops the thread.
 #[derive(Debug)]
-pub struct Watcher {
+pub(crate) struct Watcher {
     stop: Option<Sender<()>>,
     thread: Option<JoinHandle<()>>,
 }
 
-impl Watcher {
-    /// Stops the watcher and waits for its thread.
-    pub fn stop(mut self) {
-        self.shutdown();
-    }
-
-    fn shutdown(&mut self) {
+impl Drop for Watcher {
+    fn drop(&mut self) {
         drop(self.stop.take());
         if let Some(thread) = self.thread.take() {
-            let _ = thread.join();
+            // The watcher's own thread may drop the last handle on the overlay (a reload holds
+            // one): it ends by itself then, and cannot wait for itself.
+            let own: ThreadId = std::thread::current().id();
+            if thread.thread().id() != own {
+                let _ = thread.join();
+            }
         }
     }
 }
 
-impl Drop for Watcher {
-    fn drop(&mut self) {
-        self.shutdown();
-    }
-}
-
-/// Reloads `overlay` every `every` and calls `on_change` with each report that changed the set
-/// or kept a broken skill's previous version.
-///
-/// The thread is named `skills-reload`. On Linux it runs at the lowest CPU priority (nice 19),
-/// so a walk of a large tree waits for idle time rather than delaying the threads that answer
-/// (on a busy server a reload takes longer, it is not skipped). The error is the operating
-/// system's refusal to start a thread.
-///
-/// ```no_run
-/// use std::sync::Arc;
-/// use std::time::Duration;
-/// use skills_embed_runtime::disk::{Discovery, Overlay, watch};
-/// # static SKILLS: skills_embed_runtime::SkillSet = skills_embed_runtime::SkillSet::empty();
-/// # fn main() -> std::io::Result<()> {
-/// let overlay = Arc::new(Overlay::new(&SKILLS, Discovery::default()));
-/// let watcher = watch(Arc::clone(&overlay), Duration::from_secs(2), |report| {
-///     eprintln!("skills changed: +{:?} -{:?} ~{:?}", report.added, report.removed, report.changed);
-/// })?;
-/// // ... serve tool calls from overlay.snapshot() ...
-/// watcher.stop();
-/// # Ok(())
-/// # }
-/// ```
-pub fn watch<Id, F>(
-    overlay: Arc<Overlay<Id>>,
+/// Starts the `skills-reload` thread of [`Overlay::watch`](super::Overlay::watch): it calls
+/// `tick` every `every` until `tick` returns `false` (the overlay, held weakly, is gone) or the
+/// watcher is dropped.
+pub(crate) fn spawn(
     every: Duration,
-    mut on_change: F,
-) -> std::io::Result<Watcher>
-where
-    Id: Send + Sync + 'static,
-    F: FnMut(&ReloadReport) + Send + 'static,
-{
+    mut tick: impl FnMut() -> bool + Send + 'static,
+) -> std::io::Result<Watcher> {
     let (stop, stopped) = mpsc::channel::<()>();
     let thread = std::thread::Builder::new()
         .name("skills-reload".into())
@@ -84,9 +50,8 @@ where
             loop {
                 match stopped.recv_timeout(every) {
                     Err(RecvTimeoutError::Timeout) => {
-                        let report = overlay.reload();
-                        if !report.is_empty() || !report.kept.is_empty() {
-                            on_change(&report);
+                        if !tick() {
+                            return;
                         }
                     }
                     // A stop message, or the watcher was dropped.

@@ -192,7 +192,7 @@ rules! {
 /// assert_eq!(at.to_string(), "a/SKILL.md:2:1: error[name-case]: lowercase");
 /// let whole = Diagnostic::path_error(Rule::MissingSkillMd, Path::new("a"), "no SKILL.md".into());
 /// assert_eq!(whole.to_string(), "a: error[missing-skill-md]: no SKILL.md");
-/// assert_eq!((whole.position(), whole.line), (None, 0));
+/// assert_eq!((whole.line, whole.column), (0, 0));
 /// ```
 #[derive(Debug, Clone, PartialEq, Eq)]
 pub struct Diagnostic {
@@ -202,8 +202,7 @@ pub struct Diagnostic {
     pub rule: Rule,
     /// The file (or folder) concerned.
     pub file: PathBuf,
-    /// 1-based line; 0 when the problem concerns the whole file or folder (see
-    /// [`Diagnostic::position`]).
+    /// 1-based line; 0 when the problem concerns the whole file or folder.
     pub line: usize,
     /// 1-based column, counted in characters (as the YAML parser counts them); 0 with `line`.
     pub column: usize,
@@ -255,18 +254,14 @@ impl Diagnostic {
         Self::warning(rule, path, 0, 0, message)
     }
 
-    /// The 1-based line and column, or `None` when the problem concerns the whole file or
-    /// folder (`line` is 0).
-    pub fn position(&self) -> Option<(usize, usize)> {
-        (self.line > 0).then_some((self.line, self.column))
-    }
-
     /// Whether this is an error.
     pub fn is_error(&self) -> bool {
         self.severity == Severity::Error
     }
 
     /// The same diagnostic with its file shown relative to `base` when it lies under it.
+    // What the macro and the command-line tool print; users format the fields they need.
+    #[doc(hidden)]
     pub fn relative_to(&self, base: &Path) -> Diagnostic {
         let file = self
             .file
@@ -280,10 +275,10 @@ impl Diagnostic {
     }
 
     /// `FILE:LINE:COL`, or `PATH` alone for a problem with a whole file or folder.
-    pub fn location(&self) -> String {
-        match self.position() {
-            Some((line, column)) => format!("{}:{line}:{column}", self.file.display()),
-            None => self.file.display().to_string(),
+    fn location(&self) -> String {
+        match self.line {
+            0 => self.file.display().to_string(),
+            line => format!("{}:{line}:{}", self.file.display(), self.column),
         }
     }
 }

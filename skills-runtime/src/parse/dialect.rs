@@ -33,7 +33,6 @@ use super::{Diagnostic, Profile, Rule, Severity};
 /// assert_eq!("claude-code".parse(), Ok(Dialect::ClaudeCode));
 /// assert_eq!("claude_code".parse(), Ok(Dialect::ClaudeCode));
 /// assert_eq!(Dialect::OpenCode.to_string(), "opencode");
-/// assert_eq!(Dialect::Codex.client(), "Codex");
 /// ```
 #[derive(
     Debug,
@@ -67,7 +66,7 @@ impl Dialect {
     pub const ALL: [Dialect; 3] = [Dialect::ClaudeCode, Dialect::Codex, Dialect::OpenCode];
 
     /// The client's name, for messages: `Claude Code`, `Codex` or `OpenCode`.
-    pub fn client(self) -> &'static str {
+    pub(crate) fn client(self) -> &'static str {
         match self {
             Self::ClaudeCode => "Claude Code",
             Self::Codex => "Codex",
@@ -84,42 +83,22 @@ impl Dialect {
     }
 }
 
-/// A set of [`Dialect`]s: the client fields to accept as known fields. Empty by default.
-///
-/// ```
-/// use skills_embed_runtime::parse::{Dialect, Dialects};
-/// let dialects: Dialects = [Dialect::ClaudeCode, Dialect::Codex].into_iter().collect();
-/// assert!(dialects.contains(Dialect::Codex) && !dialects.contains(Dialect::OpenCode));
-/// assert_eq!(Dialects::NONE.with(Dialect::OpenCode).iter().collect::<Vec<_>>(), [Dialect::OpenCode]);
-/// assert!(Dialects::default().is_empty());
-/// ```
+/// A set of [`Dialect`]s, as the checker reads [`ScanOptions::dialects`](super::ScanOptions::dialects).
 #[derive(Debug, Clone, Copy, PartialEq, Eq, Hash, Default)]
-pub struct Dialects(u8);
+pub(crate) struct Dialects(u8);
 
 impl Dialects {
     /// No dialect: the specification's fields only.
-    pub const NONE: Dialects = Dialects(0);
-    /// Every dialect.
-    pub const ALL: Dialects = Dialects(7);
+    pub(crate) const NONE: Dialects = Dialects(0);
 
     /// This set with `dialect` added.
-    pub fn with(self, dialect: Dialect) -> Dialects {
+    pub(crate) fn with(self, dialect: Dialect) -> Dialects {
         Dialects(self.0 | dialect.bit())
     }
 
     /// Whether `dialect` is in the set.
-    pub fn contains(self, dialect: Dialect) -> bool {
+    pub(crate) fn contains(self, dialect: Dialect) -> bool {
         self.0 & dialect.bit() != 0
-    }
-
-    /// Whether the set is empty.
-    pub fn is_empty(self) -> bool {
-        self.0 == 0
-    }
-
-    /// The dialects in the set, in [`Dialect::ALL`] order.
-    pub fn iter(self) -> impl Iterator<Item = Dialect> {
-        Dialect::ALL.into_iter().filter(move |d| self.contains(*d))
     }
 }
 

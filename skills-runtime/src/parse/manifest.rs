@@ -1,6 +1,6 @@
 //! Reading and checking the fields of a SKILL.md.
 //!
-//! [`parse_manifest`] splits the file (see [`frontmatter`]), reads the YAML
+//! [`check`] (and `parse_manifest`, what the scanner and the fuzz oracle call) splits the file (see [`frontmatter`]), reads the YAML
 //! and then checks every field, collecting all problems rather than stopping at the first. The
 //! rules follow the reference validator (`skills-ref`) with two additions: diagnostics carry the
 //! line and column of the field concerned, and the [`Profile::Lenient`] profile turns what
@@ -13,12 +13,10 @@
 //!
 //! ```
 //! use std::path::Path;
-//! use skills_embed_runtime::parse::{parse_manifest, Profile, Rule};
+//! use skills_embed_runtime::parse::{Rule, ScanOptions, check};
 //!
 //! let text = "---\nname: PDF-Tools\ndescription: Fill PDF forms.\n---\n# PDF\n";
-//! let (manifest, diagnostics) =
-//!     parse_manifest(text, Path::new("pdf-tools/SKILL.md"), Some("pdf-tools"), Profile::Strict);
-//! assert_eq!(manifest.unwrap().fields.name, "PDF-Tools");
+//! let diagnostics = check(text, Path::new("pdf-tools/SKILL.md"), &ScanOptions::default());
 //! assert_eq!(diagnostics.len(), 2);
 //! assert_eq!(diagnostics[0].rule, Rule::NameCase);
 //! assert_eq!((diagnostics[0].line, diagnostics[0].column), (2, 1));
@@ -43,7 +41,7 @@ use super::frontmatter;
 use super::value::kind;
 use super::yaml::MAX_YAML_VALUES;
 use super::yaml::{Duplicate, LoadError, relocate};
-use super::{Diagnostic, Profile, Rule, Severity};
+use super::{Diagnostic, Profile, Rule, ScanOptions, Severity};
 use crate::model::fields::Fields;
 
 /// The fields of a SKILL.md, read as far as they could be.
@@ -62,6 +60,32 @@ pub struct Manifest {
     /// Byte offset in the file's text where the body starts (after the closing fence and the
     /// blank lines that follow it).
     pub body_start: usize,
+}
+
+/// Checks the text of a SKILL.md under `options`' profile and dialects: every problem of its
+/// frontmatter and fields, as [`validate`](super::validate()) reports them for a file on disk.
+///
+/// `file` places the diagnostics, and its folder's name is what the `name-dir-mismatch` rule
+/// compares the name with (a bare `SKILL.md` skips that rule). The rest is as `parse_manifest`
+/// below reads it.
+///
+/// ```
+/// use std::path::Path;
+/// use skills_embed_runtime::parse::{Profile, Rule, ScanOptions, Severity, check};
+/// let text = "---\nname: pdf\ndescription: PDFs.\ncolour: blue\n---\n";
+/// let strict = check(text, Path::new("pdf/SKILL.md"), &ScanOptions::default());
+/// assert_eq!((strict[0].rule, strict[0].severity), (Rule::UnknownField, Severity::Error));
+/// let lenient = ScanOptions { profile: Profile::Lenient, ..ScanOptions::default() };
+/// assert!(!check(text, Path::new("pdf/SKILL.md"), &lenient)[0].is_error());
+/// ```
+pub fn check(text: &str, file: &Path, options: &ScanOptions) -> Vec<Diagnostic> {
+    let dir_name = file
+        .parent()
+        .and_then(Path::file_name)
+        .and_then(|name| name.to_str());
+    let (_, diagnostics) =
+        parse_manifest_with(text, file, dir_name, options.profile, options.dialect_set());
+    diagnostics
 }
 
 /// Parses and checks the text of a SKILL.md.

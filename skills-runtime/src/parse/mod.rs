@@ -1,11 +1,23 @@
 //! The one SKILL.md parser and validator, shared by `skills!`, the `skills` command-line tool and
 //! the on-disk loader, so a skill that passes one passes all three.
 //!
-//! - [`scan`] walks a folder (or one SKILL.md), finds every skill and its resources, checks each
-//!   SKILL.md and the folder as a whole (duplicate names, links leaving the root), and returns a
-//!   [`Tree`]; [`ScanOptions`] holds the profile, the [`Dialects`] and the walk's [`Limits`].
-//! - [`parse_manifest`] checks one SKILL.md's text: its frontmatter and every rule of the Agent
-//!   Skills specification.
+//! - [`validate`] walks a folder (or one SKILL.md), finds every skill and its resources, checks
+//!   each SKILL.md and the folder as a whole (duplicate names, links leaving the root), and
+//!   returns every [`Diagnostic`]; `load::set` reads the same folder into a skill set.
+//! - [`check`] checks one SKILL.md's text: its frontmatter and every rule of the Agent Skills
+//!   specification.
+//! - [`ScanOptions`] is the one options value of both: the [`Profile`], the [`Dialect`]s, the
+//!   size limits ([`LimitAction`]) and the walk's caps.
+//!
+//! ```
+//! use std::path::Path;
+//! use skills_embed_runtime::parse::{Rule, ScanOptions, check, validate};
+//! let problems = check("---\nname: PDF\ndescription: PDFs.\n---\n", Path::new("pdf/SKILL.md"), &ScanOptions::default());
+//! assert_eq!(problems[0].rule, Rule::NameCase);
+//! let dir = tempfile::tempdir()?;
+//! assert_eq!(validate(&dir.path().join("missing"), &ScanOptions::default())[0].rule, Rule::MissingPath);
+//! # Ok::<(), std::io::Error>(())
+//! ```
 //!
 //! Inside, `frontmatter` splits the text, `events` places each field at its line and checks the
 //! nesting on the YAML parser's events, `yaml` loads the values with bounds, `colon` repairs
@@ -24,7 +36,7 @@ mod events;
 mod extra;
 mod fields;
 pub(crate) mod frontmatter;
-mod manifest;
+pub(crate) mod manifest;
 pub(crate) mod read;
 pub(crate) mod scan;
 pub(crate) mod script_refs;
@@ -37,9 +49,9 @@ mod walker;
 mod yaml;
 
 pub use diagnostic::{Diagnostic, Profile, Rule, Severity};
-pub use dialect::{Dialect, Dialects};
-pub(crate) use manifest::parse_manifest_with;
-pub use manifest::{Manifest, parse_manifest};
-pub use scan::scan;
-pub use tree::{LimitAction, Limits, Resource, ResourceAction, ScanOptions, SkillSource, Tree};
-pub use walk::{WalkLimits, WalkSummary};
+pub use dialect::Dialect;
+pub use manifest::check;
+pub(crate) use manifest::{Manifest, parse_manifest_with};
+pub use scan::validate;
+pub use tree::{LimitAction, ScanOptions};
+pub(crate) use tree::{SkillSource, Tree};

@@ -18,10 +18,27 @@ use super::{Diagnostic, Profile, Rule};
 use crate::model::fields::MANIFEST;
 use crate::text::is_text;
 
-/// Scans `root`: a folder holding skills (at any depth), a skill folder, or a SKILL.md.
+/// Checks `root` (a folder holding skills at any depth, a skill folder, or a SKILL.md) as
+/// `skills!` and `skills validate` do: every problem, in every skill and in the folder itself,
+/// in path order. The skills are valid when no diagnostic [is an error](Diagnostic::is_error).
 ///
 /// Any folder holding a SKILL.md is a skill; every other file below it is one of its resources,
 /// except files of a nested skill. Problems are collected, never fatal.
+///
+/// ```
+/// use skills_embed_runtime::parse::{ScanOptions, validate};
+/// let dir = tempfile::tempdir()?;
+/// std::fs::create_dir(dir.path().join("pdf"))?;
+/// std::fs::write(dir.path().join("pdf/SKILL.md"), "---\nname: pdf\ndescription: PDFs.\n---\nBody.\n")?;
+/// assert!(validate(dir.path(), &ScanOptions::default()).is_empty());
+/// # Ok::<(), std::io::Error>(())
+/// ```
+pub fn validate(root: &Path, options: &ScanOptions) -> Vec<Diagnostic> {
+    scan(root, options).diagnostics
+}
+
+/// Scans `root` as [`validate`] does, keeping what it found: each skill's folder, text,
+/// fields and resources (what the macro embeds and `load` reads).
 pub fn scan(root: &Path, options: &ScanOptions) -> Tree {
     let mut tree = Tree {
         root: root.to_owned(),
@@ -143,7 +160,7 @@ fn read_skills(
         if !filter.keeps(&rel) {
             continue;
         }
-        let limits = &walk.options.limits;
+        let limits = &walk.options.limits();
         if let Some(cap) = limits.max_resource_bytes.filter(|&c| meta.len() > c) {
             diagnostics.push(oversized(&path, meta.len(), cap, limits.resource));
             if limits.resource == ResourceAction::Error {

@@ -3,9 +3,9 @@
 
 use std::path::Path;
 
-pub(crate) use super::{
-    Diagnostic, Dialects, Manifest, Profile, Rule, Severity, parse_manifest, parse_manifest_with,
-};
+pub(crate) use super::dialect::Dialects;
+pub(crate) use super::manifest::parse_manifest;
+pub(crate) use super::{Diagnostic, Manifest, Profile, Rule, Severity, parse_manifest_with};
 
 pub(crate) const FILE: &str = "skill/SKILL.md";
 

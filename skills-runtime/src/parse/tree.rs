@@ -29,25 +29,34 @@ pub const SKIPPED_FOLDERS: &[&str] = &[
     ".tox",
 ];
 
-/// What to scan and how strictly.
+/// What to scan and how strictly: the one options value of [`validate`](super::validate()),
+/// [`check`](super::check()), `load::set` and discovery.
 ///
-/// The default is what `skills!` reads: dot folders are not searched and no folder name is
-/// skipped. [`ScanOptions::for_repositories`] is what `skills validate` reads.
+/// The default is what `skills!` reads: dot folders are not searched, no folder name is
+/// skipped, a body over 500 lines or 40,000 characters gets a warning, a resource over
+/// 2,000,000 bytes is an error, and the walk stops at depth 128, 100,000 entries in all and
+/// 10,000 per skill, with no time limit. [`ScanOptions::for_repositories`] is what
+/// `skills validate` reads.
 ///
 /// ```
-/// use skills_embed_runtime::parse::{Profile, ScanOptions};
-/// let options = ScanOptions { profile: Profile::Lenient, ..ScanOptions::default() };
+/// use skills_embed_runtime::parse::{Dialect, LimitAction, Profile, ScanOptions};
+/// let options = ScanOptions {
+///     profile: Profile::Lenient,
+///     dialects: vec![Dialect::ClaudeCode],
+///     body_limit: LimitAction::Cut,
+///     ..ScanOptions::default()
+/// };
 /// assert!(!options.dotfiles && !options.dot_folders);
-/// assert!(options.skip_folders.is_empty());
+/// assert_eq!(options.max_walk_depth, Some(128));
 /// ```
-#[derive(Debug, Clone, Default)]
+#[derive(Debug, Clone)]
 pub struct ScanOptions {
     /// How strictly each SKILL.md is checked.
     pub profile: Profile,
     /// The client dialects whose fields are known fields, in any profile: their types are
     /// checked and they make the skill's invocation policy (see [`Dialect`](super::Dialect)).
     /// Empty by default.
-    pub dialects: Dialects,
+    pub dialects: Vec<Dialect>,
     /// Globs (relative to each skill's folder) a resource must match to be kept; empty keeps all.
     pub include: Vec<String>,
     /// Globs (relative to each skill's folder) that drop a resource.
@@ -65,44 +74,81 @@ pub struct ScanOptions {
     /// skills and to dot folders inside one; the other folders of a skill hold its resources
     /// whatever their name. A folder so named that holds a SKILL.md is still a skill.
     pub skip_folders: Vec<String>,
-    /// How deep below the root to look; `None` for no limit.
+    /// How deep below the root to look for skill folders; `None` for no limit (see
+    /// `max_walk_depth` for the cap on every entry).
     pub max_depth: Option<usize>,
-    /// Size limits for bodies and resources.
-    pub limits: Limits,
     /// Follow symbolic links (never out of the root, nor out of the skill holding them: see
     /// the walk policy). Off by default; `skills!` and the command-line tool turn
     /// it on.
     pub follow_symlinks: bool,
     /// Stop after this many folders (a `scan-limit` warning says so); `None` for no limit.
     pub max_dirs: Option<usize>,
-    /// The caps every walk stops at (depth, entries in all and per skill, time); on by default.
-    /// See [`WalkLimits`].
-    pub walk: WalkLimits,
+    /// Lines a body may have (default 500).
+    pub max_body_lines: usize,
+    /// Characters a body may have (default 40,000).
+    pub max_body_chars: usize,
+    /// What a body over either limit gets (default a warning).
+    pub body_limit: LimitAction,
+    /// Bytes a resource (or SKILL.md) may have; `None` for no cap (default 2,000,000). A larger
+    /// SKILL.md is always an error; a larger resource gets what `skip_large_resources` says.
+    /// The cap is no rule of the Agent Skills specification: it keeps a binary (or a model's
+    /// context) from swallowing a huge file by mistake.
+    pub max_resource_bytes: Option<u64>,
+    /// A resource over `max_resource_bytes` gets a `resource-too-large` warning and is left
+    /// out (the skill loads without it), as in the command-line tool and discovery; `false`
+    /// (the default, what `skills!` does) makes it an error and the skill invalid, so a huge
+    /// file does not end up in a binary unnoticed.
+    pub skip_large_resources: bool,
+    /// How many levels below the root the walk goes, files and folders alike; a folder at this
+    /// depth that holds anything is reported and not read. `None` for no limit (default 128).
+    pub max_walk_depth: Option<usize>,
+    /// How many entries (files, folders, links, whatever else) the walk meets in all before it
+    /// stops; `None` for no limit (default 100,000).
+    pub max_entries: Option<usize>,
+    /// How many entries below one skill's folder are read; the rest of that skill is left out
+    /// (the skill loads without them). `None` for no limit (default 10,000).
+    pub max_skill_entries: Option<usize>,
+    /// How long the walk may take before it stops; `None` for no limit. Off by default, so a
+    /// build reads the same files however busy the machine; discovery sets it, so that a slow
+    /// or hostile file system cannot hold a reload for ever.
+    pub max_time: Option<std::time::Duration>,
 }
 
-/// Size limits checked when skills are read.
-///
-/// ```
-/// use skills_embed_runtime::parse::{LimitAction, Limits, ResourceAction};
-/// let limits = Limits::default();
-/// assert_eq!((limits.max_body_lines, limits.max_body_chars), (500, 40_000));
-/// assert_eq!(limits.body, LimitAction::Warn);
-/// assert_eq!(limits.max_resource_bytes, Some(2_000_000));
-/// assert_eq!(limits.resource, ResourceAction::Error);
-/// ```
+impl Default for ScanOptions {
+    fn default() -> Self {
+        let walk = WalkLimits::default();
+        ScanOptions {
+            profile: Profile::default(),
+            dialects: Vec::new(),
+            include: Vec::new(),
+            exclude: Vec::new(),
+            dotfiles: false,
+            dot_folders: false,
+            skip_folders: Vec::new(),
+            max_depth: None,
+            follow_symlinks: false,
+            max_dirs: None,
+            max_body_lines: 500,
+            max_body_chars: 40_000,
+            body_limit: LimitAction::Warn,
+            max_resource_bytes: Some(2_000_000),
+            skip_large_resources: false,
+            max_walk_depth: walk.max_depth,
+            max_entries: walk.max_entries,
+            max_skill_entries: walk.max_skill_entries,
+            max_time: walk.max_time,
+        }
+    }
+}
+
+/// Size limits checked when skills are read (the fields of [`ScanOptions`] the reading takes).
 #[derive(Debug, Clone, Copy, PartialEq, Eq)]
-pub struct Limits {
-    /// Lines a body may have.
-    pub max_body_lines: usize,
-    /// Characters a body may have.
-    pub max_body_chars: usize,
-    /// What a body over either limit gets.
-    pub body: LimitAction,
-    /// Bytes a resource (or SKILL.md) may have; `None` for no cap. A larger SKILL.md is always
-    /// an error; a larger resource gets what `resource` says.
-    pub max_resource_bytes: Option<u64>,
-    /// What a resource over `max_resource_bytes` gets.
-    pub resource: ResourceAction,
+pub(crate) struct Limits {
+    pub(crate) max_body_lines: usize,
+    pub(crate) max_body_chars: usize,
+    pub(crate) body: LimitAction,
+    pub(crate) max_resource_bytes: Option<u64>,
+    pub(crate) resource: ResourceAction,
 }
 
 impl ScanOptions {
@@ -112,55 +158,69 @@ impl ScanOptions {
     /// is left out.
     ///
     /// ```
-    /// use skills_embed_runtime::parse::{ResourceAction, ScanOptions};
+    /// use skills_embed_runtime::parse::ScanOptions;
     /// let options = ScanOptions::for_repositories();
     /// assert!(options.dot_folders && !options.dotfiles && options.follow_symlinks);
     /// assert!(options.skip_folders.iter().any(|f| f == ".git"));
-    /// assert_eq!(options.limits.resource, ResourceAction::Skip);
+    /// assert!(options.skip_large_resources);
     /// ```
     pub fn for_repositories() -> Self {
         ScanOptions {
             dot_folders: true,
             skip_folders: SKIPPED_FOLDERS.iter().map(|&s| s.to_owned()).collect(),
             follow_symlinks: true,
-            limits: Limits {
-                resource: ResourceAction::Skip,
-                ..Limits::default()
-            },
+            skip_large_resources: true,
             ..ScanOptions::default()
         }
     }
-}
 
-impl Default for Limits {
-    fn default() -> Self {
+    /// The size limits, as the reading takes them.
+    pub(crate) fn limits(&self) -> Limits {
         Limits {
-            max_body_lines: 500,
-            max_body_chars: 40_000,
-            body: LimitAction::Warn,
-            max_resource_bytes: Some(2_000_000),
-            resource: ResourceAction::Error,
+            max_body_lines: self.max_body_lines,
+            max_body_chars: self.max_body_chars,
+            body: self.body_limit,
+            max_resource_bytes: self.max_resource_bytes,
+            resource: if self.skip_large_resources {
+                ResourceAction::Skip
+            } else {
+                ResourceAction::Error
+            },
         }
+    }
+
+    /// The walk's caps, as the walker takes them.
+    pub(crate) fn walk_limits(&self) -> WalkLimits {
+        WalkLimits {
+            max_depth: self.max_walk_depth,
+            max_entries: self.max_entries,
+            max_skill_entries: self.max_skill_entries,
+            max_time: self.max_time,
+        }
+    }
+
+    /// The dialects opted in to, as a set.
+    pub(crate) fn dialect_set(&self) -> Dialects {
+        self.dialects.iter().copied().collect()
     }
 }
 
-/// What a resource over [`Limits::max_resource_bytes`] gets.
-///
-/// The cap is no rule of the Agent Skills specification: it keeps a binary (or a model's
-/// context) from swallowing a huge file by mistake.
-#[derive(Debug, Clone, Copy, PartialEq, Eq, Default)]
-#[non_exhaustive]
-pub enum ResourceAction {
-    /// A `resource-too-large` error: the skill is invalid. What `skills!` does, so a huge file
-    /// does not end up in the binary unnoticed.
-    #[default]
+/// What a resource over the size cap gets.
+#[derive(Debug, Clone, Copy, PartialEq, Eq)]
+pub(crate) enum ResourceAction {
+    /// A `resource-too-large` error: the skill is invalid.
     Error,
-    /// A `resource-too-large` warning, and the file is left out of the skill's resources; the
-    /// skill itself loads. What the command-line tool and discovery do.
+    /// A `resource-too-large` warning, and the file is left out of the skill's resources.
     Skip,
 }
 
-/// What a body over the limits gets; named `warn`, `error` or `cut`.
+/// What a body over [`ScanOptions::max_body_lines`] or [`ScanOptions::max_body_chars`] gets;
+/// named `warn`, `error` or `cut` (the macro's `body_limit` option, the CLI's `--body-limit`).
+///
+/// ```
+/// use skills_embed_runtime::parse::LimitAction;
+/// assert_eq!("cut".parse::<LimitAction>().unwrap(), LimitAction::Cut);
+/// ```
 #[derive(
     Debug,
     Clone,
@@ -198,7 +258,7 @@ pub struct Tree {
     pub walk: WalkSummary,
 }
 
-/// A skill folder found by [`scan`](super::scan()).
+/// A skill folder found by [`scan`](super::scan::scan()).
 #[derive(Debug, Clone)]
 pub struct SkillSource {
     /// The skill's folder.
@@ -280,7 +340,7 @@ pub(super) fn read_skill(
         chunks: Vec::new(),
         valid: false,
     };
-    let bytes = match read_regular(&source.manifest_path, options.limits.max_resource_bytes) {
+    let bytes = match read_regular(&source.manifest_path, options.max_resource_bytes) {
         Ok(bytes) => bytes,
         Err(e) if e.kind() == io::ErrorKind::FileTooLarge => {
             diagnostics.push(Diagnostic::path_error(
@@ -322,14 +382,14 @@ pub(super) fn read_skill(
         &source.manifest_path,
         Some(&dir_name),
         options.profile,
-        options.dialects,
+        options.dialect_set(),
     );
     source.manifest = manifest;
     if let Some(manifest) = &mut source.manifest {
         read_codex_policy(&source.dir, manifest, options, &mut found);
     }
     if source.manifest.is_some() {
-        check_body(&mut source, &options.limits, &mut found);
+        check_body(&mut source, &options.limits(), &mut found);
     }
     source.valid = source.manifest.is_some() && !found.iter().any(Diagnostic::is_error);
     diagnostics.extend(found);
@@ -345,7 +405,7 @@ fn read_codex_policy(
     options: &ScanOptions,
     found: &mut Vec<Diagnostic>,
 ) {
-    let reading = Reading::of(Dialect::Codex, options.profile, options.dialects);
+    let reading = Reading::of(Dialect::Codex, options.profile, options.dialect_set());
     if reading == Reading::Ignored {
         return;
     }
@@ -612,7 +672,7 @@ mod tests {
     use super::super::Severity;
     use super::*;
     use crate::listing::ListingFormat;
-    use crate::parse::scan;
+    use crate::parse::scan::scan;
 
     fn write_skill(dir: &Path, name: &str) {
         fs::create_dir_all(dir).unwrap();
@@ -706,8 +766,10 @@ mod tests {
         write_skill(&dir, "big");
         fs::write(dir.join("data.txt"), "x".repeat(3_000)).unwrap();
         fs::write(dir.join("notes.md"), "notes").unwrap();
-        let mut options = ScanOptions::default();
-        options.limits.max_resource_bytes = Some(1_000);
+        let mut options = ScanOptions {
+            max_resource_bytes: Some(1_000),
+            ..ScanOptions::default()
+        };
 
         let tree = scan(root.path(), &options);
         assert!(!tree.skills[0].valid);
@@ -718,7 +780,7 @@ mod tests {
         );
         assert!(d.message.contains("the cap is 1000 bytes"), "{d}");
 
-        options.limits.resource = ResourceAction::Skip;
+        options.skip_large_resources = true;
         let tree = scan(root.path(), &options);
         assert!(tree.skills[0].valid);
         assert_eq!(paths(&tree.skills[0]), ["notes.md"]);
@@ -728,12 +790,12 @@ mod tests {
             (Rule::ResourceTooLarge, Severity::Warning)
         );
         assert!(d.message.contains("leaves this file out"), "{d}");
-        let (set, problems) = crate::load::set(&tree, &ListingFormat::Markdown);
+        let (set, problems) = crate::load::set_of(&tree, &ListingFormat::Markdown);
         assert!(problems.is_empty(), "{problems:?}");
         assert_eq!(set.len(), 1);
 
         // SKILL.md itself cannot be left out: over the cap, its skill fails.
-        options.limits.max_resource_bytes = Some(10);
+        options.max_resource_bytes = Some(10);
         let tree = scan(root.path(), &options);
         assert!(!tree.skills[0].valid);
         assert!(tree.has_errors());
@@ -745,7 +807,7 @@ mod tests {
         let root = tempfile::tempdir().unwrap();
         let tree = scan(root.path(), &ScanOptions::default());
         let d = &tree.diagnostics[0];
-        assert_eq!((d.rule, d.position()), (Rule::MissingSkillMd, None));
+        assert_eq!((d.rule, d.line, d.column), (Rule::MissingSkillMd, 0, 0));
         assert_eq!(
             d.to_string(),
             format!(
@@ -755,7 +817,7 @@ mod tests {
             )
         );
         let tree = scan(&root.path().join("nope"), &ScanOptions::default());
-        assert_eq!(tree.diagnostics[0].position(), None);
+        assert_eq!(tree.diagnostics[0].line, 0);
     }
 }
 
@@ -764,11 +826,11 @@ mod tests {
 mod examples {
     #[test]
     fn for_repositories_example() {
+        use crate::parse::ScanOptions;
         use crate::parse::tree::SKIPPED_FOLDERS;
-        use crate::parse::{ResourceAction, ScanOptions};
         let options = ScanOptions::for_repositories();
         assert!(options.dot_folders && !options.dotfiles && options.follow_symlinks);
         assert_eq!(options.skip_folders, SKIPPED_FOLDERS);
-        assert_eq!(options.limits.resource, ResourceAction::Skip);
+        assert!(options.skip_large_resources);
     }
 }

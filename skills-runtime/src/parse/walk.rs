@@ -1,6 +1,6 @@
 //! The one policy every walk of a folder follows: the scan behind `skills!`, `skills` and
 //! discovery, and the fingerprint an overlay (and its watcher) compares to decide whether to
-//! scan again. Both run the same walker ([`scan`](super::scan)'s), so they read the same
+//! scan again. Both run the same walker ([`validate`](super::validate())'s), so they read the same
 //! entries and stop at the same caps.
 //!
 //! - **Links never leave their skill, nor the root.** A symbolic link is followed only when
@@ -14,7 +14,7 @@
 //!   and inode on Unix (its canonical path elsewhere): a graph of links that reaches one folder
 //!   by many paths costs one visit, and the folder reached again is reported (`scan-limit`).
 //!   A link to an ancestor is a loop, reported as a `read-error`.
-//! - **Caps** ([`WalkLimits`]): how deep, how many entries (files and folders) in all and per
+//! - **Caps** (the walk fields of [`ScanOptions`](super::ScanOptions)): how deep, how many entries (files and folders) in all and per
 //!   skill, and optionally how long. What a cap cuts is reported with a `scan-limit` warning
 //!   naming the folder and the cap; the rest of the walk goes on where it can.
 
@@ -26,52 +26,32 @@ use std::time::{Duration, Instant};
 
 use super::{Diagnostic, Rule};
 
-/// Caps on a walk of a folder; every walk ([`scan`](super::scan), an overlay's reload
+/// Caps on a walk of a folder; every walk ([`validate`](super::validate()), an overlay's reload
 /// fingerprint, its watcher) stops at them and reports what they cut with a `scan-limit`
 /// warning.
 ///
 /// The defaults are on everywhere (`skills!`, the `skills` tool, discovery) and leave room for
 /// the largest trees we measure (1,000 skills of 10 files: about 20,000 entries), while keeping
 /// a hostile tree (a link graph, a folder of millions of files) to a bounded amount of work.
-///
-/// ```
-/// use skills_embed_runtime::parse::{ScanOptions, WalkLimits};
-/// let limits = WalkLimits::default();
-/// assert_eq!(limits.max_depth, Some(128));
-/// assert_eq!(limits.max_entries, Some(100_000));
-/// assert_eq!(limits.max_skill_entries, Some(10_000));
-/// assert_eq!(limits.max_time, None);
-/// assert_eq!(ScanOptions::default().walk, limits);
-/// assert_eq!(WalkLimits::NONE.max_entries, None);
-/// ```
+/// They are the walk fields of [`ScanOptions`](super::ScanOptions).
 #[derive(Debug, Clone, Copy, PartialEq, Eq)]
-pub struct WalkLimits {
+pub(crate) struct WalkLimits {
     /// How many levels below the root the walk goes, files and folders alike; a folder at this
     /// depth that holds anything is reported and not read. `None` for no limit.
     ///
     /// Unlike [`ScanOptions::max_depth`](super::ScanOptions::max_depth), which says where
     /// skill folders are looked for, this bounds every entry, the files of a skill included.
-    pub max_depth: Option<usize>,
+    pub(crate) max_depth: Option<usize>,
     /// How many entries (files, folders, links, whatever else) the walk meets in all before it
     /// stops; `None` for no limit.
-    pub max_entries: Option<usize>,
+    pub(crate) max_entries: Option<usize>,
     /// How many entries below one skill's folder are read; the rest of that skill is left out
     /// (the skill loads without them). `None` for no limit.
-    pub max_skill_entries: Option<usize>,
+    pub(crate) max_skill_entries: Option<usize>,
     /// How long the walk may take before it stops; `None` for no limit. Off by default, so a
     /// build reads the same files however busy the machine; discovery sets it, so that a slow
     /// or hostile file system cannot hold a reload for ever.
-    pub max_time: Option<Duration>,
-}
-
-impl WalkLimits {
-    /// No cap at all: only for trees you trust.
-    pub const NONE: WalkLimits = WalkLimits {
-        max_depth: None,
-        max_entries: None,
-        max_skill_entries: None,
-        max_time: None,
-    };
+    pub(crate) max_time: Option<Duration>,
 }
 
 impl Default for WalkLimits {
@@ -89,7 +69,8 @@ impl Default for WalkLimits {
 /// What a walk met, and whether a cap cut it short.
 ///
 /// ```
-/// use skills_embed_runtime::parse::{ScanOptions, WalkLimits, scan};
+/// use skills_embed_runtime::__private::scan;
+/// use skills_embed_runtime::parse::ScanOptions;
 /// let dir = tempfile::tempdir()?;
 /// std::fs::create_dir(dir.path().join("pdf"))?;
 /// std::fs::write(dir.path().join("pdf/SKILL.md"), "---\nname: pdf\ndescription: PDFs.\n---\n")?;
@@ -105,7 +86,7 @@ pub struct WalkSummary {
     /// Whether a cap (or a folder met again) left something unread; a `scan-limit` warning
     /// says what.
     pub cut: bool,
-    /// Whether the walk stopped at [`WalkLimits::max_time`]: what lies beyond is missing, not
+    /// Whether the walk stopped at [`ScanOptions::max_time`](super::ScanOptions::max_time): what lies beyond is missing, not
     /// deleted.
     pub timed_out: bool,
     /// A hash of every entry walked (path, kind, size, modification time, permissions and

@@ -30,7 +30,7 @@ struct OpenSkill {
     index: usize,
     /// Entries met below it so far.
     entries: usize,
-    /// Whether [`WalkLimits::max_skill_entries`] cut it (reported once).
+    /// Whether [`ScanOptions::max_skill_entries`](super::ScanOptions::max_skill_entries) cut it (reported once).
     cut: bool,
 }
 
@@ -56,7 +56,7 @@ impl<'a> Walk<'a> {
     pub(super) fn run(&mut self, diagnostics: &mut Vec<Diagnostic>) -> WalkSummary {
         let from = diagnostics.len();
         let follow = self.options.follow_symlinks;
-        let limits = self.options.walk;
+        let limits = self.options.walk_limits();
         let mut walker = WalkDir::new(self.root)
             .follow_links(follow)
             .sort_by_file_name();

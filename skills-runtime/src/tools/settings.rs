@@ -105,7 +105,7 @@ impl From<Arc<SkillSet<Dynamic>>> for Source {
 }
 
 /// Every request sees the overlay's current snapshot, so a
-/// [`reload`](crate::disk::Overlay::reload) (or a [watcher](crate::disk::watch)) is picked up
+/// [`reload`](crate::disk::Overlay::reload) (or a [watcher](crate::disk::Overlay::watch)) is picked up
 /// by the next one.
 #[cfg(feature = "fs")]
 impl<Id: Send + Sync + 'static> From<Arc<crate::disk::Overlay<Id>>> for Source {
@@ -283,7 +283,7 @@ impl Settings {
     }
 
     /// Writes a skill that has scripts under `dir/<skill>/` (the whole skill, executable bits
-    /// kept, unchanged skills not rewritten, through [`disk::extract`](crate::disk::extract()))
+    /// kept, unchanged skills not rewritten, through the one writer of skill files in `disk`)
     /// when its body is loaded or the listing is made, and tells the model the absolute paths,
     /// so it can run the scripts.
     ///

@@ -22,7 +22,8 @@ fn real_corpus_tests_skipped_no_shared_corpus() {
 mod real {
     use std::path::{Path, PathBuf};
 
-    use skills_embed_runtime::parse::{Profile, ScanOptions, scan};
+    use skills_embed_runtime::__private::scan;
+    use skills_embed_runtime::parse::{Profile, ScanOptions};
 
     // One real body is over the recommended 500 lines: a `body-too-long` warning, which is
     // a `deprecated` lint (asserted below through the scanner).

@@ -10,8 +10,9 @@
 
 use std::path::{Path, PathBuf};
 
+use skills_embed::__private::scan;
 use skills_embed::listing::ListingFormat;
-use skills_embed::parse::{Profile, ScanOptions, scan};
+use skills_embed::parse::{Profile, ScanOptions};
 
 // `report` has four extra fields written out of alphabetical order, nested mappings among them,
 // and a nested metadata value; the lenient profile keeps them (with warnings, silenced here).
@@ -30,7 +31,7 @@ fn from_disk() -> skills_embed::SkillSet {
         ..ScanOptions::default()
     };
     let tree = scan(&fixture(), &options);
-    let (set, problems) = skills_embed::load::set(&tree, &ListingFormat::default());
+    let (set, problems) = skills_embed::__private::set_of(&tree, &ListingFormat::default());
     assert!(problems.is_empty(), "{problems:#?}");
     set
 }

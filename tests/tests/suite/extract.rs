@@ -1,12 +1,12 @@
-//! Embedded skills written out to disk so their scripts can run (`skills_embed::disk::extract`).
+//! Embedded skills written out to disk so their scripts can run (`__private::extract`, what `Settings::with_workdir` and `skills extract` write through).
 
 use skills_embed::tools::Settings;
 use std::fs;
 use std::path::{Path, PathBuf};
 
+use skills_embed::__private::{ExtractError, Extracted, extract, extract_to_temp};
 use skills_embed::__private::{MARKER, fingerprint};
 use skills_embed::Skill;
-use skills_embed::disk::{ExtractError, Extracted, extract, extract_to_temp};
 
 skills_embed::skills!("fixtures/basic");
 

@@ -16,7 +16,7 @@ use std::sync::atomic::{AtomicBool, Ordering};
 use std::thread;
 use std::time::Duration;
 
-use skills_embed::disk::extract;
+use skills_embed::__private::extract;
 use skills_embed::{Fields, File, Skill};
 
 const ROUNDS: usize = 12;

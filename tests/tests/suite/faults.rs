@@ -13,9 +13,10 @@ use std::sync::mpsc;
 use std::thread;
 use std::time::Duration;
 
+use skills_embed::__private::Tree;
 use skills_embed::disk::Discovery;
 use skills_embed::disk::Overlay;
-use skills_embed::parse::{Diagnostic, Rule, ScanOptions, Tree};
+use skills_embed::parse::{Diagnostic, Rule, ScanOptions};
 use skills_embed::{SkillSet, listing::ListingFormat};
 
 skills_embed::skills!("fixtures/basic");
@@ -54,7 +55,7 @@ fn within<T: Send + 'static>(what: &str, f: impl FnOnce() -> T + Send + 'static)
 }
 
 fn scan(root: &Path) -> Tree {
-    skills_embed::parse::scan(root, &ScanOptions::default())
+    skills_embed::__private::scan(root, &ScanOptions::default())
 }
 
 /// Loads a scanned tree on another thread.
@@ -273,8 +274,8 @@ fn unreadable_files_at_scan_time_are_reported_and_the_rest_served() {
                 follow_symlinks,
                 ..ScanOptions::default()
             };
-            let tree = skills_embed::parse::scan(&root2, &options);
-            let (set, more) = skills_embed::load::set(&tree, &ListingFormat::Markdown);
+            let tree = skills_embed::__private::scan(&root2, &options);
+            let (set, more) = skills_embed::__private::set_of(&tree, &ListingFormat::Markdown);
             (
                 set,
                 tree.diagnostics.into_iter().chain(more).collect::<Vec<_>>(),
@@ -434,8 +435,8 @@ fn files_flipping_while_scans_run_never_hang_or_lose_the_other_skills() {
                     follow_symlinks,
                     ..ScanOptions::default()
                 };
-                let tree = skills_embed::parse::scan(&root2, &options);
-                let (set, _) = skills_embed::load::set(&tree, &ListingFormat::Markdown);
+                let tree = skills_embed::__private::scan(&root2, &options);
+                let (set, _) = skills_embed::__private::set_of(&tree, &ListingFormat::Markdown);
                 for name in ["b", "c"] {
                     assert!(set.get(name).is_ok(), "{name} lost");
                 }

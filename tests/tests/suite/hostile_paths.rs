@@ -298,8 +298,8 @@ fn scan_set(root: &Path, follow_symlinks: bool) -> SkillSet {
         follow_symlinks,
         ..ScanOptions::default()
     };
-    skills_embed::load::set(
-        &skills_embed::parse::scan(root, &options),
+    skills_embed::__private::set_of(
+        &skills_embed::__private::scan(root, &options),
         &ListingFormat::Markdown,
     )
     .0
@@ -433,7 +433,7 @@ fn symlinked_disk_trees() {
         follow_symlinks: true,
         ..ScanOptions::default()
     };
-    let tree = skills_embed::parse::scan(&root, &options);
+    let tree = skills_embed::__private::scan(&root, &options);
     // (`references/other-secret.md` and `a/b/relative-escape.md` resolve to nothing: they are
     // reported as broken links.)
     for link in [

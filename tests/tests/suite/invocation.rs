@@ -12,8 +12,9 @@ use skills_embed::tools::Settings;
 use std::path::{Path, PathBuf};
 
 use serde_json::json;
+use skills_embed::__private::scan;
 use skills_embed::disk::Discovery;
-use skills_embed::parse::{Dialect, Dialects, Profile, Rule, ScanOptions, Severity, scan};
+use skills_embed::parse::{Dialect, Profile, Rule, ScanOptions, Severity};
 use skills_embed::tools::Session;
 use skills_embed::{
     SkillSet, invoke,
@@ -334,7 +335,7 @@ fn strict_disk_reads_report_claude_code_fields_and_honour_nothing() {
             .iter()
             .all(|d| d.rule == Rule::UnknownField)
     );
-    let (set, _) = skills_embed::load::set(&tree, &ListingFormat::Markdown);
+    let (set, _) = skills_embed::__private::set_of(&tree, &ListingFormat::Markdown);
     // The valid ones are not hidden: strict honours no client field.
     assert_eq!(
         names(Tools::new(set.clone(), Settings::default()).visible()),
@@ -353,7 +354,13 @@ fn lenient_discovery_honours_every_dialect_with_a_warning_naming_the_client() {
         .map(|d| {
             format!(
                 "{}:{}",
-                d.location().rsplit_once("invocation/").unwrap().1,
+                d.to_string()
+                    .split(": ")
+                    .next()
+                    .unwrap()
+                    .rsplit_once("invocation/")
+                    .unwrap()
+                    .1,
                 d.message
             )
         })
@@ -396,9 +403,9 @@ fn lenient_discovery_honours_every_dialect_with_a_warning_naming_the_client() {
 
 #[test]
 fn discovery_with_dialects_accepts_them_silently() {
-    let found = Discovery::only(fixture())
-        .with_dialects(Dialects::ALL)
-        .scan();
+    let mut discovery = Discovery::only(fixture());
+    discovery.scan.dialects = Dialect::ALL.to_vec();
+    let found = discovery.scan();
     let client: Vec<_> = found
         .diagnostics
         .iter()
@@ -434,12 +441,12 @@ fn strict_with_one_dialect_checks_its_types_with_lines() {
         "policy:\n  allow_implicit_invocation: nope\n",
     )
     .unwrap();
-    let options = |dialects: Dialects| ScanOptions {
+    let options = |dialects: Vec<Dialect>| ScanOptions {
         profile: Profile::Strict,
         dialects,
         ..ScanOptions::default()
     };
-    let tree = scan(dir.path(), &options(Dialect::ClaudeCode.into()));
+    let tree = scan(dir.path(), &options(vec![Dialect::ClaudeCode]));
     let found: Vec<_> = tree
         .diagnostics
         .iter()
@@ -452,7 +459,7 @@ fn strict_with_one_dialect_checks_its_types_with_lines() {
             .message
             .contains("\"user-invocable\" (Claude Code) must be a boolean")
     );
-    let tree = scan(dir.path(), &options(Dialects::ALL));
+    let tree = scan(dir.path(), &options(Dialect::ALL.to_vec()));
     let found: Vec<_> = tree
         .diagnostics
         .iter()

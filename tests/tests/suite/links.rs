@@ -12,10 +12,11 @@ use std::sync::mpsc;
 use std::thread;
 use std::time::{Duration, Instant};
 
+use skills_embed::__private::{Tree, scan};
 use skills_embed::SkillSet;
 use skills_embed::disk::Discovery;
 use skills_embed::disk::Overlay;
-use skills_embed::parse::{Diagnostic, Rule, ScanOptions, Severity, WalkLimits, scan};
+use skills_embed::parse::{Diagnostic, Rule, ScanOptions, Severity};
 
 static NONE: SkillSet = SkillSet::empty();
 
@@ -223,11 +224,8 @@ fn each_cap_reports_the_folder_and_the_cap() {
     fs::write(bottom.join("bottom.md"), "x").unwrap();
     fs::write(deep.join("a/top.md"), "x").unwrap();
 
-    let limits = |walk: WalkLimits| ScanOptions {
-        walk,
-        ..ScanOptions::default()
-    };
-    let scan_limits = |tree: &skills_embed::parse::Tree| -> Vec<Diagnostic> {
+    let limits = |options: ScanOptions| options;
+    let scan_limits = |tree: &Tree| -> Vec<Diagnostic> {
         tree.diagnostics
             .iter()
             .filter(|d| d.rule == Rule::ScanLimit)
@@ -238,9 +236,9 @@ fn each_cap_reports_the_folder_and_the_cap() {
     // Per skill: `wide` keeps 20 of its entries, `deep` all of its.
     let tree = scan(
         &root,
-        &limits(WalkLimits {
+        &limits(ScanOptions {
             max_skill_entries: Some(20),
-            ..WalkLimits::default()
+            ..ScanOptions::default()
         }),
     );
     let cut = scan_limits(&tree);
@@ -268,9 +266,9 @@ fn each_cap_reports_the_folder_and_the_cap() {
     // Depth: the folder at the cap that holds more is named.
     let tree = scan(
         &root,
-        &limits(WalkLimits {
-            max_depth: Some(5),
-            ..WalkLimits::default()
+        &limits(ScanOptions {
+            max_walk_depth: Some(5),
+            ..ScanOptions::default()
         }),
     );
     let cut = scan_limits(&tree);
@@ -292,9 +290,9 @@ fn each_cap_reports_the_folder_and_the_cap() {
     // Per walk: it stops, and says where.
     let tree = scan(
         &root,
-        &limits(WalkLimits {
+        &limits(ScanOptions {
             max_entries: Some(10),
-            ..WalkLimits::default()
+            ..ScanOptions::default()
         }),
     );
     let cut = scan_limits(&tree);
@@ -310,9 +308,9 @@ fn each_cap_reports_the_folder_and_the_cap() {
     // Time: a walk over its budget stops and says so.
     let tree = scan(
         &root,
-        &limits(WalkLimits {
+        &limits(ScanOptions {
             max_time: Some(Duration::ZERO),
-            ..WalkLimits::default()
+            ..ScanOptions::default()
         }),
     );
     assert!(tree.walk.timed_out && tree.walk.cut);
@@ -320,7 +318,16 @@ fn each_cap_reports_the_folder_and_the_cap() {
     assert!(cut[0].message.contains("max_time"), "{}", cut[0]);
 
     // No cap: everything.
-    let tree = scan(&root, &limits(WalkLimits::NONE));
+    let tree = scan(
+        &root,
+        &limits(ScanOptions {
+            max_walk_depth: None,
+            max_entries: None,
+            max_skill_entries: None,
+            max_time: None,
+            ..ScanOptions::default()
+        }),
+    );
     assert!(scan_limits(&tree).is_empty());
     assert!(!tree.walk.cut);
 }
@@ -379,11 +386,11 @@ fn a_reload_cut_by_the_time_limit_keeps_the_previous_skills() {
     write_skill(&root.join("good"), "good");
     let mut discovery = following(&root);
     assert_eq!(
-        discovery.scan.walk.max_time,
+        discovery.scan.max_time,
         Some(Duration::from_secs(10)),
         "discovery walks are limited in time by default"
     );
-    discovery.scan.walk.max_time = Some(Duration::ZERO);
+    discovery.scan.max_time = Some(Duration::ZERO);
     let (overlay, _) = within("Overlay::new", move || Overlay::new(&NONE, discovery));
     let cut = overlay
         .diagnostics()

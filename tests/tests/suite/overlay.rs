@@ -34,8 +34,8 @@ fn the_merged_set_has_embedded_and_disk_skills() {
         set.names().collect::<Vec<_>>(),
         ["code-review", "notes", "pdf"]
     );
-    assert_eq!(overlay.source("pdf").unwrap().kind, SourceKind::Embedded);
-    assert_eq!(overlay.source("notes").unwrap().kind, SourceKind::Code);
+    assert_eq!(overlay.sources()["pdf"].0, SourceKind::Embedded);
+    assert_eq!(overlay.sources()["notes"].0, SourceKind::Code);
     assert!(
         set.get("notes")
             .unwrap()
@@ -44,7 +44,11 @@ fn the_merged_set_has_embedded_and_disk_skills() {
     );
     // Embedded skills keep their ids.
     assert_eq!(
-        overlay.skill(SkillId::CodeReview).unwrap().name(),
+        overlay
+            .snapshot()
+            .get(SkillId::CodeReview.name())
+            .unwrap()
+            .name(),
         "code-review"
     );
     // The tool's enum and the listing reflect the merged set.
@@ -77,7 +81,7 @@ fn a_disk_skill_with_an_embedded_name_wins_by_default_and_a_warning_names_both()
         overlay.snapshot().get("pdf").unwrap().body(),
         "Disk version.\n"
     );
-    assert_eq!(overlay.source("pdf").unwrap().kind, SourceKind::Code);
+    assert_eq!(overlay.sources()["pdf"].0, SourceKind::Code);
     let warning = overlay
         .diagnostics()
         .into_iter()
@@ -253,14 +257,11 @@ fn a_watcher_reloads_when_a_folder_changes() {
     write_skill(tmp.path(), "notes", "Take notes. Use when asked.", "One.\n");
     let overlay = Arc::new(Overlay::new(&SKILLS, Discovery::only(tmp.path())));
     let (tx, rx) = mpsc::channel();
-    let watcher = skills_embed::disk::watch(
-        Arc::clone(&overlay),
-        Duration::from_millis(20),
-        move |report| {
+    overlay
+        .watch(Duration::from_millis(20), move |report| {
             let _ = tx.send(report.clone());
-        },
-    )
-    .unwrap();
+        })
+        .unwrap();
     // Reloads yield the CPU to answers: the thread runs at nice 19 (Linux keeps it per thread).
     #[cfg(target_os = "linux")]
     {
@@ -304,7 +305,8 @@ fn a_watcher_reloads_when_a_folder_changes() {
         .expect("the watcher saw the new skill");
     assert_eq!(report.added, ["todo"]);
     assert!(overlay.snapshot().get("todo").is_ok());
-    watcher.stop();
+    // The thread holds the overlay weakly: dropping the last handle stops (and joins) it.
+    drop(overlay);
 }
 
 fn duplicate_warnings(overlay: &Overlay<SkillId>) -> Vec<String> {
@@ -356,11 +358,8 @@ fn the_embedded_folder_found_again_on_disk_is_not_reported_as_shadowing() {
         ),
         "{warnings:?}"
     );
-    assert_eq!(overlay.source("pdf").unwrap().kind, SourceKind::Project);
-    assert_eq!(
-        overlay.source("code-review").unwrap().kind,
-        SourceKind::Project
-    );
+    assert_eq!(overlay.sources()["pdf"].0, SourceKind::Project);
+    assert_eq!(overlay.sources()["code-review"].0, SourceKind::Project);
 }
 
 /// `ReloadReport::changed` promises "fields or files": a metadata-only edit is a change (the
@@ -465,6 +464,6 @@ fn the_embedded_rust_scripts_stay_with_their_skills_in_the_merged_set() {
         "Run [the counter](script:count).\n",
     );
     overlay.reload();
-    assert_eq!(overlay.source("word-count").unwrap().kind, SourceKind::Code);
+    assert_eq!(overlay.sources()["word-count"].0, SourceKind::Code);
     check(&overlay.snapshot());
 }

@@ -16,9 +16,10 @@ use proptest::prelude::*;
 use proptest::strategy::ValueTree;
 use serde_json::json;
 use skills_embed::__private::check;
+use skills_embed::__private::parse_manifest;
 use skills_embed::__private::split;
 use skills_embed::__private::{excerpt, headings, section};
-use skills_embed::parse::{Profile, ScanOptions, parse_manifest};
+use skills_embed::parse::{Profile, ScanOptions};
 use skills_embed::tools::{Settings, Tools};
 use skills_embed::{Fields, File, Skill, SkillError, SkillSet, listing::ListingFormat};
 
@@ -111,8 +112,8 @@ fn disk_set() -> &'static SkillSet {
     static SET: OnceLock<SkillSet> = OnceLock::new();
     SET.get_or_init(|| {
         let root = Path::new(env!("CARGO_MANIFEST_DIR")).join("fixtures/tools");
-        let tree = skills_embed::parse::scan(&root, &ScanOptions::default());
-        let (set, diagnostics) = skills_embed::load::set(&tree, &ListingFormat::Markdown);
+        let tree = skills_embed::__private::scan(&root, &ScanOptions::default());
+        let (set, diagnostics) = skills_embed::__private::set_of(&tree, &ListingFormat::Markdown);
         assert!(diagnostics.is_empty(), "{diagnostics:?}");
         set
     })

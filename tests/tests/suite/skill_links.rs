@@ -10,9 +10,10 @@ use std::fs;
 use std::os::unix::fs::symlink;
 use std::path::{Path, PathBuf};
 
+use skills_embed::__private::scan;
 use skills_embed::disk::Discovery;
 use skills_embed::disk::Overlay;
-use skills_embed::parse::{Rule, ScanOptions, scan};
+use skills_embed::parse::{Rule, ScanOptions};
 use skills_embed::policy::Permissions;
 use skills_embed::{SkillSet, tools::Tools};
 

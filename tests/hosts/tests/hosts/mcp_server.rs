@@ -278,7 +278,7 @@ async fn embedded_digests_and_the_served_skill_md() {
             .await
             .unwrap();
         let text = resource_text(&read.contents[0]);
-        let (manifest, diagnostics) = skills_embed::parse::parse_manifest(
+        let (manifest, diagnostics) = skills_embed::__private::parse_manifest(
             text,
             std::path::Path::new("SKILL.md"),
             Some(skill.name()),
@@ -484,7 +484,7 @@ async fn a_run_time_set_with_a_non_ascii_name() {
         .unwrap();
     let text = resource_text(&manifest.contents[0]);
     assert!(text.contains("\\u2028"), "{text}");
-    let (parsed, _) = skills_embed::parse::parse_manifest(
+    let (parsed, _) = skills_embed::__private::parse_manifest(
         text,
         std::path::Path::new("SKILL.md"),
         None,

@@ -1,0 +1,488 @@
+//! The command line as clap reads it: the commands, their flags and positionals, and the
+//! options they share.
+
+use std::path::PathBuf;
+use std::str::FromStr;
+
+use clap::builder::TypedValueParser as _;
+use clap::error::ErrorKind;
+use clap::{CommandFactory, Parser, Subcommand, ValueEnum};
+use strum::VariantNames;
+
+use crate::disk::Discovery;
+use crate::listing::ListingFormat;
+use crate::parse::{Dialect, Profile, ScanOptions};
+use crate::tools::{OutputShape, ToolName, ToolStyle};
+
+/// Validate, list, render, read and serve folders of Agent Skills.
+#[derive(Parser)]
+#[command(name = "skills", version, about, long_about = None)]
+pub(super) struct Cli {
+    #[command(subcommand)]
+    pub(super) command: Command,
+}
+
+#[derive(Subcommand)]
+pub(super) enum Command {
+    /// Check skills; prints `FILE:LINE:COL: error[RULE]: message` per problem.
+    ///
+    /// Each PATH is searched for every SKILL.md below it, dot folders included (`.curated/`,
+    /// `.claude/skills/`), except version-control, dependency and cache folders (.git, .hg,
+    /// .svn, .jj, node_modules, target, .venv, __pycache__, .tox). A skill folder or a SKILL.md
+    /// is checked together with every skill nested below it, and those are reported too. A
+    /// problem with a whole file or folder prints as `PATH: error[RULE]: message`.
+    #[command(
+        after_help = "Exit status: 0 all valid (warnings allowed), 1 any error, \
+                            2 usage or I/O error (e.g. a PATH that does not exist)."
+    )]
+    Validate {
+        /// Skill folders, SKILL.md files, or folders holding skills (searched recursively).
+        #[arg(required = true)]
+        paths: Vec<PathBuf>,
+        #[command(flatten)]
+        common: Common,
+        /// Do not search folders whose name starts with `.` (as `skills!` and discovery do).
+        #[arg(long)]
+        no_dot_folders: bool,
+        /// Output format.
+        #[arg(long, value_enum, default_value_t = ReportFormat::Text)]
+        format: ReportFormat,
+    },
+    /// One row per skill: name, description, files, bytes, source.
+    #[command(override_usage = "skills list [OPTIONS] <PATH | --discover>")]
+    List {
+        #[command(flatten)]
+        target: TargetArgs,
+        #[command(flatten)]
+        common: Common,
+    },
+    /// The L1 listing, byte-identical to what `skills!` embeds for the same folder.
+    #[command(override_usage = "skills prompt [OPTIONS] <PATH | --discover>")]
+    Prompt {
+        #[command(flatten)]
+        target: TargetArgs,
+        #[command(flatten)]
+        common: Common,
+        /// Listing format.
+        #[arg(long, default_value = "markdown", value_parser = named::<ListingFormat>())]
+        format: ListingFormat,
+    },
+    /// The tool definition(s) as JSON, with the skills the model may invoke as the `skill`
+    /// enum; `[]` when there is none (a host offers no tool then).
+    #[command(override_usage = "skills schema [OPTIONS] <PATH | --discover>")]
+    Schema {
+        #[command(flatten)]
+        target: TargetArgs,
+        #[command(flatten)]
+        common: Common,
+        /// Which flavour of tool JSON.
+        #[arg(long, value_enum, default_value_t = SchemaFormat::JsonSchema)]
+        format: SchemaFormat,
+        /// One unified tool, or read_skill / read_skill_resource / load_skill_chunk.
+        #[arg(long, default_value = "unified", value_parser = named::<ToolStyle>())]
+        style: ToolStyle,
+    },
+    /// Print exactly what the model receives for a tool call; exit 1 when it is a tool error.
+    ///
+    /// Arguments: PATH TOOL ARGS_JSON, or TOOL ARGS_JSON with --discover. TOOL is any tool
+    /// name of either style (load_skill, read_skill, read_skill_resource, load_skill_chunk);
+    /// ARGS_JSON is e.g. '{"skill":"pdf","path":"SKILL.md"}'.
+    #[command(
+        override_usage = "skills call [OPTIONS] <PATH TOOL ARGS_JSON | --discover TOOL ARGS_JSON>"
+    )]
+    Call {
+        /// Use the skills discovery finds from the current folder instead of PATH.
+        #[arg(long)]
+        discover: bool,
+        /// [PATH] TOOL ARGS_JSON
+        #[arg(required = true, num_args = 2..=3, value_name = "ARGS")]
+        args: Vec<String>,
+        #[command(flatten)]
+        common: Common,
+        /// The frame around loaded content.
+        #[arg(long, default_value = "brackets", value_parser = named::<OutputShape>())]
+        shape: OutputShape,
+        /// Characters of a resource per answer.
+        #[arg(long, default_value_t = 12_000)]
+        max_chars: usize,
+    },
+    /// Print a skill's body, or one of its files.
+    ///
+    /// Arguments: PATH SKILL [FILE], or SKILL [FILE] with --discover.
+    #[command(
+        override_usage = "skills read [OPTIONS] <PATH SKILL [FILE] | --discover SKILL [FILE]>"
+    )]
+    Read {
+        /// Use the skills discovery finds from the current folder instead of PATH.
+        #[arg(long)]
+        discover: bool,
+        /// [PATH] SKILL [FILE]
+        #[arg(required = true, num_args = 1..=3, value_name = "ARGS")]
+        args: Vec<String>,
+        #[command(flatten)]
+        common: Common,
+    },
+    /// Print what a host inserts when the user sends MESSAGE: the body of each skill it
+    /// invokes (`/name args` at the start, `/name` or `$name` anywhere, `[$name](path)`), with
+    /// the arguments substituted; names that are not skills go to stderr.
+    ///
+    /// Arguments: PATH MESSAGE, or MESSAGE with --discover. `${SKILL_DIR}` becomes the skill's
+    /// folder when the skills come from PATH.
+    #[command(
+        override_usage = "skills invoke [OPTIONS] <PATH MESSAGE | --discover MESSAGE>",
+        after_help = "Exit status: 0 a skill was invoked, 1 none was or one's text would be over \
+                      the 2,000,000-byte limit, 2 usage or I/O error."
+    )]
+    Invoke {
+        /// Use the skills discovery finds from the current folder instead of PATH.
+        #[arg(long)]
+        discover: bool,
+        /// [PATH] MESSAGE
+        #[arg(required = true, num_args = 1..=2, value_name = "ARGS")]
+        args: Vec<String>,
+        #[command(flatten)]
+        common: Common,
+    },
+    /// The user's menu: one line per skill the user may invoke, `/name [argument hint]` and
+    /// what it does. Skills whose `user-invocable` is `false` are left out; skills the model
+    /// may not invoke are in it.
+    #[command(override_usage = "skills menu [OPTIONS] <PATH | --discover>")]
+    Menu {
+        #[command(flatten)]
+        target: TargetArgs,
+        #[command(flatten)]
+        common: Common,
+    },
+    /// Serve skills to an MCP client over stdio: the load tool, skill:// resources, the MCP
+    /// skills extension and the listing as a prompt.
+    ///
+    /// Changed files are read again in the background (checked once a second), so edits show
+    /// up without a restart; requests are answered from the last complete set meanwhile, and a
+    /// reload never delays them. Diagnostics go to stderr; stdout carries the protocol.
+    #[command(override_usage = "skills serve [OPTIONS] <PATH | --discover>")]
+    Serve {
+        #[command(flatten)]
+        target: TargetArgs,
+        #[command(flatten)]
+        common: Common,
+        /// Permission rules, one a line: `allow|ask|deny PATTERN` or `default allow|ask|deny`
+        /// (`ask` skills are refused: stdio has no way to ask the user).
+        #[arg(long, value_name = "FILE")]
+        permissions: Option<PathBuf>,
+        /// Serve only skills whose name matches PATTERN (`*` is a wildcard); repeatable.
+        #[arg(long, value_name = "PATTERN")]
+        only: Vec<String>,
+        /// Hide skills whose name matches PATTERN from every MCP surface; repeatable, and wins
+        /// over --only.
+        #[arg(long, value_name = "PATTERN")]
+        deny: Vec<String>,
+        /// One unified tool, or read_skill / read_skill_resource / load_skill_chunk.
+        #[arg(long, default_value = "unified", value_parser = named::<ToolStyle>())]
+        style: ToolStyle,
+        /// The frame around loaded content.
+        #[arg(long, default_value = "brackets", value_parser = named::<OutputShape>())]
+        shape: OutputShape,
+        /// The name of the unified tool: 1 to 64 of A-Z, a-z, 0-9, '_' and '-' (what MCP
+        /// clients and the OpenAI and Anthropic APIs all accept).
+        #[arg(long, default_value = "load_skill")]
+        tool_name: ToolName,
+        #[command(flatten)]
+        http: Box<HttpArgs>,
+    },
+    /// Write a skill's files (scripts with their executable bits) under DEST/<skill>/.
+    Extract {
+        /// A folder of skills, a skill folder or a SKILL.md.
+        path: PathBuf,
+        /// The skill's name.
+        skill: String,
+        /// The folder to write into.
+        dest: PathBuf,
+        #[command(flatten)]
+        common: Common,
+    },
+}
+
+#[derive(clap::Args)]
+pub(super) struct TargetArgs {
+    /// A folder of skills, a skill folder or a SKILL.md; required unless --discover is given.
+    /// Read as `skills!` reads it: folders whose name starts with `.` are not searched.
+    #[arg(required_unless_present = "discover", conflicts_with = "discover")]
+    pub(super) path: Option<PathBuf>,
+    /// Use the skills discovery finds from the current folder (project, user and
+    /// $SKILLS_PATH roots) instead of PATH.
+    #[arg(long)]
+    pub(super) discover: bool,
+}
+
+impl TargetArgs {
+    pub(super) fn target(&self) -> Target {
+        match &self.path {
+            Some(path) if !self.discover => Target::Path(path.clone()),
+            _ => Target::Discover,
+        }
+    }
+}
+
+#[derive(clap::Args)]
+pub(super) struct Common {
+    /// Apply the lenient profile: warn on name/folder mismatch, long fields, unknown fields.
+    /// (Discovery always reads leniently: those files are not yours.)
+    #[arg(long)]
+    pub(super) lenient: bool,
+    /// Accept a client's fields as known fields: `claude-code`, `codex` or `opencode`;
+    /// repeatable. Their types are checked (a wrong type is a `client-field-type` error) and
+    /// they say who may invoke each skill, with no warning. Without it, the strict profile
+    /// reports client fields as `unknown-field` and the lenient one honours them with a warning.
+    #[arg(long = "dialect", value_name = "NAME", value_parser = parse_dialect)]
+    pub(super) dialects: Vec<Dialect>,
+    /// The size cap of a resource, in bytes, or `none` [default: 2000000]. Over the default
+    /// cap a resource gets a warning and is left out of its skill (which still loads); with
+    /// this option, `validate` reports it as an error.
+    #[arg(long, value_name = "BYTES", value_parser = parse_cap)]
+    pub(super) max_resource_bytes: Option<Cap>,
+    /// How many levels below PATH any file is read, or `none` [default: 128]. A folder at the
+    /// cap that holds more gets a `scan-limit` warning.
+    #[arg(long, value_name = "N", value_parser = parse_count)]
+    pub(super) max_depth: Option<Count>,
+    /// Files and folders read in all, or `none` [default: 100000]; the walk stops at the cap
+    /// with a `scan-limit` warning.
+    #[arg(long, value_name = "N", value_parser = parse_count)]
+    pub(super) max_entries: Option<Count>,
+    /// Files and folders read per skill, or `none` [default: 10000]; the rest of a skill over
+    /// it are left out with a `scan-limit` warning.
+    #[arg(long, value_name = "N", value_parser = parse_count)]
+    pub(super) max_skill_entries: Option<Count>,
+}
+
+pub(super) fn parse_dialect(text: &str) -> Result<Dialect, String> {
+    text.parse().map_err(|_| {
+        let names: Vec<String> = Dialect::VARIANTS.iter().map(|n| format!("`{n}`")).collect();
+        match names.split_last() {
+            Some((last, rest)) => format!("expected {} or {last}, not {text:?}", rest.join(", ")),
+            None => format!("no dialect is known, not {text:?}"),
+        }
+    })
+}
+
+/// A size cap given on the command line: a number of bytes, or no cap.
+#[derive(Clone, Copy)]
+pub(super) struct Cap(Option<u64>);
+
+pub(super) fn parse_cap(text: &str) -> Result<Cap, String> {
+    if text == "none" {
+        return Ok(Cap(None));
+    }
+    text.replace('_', "")
+        .parse::<u64>()
+        .map(|n| Cap(Some(n)))
+        .map_err(|_| format!("expected a number of bytes such as 5000000, or `none`, not {text:?}"))
+}
+
+/// A count cap given on the command line: a number, or no cap.
+#[derive(Clone, Copy)]
+pub(super) struct Count(Option<usize>);
+
+pub(super) fn parse_count(text: &str) -> Result<Count, String> {
+    if text == "none" {
+        return Ok(Count(None));
+    }
+    text.replace('_', "")
+        .parse::<usize>()
+        .ok()
+        .filter(|&n| n > 0)
+        .map(|n| Count(Some(n)))
+        .ok_or_else(|| format!("expected a number above 0 such as 20000, or `none`, not {text:?}"))
+}
+
+impl Common {
+    pub(super) fn profile(&self) -> Profile {
+        if self.lenient {
+            Profile::Lenient
+        } else {
+            Profile::Strict
+        }
+    }
+
+    /// How the commands that load skills read PATH: as `skills!` does (no dot folders, links
+    /// followed inside the root), except that a resource over the cap is left out with a
+    /// warning instead of failing its skill.
+    pub(super) fn options(&self) -> ScanOptions {
+        let mut options = ScanOptions {
+            profile: self.profile(),
+            dialects: self.dialects.clone(),
+            follow_symlinks: true,
+            skip_large_resources: true,
+            ..ScanOptions::default()
+        };
+        self.walk(&mut options);
+        if let Some(Cap(cap)) = self.max_resource_bytes {
+            options.max_resource_bytes = cap;
+        }
+        options
+    }
+
+    /// Sets the walk caps given on the command line.
+    pub(super) fn walk(&self, walk: &mut ScanOptions) {
+        if let Some(Count(cap)) = self.max_depth {
+            walk.max_walk_depth = cap;
+        }
+        if let Some(Count(cap)) = self.max_entries {
+            walk.max_entries = cap;
+        }
+        if let Some(Count(cap)) = self.max_skill_entries {
+            walk.max_skill_entries = cap;
+        }
+    }
+
+    /// How `validate` reads PATH: every SKILL.md below it (see
+    /// [`ScanOptions::for_repositories`]); a resource over a cap given on the command line is
+    /// an error.
+    pub(super) fn validate_options(&self, dot_folders: bool) -> ScanOptions {
+        let mut options = ScanOptions {
+            profile: self.profile(),
+            dialects: self.dialects.clone(),
+            dot_folders,
+            ..ScanOptions::for_repositories()
+        };
+        self.walk(&mut options);
+        if let Some(Cap(cap)) = self.max_resource_bytes {
+            options.max_resource_bytes = cap;
+            options.skip_large_resources = false;
+        }
+        options
+    }
+
+    /// Discovery from the current folder, with the size cap given on the command line.
+    pub(super) fn discovery(&self) -> Discovery {
+        let mut discovery = Discovery::default();
+        self.walk(&mut discovery.scan);
+        discovery.scan.dialects = self.dialects.clone();
+        if let Some(Cap(cap)) = self.max_resource_bytes {
+            discovery.scan.max_resource_bytes = cap;
+            discovery.max_file_bytes = cap;
+        }
+        discovery
+    }
+}
+
+/// Where skills come from: a folder given on the command line, or discovery.
+pub(super) enum Target {
+    Path(PathBuf),
+    Discover,
+}
+
+/// Splits the positionals of `read`, `call` and `invoke`: PATH first, then those `after` names
+/// (`SKILL [FILE]`); with `--discover` there is no PATH and the others move up by one. Another count is clap's usage
+/// error for that command (its usage line, exit code 2), as for any other misuse.
+pub(super) fn split_target(
+    command: &str,
+    discover: bool,
+    mut args: Vec<String>,
+    after: &str,
+) -> (Target, Vec<String>) {
+    let takes = after.split(' ').count();
+    let least = after.split(' ').filter(|a| !a.starts_with('[')).count();
+    let given = args.len().saturating_sub(usize::from(!discover));
+    if args.is_empty() || !(least..=takes).contains(&given) {
+        let message = if discover {
+            format!("`skills {command} --discover` takes {after} (no PATH); {given} given")
+        } else {
+            format!(
+                "`skills {command}` takes PATH, then {after}; {given} argument{} after PATH",
+                if given == 1 { "" } else { "s" }
+            )
+        };
+        let mut cli = Cli::command();
+        let error = match cli.find_subcommand_mut(command) {
+            Some(sub) => sub.error(ErrorKind::WrongNumberOfValues, message),
+            None => cli.error(ErrorKind::WrongNumberOfValues, message),
+        };
+        error.exit()
+    }
+    if discover {
+        return (Target::Discover, args);
+    }
+    let path = PathBuf::from(args.remove(0));
+    (Target::Path(path), args)
+}
+
+#[derive(Clone, Copy, ValueEnum)]
+pub(super) enum ReportFormat {
+    Text,
+    Json,
+}
+
+#[derive(Clone, Copy, ValueEnum)]
+pub(super) enum SchemaFormat {
+    JsonSchema,
+    Openai,
+    Anthropic,
+    Mcp,
+}
+
+/// A flag whose values are a library enum's own names (strum's), listed by clap in help and
+/// errors: one enum for the macro's options, the library and the flag.
+pub(super) fn named<T>() -> impl clap::builder::TypedValueParser<Value = T>
+where
+    T: VariantNames + FromStr + Clone + Send + Sync + 'static,
+    T::Err: std::error::Error + Send + Sync + 'static,
+{
+    // Only the names that parse: a variant given another way (a listing template) has none.
+    let names = T::VARIANTS.iter().filter(|name| name.parse::<T>().is_ok());
+    clap::builder::PossibleValuesParser::new(names).try_map(|name: String| name.parse::<T>())
+}
+
+/// The flags of `skills serve --http` (boxed in [`Command::Serve`]: they are most of its size).
+#[derive(clap::Args)]
+pub(super) struct HttpArgs {
+    /// Serve MCP's Streamable HTTP at http://ADDR/mcp instead of stdio, e.g.
+    /// 127.0.0.1:8080. Only loopback hosts are accepted in `Host` unless --allow-host
+    /// names more; browser origins other than the server's own get 403. Stops on SIGTERM
+    /// or Ctrl-C after the requests in flight.
+    #[arg(long, value_name = "ADDR")]
+    pub(super) http: Option<std::net::SocketAddr>,
+    /// With --http: require `Authorization: Bearer <token>`. One token a line (`#` starts
+    /// a comment); a token may be followed by a permissions file (same format as
+    /// --permissions, relative to this file's folder) whose rules replace --permissions for
+    /// requests with that token, so each team's agents see their skills only. Each token has
+    /// its own sessions: one opened with a token is unknown (404) under another.
+    #[arg(long, value_name = "FILE", requires = "http")]
+    pub(super) token_file: Option<PathBuf>,
+    /// With --http: no sessions (every request answered on its own, plain JSON), so
+    /// replicas need no sticky routing; approvals and subscriptions then last one request.
+    #[arg(long, requires = "http")]
+    pub(super) stateless: bool,
+    /// With --http: also accept this name in `Host` (a server bound to a non-loopback
+    /// address is reached under its own name); repeatable.
+    #[arg(long, value_name = "HOST", requires = "http")]
+    pub(super) allow_host: Vec<String>,
+    /// With --http: also accept requests from this browser origin (`https://app.example:443`);
+    /// repeatable.
+    #[arg(long, value_name = "ORIGIN", requires = "http")]
+    pub(super) allow_origin: Vec<String>,
+    /// With --http: hold at most N sessions at once (a request that would open one more
+    /// gets 503 and Retry-After; idle sessions end after 5 minutes).
+    #[arg(long, value_name = "N", requires = "http", default_value_t = crate::mcp::http::DEFAULT_MAX_SESSIONS)]
+    pub(super) max_sessions: usize,
+    /// With --http: hold at most N connections open (the next waits in the listen queue);
+    /// default 4096, or three quarters of the descriptor limit (`ulimit -n`) if lower.
+    #[arg(long, value_name = "N", requires = "http")]
+    pub(super) max_connections: Option<usize>,
+    /// With --http: seconds a connection has to send a request's head (from when it is
+    /// accepted or its previous answer ended), and again for the body; then it is closed.
+    #[arg(long, value_name = "SECONDS", requires = "http", value_parser = seconds, default_value = "10")]
+    pub(super) header_read_timeout: std::time::Duration,
+    /// With --http: seconds an answered connection may stay open with no request in
+    /// progress.
+    #[arg(long, value_name = "SECONDS", requires = "http", value_parser = seconds, default_value = "5")]
+    pub(super) idle_timeout: std::time::Duration,
+}
+
+/// A duration given in seconds (`0.5` allowed), above zero.
+pub(super) fn seconds(text: &str) -> Result<std::time::Duration, String> {
+    text.parse::<f64>()
+        .ok()
+        .filter(|s| *s > 0.0)
+        .and_then(|s| std::time::Duration::try_from_secs_f64(s).ok())
+        .ok_or_else(|| format!("`{text}` is not a number of seconds above 0 (say 10, or 0.5)"))
+}

@@ -1,0 +1,178 @@
+//! The `skills` command-line tool: validate, list, render, read, call and extract folders of
+//! Agent Skills with the same rules as the `skills!` macro.
+//!
+//! Exit codes: 0 success, 1 a skill failed validation (or a lookup missed), 2 usage or I/O error.
+//!
+//! `args` is the command line as clap reads it, `check` the `validate` command, `show` the
+//! commands that print what a model or a user gets, `serve` the MCP server.
+
+mod args;
+mod check;
+mod serve;
+mod show;
+
+use std::process::ExitCode;
+
+use clap::Parser;
+
+use crate::SkillSet;
+use crate::parse::{Diagnostic, Rule};
+use crate::tools::Settings;
+use args::{Cli, Command, HttpArgs, split_target};
+use serve::{HttpFlags, read_permissions, read_tokens};
+
+/// How a command ended.
+#[derive(Clone, Copy, PartialEq, Eq, PartialOrd, Ord)]
+pub(crate) enum Outcome {
+    Ok = 0,
+    Invalid = 1,
+    Usage = 2,
+}
+
+/// The Rust scripts of the binary this tool runs in ([`main_with`]), as an empty set's: `call`,
+/// `schema` and `serve` attach them to the skills of those names. None for `skills` itself.
+pub(crate) static BASE: std::sync::OnceLock<SkillSet> = std::sync::OnceLock::new();
+
+pub(crate) fn base() -> &'static SkillSet {
+    BASE.get_or_init(SkillSet::empty)
+}
+
+/// Runs the command line in `std::env::args` with `scripts` as the Rust scripts of the skills
+/// of those names, and returns its exit code.
+pub fn main_with(scripts: impl IntoIterator<Item = crate::Script>) -> ExitCode {
+    // Only the first call's scripts count; a process runs one command line.
+    let _ = BASE.set(SkillSet::empty().with_scripts(scripts));
+    main()
+}
+
+/// Runs the command line in `std::env::args` and returns its exit code.
+pub fn main() -> ExitCode {
+    let cli = Cli::parse();
+    let outcome = match cli.command {
+        Command::Validate {
+            paths,
+            common,
+            no_dot_folders,
+            format,
+        } => check::validate(&paths, &common, !no_dot_folders, format),
+        Command::List { target, common } => show::list(&target.target(), &common),
+        Command::Menu { target, common } => show::menu(&target.target(), &common),
+        Command::Prompt {
+            target,
+            common,
+            format,
+        } => show::prompt(&target.target(), &common, &format),
+        Command::Schema {
+            target,
+            common,
+            format,
+            style,
+        } => show::schema(&target.target(), &common, format, style),
+        Command::Call {
+            discover,
+            args,
+            common,
+            shape,
+            max_chars,
+        } => {
+            let config = Settings {
+                shape,
+                max_chars,
+                ..Settings::default()
+            };
+            let (target, rest) = split_target("call", discover, args, "TOOL ARGS_JSON");
+            show::call(&target, &rest[0], &rest[1], &common, config)
+        }
+        Command::Read {
+            discover,
+            args,
+            common,
+        } => {
+            let (target, rest) = split_target("read", discover, args, "SKILL [FILE]");
+            show::read(&target, &rest[0], rest.get(1).map(String::as_str), &common)
+        }
+        Command::Invoke {
+            discover,
+            args,
+            common,
+        } => {
+            let (target, rest) = split_target("invoke", discover, args, "MESSAGE");
+            show::invoke(&target, &rest[0], &common)
+        }
+        Command::Extract {
+            path,
+            skill,
+            dest,
+            common,
+        } => show::extract(&path, &skill, &dest, &common),
+        Command::Serve {
+            target,
+            common,
+            permissions,
+            only,
+            deny,
+            style,
+            shape,
+            tool_name,
+            http,
+        } => {
+            let HttpArgs {
+                http,
+                token_file,
+                stateless,
+                allow_host,
+                allow_origin,
+                max_sessions,
+                max_connections,
+                header_read_timeout,
+                idle_timeout,
+            } = *http;
+            let config = Settings {
+                name: tool_name,
+                style,
+                shape,
+                ..Settings::default()
+            };
+            let rules = match permissions.as_deref().map(read_permissions) {
+                None => Ok(crate::policy::Permissions::new()),
+                Some(read) => read,
+            };
+            let tokens = token_file.as_deref().map(read_tokens).transpose();
+            match (rules, tokens) {
+                (Ok(rules), Ok(tokens)) => {
+                    let http = http.map(|addr| HttpFlags {
+                        addr,
+                        tokens: tokens.unwrap_or_default(),
+                        stateless,
+                        hosts: allow_host,
+                        origins: allow_origin,
+                        max_sessions,
+                        max_connections,
+                        header_read_timeout,
+                        idle_timeout,
+                    });
+                    serve::serve(&target.target(), &common, rules, &only, &deny, config, http)
+                }
+                (Err(message), _) | (_, Err(message)) => usage(&message),
+            }
+        }
+    };
+    ExitCode::from(outcome as u8)
+}
+
+pub(crate) fn usage(message: &str) -> Outcome {
+    eprintln!("error: {message}");
+    Outcome::Usage
+}
+
+/// The outcome a set of diagnostics calls for: a path that cannot be read is an I/O error.
+pub(crate) fn outcome_of(diagnostics: &[Diagnostic]) -> Outcome {
+    let io = |d: &Diagnostic| matches!(d.rule, Rule::MissingPath) && d.is_error();
+    if diagnostics.iter().any(io) {
+        Outcome::Usage
+    } else if diagnostics.iter().any(Diagnostic::is_error) {
+        Outcome::Invalid
+    } else {
+        Outcome::Ok
+    }
+}

@@ -1,0 +1,198 @@
+//! `skills serve`: an overlay of the target served over MCP (stdio, or Streamable HTTP), its
+//! permission and token files.
+
+use std::path::{Path, PathBuf};
+
+use super::args::{Common, Target};
+use super::check::plural;
+use super::{Outcome, base, outcome_of, usage};
+use crate::disk::Discovery;
+use crate::tools::Settings;
+
+/// Reads a permission rules file (`Permissions::parse` format).
+pub(super) fn read_permissions(path: &Path) -> Result<crate::policy::Permissions, String> {
+    let text = std::fs::read_to_string(path).map_err(|e| format!("{}: {e}", path.display()))?;
+    crate::policy::Permissions::parse(&text).map_err(|e| format!("{}: {e}", path.display()))
+}
+
+/// `skills serve --http` and the flags that go with it.
+pub(super) struct HttpFlags {
+    pub(super) addr: std::net::SocketAddr,
+    pub(super) tokens: Vec<(String, Option<crate::policy::Permissions>)>,
+    pub(super) stateless: bool,
+    pub(super) hosts: Vec<String>,
+    pub(super) origins: Vec<String>,
+    pub(super) max_sessions: usize,
+    pub(super) max_connections: Option<usize>,
+    pub(super) header_read_timeout: std::time::Duration,
+    pub(super) idle_timeout: std::time::Duration,
+}
+
+/// The bearer tokens in `path`, one a line, each with the rules of the permissions file that
+/// may follow it; a file with no token is refused.
+pub(super) fn read_tokens(
+    path: &Path,
+) -> Result<Vec<(String, Option<crate::policy::Permissions>)>, String> {
+    let text = std::fs::read_to_string(path).map_err(|e| format!("{}: {e}", path.display()))?;
+    let folder = path.parent().unwrap_or(Path::new("."));
+    let mut tokens = Vec::new();
+    for line in text.lines().map(str::trim) {
+        if line.is_empty() || line.starts_with('#') {
+            continue;
+        }
+        let (token, rules) = match line.split_once(char::is_whitespace) {
+            Some((token, file)) => (token, Some(read_permissions(&folder.join(file.trim()))?)),
+            None => (line, None),
+        };
+        tokens.push((token.to_owned(), rules));
+    }
+    if tokens.is_empty() {
+        return Err(format!(
+            "{}: the token file holds no token; put the bearer token clients send in it",
+            path.display()
+        ));
+    }
+    Ok(tokens)
+}
+
+/// `skills serve`: an overlay of the target's folder (or of what discovery finds) over no
+/// embedded skills, served over stdio (or Streamable HTTP with `--http`) and reloaded when its
+/// files change.
+pub(super) fn serve(
+    target: &Target,
+    common: &Common,
+    rules: crate::policy::Permissions,
+    only: &[String],
+    deny: &[String],
+    config: Settings,
+    http: Option<HttpFlags>,
+) -> Outcome {
+    use std::sync::Arc;
+    use std::time::Duration;
+
+    use crate::disk::Overlay;
+    use crate::mcp::McpServer;
+    use crate::policy::Access;
+
+    let discovery = match target {
+        Target::Path(path) => {
+            if !path.exists() {
+                return usage(&format!("{}: no such file or folder", path.display()));
+            }
+            // A SKILL.md names its skill's folder.
+            let root = if path.is_file() {
+                path.parent()
+                    .map_or_else(|| PathBuf::from("."), Path::to_path_buf)
+            } else {
+                path.clone()
+            };
+            let defaults = common.discovery();
+            let mut scan = common.options();
+            // A reload is bounded in time as discovery's are, so no tree can hold one for ever.
+            scan.max_time = defaults.scan.max_time;
+            Discovery {
+                project: false,
+                user: false,
+                env_var: None,
+                code_roots: vec![root],
+                scan,
+                ..defaults
+            }
+        }
+        Target::Discover => common.discovery(),
+    };
+    // Over the binary's Rust scripts, which the overlay keeps with the skills of their names.
+    let overlay = Arc::new(Overlay::new(base(), discovery));
+    let diagnostics = overlay.diagnostics();
+    for d in &diagnostics {
+        eprintln!("{d}");
+    }
+    let outcome = outcome_of(&diagnostics).min(Outcome::Invalid);
+    let set = overlay.snapshot();
+    let over = http
+        .as_ref()
+        .map_or_else(|| "stdio".to_owned(), |h| format!("http://{}/mcp", h.addr));
+    eprintln!(
+        "skills serve: {} skill{} over {over}",
+        set.len(),
+        plural(set.len())
+    );
+
+    // The last matching rule wins: the file's rules, then --only, then --deny.
+    let restrict = |rules: crate::policy::Permissions| {
+        let mut permissions = if only.is_empty() {
+            rules
+        } else {
+            only.iter()
+                .fold(rules.with_default(Access::Deny), |p, pattern| {
+                    p.allow(pattern.as_str())
+                })
+        };
+        for pattern in deny {
+            permissions = permissions.deny(pattern.as_str());
+        }
+        permissions
+    };
+    let permissions = restrict(rules);
+
+    // Reloads run on a thread of their own (`Overlay::watch`, at the lowest CPU priority), once a
+    // second after the last one ended; requests take the overlay's last complete snapshot,
+    // which a reload swaps in whole when it is done, so a slow reload never delays an answer
+    // (issue 13: a reload on the request path, walking a link to `/`, left the server
+    // answering nothing, not even `ping`).
+    drop(set);
+    let _watching = overlay
+        .watch(Duration::from_secs(1), |report| {
+            for d in &report.diagnostics {
+                eprintln!("{d}");
+            }
+            eprintln!(
+                "skills serve: reloaded (added {:?}, removed {:?}, changed {:?})",
+                report.added, report.removed, report.changed
+            );
+        })
+        .map_err(|e| {
+            eprintln!("skills serve: cannot start the reload thread ({e}); serving without reloads")
+        });
+    let maker = move |permissions: crate::policy::Permissions| {
+        let (overlay, config) = (Arc::clone(&overlay), config.clone());
+        move || {
+            let overlay = Arc::clone(&overlay);
+            let settings = Settings {
+                permissions: permissions.clone(),
+                ..config.clone()
+            };
+            McpServer::new(Arc::clone(&overlay), settings)
+                .with_server_info("skills", env!("CARGO_PKG_VERSION"))
+        }
+    };
+    let served = match http {
+        None => maker(permissions)().run_stdio(),
+        Some(flags) => {
+            let mut server = crate::mcp::http::HttpServer::new(maker(permissions))
+                .stateless(flags.stateless)
+                .allow_hosts(flags.hosts)
+                .allow_origins(flags.origins)
+                .with_max_sessions(flags.max_sessions)
+                .with_header_read_timeout(flags.header_read_timeout)
+                .with_idle_timeout(flags.idle_timeout);
+            if let Some(max) = flags.max_connections {
+                server = server.with_max_connections(max);
+            }
+            for (token, rules) in flags.tokens {
+                server = match rules {
+                    None => server.with_token(token),
+                    Some(rules) => server.with_token_for(token, maker(restrict(rules))),
+                };
+            }
+            server.run(flags.addr)
+        }
+    };
+    match served {
+        Ok(()) => outcome,
+        Err(e) => {
+            eprintln!("error: {e}");
+            Outcome::Usage
+        }
+    }
+}
