@@ -89,6 +89,11 @@ pub mod __private {
     pub use crate::disk::discover::{resolve, scan_root};
     #[cfg(feature = "fs")]
     pub use crate::disk::extract::{MARKER, fingerprint};
+
+    #[cfg(feature = "mcp-http")]
+    pub use crate::mcp::http::run_http;
+    #[cfg(feature = "mcp")]
+    pub use crate::mcp::{skill_md::manifest_digest, uri::file_uri};
 }
 
 pub use model::chunk::Chunk;

@@ -101,106 +101,30 @@ impl ContextValue for SkillLoad {
     const KEY: &'static str = "skills.load";
 }
 
-/// The error of a failed call: the text is written for the model (what was wrong, what exists).
-///
-/// ```
-/// let error = skills_embed_runtime::rig::SkillToolError::new(
-///     rig_core::tool::ToolErrorKind::NotFound,
-///     "Skill \"pfd\" not found. Available skills: pdf.",
-/// );
-/// assert!(error.to_string().starts_with("Skill \"pfd\" not found."));
-/// ```
-#[derive(Debug, Clone, PartialEq, Eq)]
-pub struct SkillToolError {
-    kind: ToolErrorKind,
-    message: String,
-    refused: bool,
-}
-
-impl SkillToolError {
-    /// An error of `kind` whose message the model sees.
-    pub fn new(kind: ToolErrorKind, message: impl Into<String>) -> Self {
-        SkillToolError {
-            kind,
-            message: message.into(),
-            refused: false,
-        }
-    }
-
-    fn refused(message: impl Into<String>) -> Self {
-        SkillToolError {
-            kind: ToolErrorKind::PermissionDenied,
-            message: message.into(),
-            refused: true,
-        }
-    }
-
-    /// The kind rig reports it as: bad arguments, a skill or file that does not exist, or a
-    /// load the user did not approve.
-    ///
-    /// ```
-    /// use rig_core::tool::ToolErrorKind;
-    /// let error = skills_embed_runtime::rig::SkillToolError::new(ToolErrorKind::InvalidArgs, "Missing \"skill\".");
-    /// assert_eq!(error.kind(), ToolErrorKind::InvalidArgs);
-    /// ```
-    pub fn kind(&self) -> ToolErrorKind {
-        self.kind
-    }
-
-    /// Whether the tool declined the load (an `ask` skill the user did not approve).
-    ///
-    /// ```
-    /// use rig_core::tool::ToolErrorKind;
-    /// let error = skills_embed_runtime::rig::SkillToolError::new(ToolErrorKind::NotFound, "No such file.");
-    /// assert!(!error.is_refusal());
-    /// ```
-    pub fn is_refusal(&self) -> bool {
-        self.refused
-    }
-}
-
-impl fmt::Display for SkillToolError {
-    fn fmt(&self, f: &mut fmt::Formatter<'_>) -> fmt::Result {
-        f.write_str(&self.message)
-    }
-}
-
-impl std::error::Error for SkillToolError {}
-
-impl From<SkillToolError> for ToolExecutionError {
-    fn from(error: SkillToolError) -> Self {
-        // Explicit constructors show the message to the model: ours says what exists.
-        if error.refused {
-            ToolExecutionError::refused(error.message)
-        } else {
-            ToolExecutionError::new(error.kind, error.message)
-        }
-    }
-}
-
 /// Answers one call of tool `name` on `set` with `host`'s settings, decided once, asking the
-/// user when the decision says so (through the host core, which records the answer).
+/// user when the decision says so (through the host core, which records the answer). Errors
+/// are rig's explicit constructors, whose message the model sees: ours says what exists.
 async fn answer(
     host: &Host,
     set: &Snapshot,
     name: &str,
     arguments: &Value,
     context: &mut ToolContext,
-) -> Result<ToolOutput, SkillToolError> {
+) -> Result<ToolOutput, ToolExecutionError> {
     let arguments = arguments.to_string();
     let tools = host.tools(set);
-    let call = tools
-        .parse(name, &arguments)
-        .map_err(|e: CallError| SkillToolError::new(ToolErrorKind::InvalidArgs, e.to_string()))?;
+    let call = tools.parse(name, &arguments).map_err(|e: CallError| {
+        ToolExecutionError::new(ToolErrorKind::InvalidArgs, e.to_string())
+    })?;
     let resolved = tools
         .resolve(&call)
-        .map_err(|e| SkillToolError::new(ToolErrorKind::NotFound, e.to_string()))?;
+        .map_err(|e| ToolExecutionError::new(ToolErrorKind::NotFound, e.to_string()))?;
     if resolved.access == Access::Ask {
         // Asked about the skill as it is in `set`: an `Always` holds for that content, and a
         // later snapshot where it changed asks again.
         host.approve(resolved.skill, &resolved.subject())
             .await
-            .map_err(SkillToolError::refused)?;
+            .map_err(ToolExecutionError::refused)?;
     }
     let out = tools.answer(&resolved, &call);
     if out.is_error {
@@ -210,7 +134,7 @@ async fn answer(
             Call::Run { .. } if out.text.starts_with("[Script: ") => ToolErrorKind::Other,
             _ => ToolErrorKind::NotFound,
         };
-        return Err(SkillToolError::new(kind, out.text));
+        return Err(ToolExecutionError::new(kind, out.text));
     }
     if let Some(report) = &out.report {
         let load = SkillLoad {
@@ -294,7 +218,7 @@ impl rig_core::tool::Tool for SkillTool {
     const NAME: &'static str = "load_skill";
     type Args = Value;
     type Output = ToolOutput;
-    type Error = SkillToolError;
+    type Error = ToolExecutionError;
 
     fn description(&self) -> String {
         self.tools()
@@ -313,15 +237,15 @@ impl rig_core::tool::Tool for SkillTool {
             .unwrap_or_default()
     }
 
-    fn map_error(&self, error: SkillToolError) -> ToolExecutionError {
-        error.into()
+    fn map_error(&self, error: ToolExecutionError) -> ToolExecutionError {
+        error
     }
 
     async fn call(
         &self,
         context: &mut ToolContext,
         args: Value,
-    ) -> Result<ToolOutput, SkillToolError> {
+    ) -> Result<ToolOutput, ToolExecutionError> {
         answer(
             &self.host,
             &self.source.snapshot(),
@@ -443,9 +367,7 @@ impl DynamicSkillTools {
                         let host = host.clone();
                         let tool_name = tool_name.clone();
                         Box::pin(async move {
-                            answer(&host, &set, &tool_name, &arguments, context)
-                                .await
-                                .map_err(ToolExecutionError::from)
+                            answer(&host, &set, &tool_name, &arguments, context).await
                         })
                     },
                 ))
