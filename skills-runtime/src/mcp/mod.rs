@@ -71,10 +71,10 @@
 //! A client can send requests faster than it reads the answers. [`McpServer::serve`] (and so
 //! [`McpServer::run_stdio`]) bounds the requests being answered: at most
 //! [`Options::max_in_flight`] per connection (8 by default) and [`Options::server_limit`]
-//! across the process (an [`InFlightLimit`], 64 by default). A request counts from when it is read until its answer
-//! has been written to the transport; while the limit is reached the server reads nothing more
-//! from that client, so the client's own writes wait (backpressure) and the server's memory
-//! stays flat whatever the client pipelines. A client must therefore read answers while it
+//! across the process (an [`InFlightLimit`], 64 by default). A request counts from when it is
+//! read until its answer has been written to the transport; while the limit is reached the
+//! server reads nothing more from that client, so the client's own writes wait (backpressure)
+//! and the server's memory stays flat whatever the client pipelines. A client must therefore read answers while it
 //! sends; one that writes thousands of requests before reading any stalls itself, not the
 //! server. A client that never reads keeps its share of the process limit until it disconnects:
 //! with the defaults, eight such connections hold all 64, and the others wait; size the process
