@@ -25,7 +25,7 @@
 //! {"jsonrpc":"2.0","id":1,"method":"initialize","params":{"protocolVersion":"2025-11-25","capabilities":{},"clientInfo":{"name":"me","version":"1"}}}
 //! ```
 
-use skills_embed::mcp::McpServer;
+use skills_embed::mcp::{McpServer, Options};
 use skills_embed::policy::Permissions;
 
 // `pub enum SkillId` and `pub static SKILLS`, checked and embedded when this example compiles.
@@ -44,7 +44,11 @@ fn main() -> std::io::Result<()> {
             ..skills_embed::tools::Settings::default()
         },
     )
-    .with_server_info("skills-example", env!("CARGO_PKG_VERSION"))
+    .with_options(Options {
+        name: "skills-example".into(),
+        version: env!("CARGO_PKG_VERSION").into(),
+        ..Options::default()
+    })
     .on_event(|event| eprintln!("mcp_server: {event}"))
     .run_stdio()
 }

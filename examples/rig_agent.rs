@@ -1,5 +1,5 @@
 //! A rig agent with the skill tool: the five sample skills of `examples/skills/`, embedded by
-//! `skills!`, offered to the model as `load_skill` (a [`skills_embed::rig::SkillTool`]), with the L1
+//! `skills!`, offered to the model as `load_skill` (a [`skills_embed::rig::SkillTools`] tool), with the L1
 //! listing in the preamble.
 //!
 //! It always runs one **scripted, offline turn**: a scripted model (rig's `MockCompletionModel`)
@@ -21,7 +21,7 @@ use rig_core::completion::message::{AssistantContent, Message, ToolResultContent
 use rig_core::test_utils::{MockCompletionModel, MockTurn};
 use serde_json::json;
 use skills_embed::policy::Permissions;
-use skills_embed::rig::SkillTool;
+use skills_embed::rig::SkillTools;
 
 // `pub enum SkillId` and `pub static SKILLS`, checked and embedded when this example compiles.
 skills_embed::skills!("../skills/examples/skills");
@@ -33,28 +33,25 @@ const QUESTION: &str = "Can you review my change before I merge it? It adds a lo
 fn agent(
     model: impl Into<rig_core::DynModel<rig_core::operation::Completion>>,
 ) -> rig_agent::Agent {
-    let tool = SkillTool::new(
-        &SKILLS,
-        skills_embed::tools::Settings {
-            permissions: Permissions::new().deny("brand-guidelines"),
-            ..skills_embed::tools::Settings::default()
-        },
-    );
-    let tools = tool.tools();
+    let settings = skills_embed::tools::Settings {
+        permissions: Permissions::new().deny("brand-guidelines"),
+        ..skills_embed::tools::Settings::default()
+    };
+    let tools = SkillTools::new(&SKILLS, settings.clone()).tools();
     let assistant = "You are a careful software assistant.";
     if tools.is_empty() {
         // No skill the model may see: no listing and no tool (a tool with nothing to load
         // would only invite calls that fail).
         return AgentBuilder::new(model).preamble(assistant).build();
     }
-    let listing = tools.listing(&Default::default());
+    let listing = skills_embed::tools::Tools::new(&SKILLS, settings).listing(&Default::default());
     AgentBuilder::new(model)
         .preamble(format!(
             "{assistant} Skills are instructions for specific tasks; \
              before a task one of these covers, load it with the load_skill tool and follow it:\n\
              {listing}"
         ))
-        .tool(tool)
+        .dynamic_tools(tools)
         .build()
 }
 

@@ -8,7 +8,7 @@
 # has a tool; throughput, p50/p99 latency, server RSS (VmRSS after start, VmHWM at the end),
 # and cold start to the first answer over HTTP and stdio, also for 1,000 skills (from disk, and
 # embedded with `skills!` for ours). A fourth server, `embedded_server s100`, is ours on
-# the same 100 skills embedded with `skills!`, served by `HttpServer::run` as `skills serve --http`
+# the same 100 skills embedded with `skills!`, served by `run_http` as `skills serve --http`
 # serves a folder (one listener feeding a single-threaded runtime per core). Every server sets TCP_NODELAY on its connections (`skills serve` since the fix this
 # benchmark found: without it each answer waited 44 ms for a delayed ACK; `catalog_server
 # --no-nodelay` still shows that). Prints Markdown
@@ -117,7 +117,7 @@ declare -A res rss_start rss_peak
 names=(ours nodelay catalog python)
 declare -A label=(
   [ours]='**`skills serve --http`**'
-  [nodelay]='`skills!` (embedded) + `HttpServer::run`'
+  [nodelay]='`skills!` (embedded) + `run_http`'
   [catalog]='rmcp `SkillCatalog`'
   [python]='`agentskills-mcp-server`'
 )

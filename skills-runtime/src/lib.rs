@@ -99,6 +99,11 @@ pub mod __private {
     pub use crate::disk::extract::{
         ExtractError, Extracted, MARKER, extract, extract_to_temp, fingerprint,
     };
+
+    #[cfg(feature = "mcp-http")]
+    pub use crate::mcp::http::run_http;
+    #[cfg(feature = "mcp")]
+    pub use crate::mcp::{skill_md::manifest_digest, uri::file_uri};
 }
 
 pub use model::chunk::Chunk;

@@ -1,25 +1,23 @@
-//! The load tool as a [rig](https://docs.rs/rig-core) tool (rig-core 0.44).
+//! The skill tools as [rig](https://docs.rs/rig-core) tools (rig-core 0.44).
 //!
-//! - [`SkillTool`] is a typed [`rig_core::tool::Tool`] named `load_skill`: add it to an agent
-//!   with `.tool(SkillTool::new(&SKILLS, Settings::default()))`.
-//! - [`DynamicSkillTools`] builds [`DynamicTool`]s for everything else: another tool name, or
-//!   the split tools (`read_skill`, `read_skill_resource`, `load_skill_chunk`). Add them with
-//!   `.dynamic_tools(...)`.
+//! [`SkillTools`] is the one entry point: `SkillTools::new(source, settings).tools()` gives
+//! rig [`DynamicTool`]s, one per tool the [`Settings`] describe (the unified `load_skill`, or
+//! the split `read_skill`, `read_skill_resource`, `load_skill_chunk`; any name the settings
+//! give; the run tool when a skill has Rust scripts), and none while no skill is visible to the
+//! model. Add them to an agent with `.dynamic_tools(...)`. The source is a [`Source`] (the
+//! embedded set, a set built at run time, an [overlay](crate::disk::Overlay) of skills on disk,
+//! whose current snapshot answers every call).
 //!
-//! Both take a [`Source`] (the embedded set, a set built at run time, an
-//! [overlay](crate::disk::Overlay) of skills on disk, whose current snapshot answers every
-//! call) and the [`Settings`] every host takes.
-//!
-//! Both answer exactly what [`Tools::handle`] answers, so the model gets the same text as in
-//! any other host. A failed call (an unknown skill or file, bad arguments) is a
-//! [`ToolExecutionError`] whose model-visible text is the handler's, which says what exists;
-//! a skill under `ask` is loaded only when the approval hook says so, and refused with the
-//! reason otherwise. Each successful load publishes a [`SkillLoad`] in the tool context's
+//! The tools answer exactly what [`Tools::handle`](crate::tools::Tools::handle) answers, so
+//! the model gets the same text as in any other host. A failed call (an unknown skill or file,
+//! bad arguments) is a [`ToolExecutionError`] whose model-visible text is the handler's, which
+//! says what exists; a skill under `ask` is loaded only when the approval hook says so, and
+//! refused with the reason otherwise. Each successful load publishes a [`SkillLoad`] in the tool context's
 //! result metadata (host-only, never shown to the model) for logs and sessions.
 //!
 //! ```
-//! use rig_core::tool::{ErasedTool, ToolContext};
-//! use skills_embed_runtime::rig::{SkillLoad, SkillTool};
+//! use rig_core::tool::ToolContext;
+//! use skills_embed_runtime::rig::{SkillLoad, SkillTools};
 //! use skills_embed_runtime::tools::Settings;
 //! use skills_embed_runtime::{Fields, Skill, SkillSet, listing::ListingFormat};
 //!
@@ -35,18 +33,17 @@
 //! #     loop { if let std::task::Poll::Ready(v) = f.as_mut().poll(&mut cx) { return v; } }
 //! # }
 //! # block_on(async {
-//! let tool = SkillTool::new(&*SKILLS, Settings::default());
+//! let tools = SkillTools::new(&*SKILLS, Settings::default()).tools();
+//! assert_eq!(tools[0].name().to_string(), "load_skill");
 //! // What an agent does with a tool call from the model:
 //! let mut context = ToolContext::default();
-//! let result = tool.execute(r#"{"skill": "pdf"}"#.into(), &mut context).await;
-//! assert!(result.is_success());
-//! assert!(result.output().as_text().unwrap().contains("Use pdftotext."));
+//! let output = tools[0].execute_with(&mut context, serde_json::json!({"skill": "pdf"})).await.unwrap();
+//! assert!(output.as_text().unwrap().contains("Use pdftotext."));
 //! let load: SkillLoad = context.result().unwrap().unwrap();
 //! assert_eq!(load.skill, "pdf");
 //!
-//! let miss = tool.execute(r#"{"skill": "pfd"}"#.into(), &mut ToolContext::default()).await;
-//! assert!(miss.is_error());
-//! assert!(miss.output().as_text().unwrap().contains(r#"Did you mean "pdf"?"#));
+//! let miss = tools[0].execute(serde_json::json!({"skill": "pfd"})).await.unwrap_err();
+//! assert!(miss.to_string().contains(r#"Did you mean "pdf"?"#));
 //! # });
 //! ```
 
@@ -54,8 +51,9 @@
 /// dependency that could drift to another version.
 ///
 /// ```
-/// use skills_embed_runtime::rig::rig_core::tool::Tool;
-/// assert_eq!(<skills_embed_runtime::rig::SkillTool as Tool>::NAME, "load_skill");
+/// use skills_embed_runtime::rig::rig_core::tool::DynamicTool;
+/// fn offered(tools: Vec<DynamicTool>) -> usize { tools.len() }
+/// # drop(offered);
 /// ```
 #[doc(no_inline)]
 pub use rig_core;
@@ -72,7 +70,7 @@ use serde_json::Value;
 use crate::host::Host;
 use crate::model::file::hex;
 use crate::policy::Access;
-use crate::tools::{Call, CallError, Settings, Snapshot, Source, ToolStyle, Tools};
+use crate::tools::{Call, CallError, Settings, Snapshot, Source};
 
 /// What one successful load returned, published in the tool context's result metadata
 /// (`context.result::<SkillLoad>()` after the call; the model never sees it).
@@ -101,106 +99,30 @@ impl ContextValue for SkillLoad {
     const KEY: &'static str = "skills.load";
 }
 
-/// The error of a failed call: the text is written for the model (what was wrong, what exists).
-///
-/// ```
-/// let error = skills_embed_runtime::rig::SkillToolError::new(
-///     rig_core::tool::ToolErrorKind::NotFound,
-///     "Skill \"pfd\" not found. Available skills: pdf.",
-/// );
-/// assert!(error.to_string().starts_with("Skill \"pfd\" not found."));
-/// ```
-#[derive(Debug, Clone, PartialEq, Eq)]
-pub struct SkillToolError {
-    kind: ToolErrorKind,
-    message: String,
-    refused: bool,
-}
-
-impl SkillToolError {
-    /// An error of `kind` whose message the model sees.
-    pub fn new(kind: ToolErrorKind, message: impl Into<String>) -> Self {
-        SkillToolError {
-            kind,
-            message: message.into(),
-            refused: false,
-        }
-    }
-
-    fn refused(message: impl Into<String>) -> Self {
-        SkillToolError {
-            kind: ToolErrorKind::PermissionDenied,
-            message: message.into(),
-            refused: true,
-        }
-    }
-
-    /// The kind rig reports it as: bad arguments, a skill or file that does not exist, or a
-    /// load the user did not approve.
-    ///
-    /// ```
-    /// use rig_core::tool::ToolErrorKind;
-    /// let error = skills_embed_runtime::rig::SkillToolError::new(ToolErrorKind::InvalidArgs, "Missing \"skill\".");
-    /// assert_eq!(error.kind(), ToolErrorKind::InvalidArgs);
-    /// ```
-    pub fn kind(&self) -> ToolErrorKind {
-        self.kind
-    }
-
-    /// Whether the tool declined the load (an `ask` skill the user did not approve).
-    ///
-    /// ```
-    /// use rig_core::tool::ToolErrorKind;
-    /// let error = skills_embed_runtime::rig::SkillToolError::new(ToolErrorKind::NotFound, "No such file.");
-    /// assert!(!error.is_refusal());
-    /// ```
-    pub fn is_refusal(&self) -> bool {
-        self.refused
-    }
-}
-
-impl fmt::Display for SkillToolError {
-    fn fmt(&self, f: &mut fmt::Formatter<'_>) -> fmt::Result {
-        f.write_str(&self.message)
-    }
-}
-
-impl std::error::Error for SkillToolError {}
-
-impl From<SkillToolError> for ToolExecutionError {
-    fn from(error: SkillToolError) -> Self {
-        // Explicit constructors show the message to the model: ours says what exists.
-        if error.refused {
-            ToolExecutionError::refused(error.message)
-        } else {
-            ToolExecutionError::new(error.kind, error.message)
-        }
-    }
-}
-
 /// Answers one call of tool `name` on `set` with `host`'s settings, decided once, asking the
-/// user when the decision says so (through the host core, which records the answer).
+/// user when the decision says so (through the host core, which records the answer). Errors
+/// are rig's explicit constructors, whose message the model sees: ours says what exists.
 async fn answer(
     host: &Host,
     set: &Snapshot,
     name: &str,
     arguments: &Value,
     context: &mut ToolContext,
-) -> Result<ToolOutput, SkillToolError> {
+) -> Result<ToolOutput, ToolExecutionError> {
     let arguments = arguments.to_string();
     let tools = host.tools(set);
-    let call = tools
-        .parse(name, &arguments)
-        .map_err(|e: CallError| SkillToolError::new(ToolErrorKind::InvalidArgs, e.to_string()))?;
+    let call = tools.parse(name, &arguments).map_err(|e: CallError| {
+        ToolExecutionError::new(ToolErrorKind::InvalidArgs, e.to_string())
+    })?;
     let resolved = tools
         .resolve(&call)
-        .map_err(|e| SkillToolError::new(ToolErrorKind::NotFound, e.to_string()))?;
+        .map_err(|e| ToolExecutionError::new(ToolErrorKind::NotFound, e.to_string()))?;
     if resolved.access == Access::Ask {
         // Asked about the skill as it is in `set`: an `Always` holds for that content, and a
         // later snapshot where it changed asks again.
         host.approve(resolved.skill, &resolved.subject())
             .await
-            .map_err(SkillToolError::refused)?;
+            .map_err(ToolExecutionError::refused)?;
     }
     let out = tools.answer(&resolved, &call);
     if out.is_error {
@@ -210,7 +132,7 @@ async fn answer(
             Call::Run { .. } if out.text.starts_with("[Script: ") => ToolErrorKind::Other,
             _ => ToolErrorKind::NotFound,
         };
-        return Err(SkillToolError::new(kind, out.text));
+        return Err(ToolExecutionError::new(kind, out.text));
     }
     if let Some(report) = &out.report {
         let load = SkillLoad {
@@ -227,122 +149,17 @@ async fn answer(
     Ok(ToolOutput::text(out.text))
 }
 
-/// The unified load tool, `load_skill`, as a typed rig tool.
-///
-/// Its parameters are [`Tools::definitions`]' JSON Schema, so `skill` is the `enum` of the
-/// skills the model may load. The arguments reach the handler as the model sent them, so a
-/// wrong one is answered with what was wrong and what is valid. The tool is always the
-/// unified `load_skill` (whatever [`Settings::name`] and [`Settings::style`] say): for another
-/// name or the split tools, use [`DynamicSkillTools`].
-///
-/// ```
-/// use rig_core::tool::Tool;
-/// use skills_embed_runtime::policy::{Answer, Permissions};
-/// use skills_embed_runtime::rig::SkillTool;
-/// use skills_embed_runtime::tools::Settings;
-/// # static SKILLS: skills_embed_runtime::SkillSet = skills_embed_runtime::SkillSet::empty();
-///
-/// let settings = Settings { permissions: Permissions::new().ask("deploy-*").deny("internal-*"), ..Settings::default() }
-///     .with_approval(|subject| async move { if subject.skill == "deploy-docs" { Answer::Once } else { Answer::Reject } });
-/// let tool = SkillTool::new(&SKILLS, settings);
-/// assert_eq!(<SkillTool as Tool>::NAME, "load_skill");
-/// assert_eq!(tool.parameters()["properties"]["skill"]["type"], "string");
-/// let preamble = format!("Load a skill before a task it covers:\n{}", tool.tools().listing(&Default::default()));
-/// # drop(preamble);
-/// ```
-///
-/// A typed tool is registered once and offered on every turn, so it cannot withdraw itself when
-/// no skill is visible to the model: check [`Tools::is_empty`] on [`SkillTool::tools`] before
-/// adding it, or use [`DynamicSkillTools`], whose [`tools`](DynamicSkillTools::tools) are then
-/// none.
-///
-/// Added to a rig-agent agent:
-///
-/// ```ignore
-/// let agent = rig_agent::AgentBuilder::new(model)
-///     .preamble(&format!("You can load skills.\n{}", SKILLS.summary()))
-///     .tool(SkillTool::new(&SKILLS, Settings::default()))
-///     .build();
-/// ```
-#[derive(Debug, Clone)]
-pub struct SkillTool {
-    source: Source,
-    host: Host,
-}
-
-impl SkillTool {
-    /// The tool over `source`, served with `settings`.
-    pub fn new(source: impl Into<Source>, settings: Settings) -> Self {
-        let settings = Settings {
-            name: crate::tools::ToolName::known(<Self as rig_core::tool::Tool>::NAME),
-            style: ToolStyle::Unified,
-            ..settings
-        };
-        SkillTool {
-            source: source.into(),
-            host: Host::new(settings, "agent"),
-        }
-    }
-
-    /// The [`Tools`] this tool answers with now (for the listing in the preamble, say).
-    pub fn tools(&self) -> Tools {
-        self.host.tools(&self.source.snapshot())
-    }
-}
-
-impl rig_core::tool::Tool for SkillTool {
-    const NAME: &'static str = "load_skill";
-    type Args = Value;
-    type Output = ToolOutput;
-    type Error = SkillToolError;
-
-    fn description(&self) -> String {
-        self.tools()
-            .definitions()
-            .into_iter()
-            .next()
-            .map(|d| d.description)
-            .unwrap_or_default()
-    }
-
-    fn parameters(&self) -> Value {
-        self.tools()
-            .definitions()
-            .first()
-            .map(|d| d.json_schema())
-            .unwrap_or_default()
-    }
-
-    fn map_error(&self, error: SkillToolError) -> ToolExecutionError {
-        error.into()
-    }
-
-    async fn call(
-        &self,
-        context: &mut ToolContext,
-        args: Value,
-    ) -> Result<ToolOutput, SkillToolError> {
-        answer(
-            &self.host,
-            &self.source.snapshot(),
-            Self::NAME,
-            &args,
-            context,
-        )
-        .await
-    }
-}
-
 /// The skill tools as rig [`DynamicTool`]s: any tool name or style, and sets that change.
 ///
-/// [`DynamicSkillTools::tools`] builds one tool per definition (one unified tool, or the three
-/// split ones), and none while no skill is visible to the model. Every call reads the source's current snapshot, so a skill added to an overlay
+/// [`SkillTools::tools`] builds one tool per definition (one unified tool, or the three split
+/// ones, and the run tool when a skill has Rust scripts), and none while no skill is visible
+/// to the model. Every call reads the source's current snapshot, so a skill added to an overlay
 /// is loadable at once; the `enum` in the tools' schemas is the one of the set when they were
 /// built, so build them again (and re-register them) after a reload that added or removed
 /// skills, for the model to see the change.
 ///
 /// ```
-/// use skills_embed_runtime::rig::DynamicSkillTools;
+/// use skills_embed_runtime::rig::SkillTools;
 /// use skills_embed_runtime::tools::{Settings, ToolStyle};
 /// use skills_embed_runtime::{Fields, Skill, SkillSet, listing::ListingFormat};
 ///
@@ -353,13 +170,17 @@ impl rig_core::tool::Tool for SkillTool {
 /// });
 ///
 /// let split = Settings { style: ToolStyle::Split, ..Settings::default() };
-/// let tools = DynamicSkillTools::new(&*SKILLS, split).tools();
+/// let tools = SkillTools::new(&*SKILLS, split).tools();
 /// let names: Vec<String> = tools.iter().map(|t| t.name().to_string()).collect();
 /// assert_eq!(names, ["read_skill", "read_skill_resource", "load_skill_chunk"]);
 ///
+/// // The listing for the preamble: the skills these tools offer.
+/// let listing = skills_embed_runtime::tools::Tools::new(&*SKILLS, Settings::default()).listing(&Default::default());
+/// assert!(listing.contains("pdf"));
+///
 /// // No skill the model may see: no tool to offer (and no listing to put in the preamble).
 /// static NONE: skills_embed_runtime::SkillSet = skills_embed_runtime::SkillSet::empty();
-/// assert!(DynamicSkillTools::new(&NONE, Settings::default()).tools().is_empty());
+/// assert!(SkillTools::new(&NONE, Settings::default()).tools().is_empty());
 /// ```
 ///
 /// Over an overlay of skills on disk (feature `fs`), added to a rig-agent agent:
@@ -367,30 +188,30 @@ impl rig_core::tool::Tool for SkillTool {
 /// ```ignore
 /// let overlay = Arc::new(Overlay::new(&SKILLS, Discovery::default()));
 /// let agent = rig_agent::AgentBuilder::new(model)
-///     .dynamic_tools(DynamicSkillTools::new(Arc::clone(&overlay), Settings::default()).tools())
+///     .dynamic_tools(SkillTools::new(Arc::clone(&overlay), Settings::default()).tools())
 ///     .build();
 /// ```
 #[derive(Clone)]
-pub struct DynamicSkillTools {
+pub struct SkillTools {
     source: Source,
     host: Host,
 }
 
-impl fmt::Debug for DynamicSkillTools {
+impl fmt::Debug for SkillTools {
     fn fmt(&self, f: &mut fmt::Formatter<'_>) -> fmt::Result {
-        f.debug_struct("DynamicSkillTools")
+        f.debug_struct("SkillTools")
             .field("source", &self.source)
             .field("host", &self.host)
             .finish()
     }
 }
 
-impl DynamicSkillTools {
+impl SkillTools {
     /// Tools over `source`, served with `settings`. Tools built from one value share its
     /// answers: an `Always` holds for every tool built from it, for the skill's content as
     /// approved (when a reload changes the skill, the next load asks again).
     pub fn new(source: impl Into<Source>, settings: Settings) -> Self {
-        DynamicSkillTools {
+        SkillTools {
             source: source.into(),
             host: Host::new(settings, "agent"),
         }
@@ -402,7 +223,7 @@ impl DynamicSkillTools {
     ///
     /// ```
     /// use std::sync::{Arc, Mutex};
-    /// use skills_embed_runtime::rig::DynamicSkillTools;
+    /// use skills_embed_runtime::rig::SkillTools;
     /// use skills_embed_runtime::tools::{Settings, Source};
     /// use skills_embed_runtime::{Fields, Skill, SkillSet, listing::ListingFormat, policy::Permissions};
     /// let pdf = || {
@@ -411,7 +232,7 @@ impl DynamicSkillTools {
     /// };
     /// // No visible skill, no tool.
     /// let denied = Settings { permissions: Permissions::new().deny("*"), ..Settings::default() };
-    /// assert!(DynamicSkillTools::new(pdf(), denied).tools().is_empty());
+    /// assert!(SkillTools::new(pdf(), denied).tools().is_empty());
     ///
     /// // A set that changes: tools built again see it.
     /// let current = Arc::new(Mutex::new(Arc::new(SkillSet::from_skills(Vec::new(), &ListingFormat::Markdown))));
@@ -419,7 +240,7 @@ impl DynamicSkillTools {
     ///     let current = Arc::clone(&current);
     ///     move || Arc::clone(&current.lock().unwrap())
     /// });
-    /// let tools = DynamicSkillTools::new(live, Settings::default());
+    /// let tools = SkillTools::new(live, Settings::default());
     /// assert!(tools.tools().is_empty());
     /// *current.lock().unwrap() = pdf();
     /// assert_eq!(tools.tools()[0].name().to_string(), "load_skill");
@@ -443,9 +264,7 @@ impl DynamicSkillTools {
                         let host = host.clone();
                         let tool_name = tool_name.clone();
                         Box::pin(async move {
-                            answer(&host, &set, &tool_name, &arguments, context)
-                                .await
-                                .map_err(ToolExecutionError::from)
+                            answer(&host, &set, &tool_name, &arguments, context).await
                         })
                     },
                 ))

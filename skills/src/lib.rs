@@ -49,8 +49,9 @@
 //!   extraction of a skill's files for running its scripts (`disk`).
 //! - `watch`: a background thread that reloads an overlay when its folders change.
 //! - `mcp`: an MCP server for any skill set (`mcp`, on rmcp).
-//! - `mcp-http`: the MCP server over Streamable HTTP (`mcp::http`, on hyper): loopback hosts,
-//!   `Origin` checks, bearer tokens, body and in-flight limits, graceful shutdown.
+//! - `mcp-http`: the MCP server over Streamable HTTP (`McpServer::serve_http`, on axum and
+//!   hyper): loopback hosts, `Origin` checks, bearer tokens, body and in-flight limits,
+//!   graceful shutdown.
 //! - `rig`: the load tool as a rig `Tool` (`rig`, on rig-core 0.44; needs Rust 1.95).
 //! - `compress`: `skills!(..., compress = true)` stores each skill's text LZ4-compressed and
 //!   decompresses it once, on first access (lz4_flex, no unsafe code).

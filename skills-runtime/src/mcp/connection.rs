@@ -16,25 +16,27 @@ use tokio::io::{AsyncRead, ReadBuf};
 use tokio::sync::{Notify, OwnedSemaphorePermit, Semaphore};
 use tokio_util::sync::{CancellationToken, DropGuard};
 
-use super::{DEFAULT_SERVER_MAX_IN_FLIGHT, MAX_JSON_DEPTH, TOO_DEEP};
+use super::{MAX_JSON_DEPTH, TOO_DEEP};
 use crate::host::lock;
 use crate::model::script::CancelToken;
 use crate::text::echo;
 
-/// A limit on the requests answered at once, shared by every server given a clone of it: the
-/// bound for the whole process when one program serves many connections.
-///
-/// Every [`McpServer`](super::McpServer) shares one process-wide limit of [`DEFAULT_SERVER_MAX_IN_FLIGHT`]
-/// unless given another with
-/// [`McpServer::with_server_limit`](super::McpServer::with_server_limit).
+/// The process-wide limit's size: with files of up to 2 MB, some hundreds of megabytes at
+/// worst.
+const SERVER_MAX_IN_FLIGHT: usize = 64;
+
+/// A limit on the requests answered at once, shared by every server given a clone of it
+/// (in [`Options::server_limit`](super::Options::server_limit)): the bound for the whole
+/// process when one program serves many connections. By default every server shares one
+/// process-wide limit of 64.
 ///
 /// ```
-/// use skills_embed_runtime::mcp::{InFlightLimit, McpServer};
+/// use skills_embed_runtime::mcp::{InFlightLimit, McpServer, Options};
 /// # static SKILLS: skills_embed_runtime::SkillSet = skills_embed_runtime::SkillSet::empty();
-/// let limit = InFlightLimit::new(32);
-/// let first = McpServer::new(&SKILLS, Default::default()).with_server_limit(limit.clone());
-/// let second = McpServer::new(&SKILLS, Default::default()).with_server_limit(limit.clone());
-/// assert_eq!(limit.max(), 32);
+/// // These two servers answer at most 32 requests at once together.
+/// let options = Options { server_limit: InFlightLimit::new(32), ..Options::default() };
+/// let first = McpServer::new(&SKILLS, Default::default()).with_options(options.clone());
+/// let second = McpServer::new(&SKILLS, Default::default()).with_options(options);
 /// # drop((first, second));
 /// ```
 #[derive(Clone)]
@@ -47,7 +49,8 @@ impl InFlightLimit {
     /// A limit of `max` requests at once (at least one: a limit of zero would answer nothing).
     ///
     /// ```
-    /// assert_eq!(skills_embed_runtime::mcp::InFlightLimit::new(0).max(), 1);
+    /// let limit = skills_embed_runtime::mcp::InFlightLimit::new(0);
+    /// assert!(format!("{limit:?}").contains("max: 1"));
     /// ```
     pub fn new(max: usize) -> Self {
         let max = max.clamp(1, Semaphore::MAX_PERMITS);
@@ -57,27 +60,12 @@ impl InFlightLimit {
         }
     }
 
-    /// The process-wide limit every server shares unless given another:
-    /// [`DEFAULT_SERVER_MAX_IN_FLIGHT`] requests.
-    ///
-    /// ```
-    /// use skills_embed_runtime::mcp::{DEFAULT_SERVER_MAX_IN_FLIGHT, InFlightLimit};
-    /// assert_eq!(InFlightLimit::process().max(), DEFAULT_SERVER_MAX_IN_FLIGHT);
-    /// ```
-    pub fn process() -> Self {
+    /// The process-wide limit every server shares unless given another.
+    pub(super) fn process() -> Self {
         static PROCESS: OnceLock<InFlightLimit> = OnceLock::new();
         PROCESS
-            .get_or_init(|| InFlightLimit::new(DEFAULT_SERVER_MAX_IN_FLIGHT))
+            .get_or_init(|| InFlightLimit::new(SERVER_MAX_IN_FLIGHT))
             .clone()
-    }
-
-    /// How many requests it lets through at once.
-    ///
-    /// ```
-    /// assert_eq!(skills_embed_runtime::mcp::InFlightLimit::new(5).max(), 5);
-    /// ```
-    pub fn max(&self) -> usize {
-        self.max
     }
 
     /// Waits for one of the limit's permits (the HTTP server holds one per request it answers).

@@ -207,6 +207,22 @@ impl Handler {
         }
     }
 
+    /// A server for another connection (an HTTP session) with what this one was built with,
+    /// or `settings` instead of its settings: its own session, answers and subscriptions.
+    #[cfg(feature = "mcp-http")]
+    pub(super) fn fresh(&self, settings: Option<&Settings>) -> Self {
+        let settings = settings.unwrap_or(&self.host.settings).clone();
+        Handler {
+            source: self.source.clone(),
+            host: Host::new(settings, "server"),
+            remember_loads: self.remember_loads,
+            on_event: self.on_event.clone(),
+            info: self.info.clone(),
+            conversation: Conversation::default(),
+            listening: Arc::default(),
+        }
+    }
+
     /// The set to answer from; tells the client when what it may see of a live set changed
     /// since its last request.
     async fn current(&self, peer: &Peer<RoleServer>) -> Snapshot {

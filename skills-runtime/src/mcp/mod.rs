@@ -14,10 +14,13 @@
 //! The initialize result's `instructions` carry the same listing, so hosts that put server
 //! instructions in the system prompt disclose the skills without a prompt call.
 //!
-//! Over stdio, [`McpServer::serve_stdio`] and [`McpServer::run_stdio`] serve one client; with
-//! feature `mcp-http`, `http::HttpServer` serves many over MCP's Streamable HTTP transport
-//! (sessions or stateless, Host/Origin checks, a bearer token, graceful shutdown), and gives
-//! the tower service to mount in an app (`skills serve --http ADDR` on the command line).
+//! [`McpServer`] is the one builder: [`McpServer::run_stdio`] serves one client over stdio,
+//! [`McpServer::serve`] one over any rmcp transport, and with feature `mcp-http`
+//! [`McpServer::serve_http`] serves many over MCP's Streamable HTTP transport (sessions or
+//! stateless, Host/Origin checks, bearer tokens, graceful shutdown; `skills serve --http ADDR`
+//! on the command line), or [`McpServer::http_router`] gives the endpoint to mount in an app.
+//! [`Options`] holds what the server says of itself and its limits, one value for every
+//! transport.
 //!
 //! # Permissions and sessions
 //!
@@ -66,13 +69,12 @@
 //! # Limits on what a client can make the server hold
 //!
 //! A client can send requests faster than it reads the answers. [`McpServer::serve`] (and so
-//! [`McpServer::serve_stdio`] and [`McpServer::run_stdio`]) bounds the requests being
-//! answered: at most [`DEFAULT_MAX_IN_FLIGHT`] per connection ([`McpServer::with_max_in_flight`])
-//! and [`DEFAULT_SERVER_MAX_IN_FLIGHT`] across the process ([`InFlightLimit`],
-//! [`McpServer::with_server_limit`]). A request counts from when it is read until its answer
-//! has been written to the transport; while the limit is reached the server reads nothing more
-//! from that client, so the client's own writes wait (backpressure) and the server's memory
-//! stays flat whatever the client pipelines. A client must therefore read answers while it
+//! [`McpServer::run_stdio`]) bounds the requests being answered: at most
+//! [`Options::max_in_flight`] per connection (8 by default) and [`Options::server_limit`]
+//! across the process (an [`InFlightLimit`], 64 by default). A request counts from when it is
+//! read until its answer has been written to the transport; while the limit is reached the
+//! server reads nothing more from that client, so the client's own writes wait (backpressure)
+//! and the server's memory stays flat whatever the client pipelines. A client must therefore read answers while it
 //! sends; one that writes thousands of requests before reading any stalls itself, not the
 //! server. A client that never reads keeps its share of the process limit until it disconnects:
 //! with the defaults, eight such connections hold all 64, and the others wait; size the process
@@ -88,10 +90,46 @@
 //! URI that is not a `SKILL.md` one, which rmcp's dispatch refuses before the handler runs.
 //!
 //! Whatever a request echoes back in an error (a URI, a name, a path) is cut to 100 characters,
-//! on every surface. Over stdio, a request nested deeper than the JSON parser reads
-//! ([`MAX_JSON_DEPTH`] levels) is answered with an error carrying its id; a notification nested
-//! so deep has no id to answer and is dropped. Over another transport given to
-//! [`McpServer::serve`], rmcp's transport drops such a line unanswered.
+//! on every surface. Over stdio, a request nested deeper than the JSON parser reads (127
+//! levels) is answered with an error carrying its id; a notification nested so deep has no id
+//! to answer and is dropped. Over another transport given to [`McpServer::serve`], rmcp's
+//! transport drops such a line unanswered.
+//!
+//! # Streamable HTTP
+//!
+//! [`McpServer::serve_http`] (feature `mcp-http`) builds a server for every session (stateful,
+//! the default: the client keeps an `Mcp-Session-Id`, and its approvals, loads and
+//! subscriptions are that session's) or for every request ([`Options::stateless`]: no session,
+//! so any number of replicas can answer behind a load balancer without sticky routing;
+//! embedded sets are identical in every replica). Safe by default:
+//!
+//! - The endpoint is `/mcp`; any other path answers 404.
+//! - `Host` must name a loopback address (`localhost`, `127.0.0.1`, `::1`) or the address the
+//!   server is bound to, unless more are allowed ([`Options::allowed_hosts`]): a DNS-rebinding
+//!   page cannot reach a loopback server under its own name.
+//! - A request with an `Origin` header (what a browser sends) is refused with 403 unless the
+//!   origin is the server's own or allowed ([`Options::allowed_origins`]). Requests without
+//!   `Origin` (MCP clients that are not browsers) pass.
+//! - With bearer tokens ([`McpServer::with_token`]), a request without
+//!   `Authorization: Bearer <token>` gets 401 (compared in constant time). A token can have
+//!   settings of its own (its own permission rules, say, so one team's agents see their skills
+//!   only). Every token has its own sessions: a session opened with one token is unknown (404)
+//!   under another, for every method.
+//! - A request body over [`Options::max_body`] is refused (413), at most
+//!   [`Options::server_limit`] requests are answered at once, and at most
+//!   [`Options::max_sessions`] sessions are held (one more is answered 503). One session has at
+//!   most [`Options::max_in_flight`] of the server's requests in flight, as a stdio connection:
+//!   a client that floods one session waits behind itself, not in front of the others.
+//! - Connections: a client has [`Options::header_read_timeout`] to send a request's head and
+//!   again its body, a connection with no request in progress is closed after
+//!   [`Options::idle_timeout`], and at most [`Options::max_connections`] are open at once (the
+//!   next waits in the listen queue). Connections that send nothing are closed, so a new client
+//!   is answered within the header-read timeout even while more of them are held than the
+//!   process has descriptors. Sessions' event streams (GET), which hold their connection as
+//!   long as the session lives, take at most half the connections; one more is answered 503
+//!   with `Retry-After`.
+//! - When its shutdown completes, the server accepts no new connection, lets the requests in
+//!   flight finish (up to 10 s), then closes the sessions.
 //!
 //! # `SKILL.md` over MCP
 //!
@@ -135,31 +173,22 @@ pub use rmcp;
 mod connection;
 mod handler;
 #[cfg(feature = "mcp-http")]
-#[cfg_attr(docsrs, doc(cfg(feature = "mcp-http")))]
-pub mod http;
+pub(crate) mod http;
+mod options;
 mod server;
 mod session;
-mod skill_md;
-mod uri;
+pub(crate) mod skill_md;
+pub(crate) mod uri;
 
 pub use connection::InFlightLimit;
+pub use options::Options;
 pub use server::McpServer;
-pub use skill_md::{manifest_digest, manifest_text};
-pub use uri::file_uri;
 
 /// The URI scheme of skill files: `skill://<name>/<path>`.
-///
-/// ```
-/// assert!(skills_embed_runtime::mcp::file_uri("pdf", "SKILL.md").starts_with(skills_embed_runtime::mcp::SCHEME));
-/// ```
-pub const SCHEME: &str = "skill://";
+const SCHEME: &str = "skill://";
 
 /// The name of the prompt that holds the L1 listing (`prompts/get` with this name).
-///
-/// ```
-/// assert_eq!(skills_embed_runtime::mcp::LISTING_PROMPT, "skills");
-/// ```
-pub const LISTING_PROMPT: &str = "skills";
+const LISTING_PROMPT: &str = "skills";
 
 /// The logger name of the server's log notifications.
 const LOGGER: &str = "skills";
@@ -173,30 +202,10 @@ const MARKDOWN: &str = "text/markdown";
 /// The media type the skills extension gives a folder.
 const DIRECTORY: &str = "inode/directory";
 
-/// How many requests of one connection are answered at once by default: read, being worked
-/// on, or with an answer not yet written (see [`McpServer::with_max_in_flight`]).
-///
-/// ```
-/// assert_eq!(skills_embed_runtime::mcp::DEFAULT_MAX_IN_FLIGHT, 8);
-/// ```
-pub const DEFAULT_MAX_IN_FLIGHT: usize = 8;
-
-/// How many requests all the connections of a process are answered at once by default (see
-/// [`InFlightLimit`]). With files of up to 2 MB, that is some hundreds of megabytes at worst.
-///
-/// ```
-/// assert_eq!(skills_embed_runtime::mcp::DEFAULT_SERVER_MAX_IN_FLIGHT, 64);
-/// ```
-pub const DEFAULT_SERVER_MAX_IN_FLIGHT: usize = 64;
-
 /// The deepest nesting of arrays and objects a request may have: serde_json, which reads
 /// every request, refuses more. Over stdio a deeper request is answered with an error that
 /// carries its id.
-///
-/// ```
-/// assert_eq!(skills_embed_runtime::mcp::MAX_JSON_DEPTH, 127);
-/// ```
-pub const MAX_JSON_DEPTH: usize = 127;
+const MAX_JSON_DEPTH: usize = 127;
 
 /// The method a request nested too deep is rewritten to, so the server answers it with an
 /// error under its id (a client that sends it gets the same error).

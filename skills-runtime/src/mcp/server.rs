@@ -18,22 +18,24 @@ use rmcp::model::{
 };
 use rmcp::service::{RequestContext, RoleServer};
 use rmcp::{ErrorData, ServerHandler, ServiceExt};
-use tokio::sync::Semaphore;
 
-use super::DEFAULT_MAX_IN_FLIGHT;
-use super::connection::{Bounded, DepthGuard, InFlightLimit};
+use super::connection::{Bounded, DepthGuard};
 use super::handler::{Guarded, Handler};
+use super::options::Options;
 use crate::tools::{Event, Settings, Source};
 
-/// An MCP server over a skill set: tools, resources, the skills extension and a prompt.
+/// An MCP server over a skill set: tools, resources, the skills extension and a prompt. The one
+/// builder for every transport: [`McpServer::run_stdio`] serves one client over stdio,
+/// [`McpServer::serve`] one over any rmcp transport, and with feature `mcp-http`
+/// [`McpServer::serve_http`] serves many over Streamable HTTP ([`McpServer::http_router`] to
+/// mount it in an app of one's own).
 ///
-/// One value serves one connection (its [`Session`](crate::tools::Session) and approvals are that connection's):
-/// build one per client. See the [module documentation](super) for what each MCP method
-/// returns. It is an rmcp [`ServerHandler`], so rmcp's own serving API works too (any
-/// transport, or a factory per session for rmcp's streamable HTTP server).
+/// Each connection (each HTTP session) has its own [`Session`](crate::tools::Session) and
+/// approvals. See the [module documentation](super) for what each MCP method returns. It is an
+/// rmcp [`ServerHandler`], so rmcp's own serving API works too.
 ///
 /// ```
-/// use skills_embed_runtime::mcp::McpServer;
+/// use skills_embed_runtime::mcp::{McpServer, Options};
 /// use skills_embed_runtime::policy::{Answer, Permissions};
 /// use skills_embed_runtime::tools::Settings;
 /// # static SKILLS: skills_embed_runtime::SkillSet = skills_embed_runtime::SkillSet::empty();
@@ -47,16 +49,18 @@ use crate::tools::{Event, Settings, Source};
 /// .with_approval(|subject| async move {
 ///     if subject.skill == "deploy-staging" { Answer::Always } else { Answer::Reject }
 /// });
-/// let server = McpServer::new(&SKILLS, settings).with_server_info("my-agent-skills", "1.0.0");
+/// let options = Options { name: "my-agent-skills".into(), version: "1.0.0".into(), ..Options::default() };
+/// let server = McpServer::new(&SKILLS, settings).with_options(options);
 /// # drop(server);
 /// ```
 pub struct McpServer {
     /// The settings and the connection's state: what answers the requests.
-    handler: Handler,
-    /// Requests of this connection answered at once.
-    max_in_flight: usize,
-    /// Requests of all connections answered at once.
-    server_limit: InFlightLimit,
+    pub(super) handler: Handler,
+    /// What the server says of itself, and its limits.
+    pub(super) options: Arc<Options>,
+    /// HTTP's bearer tokens, each with the settings its requests are answered with (`None`:
+    /// the server's own).
+    pub(super) tokens: Vec<(Arc<str>, Option<Settings>)>,
 }
 
 impl fmt::Debug for McpServer {
@@ -64,10 +68,8 @@ impl fmt::Debug for McpServer {
         f.debug_struct("McpServer")
             .field("live", &self.handler.source.is_live())
             .field("host", &self.handler.host)
-            .field("remember_loads", &self.handler.remember_loads)
-            .field("info", &self.handler.info)
-            .field("max_in_flight", &self.max_in_flight)
-            .field("server_limit", &self.server_limit)
+            .field("options", &self.options)
+            .field("tokens", &self.tokens.len())
             .finish_non_exhaustive()
     }
 }
@@ -98,52 +100,26 @@ impl McpServer {
     pub fn new(source: impl Into<Source>, settings: Settings) -> Self {
         McpServer {
             handler: Handler::new(source.into(), settings),
-            max_in_flight: DEFAULT_MAX_IN_FLIGHT,
-            server_limit: InFlightLimit::process(),
+            options: Arc::new(Options::default()),
+            tokens: Vec::new(),
         }
     }
 
-    /// At most `max` requests of this connection answered at once (default
-    /// [`DEFAULT_MAX_IN_FLIGHT`]; at least one): a request counts from when it is read until its
-    /// answer is written, and while `max` are counted the server reads no more from this
-    /// client. Applies to [`McpServer::serve`], [`McpServer::serve_stdio`] and
-    /// [`McpServer::run_stdio`].
+    /// Serves with `options`: the name and version the server gives, whether it remembers
+    /// loads, and the limits on what a client can make it hold (every field has a documented
+    /// default; see [`Options`]).
     ///
     /// ```
+    /// use skills_embed_runtime::mcp::{McpServer, Options};
     /// # static SKILLS: skills_embed_runtime::SkillSet = skills_embed_runtime::SkillSet::empty();
-    /// let server = skills_embed_runtime::mcp::McpServer::new(&SKILLS, Default::default()).with_max_in_flight(4);
+    /// let server = McpServer::new(&SKILLS, Default::default())
+    ///     .with_options(Options { max_in_flight: 4, remember_loads: true, ..Options::default() });
     /// # drop(server);
     /// ```
-    pub fn with_max_in_flight(mut self, max: usize) -> Self {
-        self.max_in_flight = max.clamp(1, Semaphore::MAX_PERMITS);
-        self
-    }
-
-    /// Shares `limit` with other servers: together they answer at most `limit.max()` requests
-    /// at once. By default every server shares [`InFlightLimit::process`].
-    ///
-    /// ```
-    /// use skills_embed_runtime::mcp::{InFlightLimit, McpServer};
-    /// # static SKILLS: skills_embed_runtime::SkillSet = skills_embed_runtime::SkillSet::empty();
-    /// let server = McpServer::new(&SKILLS, Default::default()).with_server_limit(InFlightLimit::new(16));
-    /// # drop(server);
-    /// ```
-    pub fn with_server_limit(mut self, limit: InFlightLimit) -> Self {
-        self.server_limit = limit;
-        self
-    }
-
-    /// Answers a second load of a body already loaded on this connection briefly (see
-    /// [`Session::handle`](crate::tools::Session::handle)). Off by default: an MCP host often keeps one connection for many
-    /// conversations, where "already loaded" would be wrong.
-    ///
-    /// ```
-    /// # static SKILLS: skills_embed_runtime::SkillSet = skills_embed_runtime::SkillSet::empty();
-    /// let server = skills_embed_runtime::mcp::McpServer::new(&SKILLS, Default::default()).remember_loads(true);
-    /// # drop(server);
-    /// ```
-    pub fn remember_loads(mut self, remember: bool) -> Self {
-        self.handler.remember_loads = remember;
+    pub fn with_options(mut self, options: Options) -> Self {
+        self.handler.info = Implementation::new(options.name.clone(), options.version.clone());
+        self.handler.remember_loads = options.remember_loads;
+        self.options = Arc::new(options);
         self
     }
 
@@ -161,27 +137,47 @@ impl McpServer {
         self
     }
 
-    /// The name and version the server gives in its `initialize` answer (default: `skills`
-    /// and this crate's version).
+    /// Over HTTP, requires `Authorization: Bearer <token>` on every request (401 without it),
+    /// answering this token's requests with `settings` (its own permission rules, say, so one
+    /// team's agents see their skills only), or with the server's own settings for `None`. May
+    /// be given more than once: each token has its own sessions, so a session opened with one
+    /// token is unknown (404) under another, for requests and `DELETE` alike. Tokens are
+    /// compared in constant time.
     ///
     /// ```
+    /// use skills_embed_runtime::mcp::McpServer;
+    /// use skills_embed_runtime::policy::Permissions;
+    /// use skills_embed_runtime::tools::Settings;
     /// # static SKILLS: skills_embed_runtime::SkillSet = skills_embed_runtime::SkillSet::empty();
-    /// let server = skills_embed_runtime::mcp::McpServer::new(&SKILLS, Default::default())
-    ///     .with_server_info("acme-skills", "2.1.0");
+    /// let team_a = Settings { permissions: Permissions::new().deny("*").allow("team-a-*"), ..Settings::default() };
+    /// let server = McpServer::new(&SKILLS, Settings::default())
+    ///     .with_token("admin-token", None)
+    ///     .with_token("team-a-token", Some(team_a));
     /// # drop(server);
     /// ```
-    pub fn with_server_info(mut self, name: impl Into<String>, version: impl Into<String>) -> Self {
-        self.handler.info = Implementation::new(name, version);
+    pub fn with_token(mut self, token: impl Into<String>, settings: Option<Settings>) -> Self {
+        self.tokens.push((Arc::from(token.into()), settings));
         self
     }
 
-    /// Serves one client over `transport` (stdio, a child process's pipes, an in-memory duplex,
-    /// ... anything rmcp can serve over) until it disconnects.
+    /// A server for another connection (an HTTP session): what this one was built with, its
+    /// own state; `settings` instead of the server's own when given.
+    #[cfg(feature = "mcp-http")]
+    pub(super) fn session(&self, settings: Option<&Settings>) -> Self {
+        McpServer {
+            handler: self.handler.fresh(settings),
+            options: Arc::clone(&self.options),
+            tokens: Vec::new(),
+        }
+    }
+
+    /// Serves one client over `transport` (a child process's pipes, an in-memory duplex, ...
+    /// anything rmcp can serve over) until it disconnects.
     ///
-    /// At most [`with_max_in_flight`](McpServer::with_max_in_flight) requests of this client
-    /// (and the [server limit](McpServer::with_server_limit) across servers) are answered at
-    /// once, each counted from when it is read until its answer is written; meanwhile nothing
-    /// more is read from the client (see the [module documentation](super#limits-on-what-a-client-can-make-the-server-hold)).
+    /// At most [`Options::max_in_flight`] requests of this client (and the
+    /// [`Options::server_limit`] across servers) are answered at once, each counted from when
+    /// it is read until its answer is written; meanwhile nothing more is read from the client
+    /// (see the [module documentation](super#limits-on-what-a-client-can-make-the-server-hold)).
     ///
     /// ```no_run
     /// # static SKILLS: skills_embed_runtime::SkillSet = skills_embed_runtime::SkillSet::empty();
@@ -197,8 +193,8 @@ impl McpServer {
     {
         let transport = Bounded::new(
             transport.into_transport(),
-            self.max_in_flight,
-            &self.server_limit,
+            self.options.max_in_flight,
+            &self.options.server_limit,
         );
         let running = ServiceExt::serve(Guarded(self.handler), transport)
             .await
@@ -208,22 +204,10 @@ impl McpServer {
     }
 
     /// Serves one client over standard input and output until it disconnects (what MCP hosts
-    /// that start the server as a child process expect). Needs a Tokio runtime; see
-    /// [`McpServer::run_stdio`] for a blocking call that brings its own.
-    ///
-    /// ```no_run
-    /// # static SKILLS: skills_embed_runtime::SkillSet = skills_embed_runtime::SkillSet::empty();
-    /// # async fn run() -> std::io::Result<()> {
-    /// skills_embed_runtime::mcp::McpServer::new(&SKILLS, Default::default()).serve_stdio().await
-    /// # }
-    /// ```
-    pub async fn serve_stdio(self) -> std::io::Result<()> {
-        let (input, output) = rmcp::transport::stdio();
-        self.serve((DepthGuard::new(input), output)).await
-    }
-
-    /// Like [`McpServer::serve_stdio`], blocking the calling thread on a runtime of its own.
-    /// Must not be called from inside an async runtime (use `serve_stdio` there).
+    /// that start the server as a child process expect), blocking the calling thread on a
+    /// runtime of its own. A request nested deeper than the JSON parser reads is answered with
+    /// an error carrying its id. Must not be called from inside an async runtime: there,
+    /// [`serve`](McpServer::serve) `rmcp::transport::stdio()`.
     ///
     /// ```no_run
     /// # static SKILLS: skills_embed_runtime::SkillSet = skills_embed_runtime::SkillSet::empty();
@@ -232,10 +216,57 @@ impl McpServer {
     /// }
     /// ```
     pub fn run_stdio(self) -> std::io::Result<()> {
+        let (input, output) = rmcp::transport::stdio();
         tokio::runtime::Builder::new_current_thread()
             .enable_all()
             .build()?
-            .block_on(self.serve_stdio())
+            .block_on(self.serve((DepthGuard::new(input), output)))
+    }
+
+    /// Serves MCP's Streamable HTTP at `/mcp` on `listener` until `shutdown` completes (say
+    /// `tokio::signal::ctrl_c()`); then accepts no new connection, lets the requests in flight
+    /// finish (up to 10 s), closes the sessions and returns. Every session (every request,
+    /// when [stateless](Options::stateless)) gets its own server built as this one was.
+    /// The address bound is allowed in `Host`, and its own origin in `Origin`; see
+    /// [`Options`] for the rest and the [`http` section](super#streamable-http) for what is
+    /// refused.
+    ///
+    /// ```no_run
+    /// use skills_embed_runtime::mcp::McpServer;
+    /// # static SKILLS: skills_embed_runtime::SkillSet = skills_embed_runtime::SkillSet::empty();
+    /// # async fn run() -> std::io::Result<()> {
+    /// let listener = tokio::net::TcpListener::bind("127.0.0.1:8080").await?;
+    /// let shutdown = async { let _ = tokio::signal::ctrl_c().await; };
+    /// McpServer::new(&SKILLS, Default::default()).serve_http(listener, shutdown).await
+    /// # }
+    /// ```
+    #[cfg(feature = "mcp-http")]
+    #[cfg_attr(docsrs, doc(cfg(feature = "mcp-http")))]
+    pub async fn serve_http(
+        self,
+        listener: tokio::net::TcpListener,
+        shutdown: impl std::future::Future<Output = ()> + Send,
+    ) -> std::io::Result<()> {
+        super::http::HttpServer::new(self)
+            .serve_on(listener, shutdown)
+            .await
+    }
+
+    /// The Streamable HTTP endpoint as an axum router (`/mcp`, 404 elsewhere), to mount in an
+    /// app of one's own: only the hosts and origins of [`Options`] are allowed, and the
+    /// connection limits are the app's. Cancelling `shutdown` closes every session.
+    ///
+    /// ```
+    /// use skills_embed_runtime::mcp::McpServer;
+    /// # static SKILLS: skills_embed_runtime::SkillSet = skills_embed_runtime::SkillSet::empty();
+    /// let router = McpServer::new(&SKILLS, Default::default())
+    ///     .http_router(tokio_util::sync::CancellationToken::new());
+    /// # drop(router);
+    /// ```
+    #[cfg(feature = "mcp-http")]
+    #[cfg_attr(docsrs, doc(cfg(feature = "mcp-http")))]
+    pub fn http_router(self, shutdown: tokio_util::sync::CancellationToken) -> axum::Router {
+        super::http::HttpServer::new(self).router(shutdown)
     }
 }
 

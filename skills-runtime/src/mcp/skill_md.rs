@@ -43,7 +43,8 @@ fn unservable(skill: &Skill) -> bool {
 /// `name` is 1 to 64 ASCII lowercase letters and digits in runs joined by single hyphens:
 /// unchanged by NFKC and accepted by the MCP skills extension.
 fn is_plain_name(name: &str) -> bool {
-    // Byte by byte: splitting on '-' cost a request 2,000 instructions for three names.
+    // Byte by byte: splitting on '-' cost more on every request (BENCHMARKS.md, "Small costs
+    // of a load answer").
     let bytes = name.as_bytes();
     (1..=64).contains(&bytes.len())
         && bytes.first() != Some(&b'-')
@@ -165,33 +166,9 @@ pub(super) fn base64(bytes: &[u8]) -> String {
 }
 
 /// The digest of a skill's `SKILL.md` as served over MCP (frontmatter and body), as the skills
-/// extension writes it: `sha256:` and 64 hex digits.
-///
-/// ```
-/// use skills_embed_runtime::{Fields, Skill};
-/// let fields = Fields { name: "demo".into(), description: "A demo.".into(), ..Fields::default() };
-/// let skill = Skill::owned(fields, "Do it.\n".into(), vec![]);
-/// let digest = skills_embed_runtime::mcp::manifest_digest(&skill);
-/// assert!(digest.starts_with("sha256:") && digest.len() == 7 + 64);
-/// ```
+/// extension writes it: `sha256:` and 64 hex digits (for tests, through `__private`).
 pub fn manifest_digest(skill: &Skill) -> String {
     format!("sha256:{}", hex(&sha256(manifest(skill).as_bytes())))
-}
-
-/// The text of a skill's `SKILL.md` as served over MCP: its frontmatter (written from its
-/// fields) and its body.
-///
-/// ```
-/// use skills_embed_runtime::{Fields, Skill};
-/// let fields = Fields { name: "demo".into(), description: "A demo: quoted.".into(), ..Fields::default() };
-/// let skill = Skill::owned(fields, "Do it.\n".into(), vec![]);
-/// assert_eq!(
-///     skills_embed_runtime::mcp::manifest_text(&skill),
-///     "---\nname: \"demo\"\ndescription: \"A demo: quoted.\"\n---\nDo it.\n",
-/// );
-/// ```
-pub fn manifest_text(skill: &Skill) -> String {
-    manifest(skill)
 }
 
 #[cfg(test)]

@@ -84,11 +84,7 @@ fn decode(text: &str) -> Option<Cow<'_, str>> {
     String::from_utf8(out).ok().map(Cow::Owned)
 }
 
-/// The `skill://` URI of one file of a skill, percent-encoded.
-///
-/// ```
-/// assert_eq!(skills_embed_runtime::mcp::file_uri("pdf", "references/a b.md"), "skill://pdf/references/a%20b.md");
-/// ```
+/// The `skill://` URI of one file of a skill, percent-encoded (for tests, through `__private`).
 pub fn file_uri(skill: &str, path: &str) -> String {
     uri(skill, path)
 }

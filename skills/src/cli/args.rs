@@ -462,7 +462,7 @@ pub(super) struct HttpArgs {
     pub(super) allow_origin: Vec<String>,
     /// With --http: hold at most N sessions at once (a request that would open one more
     /// gets 503 and Retry-After; idle sessions end after 5 minutes).
-    #[arg(long, value_name = "N", requires = "http", default_value_t = crate::mcp::http::DEFAULT_MAX_SESSIONS)]
+    #[arg(long, value_name = "N", requires = "http", default_value_t = crate::mcp::Options::default().max_sessions)]
     pub(super) max_sessions: usize,
     /// With --http: hold at most N connections open (the next waits in the listen queue);
     /// default 4096, or three quarters of the descriptor limit (`ulimit -n`) if lower.

@@ -154,38 +154,31 @@ pub(super) fn serve(
         .map_err(|e| {
             eprintln!("skills serve: cannot start the reload thread ({e}); serving without reloads")
         });
-    let maker = move |permissions: crate::policy::Permissions| {
-        let (overlay, config) = (Arc::clone(&overlay), config.clone());
-        move || {
-            let overlay = Arc::clone(&overlay);
-            let settings = Settings {
-                permissions: permissions.clone(),
-                ..config.clone()
-            };
-            McpServer::new(Arc::clone(&overlay), settings)
-                .with_server_info("skills", env!("CARGO_PKG_VERSION"))
-        }
+    let with = |permissions| Settings {
+        permissions,
+        ..config.clone()
     };
+    let server = McpServer::new(Arc::clone(&overlay), with(permissions));
     let served = match http {
-        None => maker(permissions)().run_stdio(),
+        None => server.run_stdio(),
         Some(flags) => {
-            let mut server = crate::mcp::http::HttpServer::new(maker(permissions))
-                .stateless(flags.stateless)
-                .allow_hosts(flags.hosts)
-                .allow_origins(flags.origins)
-                .with_max_sessions(flags.max_sessions)
-                .with_header_read_timeout(flags.header_read_timeout)
-                .with_idle_timeout(flags.idle_timeout);
-            if let Some(max) = flags.max_connections {
-                server = server.with_max_connections(max);
-            }
-            for (token, rules) in flags.tokens {
-                server = match rules {
-                    None => server.with_token(token),
-                    Some(rules) => server.with_token_for(token, maker(restrict(rules))),
-                };
-            }
-            server.run(flags.addr)
+            let options = crate::mcp::Options {
+                stateless: flags.stateless,
+                allowed_hosts: flags.hosts,
+                allowed_origins: flags.origins,
+                max_sessions: flags.max_sessions,
+                max_connections: flags.max_connections,
+                header_read_timeout: flags.header_read_timeout,
+                idle_timeout: flags.idle_timeout,
+                ..crate::mcp::Options::default()
+            };
+            let server = flags
+                .tokens
+                .into_iter()
+                .fold(server.with_options(options), |server, (token, rules)| {
+                    server.with_token(token, rules.map(|r| with(restrict(r))))
+                });
+            crate::__private::run_http(server, flags.addr)
         }
     };
     match served {

@@ -1,17 +1,17 @@
 //! Skills embedded with `skills!`, served by `skills_embed::mcp` as `skills serve` serves a
-//! folder: stdio, or Streamable HTTP with sessions (`HttpServer::run`, as `skills serve --http`:
-//! one listener feeding a single-threaded runtime per core).
+//! folder: stdio, or Streamable HTTP with sessions (`run_http`, as `skills serve --http`: one
+//! listener feeding a single-threaded runtime per core).
 //!
 //! ```text
 //! embedded_server s1000|s100                         # stdio
-//! embedded_server s1000|s100 --http ADDR             # http://ADDR/mcp, `HttpServer::run`
+//! embedded_server s1000|s100 --http ADDR             # http://ADDR/mcp, `run_http`
 //! embedded_server s1000|s100 --http ADDR --nodelay   # the service on one multi-thread runtime
 //! embedded_server s1000|s100 --http ADDR --nodelay --stateless   # and no sessions, plain JSON
 //! ```
 //!
 //! `s1000`: the 1,000-skill goal tree (`gen_tree s1000`), for the cold start with nothing read
 //! from disk. `s100`: the 100-skill folder of `bench/scripts/mcp_peers.sh`. `--nodelay` serves
-//! `HttpServer::service` on an accept loop of its own on one multi-thread runtime (a worker per
+//! `McpServer::http_router` on an accept loop of its own on one multi-thread runtime (a worker per
 //! core), setting `TCP_NODELAY` on each connection: what `run` was before it took a runtime per
 //! core, to compare the two.
 
@@ -21,8 +21,7 @@ use std::process::ExitCode;
 use hyper_util::rt::TokioIo;
 use hyper_util::service::TowerToHyperService;
 use skills_embed::SkillSet;
-use skills_embed::mcp::McpServer;
-use skills_embed::mcp::http::HttpServer;
+use skills_embed::mcp::{McpServer, Options};
 
 mod s1000 {
     skills_embed::skills!("../../target/bench-work/trees/s1000");
@@ -51,11 +50,14 @@ fn serve<Id: Send + Sync + 'static>(set: &'static SkillSet<Id>, rest: &[&str]) -
             let Ok(addr) = addr.parse::<SocketAddr>() else {
                 return usage();
             };
-            let http = HttpServer::new(move || McpServer::new(set, skills_embed::tools::Settings::default()));
+            let http = McpServer::new(set, skills_embed::tools::Settings::default());
             match flags {
-                [] => http.run(addr),
+                [] => skills_embed::__private::run_http(http, addr),
                 ["--nodelay"] => serve_nodelay(http, addr),
-                ["--nodelay", "--stateless"] => serve_nodelay(http.stateless(true), addr),
+                ["--nodelay", "--stateless"] => serve_nodelay(
+                    http.with_options(Options { stateless: true, ..Options::default() }),
+                    addr,
+                ),
                 _ => return usage(),
             }
         }
@@ -70,12 +72,12 @@ fn serve<Id: Send + Sync + 'static>(set: &'static SkillSet<Id>, rest: &[&str]) -
     }
 }
 
-fn serve_nodelay(http: HttpServer, addr: SocketAddr) -> std::io::Result<()> {
+fn serve_nodelay(http: McpServer, addr: SocketAddr) -> std::io::Result<()> {
     let runtime = tokio::runtime::Builder::new_multi_thread()
         .enable_all()
         .build()?;
     runtime.block_on(async move {
-        let service = http.service(Default::default());
+        let service = http.http_router(Default::default());
         let listener = tokio::net::TcpListener::bind(addr).await?;
         let builder = hyper::server::conn::http1::Builder::new();
         loop {

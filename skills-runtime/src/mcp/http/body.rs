@@ -96,8 +96,8 @@ impl http_body::Body for Tracked {
 
 /// How many times an event stream answering a POST lets its runtime run other tasks while it
 /// waits for the event after the priming one. The session's task is woken through the runtime's
-/// driver, so it answers a few turns later, not on the next one: 3 turns were too few for a
-/// `resources/read` (strace: still two writes), 16 are enough.
+/// driver, so it answers a few turns later, not on the next one (BENCHMARKS.md: how many turns
+/// a `resources/read` needs).
 const FIRST_EVENT_TURNS: u32 = 16;
 
 impl Tracked {

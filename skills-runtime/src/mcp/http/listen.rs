@@ -14,10 +14,7 @@ use tokio::net::{TcpListener, TcpStream};
 use tokio::sync::{OwnedSemaphorePermit, Semaphore};
 use tokio_util::sync::CancellationToken;
 
-use super::{
-    DEFAULT_HEADER_READ_TIMEOUT, DEFAULT_IDLE_TIMEOUT, DEFAULT_MAX_CONNECTIONS, HttpService,
-    SHUTDOWN_GRACE,
-};
+use super::{HttpService, SHUTDOWN_GRACE};
 
 /// How long the accept loop waits after a failed accept before it tries again.
 const ACCEPT_RETRY: Duration = Duration::from_millis(50);
@@ -31,8 +28,7 @@ const CLOSE_GRACE: Duration = Duration::from_secs(1);
 /// header-read timeout that frees the cap. tokio's `TcpListener::bind` asks for 128.
 const BACKLOG: u32 = 1024;
 
-/// Binds `addr` for [`HttpServer::serve`](super::HttpServer::serve) and
-/// [`HttpServer::run`](super::HttpServer::run): `SO_REUSEADDR` (a restart binds at once over
+/// Binds `addr` for [`run_http`](super::run_http): `SO_REUSEADDR` (a restart binds at once over
 /// the last run's closing connections), never `SO_REUSEPORT` (no other socket may bind the
 /// port beside it), a [`BACKLOG`] queue.
 pub(super) fn bind(addr: std::net::SocketAddr) -> std::io::Result<TcpListener> {
@@ -47,6 +43,10 @@ pub(super) fn bind(addr: std::net::SocketAddr) -> std::io::Result<TcpListener> {
     socket.listen(BACKLOG)
 }
 
+/// The connections open at once when the options name no number and the descriptor limit
+/// allows as many.
+const MAX_CONNECTIONS: usize = 4096;
+
 /// The connection settings of an [`HttpServer`](super::HttpServer).
 #[derive(Clone, Debug)]
 pub(super) struct Connections {
@@ -54,16 +54,6 @@ pub(super) struct Connections {
     pub(super) max: Option<usize>,
     pub(super) header_read: Duration,
     pub(super) idle: Duration,
-}
-
-impl Default for Connections {
-    fn default() -> Self {
-        Connections {
-            max: None,
-            header_read: DEFAULT_HEADER_READ_TIMEOUT,
-            idle: DEFAULT_IDLE_TIMEOUT,
-        }
-    }
 }
 
 impl Connections {
@@ -80,7 +70,7 @@ impl Connections {
     }
 }
 
-/// [`DEFAULT_MAX_CONNECTIONS`], or three quarters of the soft descriptor limit if lower: the
+/// [`MAX_CONNECTIONS`], or three quarters of the soft descriptor limit if lower: the
 /// server never runs out of descriptors for its connections, and keeps a quarter for the
 /// rest (skill files, script pipes, the runtime's own).
 fn default_max() -> usize {
@@ -89,10 +79,10 @@ fn default_max() -> usize {
         let limit = rustix::process::getrlimit(rustix::process::Resource::Nofile);
         if let Some(soft) = limit.current {
             let share = usize::try_from(soft / 4 * 3).unwrap_or(usize::MAX);
-            return share.clamp(1, DEFAULT_MAX_CONNECTIONS);
+            return share.clamp(1, MAX_CONNECTIONS);
         }
     }
-    DEFAULT_MAX_CONNECTIONS
+    MAX_CONNECTIONS
 }
 
 /// Whether a connection has a request in progress, and when its last answer ended. Updated
@@ -196,8 +186,7 @@ async fn serve_connection(
     stop: CancellationToken,
 ) {
     // An answer over a session is written in pieces (the event stream's head, the event, the
-    // end): with Nagle's algorithm on, each later piece waits for the client's delayed ACK,
-    // 40 ms on Linux, on every request.
+    // end): with Nagle's algorithm on, each later piece waits for the client's delayed ACK.
     let _ = stream.set_nodelay(true);
     let activity = Arc::new(Activity::new());
     let seen = Arc::clone(&activity);
@@ -299,7 +288,7 @@ pub(super) async fn serve(
     finish(&in_flight, &sessions, &cap, max).await;
 }
 
-/// [`HttpServer::run`](super::HttpServer::run): `listener` accepts on `acceptor` (the calling
+/// [`run_http`](super::run_http): `listener` accepts on `acceptor` (the calling
 /// thread) and hands its connections in turn to a thread per core, each with a single-threaded
 /// runtime; until SIGTERM or Ctrl-C.
 pub(super) fn run_per_core(

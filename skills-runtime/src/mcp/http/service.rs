@@ -22,7 +22,7 @@ use tokio::sync::Semaphore;
 use tokio_util::sync::CancellationToken;
 
 use super::body::{Body, Counted, Tracked, is_event_stream};
-use super::{DEFAULT_MAX_IN_FLIGHT, ENDPOINT, Factory, HttpServer};
+use super::{ENDPOINT, Factory, HttpServer};
 use crate::host::lock;
 use crate::mcp::connection::{InFlightLimit, Ticket};
 use crate::mcp::server::McpServer;
@@ -33,17 +33,9 @@ type Rmcp = StreamableHttpService<McpServer, LocalSessionManager>;
 /// The tower service of an [`HttpServer`]: `/mcp`, the bearer tokens, the in-flight limits,
 /// then rmcp's Streamable HTTP service (Host and Origin checks, body limit, sessions), in an
 /// axum router; any other path answers 404.
-///
-/// ```
-/// use skills_embed_runtime::mcp::{McpServer, http::{HttpServer, HttpService}};
-/// # static SKILLS: skills_embed_runtime::SkillSet = skills_embed_runtime::SkillSet::empty();
-/// fn is_tower<S: tower_service::Service<http::Request<String>>>(_: &S) {}
-/// let service: HttpService = HttpServer::new(|| McpServer::new(&SKILLS, Default::default())).service(Default::default());
-/// is_tower(&service);
-/// ```
 #[derive(Clone)]
-pub struct HttpService {
-    router: axum::Router,
+pub(super) struct HttpService {
+    pub(super) router: axum::Router,
     endpoint: Endpoint,
 }
 
@@ -156,7 +148,7 @@ impl Endpoint {
                     config.clone(),
                 ),
                 manager,
-                slots: Arc::new(SessionSlots::new(DEFAULT_MAX_IN_FLIGHT)),
+                slots: Arc::new(SessionSlots::new(server.per_session)),
             }
         };
         let tokens: Arc<[(Arc<str>, Store)]> = server

@@ -16,7 +16,7 @@ use rmcp::model::{
 
 use serde_json::{Value, json};
 use skills_embed::mcp::McpServer;
-use skills_embed::rig::SkillTool;
+use skills_embed::rig::SkillTools;
 
 skills_embed::skills!(
     "../fixtures/invocation",
@@ -127,10 +127,9 @@ async fn mcp_surfaces_leave_out_what_the_model_may_not_invoke() {
 
 #[tokio::test(flavor = "current_thread")]
 async fn the_rig_tool_leaves_them_out() {
-    let tools = ToolSet::from_tools(vec![SkillTool::new(
-        &SKILLS,
-        skills_embed::tools::Settings::default(),
-    )]);
+    let tools = ToolSet::from_dynamic_tools(
+        SkillTools::new(&SKILLS, skills_embed::tools::Settings::default()).tools(),
+    );
     let definitions = tools.tool_definitions();
     assert_eq!(
         definitions[0].parameters["properties"]["skill"]["enum"],

@@ -496,8 +496,12 @@ async fn cancellations_and_reused_ids_do_not_use_up_the_limit() {
     use tokio::io::{AsyncBufReadExt, AsyncWriteExt};
 
     let (server_end, client_end) = tokio::io::duplex(1 << 16);
-    let server =
-        McpServer::new(demo_set(), skills_embed::tools::Settings::default()).with_max_in_flight(2);
+    let server = McpServer::new(demo_set(), skills_embed::tools::Settings::default()).with_options(
+        skills_embed::mcp::Options {
+            max_in_flight: 2,
+            ..skills_embed::mcp::Options::default()
+        },
+    );
     tokio::spawn(server.serve(server_end));
     let (read, mut write) = tokio::io::split(client_end);
     let mut lines = tokio::io::BufReader::new(read).lines();

@@ -20,7 +20,7 @@ use rmcp::transport::StreamableHttpClientTransport;
 use rmcp::transport::streamable_http_client::StreamableHttpClientTransportConfig;
 use serde_json::json;
 use skills_embed::mcp::McpServer;
-use skills_embed::mcp::http::HttpServer;
+use skills_embed::mcp::Options;
 use skills_embed::policy::{Answer, Permissions};
 use skills_embed::{Fields, Skill, SkillSet, listing::ListingFormat};
 use tokio::io::{AsyncReadExt, AsyncWriteExt};
@@ -32,7 +32,7 @@ const TOKEN: &str = "team-a-token";
 
 /// Starts `server` on a free loopback port; the sender stops it (gracefully).
 pub(crate) async fn start(
-    server: HttpServer,
+    server: McpServer,
 ) -> (
     SocketAddr,
     oneshot::Sender<()>,
@@ -41,7 +41,7 @@ pub(crate) async fn start(
     let listener = tokio::net::TcpListener::bind("127.0.0.1:0").await.unwrap();
     let addr = listener.local_addr().unwrap();
     let (stop, stopped) = oneshot::channel::<()>();
-    let running = tokio::spawn(server.serve_on(listener, async {
+    let running = tokio::spawn(server.serve_http(listener, async {
         let _ = stopped.await;
     }));
     (addr, stop, running)
@@ -111,8 +111,7 @@ pub(crate) async fn connect(
 #[tokio::test(flavor = "multi_thread", worker_threads = 2)]
 async fn an_rmcp_client_over_streamable_http() {
     let (addr, stop, running) = start(
-        HttpServer::new(|| McpServer::new(&SKILLS, skills_embed::tools::Settings::default()))
-            .with_token(TOKEN),
+        McpServer::new(&SKILLS, skills_embed::tools::Settings::default()).with_token(TOKEN, None),
     )
     .await;
 
@@ -184,8 +183,10 @@ async fn an_rmcp_client_over_streamable_http() {
 #[tokio::test(flavor = "multi_thread", worker_threads = 2)]
 async fn a_stateless_server_answers_every_request_on_its_own() {
     let (addr, stop, running) = start(
-        HttpServer::new(|| McpServer::new(&SKILLS, skills_embed::tools::Settings::default()))
-            .stateless(true),
+        McpServer::new(&SKILLS, skills_embed::tools::Settings::default()).with_options(Options {
+            stateless: true,
+            ..Options::default()
+        }),
     )
     .await;
     let client = connect(addr, None).await.expect("initialize");
@@ -203,8 +204,7 @@ async fn a_stateless_server_answers_every_request_on_its_own() {
 #[tokio::test(flavor = "multi_thread", worker_threads = 2)]
 async fn foreign_origins_hosts_and_missing_tokens_are_refused() {
     let (addr, stop, running) = start(
-        HttpServer::new(|| McpServer::new(&SKILLS, skills_embed::tools::Settings::default()))
-            .with_token(TOKEN),
+        McpServer::new(&SKILLS, skills_embed::tools::Settings::default()).with_token(TOKEN, None),
     )
     .await;
     let bearer = ("Authorization", format!("Bearer {TOKEN}"));
@@ -263,8 +263,10 @@ async fn foreign_origins_hosts_and_missing_tokens_are_refused() {
 #[tokio::test(flavor = "multi_thread", worker_threads = 2)]
 async fn a_body_over_the_limit_is_refused() {
     let (addr, stop, running) = start(
-        HttpServer::new(|| McpServer::new(&SKILLS, skills_embed::tools::Settings::default()))
-            .with_max_body(64),
+        McpServer::new(&SKILLS, skills_embed::tools::Settings::default()).with_options(Options {
+            max_body: 64,
+            ..Options::default()
+        }),
     )
     .await;
     let (status, answer) = raw(addr, "/mcp", &[]).await;
@@ -303,13 +305,10 @@ async fn a_subscription_is_told_over_the_session_stream() {
         &ListingFormat::Markdown,
     ))));
     let shared = Arc::clone(&current);
-    let (addr, stop, running) = start(HttpServer::new(move || {
-        let shared = Arc::clone(&shared);
-        McpServer::new(
-            skills_embed::tools::Source::live(move || Arc::clone(&shared.lock().unwrap())),
-            skills_embed::tools::Settings::default(),
-        )
-    }))
+    let (addr, stop, running) = start(McpServer::new(
+        skills_embed::tools::Source::live(move || Arc::clone(&shared.lock().unwrap())),
+        skills_embed::tools::Settings::default(),
+    ))
     .await;
     let updates = Updates::default();
     let seen = Arc::clone(&updates.0);
@@ -343,19 +342,17 @@ async fn a_subscription_is_told_over_the_session_stream() {
 #[tokio::test(flavor = "multi_thread", worker_threads = 2)]
 async fn shutdown_finishes_the_requests_in_flight() {
     // The approval hook takes a while: the call is in flight when the server is told to stop.
-    let (addr, stop, running) = start(HttpServer::new(|| {
-        McpServer::new(
-            &SKILLS,
-            skills_embed::tools::Settings {
-                permissions: Permissions::new().ask("pdf-forms"),
-                ..skills_embed::tools::Settings::default()
-            }
-            .with_approval(|_skill| async {
-                tokio::time::sleep(Duration::from_millis(400)).await;
-                Answer::Once
-            }),
-        )
-    }))
+    let (addr, stop, running) = start(McpServer::new(
+        &SKILLS,
+        skills_embed::tools::Settings {
+            permissions: Permissions::new().ask("pdf-forms"),
+            ..skills_embed::tools::Settings::default()
+        }
+        .with_approval(|_skill| async {
+            tokio::time::sleep(Duration::from_millis(400)).await;
+            Answer::Once
+        }),
+    ))
     .await;
     let client = connect(addr, None).await.expect("initialize");
     let Some(serde_json::Value::Object(args)) = Some(json!({"skill": "pdf-forms"})) else {
@@ -445,7 +442,7 @@ async fn skills_serve_http_with_a_token_file() {
     );
 }
 
-/// `skills serve --http` (`HttpServer::run`): a thread per core, each with a listener of its
+/// `skills serve --http` (`run_http`): a thread per core, each with a listener of its
 /// own on the address. A session opened on one connection is answered on any other, whichever
 /// thread takes it; and a second server on the same address is refused, not handed a share of
 /// the connections.
@@ -525,8 +522,10 @@ async fn skills_serve_http_shares_its_sessions_across_threads_and_holds_its_addr
 #[tokio::test(flavor = "multi_thread", worker_threads = 2)]
 async fn the_sessions_a_server_holds_are_bounded() {
     let (addr, stop, running) = start(
-        HttpServer::new(|| McpServer::new(&SKILLS, skills_embed::tools::Settings::default()))
-            .with_max_sessions(2),
+        McpServer::new(&SKILLS, skills_embed::tools::Settings::default()).with_options(Options {
+            max_sessions: 2,
+            ..Options::default()
+        }),
     )
     .await;
     let first = connect(addr, None).await.expect("initialize");
@@ -545,9 +544,11 @@ async fn the_sessions_a_server_holds_are_bounded() {
 
     // Without sessions there is nothing to bound.
     let (addr, stop, running) = start(
-        HttpServer::new(|| McpServer::new(&SKILLS, skills_embed::tools::Settings::default()))
-            .stateless(true)
-            .with_max_sessions(0),
+        McpServer::new(&SKILLS, skills_embed::tools::Settings::default()).with_options(Options {
+            stateless: true,
+            max_sessions: 0,
+            ..Options::default()
+        }),
     )
     .await;
     let (status, answer) = raw(addr, "/mcp", &[]).await;
@@ -559,17 +560,15 @@ async fn the_sessions_a_server_holds_are_bounded() {
 #[tokio::test(flavor = "multi_thread", worker_threads = 2)]
 async fn each_token_sees_its_own_skills() {
     let (addr, stop, running) = start(
-        HttpServer::new(|| McpServer::new(&SKILLS, skills_embed::tools::Settings::default()))
-            .with_token(TOKEN)
-            .with_token_for("pdf-team", || {
-                McpServer::new(
-                    &SKILLS,
-                    skills_embed::tools::Settings {
-                        permissions: Permissions::new().deny("*").allow("pdf-*"),
-                        ..skills_embed::tools::Settings::default()
-                    },
-                )
-            }),
+        McpServer::new(&SKILLS, skills_embed::tools::Settings::default())
+            .with_token(TOKEN, None)
+            .with_token(
+                "pdf-team",
+                Some(skills_embed::tools::Settings {
+                    permissions: Permissions::new().deny("*").allow("pdf-*"),
+                    ..skills_embed::tools::Settings::default()
+                }),
+            ),
     )
     .await;
     let all = connect(addr, Some(TOKEN)).await.expect("initialize");

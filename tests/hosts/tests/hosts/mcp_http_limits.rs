@@ -1,4 +1,4 @@
-//! What a client can make `skills serve --http` and `HttpServer` hold (issue 25 items 1 and 3):
+//! What a client can make `skills serve --http` and `McpServer::serve_http` hold (issue 25 items 1 and 3):
 //! connections that send nothing are closed and capped, so a new client is still answered; the
 //! listener cannot be shared by another process; one session cannot take every in-flight slot;
 //! sessions never cross tokens; and a request's hold on the limits ends with its answer.
@@ -10,8 +10,7 @@ use std::time::Duration;
 
 use rmcp::model::CallToolRequestParams;
 use serde_json::{Value, json};
-use skills_embed::mcp::McpServer;
-use skills_embed::mcp::http::HttpServer;
+use skills_embed::mcp::{InFlightLimit, McpServer, Options};
 use skills_embed::policy::{Answer, Permissions};
 use tokio::io::{AsyncReadExt, AsyncWriteExt};
 use tokio::net::TcpStream;
@@ -114,9 +113,11 @@ async fn closed_within(stream: &mut TcpStream, bound: Duration) -> bool {
 async fn idle_connections_past_the_cap_are_closed_and_a_new_client_is_answered() {
     let timeout = Duration::from_millis(500);
     let (addr, stop, running) = start(
-        HttpServer::new(|| McpServer::new(&SKILLS, skills_embed::tools::Settings::default()))
-            .with_max_connections(4)
-            .with_header_read_timeout(timeout),
+        McpServer::new(&SKILLS, skills_embed::tools::Settings::default()).with_options(Options {
+            max_connections: Some(4),
+            header_read_timeout: timeout,
+            ..Options::default()
+        }),
     )
     .await;
     // More idle connections than the cap: 4 are held, 2 wait in the listen queue.
@@ -143,9 +144,11 @@ async fn idle_connections_past_the_cap_are_closed_and_a_new_client_is_answered()
 #[tokio::test(flavor = "multi_thread", worker_threads = 2)]
 async fn an_answered_connection_is_closed_after_the_idle_timeout() {
     let (addr, stop, running) = start(
-        HttpServer::new(|| McpServer::new(&SKILLS, skills_embed::tools::Settings::default()))
-            .stateless(true)
-            .with_idle_timeout(Duration::from_millis(300)),
+        McpServer::new(&SKILLS, skills_embed::tools::Settings::default()).with_options(Options {
+            stateless: true,
+            idle_timeout: Duration::from_millis(300),
+            ..Options::default()
+        }),
     )
     .await;
     // Keep-alive: no `Connection: close`.
@@ -258,9 +261,9 @@ async fn no_other_socket_can_bind_the_port_of_skills_serve_http() {
 #[tokio::test(flavor = "multi_thread", worker_threads = 2)]
 async fn sessions_never_cross_tokens() {
     let (addr, stop, running) = start(
-        HttpServer::new(|| McpServer::new(&SKILLS, skills_embed::tools::Settings::default()))
-            .with_token("token-a")
-            .with_token("token-b"),
+        McpServer::new(&SKILLS, skills_embed::tools::Settings::default())
+            .with_token("token-a", None)
+            .with_token("token-b", None),
     )
     .await;
     let a = ("Authorization", "Bearer token-a".to_owned());
@@ -290,25 +293,25 @@ async fn a_session_that_floods_does_not_hold_every_slot() {
     let asked = Arc::new(AtomicUsize::new(0));
     let (gate_in, asked_in) = (Arc::clone(&gate), Arc::clone(&asked));
     let (addr, stop, running) = start(
-        HttpServer::new(move || {
-            let (gate, asked) = (Arc::clone(&gate_in), Arc::clone(&asked_in));
-            McpServer::new(
-                &SKILLS,
-                skills_embed::tools::Settings {
-                    permissions: Permissions::new().ask("pdf-forms"),
-                    ..skills_embed::tools::Settings::default()
+        McpServer::new(
+            &SKILLS,
+            skills_embed::tools::Settings {
+                permissions: Permissions::new().ask("pdf-forms"),
+                ..skills_embed::tools::Settings::default()
+            }
+            .with_approval(move |_skill| {
+                let (gate, asked) = (Arc::clone(&gate_in), Arc::clone(&asked_in));
+                async move {
+                    asked.fetch_add(1, Ordering::SeqCst);
+                    let _ = gate.acquire().await;
+                    Answer::Once
                 }
-                .with_approval(move |_skill| {
-                    let (gate, asked) = (Arc::clone(&gate), Arc::clone(&asked));
-                    async move {
-                        asked.fetch_add(1, Ordering::SeqCst);
-                        let _ = gate.acquire().await;
-                        Answer::Once
-                    }
-                }),
-            )
-        })
-        .with_max_in_flight(16),
+            }),
+        )
+        .with_options(Options {
+            server_limit: InFlightLimit::new(16),
+            ..Options::default()
+        }),
     )
     .await;
     let flood_session = open_session(addr, &[]).await;
@@ -363,8 +366,10 @@ async fn a_session_that_floods_does_not_hold_every_slot() {
 #[tokio::test(flavor = "multi_thread", worker_threads = 2)]
 async fn every_request_gives_its_slot_back() {
     let (addr, stop, running) = start(
-        HttpServer::new(|| McpServer::new(&SKILLS, skills_embed::tools::Settings::default()))
-            .with_max_in_flight(1),
+        McpServer::new(&SKILLS, skills_embed::tools::Settings::default()).with_options(Options {
+            server_limit: InFlightLimit::new(1),
+            ..Options::default()
+        }),
     )
     .await;
     let client = connect(addr, None).await.expect("initialize");
@@ -396,9 +401,11 @@ async fn every_request_gives_its_slot_back() {
 async fn a_body_that_does_not_come_holds_no_slot() {
     let timeout = Duration::from_secs(2);
     let (addr, stop, running) = start(
-        HttpServer::new(|| McpServer::new(&SKILLS, skills_embed::tools::Settings::default()))
-            .with_max_in_flight(1)
-            .with_header_read_timeout(timeout),
+        McpServer::new(&SKILLS, skills_embed::tools::Settings::default()).with_options(Options {
+            server_limit: InFlightLimit::new(1),
+            header_read_timeout: timeout,
+            ..Options::default()
+        }),
     )
     .await;
     let mut stalled = Vec::new();
@@ -463,8 +470,10 @@ async fn event_stream(addr: SocketAddr, session: &str) -> (TcpStream, u16) {
 async fn event_streams_never_take_every_connection() {
     // 6 connections: at most 3 event streams, so requests always find a connection.
     let (addr, stop, running) = start(
-        HttpServer::new(|| McpServer::new(&SKILLS, skills_embed::tools::Settings::default()))
-            .with_max_connections(6),
+        McpServer::new(&SKILLS, skills_embed::tools::Settings::default()).with_options(Options {
+            max_connections: Some(6),
+            ..Options::default()
+        }),
     )
     .await;
     let mut sessions = Vec::new();

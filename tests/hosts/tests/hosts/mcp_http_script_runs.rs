@@ -14,8 +14,7 @@ use schemars::JsonSchema;
 use serde::Deserialize;
 use serde_json::{Value, json};
 use skills_embed::listing::ListingFormat;
-use skills_embed::mcp::McpServer;
-use skills_embed::mcp::http::HttpServer;
+use skills_embed::mcp::{InFlightLimit, McpServer, Options};
 use skills_embed::{Fields, File, Script, Skill, SkillSet};
 use tokio::io::AsyncWriteExt;
 use tokio::net::TcpStream;
@@ -78,15 +77,15 @@ fn skills() -> Arc<SkillSet> {
 
 /// An HTTP server of [`skills`] running script files with `sh`, answering `max` requests at
 /// once.
-fn server(max: usize) -> HttpServer {
-    let set = skills();
-    HttpServer::new(move || {
-        McpServer::new(
-            Arc::clone(&set),
-            skills_embed::tools::Settings::default().with_file_runner(Arc::new(Shell)),
-        )
+fn server(max: usize) -> McpServer {
+    McpServer::new(
+        skills(),
+        skills_embed::tools::Settings::default().with_file_runner(Arc::new(Shell)),
+    )
+    .with_options(Options {
+        server_limit: InFlightLimit::new(max),
+        ..Options::default()
     })
-    .with_max_in_flight(max)
 }
 
 /// A `run_skill_script` call of `script` with `args`.

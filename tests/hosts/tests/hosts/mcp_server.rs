@@ -249,10 +249,13 @@ async fn embedded_digests_and_the_served_skill_md() {
         for (served, file) in files.iter().zip(skill.files()) {
             assert_eq!(
                 served.uri,
-                skills_embed::mcp::file_uri(skill.name(), file.path())
+                skills_embed::__private::file_uri(skill.name(), file.path())
             );
             if file.path() == "SKILL.md" {
-                assert_eq!(served.digest, skills_embed::mcp::manifest_digest(skill));
+                assert_eq!(
+                    served.digest,
+                    skills_embed::__private::manifest_digest(skill)
+                );
             } else {
                 // Computed when this test compiled, and equal to the bytes on disk.
                 let disk = std::fs::read(
@@ -329,7 +332,10 @@ async fn split_tools_and_remembered_loads() {
             ..Settings::default()
         },
     )
-    .remember_loads(true);
+    .with_options(skills_embed::mcp::Options {
+        remember_loads: true,
+        ..skills_embed::mcp::Options::default()
+    });
     let client = connect(server, ()).await;
     let tools: Vec<String> = client
         .list_all_tools()

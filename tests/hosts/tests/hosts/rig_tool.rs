@@ -9,21 +9,24 @@ use rig_core::test_utils::{MockCompletionModel, MockTurn};
 use rig_core::tool::{ToolContext, ToolErrorKind};
 use serde_json::{Value, json};
 use skills_embed::policy::{Answer, Permissions};
-use skills_embed::rig::{DynamicSkillTools, SkillLoad, SkillTool};
+use skills_embed::rig::{SkillLoad, SkillTools};
 
 skills_embed::skills!("../../skills/examples/skills");
 
 const DENIED: &str = "brand-guidelines";
 
 #[tokio::test(flavor = "current_thread")]
-async fn typed_tool_through_a_tool_set() {
-    let tools = ToolSet::from_tools(vec![SkillTool::new(
-        &SKILLS,
-        skills_embed::tools::Settings {
-            permissions: Permissions::new().deny(DENIED),
-            ..skills_embed::tools::Settings::default()
-        },
-    )]);
+async fn the_tools_through_a_tool_set() {
+    let tools = ToolSet::from_dynamic_tools(
+        SkillTools::new(
+            &SKILLS,
+            skills_embed::tools::Settings {
+                permissions: Permissions::new().deny(DENIED),
+                ..skills_embed::tools::Settings::default()
+            },
+        )
+        .tools(),
+    );
 
     // The definition the model gets: the visible skills as the enum.
     let definitions = tools.tool_definitions();
@@ -114,10 +117,7 @@ async fn an_agent_turn_with_a_scripted_model() {
     ]);
     let agent = AgentBuilder::new(model.clone())
         .preamble(format!("You can load these skills:\n{}", SKILLS.summary()))
-        .tool(SkillTool::new(
-            &SKILLS,
-            skills_embed::tools::Settings::default(),
-        ))
+        .dynamic_tools(SkillTools::new(&SKILLS, skills_embed::tools::Settings::default()).tools())
         .build();
     let response = agent
         .prompt("Please fill in this PDF form.")
@@ -148,7 +148,7 @@ async fn an_agent_turn_with_a_scripted_model() {
 async fn approval_through_the_hook() {
     let answers = Arc::new(Mutex::new(vec![Answer::Always, Answer::Reject]));
     let asked = Arc::new(Mutex::new(0));
-    let tool = SkillTool::new(
+    let tool = SkillTools::new(
         &SKILLS,
         skills_embed::tools::Settings {
             permissions: Permissions::new().ask("release-notes"),
@@ -164,7 +164,7 @@ async fn approval_through_the_hook() {
             }
         }),
     );
-    let tools = ToolSet::from_tools(vec![tool]);
+    let tools = ToolSet::from_dynamic_tools(tool.tools());
     let call = || {
         let tools = &tools;
         async move {
@@ -192,13 +192,16 @@ async fn approval_through_the_hook() {
     assert_eq!(*asked.lock().unwrap(), 2);
 
     // Without a hook the load is refused, with the reason.
-    let unasked = ToolSet::from_tools(vec![SkillTool::new(
-        &SKILLS,
-        skills_embed::tools::Settings {
-            permissions: Permissions::new().ask("release-notes"),
-            ..skills_embed::tools::Settings::default()
-        },
-    )]);
+    let unasked = ToolSet::from_dynamic_tools(
+        SkillTools::new(
+            &SKILLS,
+            skills_embed::tools::Settings {
+                permissions: Permissions::new().ask("release-notes"),
+                ..skills_embed::tools::Settings::default()
+            },
+        )
+        .tools(),
+    );
     let refused = unasked
         .execute(
             "load_skill",
@@ -234,7 +237,7 @@ async fn always_holds_until_a_reload_changes_the_skill() {
     let discovery = Discovery::only(dir.path());
     let overlay = Arc::new(Overlay::new(&SKILLS, discovery));
     let asked = Arc::new(Mutex::new(0));
-    let tools = DynamicSkillTools::new(
+    let tools = SkillTools::new(
         Arc::clone(&overlay),
         skills_embed::tools::Settings {
             permissions: Permissions::new().ask("db-backup"),
@@ -281,7 +284,7 @@ async fn dynamic_tools_over_an_overlay() {
     let dir = tempfile::tempdir().unwrap();
     let discovery = Discovery::only(dir.path());
     let overlay = Arc::new(Overlay::new(&SKILLS, discovery));
-    let source = DynamicSkillTools::new(
+    let source = SkillTools::new(
         Arc::clone(&overlay),
         skills_embed::tools::Settings::default(),
     );
@@ -327,7 +330,7 @@ async fn dynamic_tools_over_an_overlay() {
     );
 
     // Any name and the split style.
-    let split = DynamicSkillTools::new(
+    let split = SkillTools::new(
         &SKILLS,
         skills_embed::tools::Settings {
             style: skills_embed::tools::ToolStyle::Split,
@@ -367,7 +370,7 @@ async fn a_skill_named_star_granted_always_lets_no_other_skill_through() {
         &skills_embed::listing::ListingFormat::Markdown,
     ));
     let asked = Arc::new(Mutex::new(Vec::new()));
-    let tools = DynamicSkillTools::new(
+    let tools = SkillTools::new(
         set,
         skills_embed::tools::Settings {
             permissions: Permissions::new().ask("*"),
@@ -400,7 +403,7 @@ async fn a_skill_named_star_granted_always_lets_no_other_skill_through() {
 #[tokio::test(flavor = "current_thread")]
 async fn no_visible_skill_no_dynamic_tool() {
     // Issue 15: no listing and no tool when there are no visible skills.
-    let denied = DynamicSkillTools::new(
+    let denied = SkillTools::new(
         &SKILLS,
         skills_embed::tools::Settings {
             permissions: Permissions::new().deny("*"),
@@ -408,22 +411,22 @@ async fn no_visible_skill_no_dynamic_tool() {
         },
     );
     assert!(denied.tools().is_empty());
-    let typed = SkillTool::new(
+    let listing = skills_embed::tools::Tools::new(
         &SKILLS,
         skills_embed::tools::Settings {
             permissions: Permissions::new().deny("*"),
             ..skills_embed::tools::Settings::default()
         },
     );
-    assert!(typed.tools().is_empty());
-    assert_eq!(typed.tools().listing(&Default::default()), "");
+    assert!(listing.is_empty());
+    assert_eq!(listing.listing(&Default::default()), "");
 
     // A live set that gains its first skill offers the tool once built again.
     let current = Arc::new(Mutex::new(Arc::new(skills_embed::SkillSet::from_skills(
         Vec::new(),
         &skills_embed::listing::ListingFormat::Markdown,
     ))));
-    let live = DynamicSkillTools::new(
+    let live = SkillTools::new(
         skills_embed::tools::Source::live({
             let current = Arc::clone(&current);
             move || Arc::clone(&current.lock().unwrap())

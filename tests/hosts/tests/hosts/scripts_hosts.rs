@@ -11,7 +11,7 @@ use serde::Deserialize;
 use serde_json::{Value, json};
 use skills_embed::mcp::McpServer;
 use skills_embed::policy::{Answer, Permissions};
-use skills_embed::rig::DynamicSkillTools;
+use skills_embed::rig::SkillTools;
 use skills_embed::tools::{Settings, ToolStyle};
 
 skills_embed::skills!(
@@ -253,7 +253,7 @@ async fn mcp_refuses_a_script_call_it_cannot_take() {
 
 #[tokio::test(flavor = "current_thread")]
 async fn rig_dynamic_tools_expose_and_run_scripts() {
-    let tools = DynamicSkillTools::new(&SKILLS, skills_embed::tools::Settings::default()).tools();
+    let tools = SkillTools::new(&SKILLS, skills_embed::tools::Settings::default()).tools();
     let names: Vec<String> = tools.iter().map(|t| t.name().to_string()).collect();
     assert_eq!(names, ["load_skill", RUN]);
     let run = &tools[1];
@@ -310,7 +310,7 @@ async fn rig_dynamic_tools_expose_and_run_scripts() {
 
 #[tokio::test(flavor = "current_thread")]
 async fn rig_split_tools_run_scripts() {
-    let tools = DynamicSkillTools::new(
+    let tools = SkillTools::new(
         &SKILLS,
         Settings {
             style: ToolStyle::Split,
@@ -337,7 +337,7 @@ async fn rig_split_tools_run_scripts() {
 async fn rig_asks_before_an_ask_script_runs() {
     let asked = Arc::new(Mutex::new(Vec::new()));
     let answers = Arc::new(Mutex::new(vec![Answer::Always, Answer::Reject]));
-    let tools = DynamicSkillTools::new(
+    let tools = SkillTools::new(
         &SKILLS,
         skills_embed::tools::Settings {
             permissions: Permissions::new().ask("calc/add").deny("*/boom"),
@@ -469,7 +469,7 @@ async fn mcp_runs_script_files_through_the_hosts_runner() {
 
 #[tokio::test(flavor = "current_thread")]
 async fn rig_dynamic_tools_run_script_files_through_the_runner() {
-    let tools = DynamicSkillTools::new(
+    let tools = SkillTools::new(
         &examples::SKILLS,
         skills_embed::tools::Settings::default().with_file_runner(Arc::new(DryRun)),
     )

@@ -1,0 +1,105 @@
+//! [`Options`]: what an MCP server says of itself and the limits on what a client can make it
+//! hold, one value for every transport.
+
+use std::time::Duration;
+
+use super::connection::InFlightLimit;
+
+/// What an [`McpServer`](super::McpServer) says of itself, and the limits on what a client can
+/// make it hold: one value for every transport, each field with a documented default.
+/// [`McpServer::with_options`](super::McpServer::with_options) takes it.
+///
+/// The fields from `stateless` on apply to Streamable HTTP only
+/// ([`McpServer::serve_http`](super::McpServer::serve_http), feature `mcp-http`); the
+/// in-flight limits apply to every transport (see the
+/// [module documentation](super#limits-on-what-a-client-can-make-the-server-hold)).
+///
+/// ```
+/// use std::time::Duration;
+/// use skills_embed_runtime::mcp::{InFlightLimit, McpServer, Options};
+/// # static SKILLS: skills_embed_runtime::SkillSet = skills_embed_runtime::SkillSet::empty();
+/// let options = Options {
+///     name: "acme-skills".into(),
+///     version: "2.1.0".into(),
+///     max_in_flight: 4,
+///     server_limit: InFlightLimit::new(16),
+///     allowed_hosts: vec!["skills.example.com".into()],
+///     idle_timeout: Duration::from_secs(2),
+///     ..Options::default()
+/// };
+/// let server = McpServer::new(&SKILLS, Default::default()).with_options(options);
+/// # drop(server);
+/// ```
+#[derive(Clone, Debug)]
+pub struct Options {
+    /// The name the server gives in its `initialize` answer. Default `skills`.
+    pub name: String,
+    /// The version the server gives in its `initialize` answer. Default: this crate's version.
+    pub version: String,
+    /// Answers a second load of a body already loaded on this connection briefly (see
+    /// [`Session::handle`](crate::tools::Session::handle)). Default `false`: an MCP host often
+    /// keeps one connection for many conversations, where "already loaded" would be wrong.
+    pub remember_loads: bool,
+    /// Requests of one connection (stdio, a transport) or one HTTP session answered at once:
+    /// a request counts from when it is read until its answer is written and the work it
+    /// started (a script run) has ended; while they are all taken nothing more is read from
+    /// that client (over HTTP, its next request waits). Default 8; at least one.
+    pub max_in_flight: usize,
+    /// Requests answered at once by every server given a clone of this limit together.
+    /// Default: one limit of 64 shared by every server of the process (with files of up to
+    /// 2 MB, some hundreds of megabytes at worst). Over HTTP a session's event stream (GET)
+    /// does not count.
+    pub server_limit: InFlightLimit,
+    /// HTTP: serve without sessions, every request answered by a new server in plain JSON, so
+    /// replicas need no sticky routing; what belongs to a session (the `always` answers of the
+    /// approval hook, `remember_loads`, `logging/setLevel`, subscriptions, list-changed
+    /// notifications) lasts one request. Default `false`.
+    pub stateless: bool,
+    /// HTTP: names accepted in `Host` (with or without a port) besides the loopback ones
+    /// (`localhost`, `127.0.0.1`, `::1`) and the address the server is bound to: the names
+    /// clients use to reach a server bound to a non-loopback address. Default none.
+    pub allowed_hosts: Vec<String>,
+    /// HTTP: browser origins accepted (`scheme://host:port`; `:*` for any port) besides the
+    /// server's own; every other `Origin` is refused with 403, requests without one pass.
+    /// Default none.
+    pub allowed_origins: Vec<String>,
+    /// HTTP: the largest request body, in bytes; a larger one is refused with 413. Default
+    /// 1 MiB (a `tools/call` is some hundred bytes).
+    pub max_body: usize,
+    /// HTTP: sessions held at once, over all tokens; a request that would open one more is
+    /// answered 503 with `Retry-After`. A session ends when its client sends `DELETE` or after
+    /// 5 minutes idle. Default 1,024.
+    pub max_sessions: usize,
+    /// HTTP: connections open at once (at least one); the next waits in the listen queue
+    /// until one closes, and sessions' event streams hold at most half of them. `None` (the
+    /// default): 4,096, or three quarters of the descriptor limit (`ulimit -n`) if lower, so
+    /// the server keeps descriptors for its files and scripts.
+    pub max_connections: Option<usize>,
+    /// HTTP: how long a connection has to send a request's head, from when it was accepted or
+    /// its previous answer ended, and then as long for the body; a connection late with either
+    /// is closed (408 for a late body). Default 10 s.
+    pub header_read_timeout: Duration,
+    /// HTTP: how long a connection that has been answered stays open with no request in
+    /// progress (HTTP keep-alive). Default 5 s.
+    pub idle_timeout: Duration,
+}
+
+impl Default for Options {
+    fn default() -> Self {
+        Options {
+            name: "skills".to_owned(),
+            version: env!("CARGO_PKG_VERSION").to_owned(),
+            remember_loads: false,
+            max_in_flight: 8,
+            server_limit: InFlightLimit::process(),
+            stateless: false,
+            allowed_hosts: Vec::new(),
+            allowed_origins: Vec::new(),
+            max_body: 1 << 20,
+            max_sessions: 1024,
+            max_connections: None,
+            header_read_timeout: Duration::from_secs(10),
+            idle_timeout: Duration::from_secs(5),
+        }
+    }
+}
