@@ -404,7 +404,7 @@ impl Session {
     pub fn answer(&mut self, subject: &Subject, answer: Answer) -> Option<ToolOutput> {
         let call = self.state.pending.remove(subject)?;
         if answer == Answer::Reject {
-            self.tools.grants_mut().revoke(&subject.to_string());
+            self.tools.grants_mut().revoke(subject);
             return Some(ToolOutput {
                 text: declined(subject),
                 is_error: true,
@@ -417,10 +417,7 @@ impl Session {
         self.tools.lookup(call.skill()).ok()?;
         let found = set.get(call.skill()).ok()?;
         let grants = self.tools.grants_mut();
-        match &subject.script {
-            Some(script) => grants.answer_script(found, script, answer),
-            None => grants.answer(found, answer),
-        };
+        grants.answer(subject, found, answer);
         Some(self.perform(&call, false))
     }
 

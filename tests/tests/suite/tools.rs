@@ -601,13 +601,16 @@ fn ask_waits_for_an_answer_and_always_is_remembered() {
 
 #[test]
 fn rule_sets_per_agent() {
-    use skills_embed::policy::AgentPermissions;
-    let agents = AgentPermissions::new(Permissions::new())
-        .with_agent("support", Permissions::new().deny("*").allow("pdf-*"));
+    // Each agent's tools take that agent's rules; an agent without its own gets the default.
+    let agents = std::collections::BTreeMap::from([(
+        "support",
+        Permissions::new().deny("*").allow("pdf-*"),
+    )]);
+    let for_agent = |agent| agents.get(agent).cloned().unwrap_or_default();
     let support = Tools::new(
         &SKILLS,
         Settings {
-            permissions: agents.for_agent("support").clone(),
+            permissions: for_agent("support"),
             ..Settings::default()
         },
     );
@@ -616,7 +619,7 @@ fn rule_sets_per_agent() {
     let dev = Tools::new(
         &SKILLS,
         Settings {
-            permissions: agents.for_agent("dev").clone(),
+            permissions: for_agent("dev"),
             ..Settings::default()
         },
     );
