@@ -78,6 +78,11 @@ pub mod __private {
     pub use crate::text::clip;
     pub use crate::text::excerpt::{excerpt, headings, section};
 
+    /// The listing's default token counter.
+    pub fn estimate_tokens(text: &str) -> usize {
+        crate::listing::estimate_tokens(text)
+    }
+
     #[cfg(feature = "parse")]
     pub use crate::parse::frontmatter::{MAX_FRONTMATTER_BYTES, split};
     #[cfg(feature = "parse")]

@@ -10,7 +10,7 @@
 //! (a [`Budget`] in characters, in tokens or as a share of a context window), caps each
 //! description (1,536 characters by default), then shortens every description before any skill
 //! is reduced to its name, keeps the skills named in [`ListingOptions::usage`] whole longest, and
-//! counts tokens with a pluggable counter ([`estimate_tokens`] unless you give one). Either way a
+//! counts tokens with a pluggable counter (an estimate unless you give one). Either way a
 //! closing line says what was shortened: a skill never disappears silently.
 //!
 //! A set renders its listing with [`SkillSet::listing`](crate::SkillSet::listing) (the embedded
@@ -74,7 +74,7 @@ pub enum ListingFormat {
 ///     usage: vec!["pdf".into()],
 ///     ..ListingOptions::default()
 /// };
-/// assert_eq!(options.budget.map(|b| b.limit()), Some(2_000));
+/// assert_ne!(options, ListingOptions::default());
 /// ```
 #[derive(Debug, Clone, Default)]
 pub struct ListingOptions {
@@ -87,8 +87,13 @@ pub struct ListingOptions {
     pub hints: bool,
     /// A budget that knows the model; when set, it replaces `budget_chars`. See [`Budget`].
     pub budget: Option<Budget>,
-    /// Counts the tokens of a listing for [`Budget::Tokens`] and [`Budget::ContextShare`];
-    /// [`estimate_tokens`] when `None`.
+    /// Counts the tokens of a listing for [`Budget::Tokens`] and [`Budget::ContextShare`]: any
+    /// `fn(&str) -> usize`, such as a closure that captures nothing and calls a real tokenizer
+    /// held in a `static`. When `None`, an estimate that needs no tokenizer: a run of ASCII
+    /// letters costs one token per 8 letters, a run of digits one per 3, a run of punctuation
+    /// one per 2, a line break one, other spaces nothing, any other character one, never below
+    /// a fifth of the characters. It errs high on English text; give a real tokenizer when the
+    /// budget must hold exactly.
     pub counter: Option<TokenCounter>,
     /// The most characters of one description, applied when `budget` is set; 1,536 (what
     /// Claude Code allows) when `None`.
@@ -137,11 +142,11 @@ impl Eq for ListingOptions {}
 /// returned over budget.
 ///
 /// ```
-/// use skills_embed_runtime::listing::Budget;
-/// assert_eq!(Budget::Tokens(2_000).limit(), 2_000);
-/// // 1% of a 200k-token window.
-/// let share = Budget::ContextShare { window_tokens: 200_000, percent: 1 };
-/// assert_eq!(share.limit(), 2_000);
+/// use skills_embed_runtime::listing::{Budget, ListingOptions};
+/// // 1% of a 200k-token window: 2,000 tokens.
+/// let budget = Budget::ContextShare { window_tokens: 200_000, percent: 1 };
+/// let options = ListingOptions { budget: Some(budget), ..ListingOptions::default() };
+/// assert_eq!(options.budget, Some(budget));
 /// ```
 #[derive(Debug, Clone, Copy, PartialEq, Eq)]
 #[non_exhaustive]
@@ -161,7 +166,7 @@ pub enum Budget {
 
 impl Budget {
     /// The limit, in characters for [`Budget::Chars`], else in tokens.
-    pub fn limit(&self) -> usize {
+    pub(crate) fn limit(&self) -> usize {
         match *self {
             Budget::Chars(n) | Budget::Tokens(n) => n,
             Budget::ContextShare {
@@ -178,10 +183,7 @@ impl Budget {
 }
 
 /// A token counter: the number of tokens of a text, for the model's tokenizer.
-///
-/// Any `fn(&str) -> usize` will do, such as a closure that captures nothing and calls a real
-/// tokenizer held in a `static`.
-pub type TokenCounter = fn(&str) -> usize;
+pub(crate) type TokenCounter = fn(&str) -> usize;
 
 /// The most characters of one description under a budget, unless
 /// [`ListingOptions::description_cap`] says otherwise (what Claude Code allows).
@@ -191,28 +193,9 @@ pub(crate) const DEFAULT_DESCRIPTION_CAP: usize = 1_536;
 pub(crate) const MIN_DESCRIPTION_CHARS: usize = 32;
 
 /// An estimate of the tokens of `text` for a BPE tokenizer such as OpenAI's o200k, with no
-/// tokenizer: the default [`TokenCounter`].
-///
-/// Method: a run of ASCII letters costs one token per 8 letters (rounded up; a common word is
-/// one token, and the space before a word is part of it), a run of digits one per 3 digits, a run
-/// of punctuation one per 2 characters (rounded up), a line break one, other spaces nothing, and
-/// every other character (accented letters, CJK, emoji) one each. The result is never below a
-/// fifth of the characters, rounded up.
-///
-/// Measured against o200k (`tiktoken-rs`) on the English skills at hand (the 14 skills of the
-/// `superpowers` corpus, this project's examples, fixtures and benchmark trees: 44 skills, 87
-/// Markdown files), it errs high: a whole Markdown listing by 8% (1,615 estimated, 1,494 real),
-/// one listing line by -10% to +33% (median +9%), a whole Markdown file by +5% to +24% (+12% in
-/// all). Text in other scripts is over-counted more. Give a real tokenizer as
-/// [`ListingOptions::counter`] when the budget must hold exactly.
-///
-/// ```
-/// use skills_embed_runtime::listing::estimate_tokens;
-/// assert_eq!(estimate_tokens(""), 0);
-/// assert_eq!(estimate_tokens("Fill PDF forms."), 4);
-/// assert!(estimate_tokens("- code-review: Review a change for bugs.\n") >= 10);
-/// ```
-pub fn estimate_tokens(text: &str) -> usize {
+/// tokenizer: the default counter (see [`ListingOptions::counter`] for the method). Tests and
+/// benchmarks reach it through `__private`.
+pub(crate) fn estimate_tokens(text: &str) -> usize {
     #[derive(PartialEq, Clone, Copy)]
     enum Run {
         None,
@@ -671,6 +654,21 @@ pub fn summary<'a>(entries: impl IntoIterator<Item = Entry<'a>>, format: &Listin
 #[cfg(test)]
 mod tests {
     use super::*;
+
+    #[test]
+    fn the_estimate_counts_runs() {
+        assert_eq!(estimate_tokens(""), 0);
+        assert_eq!(estimate_tokens("Fill PDF forms."), 4);
+        assert!(estimate_tokens("- code-review: Review a change for bugs.\n") >= 10);
+        let share = Budget::ContextShare {
+            window_tokens: 200_000,
+            percent: 1,
+        };
+        assert_eq!(
+            (share.limit(), Budget::Tokens(2_000).limit()),
+            (2_000, 2_000)
+        );
+    }
 
     fn entries() -> Vec<Entry<'static>> {
         vec![
