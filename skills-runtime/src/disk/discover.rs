@@ -253,7 +253,7 @@ impl Discovery {
     /// let found = Discovery::only(folder.path()).with_dialects(Dialect::Codex.into()).scan();
     /// assert!(found.diagnostics.is_empty());
     /// let skill = &found.skills[0].skill;
-    /// assert!(!skill.invocation().model_may_invoke());
+    /// assert!(!skill.invocation().model_may_invoke);
     /// # let _ = Dialects::ALL;
     /// ```
     pub fn with_dialects(mut self, dialects: Dialects) -> Discovery {

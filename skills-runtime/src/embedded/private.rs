@@ -74,7 +74,7 @@ pub fn id_schema_in<Id: SkillIdentifier>(set: &SkillSet<Id>) -> schemars::Schema
         .filter(|id| {
             set.skills()
                 .get(id.index())
-                .is_some_and(|s| s.invocation().model_may_invoke())
+                .is_some_and(|s| s.policy().model_may_invoke())
         })
         .map(|id| serde_json::Value::from(id.name()))
         .collect();

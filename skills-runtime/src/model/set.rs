@@ -198,7 +198,7 @@ impl<Id> SkillSet<Id> {
         let entries: Vec<listing::Entry<'_>> = self
             .skills
             .iter()
-            .filter(|s| s.invocation().model_may_invoke())
+            .filter(|s| s.policy().model_may_invoke())
             .map(|s| listing::Entry {
                 name: s.name(),
                 description: s.description(),

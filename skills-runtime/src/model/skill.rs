@@ -94,8 +94,8 @@ impl Skill {
     ///     ..Fields::default()
     /// };
     /// let skill = Skill::owned(fields, String::new(), vec![]);
-    /// assert!(!skill.invocation().user_may_invoke());
-    /// assert_eq!(skill.invocation().arguments().collect::<Vec<_>>(), ["file", "out"]);
+    /// assert!(!skill.invocation().user_may_invoke);
+    /// assert_eq!(skill.invocation().arguments, ["file", "out"]);
     /// ```
     pub fn owned(fields: Fields, body: String, files: Vec<File>) -> Self {
         let (spans, _) = crate::text::chunks::find_chunks(&body);
@@ -291,7 +291,7 @@ impl Skill {
             part(tool.as_bytes());
         }
         part(self.extra_json().as_bytes());
-        let policy = self.invocation();
+        let policy = self.policy();
         part(b"invocation");
         part(&[policy.flags()]);
         match policy.argument_hint() {
@@ -314,7 +314,7 @@ impl Skill {
     }
 
     /// Who may invoke the skill (the model, the user) and with which arguments, as its client
-    /// fields say (see [`InvocationPolicy`]). Read when the skill was read: nothing is parsed
+    /// fields say (see [`InvocationFields`]). Read when the skill was read: nothing is parsed
     /// here.
     ///
     /// ```
@@ -325,12 +325,18 @@ impl Skill {
     ///     ..Fields::default()
     /// };
     /// let hidden = Skill::owned(fields(false), String::new(), vec![]);
-    /// assert!(!hidden.invocation().model_may_invoke());
+    /// assert!(!hidden.invocation().model_may_invoke);
     /// // A policy change is a content change.
     /// let shown = Skill::owned(fields(true), String::new(), vec![]);
     /// assert_ne!(hidden.content_digest(), shown.content_digest());
     /// ```
-    pub fn invocation(&self) -> InvocationPolicy<'_> {
+    pub fn invocation(&self) -> InvocationFields {
+        self.policy().to_fields()
+    }
+
+    /// [`invocation`](Self::invocation) as a view that allocates nothing, for the filters that
+    /// run on every skill of a listing.
+    pub(crate) fn policy(&self) -> InvocationPolicy<'_> {
         match &self.repr {
             Repr::Embedded(index, at, _) => {
                 let entry = index.skill(*at);

@@ -263,7 +263,7 @@ impl Tools {
     /// Whether the model may see `skill`: its [invocation policy](Skill::invocation) lets the
     /// model invoke it and the permissions do not deny it.
     fn shows(&self, skill: &Skill) -> bool {
-        skill.invocation().model_may_invoke() && !self.denies(skill)
+        skill.policy().model_may_invoke() && !self.denies(skill)
     }
 
     /// The skills the model may see, sorted by name: those whose
@@ -303,7 +303,7 @@ impl Tools {
     }
 
     fn user_may_invoke(&self, skill: &Skill) -> bool {
-        skill.invocation().user_may_invoke() && !self.denies(skill)
+        skill.policy().user_may_invoke() && !self.denies(skill)
     }
 
     /// A skill the user may invoke, by name; any other answers like an unknown skill, naming

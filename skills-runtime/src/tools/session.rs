@@ -304,7 +304,8 @@ impl Session {
     ///
     /// A skill whose text with the arguments filled in would be over
     /// [`MAX_RENDERED_BYTES`](invoke::MAX_RENDERED_BYTES) makes the whole call an `Err`
-    /// ([`invoke::TooLarge`], for the host to show the user) and records nothing.
+    /// ([`SkillError::TooLarge`](crate::SkillError::TooLarge), for the host to show the user)
+    /// and records nothing.
     ///
     /// ```
     /// use skills_embed_runtime::{Fields, Skill, SkillSet, invoke, listing::ListingFormat};
@@ -330,15 +331,15 @@ impl Session {
         &mut self,
         message: &str,
         skill_dir: impl Fn(&Skill) -> Option<String>,
-    ) -> Result<(Vec<Invoked>, Vec<Unknown>), invoke::TooLarge> {
-        let parsed = {
+    ) -> Result<(Vec<Invoked>, Vec<Unknown>), crate::SkillError> {
+        let (invocations, unknown) = {
             // `user_invocable` already leaves out what the rules deny or the host hides.
             let visible: Vec<&Skill> = self.tools.user_invocable().collect();
             invoke::parse(message, visible.iter().map(|s| s.name()))
         };
         // Rendered first, so that a refusal leaves the session as it was.
         let mut rendered = Vec::new();
-        for invocation in parsed.invocations {
+        for invocation in invocations {
             let Ok(skill) = self.tools.lookup_for_user(&invocation.name) else {
                 continue;
             };
@@ -388,7 +389,7 @@ impl Session {
             self.push_tool_changes(&before);
             invoked.push(done);
         }
-        Ok((invoked, parsed.unknown))
+        Ok((invoked, unknown))
     }
 
     /// What waits for the user's approval.
