@@ -94,7 +94,7 @@ pub struct ListingOptions {
     /// one per 2, a line break one, other spaces nothing, any other character one, never below
     /// a fifth of the characters. It errs high on English text; give a real tokenizer when the
     /// budget must hold exactly.
-    pub counter: Option<TokenCounter>,
+    pub counter: Option<fn(&str) -> usize>,
     /// The most characters of one description, applied when `budget` is set; 1,536 (what
     /// Claude Code allows) when `None`.
     pub description_cap: Option<usize>,

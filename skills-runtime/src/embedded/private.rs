@@ -14,7 +14,7 @@ pub use crate::model::index::{
 };
 pub use crate::text::is_text;
 
-use crate::model::chunk::Chunk;
+pub use crate::model::chunk::Chunk;
 use crate::model::error::SkillError;
 use crate::model::id::SkillIdentifier;
 use crate::model::invocation::InvocationFields;

@@ -794,7 +794,7 @@ impl Session {
         }
         let skill = self.tools.set().get(name).ok()?;
         // What the load tool serves, and what its offsets count in.
-        let core: Cow<'_, str> = if skill.chunks().is_empty() {
+        let core: Cow<'_, str> = if skill.chunks().len() == 0 {
             Cow::Borrowed(skill.body().trim_start_matches(['\n', '\r']))
         } else {
             Cow::Owned(crate::tools::render::join_core(skill))
