@@ -453,7 +453,7 @@ impl Skill {
     }
 
     /// Every file but `SKILL.md`: what the body can point the model to.
-    pub fn resources(&self) -> impl Iterator<Item = Loaded<'_>> + '_ {
+    pub(crate) fn resources(&self) -> impl Iterator<Item = Loaded<'_>> + '_ {
         self.files().filter(|f| !f.is_body())
     }
 

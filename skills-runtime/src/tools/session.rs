@@ -605,9 +605,9 @@ impl Session {
     /// - **What content**: the skill as it is in the session's set now (after a reload, see
     ///   [`Session::over`]), not a copy of what was sent: the body as the load tool serves it
     ///   (without its chunk blocks), or, for a skill the user invoked last, that body with the
-    ///   invocation's arguments filled in ([`invoke::substitute`]; where filled in it would be
-    ///   over [`MAX_RENDERED_BYTES`](invoke::MAX_RENDERED_BYTES), it is cut as if over the
-    ///   budget, never built whole).
+    ///   invocation's arguments filled in (as [`invoke::render`] fills them; where filled in it
+    ///   would be over [`MAX_RENDERED_BYTES`](invoke::MAX_RENDERED_BYTES), it is cut as if over
+    ///   the budget, never built whole).
     /// - **Order and budget**: most recent first. Each skill gets at most
     ///   [`Reattach::per_skill`] tokens, and no more than what is left of [`Reattach::total`].
     ///   Tokens are counted by [`Reattach::counter`] on each skill's whole block as inserted
