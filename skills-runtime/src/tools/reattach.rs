@@ -29,7 +29,7 @@ pub struct Reattach {
     pub total: usize,
     /// Counts tokens; the listing's estimate when `None`, as for
     /// [`ListingOptions::counter`](crate::listing::ListingOptions::counter).
-    pub counter: Option<TokenCounter>,
+    pub counter: Option<fn(&str) -> usize>,
 }
 
 impl Reattach {
