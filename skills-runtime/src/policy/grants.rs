@@ -93,8 +93,9 @@ impl Grants {
     /// grant turns [`Access::Ask`] into [`Access::Allow`] when it was given for this subject and
     /// this skill's current content. A grant for loading a skill does not cover its scripts.
     ///
-    /// `skill` is the skill `subject` names, as it is now. Its digest is computed only for a
-    /// subject under `ask` that has a grant, so checking every skill of a listing stays cheap.
+    /// The rules and the grant are looked up for `subject`; `skill` is the skill it names, as it
+    /// is now, whose content the grant must match. Its digest is computed only for a subject
+    /// under `ask` that has a grant, so checking every skill of a listing stays cheap.
     ///
     /// ```
     /// use skills_embed_runtime::policy::{Access, Answer, Grants, Permissions, Subject};
@@ -113,7 +114,12 @@ impl Grants {
     /// assert_eq!(grants.access(&scripts, &Subject::run("pdf-forms", "flatten"), &forms), Access::Ask);
     /// ```
     pub fn access(&self, permissions: &Permissions, subject: &Subject, skill: &Skill) -> Access {
-        self.access_of(permissions, skill, subject.script.as_deref())
+        self.decide(
+            permissions,
+            &subject.skill,
+            subject.script.as_deref(),
+            skill,
+        )
     }
 
     /// [`access`](Self::access) without building a [`Subject`] (it runs for every skill and
@@ -124,8 +130,20 @@ impl Grants {
         skill: &Skill,
         script: Option<&str>,
     ) -> Access {
-        match permissions.access(skill.name(), script) {
-            Access::Ask if self.is_granted(skill, script) => Access::Allow,
+        self.decide(permissions, skill.name(), script, skill)
+    }
+
+    /// What the load of the skill `name` (or a run of its script `script`) gets, a grant
+    /// counted when it was given for `skill`'s current content.
+    fn decide(
+        &self,
+        permissions: &Permissions,
+        name: &str,
+        script: Option<&str>,
+        skill: &Skill,
+    ) -> Access {
+        match permissions.access(name, script) {
+            Access::Ask if self.is_granted(name, script, skill) => Access::Allow,
             access => access,
         }
     }
@@ -173,15 +191,16 @@ impl Grants {
         self.always.remove(&subject.to_string()).is_some()
     }
 
-    /// Whether "always" was answered for the load of `skill`, or a run of its script
-    /// `script`, as the skill is now. Computes the digest only when the subject has a grant.
-    pub(super) fn is_granted(&self, skill: &Skill, script: Option<&str>) -> bool {
+    /// Whether "always" was answered for the load of the skill `name`, or a run of its script
+    /// `script`, with `skill`'s current content. Computes the digest only when the subject has
+    /// a grant.
+    pub(super) fn is_granted(&self, name: &str, script: Option<&str>, skill: &Skill) -> bool {
         if self.always.is_empty() {
             return false;
         }
         let granted = match script {
-            None => self.always.get(skill.name()),
-            Some(script) => self.always.get(&format!("{}/{script}", skill.name())),
+            None => self.always.get(name),
+            Some(script) => self.always.get(&format!("{name}/{script}")),
         };
         granted.is_some_and(|granted| *granted == skill.content_digest())
     }

@@ -902,7 +902,7 @@ mod tests {
         );
         // Any change asks again: the body, or a field.
         assert_eq!(grants.access_of(&permissions, &changed, None), Access::Ask);
-        assert!(!grants.is_granted(&changed, None));
+        assert!(!grants.is_granted("deploy", None, &changed));
         let mut fields = crate::model::fields::Fields {
             name: "deploy".into(),
             description: "A skill.".into(),
@@ -950,7 +950,7 @@ mod tests {
             hex(&deploy.content_digest()).to_uppercase()
         );
         let grants: Grants = serde_json::from_str(&upper).expect("uppercase hex");
-        assert!(grants.is_granted(&deploy, None));
+        assert!(grants.is_granted("deploy", None, &deploy));
         assert_eq!(
             serde_json::from_str::<Grants>("{}").expect("empty"),
             Grants::default()
