@@ -525,7 +525,7 @@ fn expand_static(
             #[doc = " Every skill's `allowed-tools`."]
             static TOOLS: [&str; #tools_len] = [#(#tools),*];
             #[doc = " Every skill's `<chunk>` blocks: id, description, byte ranges of the body."]
-            static CHUNKS: [#krate::Chunk; #chunks_len] = [#(#chunks),*];
+            static CHUNKS: [#krate::__private::Chunk; #chunks_len] = [#(#chunks),*];
             #[doc = " Hash table of the names: per slot `0xTTNN_NNNN`, a name hash's high byte then its skill's index + 1, or 0 if empty."]
             static NAMES: [u32; #names_len] = [#(#names),*];
             #[doc = " Per skill, its text files as one LZ4 block (`compress = true`; else empty)."]

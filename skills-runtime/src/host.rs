@@ -63,10 +63,7 @@ impl Host {
     ) -> Result<(), String> {
         if answer != Answer::Once {
             let mut grants = lock(&self.grants);
-            match &subject.script {
-                Some(script) => grants.answer_script(skill, script, answer),
-                None => grants.answer(skill, answer),
-            };
+            grants.answer(subject, skill, answer);
         }
         match answer {
             Answer::Reject => Err(declined(subject)),
@@ -81,7 +78,7 @@ impl Host {
         allow(dead_code, reason = "only MCP declines by name")
     )]
     pub(crate) fn revoke(&self, subject: &Subject) {
-        lock(&self.grants).revoke(&subject.to_string());
+        lock(&self.grants).revoke(subject);
     }
 
     /// Asks the user about `subject` of `skill` and records the answer: `Ok` when the call may

@@ -3,8 +3,8 @@
 //! Hosts let a user call a skill directly: Claude Code takes `/name args` at the start of a
 //! message, goose takes `/name` anywhere (several at once), Codex takes `$name` and
 //! `[$name](path)` mentions. [`parse`] finds all of these in one message; [`render`] turns an
-//! invocation into the skill's body with its arguments substituted; [`menu`] lists what the user
-//! may invoke, with argument hints.
+//! invocation into the skill's body with its arguments substituted; [`menu`] lists the skills the
+//! user may invoke (each one's [`InvocationFields::argument_hint`] for the menu line).
 //!
 //! ```
 //! use skills_embed_runtime::{Fields, Skill, invoke};
@@ -13,41 +13,26 @@
 //!     "Fill $0 with the values in $1.\n".into(),
 //!     vec![],
 //! );
-//! let found = invoke::parse(r#"/pdf form.pdf "my values.json""#, ["pdf"]);
-//! assert_eq!(found.invocations[0].name, "pdf");
-//! let text = invoke::render(&pdf, &found.invocations[0].args, None).unwrap();
+//! let (invocations, _unknown) = invoke::parse(r#"/pdf form.pdf "my values.json""#, ["pdf"]);
+//! assert_eq!(invocations[0].name, "pdf");
+//! let text = invoke::render(&pdf, &invocations[0].args, None).unwrap();
 //! assert_eq!(text, "Fill form.pdf with the values in my values.json.\n");
 //! ```
 
-pub use crate::model::invocation::{InvocationFields, InvocationPolicy};
+use crate::model::error::SkillError;
+pub use crate::model::invocation::InvocationFields;
 use crate::model::skill::Skill;
 use crate::text::closest;
 
-/// How a skill was named in the message.
-#[derive(Debug, Clone, Copy, PartialEq, Eq)]
-#[non_exhaustive]
-pub enum Syntax {
-    /// `/name args` at the start of the message (Claude Code): the rest of the message is the
-    /// arguments.
-    Command,
-    /// `/name` anywhere else in the message (goose).
-    Slash,
-    /// A `$name` mention (Codex).
-    Dollar,
-    /// A `[$name](path)` link (Codex).
-    Link,
-}
-
-/// One skill invoked by the message.
+/// One skill invoked by the message. How it was written is the message's character at `at`:
+/// `/` (a command at the start of the message, or a mention), `$` or `[` (a link).
 #[derive(Debug, Clone, PartialEq, Eq)]
 pub struct Invocation {
     /// The skill's name.
     pub name: String,
-    /// How it was written.
-    pub syntax: Syntax,
-    /// The arguments as typed (trimmed); only [`Syntax::Command`] has any.
+    /// The arguments as typed (trimmed); only `/name args` at the start of the message has any.
     pub args: String,
-    /// The link's target for [`Syntax::Link`].
+    /// The link's target, for `[$name](path)`.
     pub path: Option<String>,
     /// Byte offset of the invocation in the message.
     pub at: usize,
@@ -64,13 +49,13 @@ pub struct Unknown {
     pub suggestion: Option<String>,
 }
 
-/// What [`parse`] found in a message.
+/// What [`scan`] found in a message.
 #[derive(Debug, Clone, Default, PartialEq, Eq)]
-pub struct Parsed {
+struct Parsed {
     /// The skills invoked, in message order, each once (the first time it is named).
-    pub invocations: Vec<Invocation>,
+    invocations: Vec<Invocation>,
     /// Names written like invocations that are unknown or not invocable.
-    pub unknown: Vec<Unknown>,
+    unknown: Vec<Unknown>,
 }
 
 /// Finds the skills a user's message invokes among `names`: the skills the user may invoke.
@@ -82,26 +67,38 @@ pub struct Parsed {
 ///   that does not go on into a path: `/usr/bin`, `a/b`, `http://x/y` and `/a.b` are not
 ///   invocations). `[$name](path)` is a Codex link.
 /// - A name is letters, digits, `-` and `_`. A skill named twice is invoked once.
-/// - A name that is not among `names` stays text and is reported in [`Parsed::unknown`]; only
+/// - A name that is not among `names` stays text and is reported as [`Unknown`]; only
 ///   `names` are suggested, so a skill the user may not invoke is left out of `names` and
 ///   reported exactly like an unknown one. A `$word` is reported only when it is close to a
 ///   name, since `$HOME` or `$5` are ordinary text.
 ///
-/// Never panics, whatever the message.
+/// Returns the skills invoked, in message order, each once (the first time it is named), and
+/// the names written like invocations that are unknown or not invocable. Never panics, whatever
+/// the message.
 ///
 /// ```
-/// use skills_embed_runtime::invoke::{Syntax, parse};
-/// let found = parse("use /pdf then $code-review, see [$pdf](skills/pdf/SKILL.md)", ["pdf", "code-review"]);
-/// let names: Vec<_> = found.invocations.iter().map(|i| (i.name.as_str(), i.syntax)).collect();
-/// assert_eq!(names, [("pdf", Syntax::Slash), ("code-review", Syntax::Dollar)]);
+/// use skills_embed_runtime::invoke::parse;
+/// let message = "use /pdf then $code-review, see [$pdf](skills/pdf/SKILL.md)";
+/// let (invoked, _) = parse(message, ["pdf", "code-review"]);
+/// let names: Vec<_> = invoked.iter().map(|i| (i.name.as_str(), &message[i.at..][..1])).collect();
+/// assert_eq!(names, [("pdf", "/"), ("code-review", "$")]);
 ///
 /// // `deploy` exists, but the user may not invoke it: it is not among the names given.
-/// let found = parse("/deploy now, or /pfd", ["pdf"]);
-/// assert!(found.invocations.is_empty());
-/// let unknown: Vec<_> = found.unknown.iter().map(|u| (u.text.as_str(), u.suggestion.as_deref())).collect();
+/// let (invoked, unknown) = parse("/deploy now, or /pfd", ["pdf"]);
+/// assert!(invoked.is_empty());
+/// let unknown: Vec<_> = unknown.iter().map(|u| (u.text.as_str(), u.suggestion.as_deref())).collect();
 /// assert_eq!(unknown, [("/deploy", None), ("/pfd", Some("pdf"))]);
 /// ```
-pub fn parse<'a>(message: &str, names: impl IntoIterator<Item = &'a str>) -> Parsed {
+pub fn parse<'a>(
+    message: &str,
+    names: impl IntoIterator<Item = &'a str>,
+) -> (Vec<Invocation>, Vec<Unknown>) {
+    let found = scan(message, names);
+    (found.invocations, found.unknown)
+}
+
+/// [`parse`], its two lists in one value.
+fn scan<'a>(message: &str, names: impl IntoIterator<Item = &'a str>) -> Parsed {
     let allowed: Vec<&str> = names.into_iter().collect();
     let mut out = Parsed::default();
     let start = message.len() - message.trim_start().len();
@@ -117,7 +114,6 @@ pub fn parse<'a>(message: &str, names: impl IntoIterator<Item = &'a str>) -> Par
             if allowed.contains(&name) {
                 out.invocations.push(Invocation {
                     name: name.to_owned(),
-                    syntax: Syntax::Command,
                     args: message[name_end..].trim().to_owned(),
                     path: None,
                     at: start,
@@ -145,17 +141,7 @@ pub fn parse<'a>(message: &str, names: impl IntoIterator<Item = &'a str>) -> Par
             let name = &message[next..name_end];
             if !name.is_empty() && ends_word(&message[name_end..]) {
                 if allowed.contains(&name) {
-                    push(
-                        &mut out,
-                        name,
-                        if c == '/' {
-                            Syntax::Slash
-                        } else {
-                            Syntax::Dollar
-                        },
-                        None,
-                        i,
-                    );
+                    push(&mut out, name, None, i);
                 } else {
                     let u = unknown(message, i, name_end, &allowed);
                     if c == '/' || u.suggestion.is_some() {
@@ -183,18 +169,17 @@ fn link(message: &str, at: usize, allowed: &[&str], out: &mut Parsed) -> Option<
     }
     let end = name_end + 2 + close + 1;
     if allowed.contains(&name) {
-        push(out, name, Syntax::Link, Some(rest[..close].to_owned()), at);
+        push(out, name, Some(rest[..close].to_owned()), at);
     } else {
         out.unknown.push(unknown(message, at, end, allowed));
     }
     Some(end)
 }
 
-fn push(out: &mut Parsed, name: &str, syntax: Syntax, path: Option<String>, at: usize) {
+fn push(out: &mut Parsed, name: &str, path: Option<String>, at: usize) {
     if out.invocations.iter().all(|i| i.name != name) {
         out.invocations.push(Invocation {
             name: name.to_owned(),
-            syntax,
             args: String::new(),
             path,
             at,
@@ -290,126 +275,95 @@ pub(crate) fn split_args(args: &str) -> Vec<String> {
 /// names or one string of names separated by spaces or commas, as read into its
 /// [invocation policy](Skill::invocation). Empty when it has none.
 pub(crate) fn argument_names(skill: &Skill) -> Vec<String> {
-    skill.invocation().arguments().map(str::to_owned).collect()
+    skill.policy().arguments().map(str::to_owned).collect()
 }
 
-/// The most bytes [`substitute`] and [`render`] give: the default size cap of a SKILL.md file.
+/// The most bytes [`render`] gives: the default size cap of a SKILL.md file.
 ///
 /// A body's placeholders multiply the arguments (a body of 1.98 MB with a 1 KB argument rendered
 /// 180 MB), so the size is worked out before anything is allocated and a text over this cap is a
-/// [`TooLarge`] error instead.
+/// [`SkillError::TooLarge`] error instead.
 pub const MAX_RENDERED_BYTES: usize = 2_000_000;
 
-/// What [`substitute`] (and [`render`], [`Session::invoke`](crate::tools::Session::invoke), the
-/// `skills invoke` command) answer when the filled-in text would be over [`MAX_RENDERED_BYTES`].
-/// Nothing of that size was allocated.
-///
-/// ```
-/// use skills_embed_runtime::{Fields, Skill, invoke};
-/// let skill = Skill::owned(
-///     Fields { name: "echo".into(), ..Fields::default() },
-///     "$0 ".repeat(100_000),
-///     vec![],
-/// );
-/// let err = invoke::render(&skill, &"a".repeat(100), None).unwrap_err();
-/// assert_eq!(err.skill.as_deref(), Some("echo"));
-/// assert_eq!(
-///     err.to_string(),
-///     "Invoking skill \"echo\" with these arguments would give 10100000 bytes of text (a body \
-///      of 300000 bytes with 100000 placeholders, arguments of 100 bytes); the limit is 2000000 \
-///      bytes. Invoke it with shorter arguments, or without them."
-/// );
-/// ```
-#[derive(Debug, Clone, PartialEq, Eq, thiserror::Error)]
-#[error(
-    "{} would give {rendered} bytes of text (a body of {body} bytes with {placeholders} \
-     placeholders, arguments of {args} bytes); the limit is {cap} bytes. Invoke it with shorter \
-     arguments, or without them.",
-    Subject(skill.as_deref())
-)]
-#[non_exhaustive]
-pub struct TooLarge {
-    /// The skill invoked, when known ([`render`] knows it, [`substitute`] does not).
-    pub skill: Option<String>,
+/// A substitution refused because its text would be over [`MAX_RENDERED_BYTES`]; nothing of that
+/// size was allocated. [`render`] names the skill in a [`SkillError::TooLarge`].
+#[derive(Debug, Clone, PartialEq, Eq)]
+pub(crate) struct TooLarge {
     /// The size of the text the substitution would give, in bytes (saturating).
-    pub rendered: usize,
+    pub(crate) rendered: usize,
     /// The body's size in bytes.
-    pub body: usize,
+    pub(crate) body: usize,
     /// The placeholders the body has (arguments and skill folder).
-    pub placeholders: usize,
+    pub(crate) placeholders: usize,
     /// The arguments' size in bytes, trimmed.
-    pub args: usize,
+    pub(crate) args: usize,
     /// The limit, [`MAX_RENDERED_BYTES`].
-    pub cap: usize,
+    pub(crate) cap: usize,
 }
 
-/// The subject of a [`TooLarge`] message.
-struct Subject<'a>(Option<&'a str>);
-
-impl std::fmt::Display for Subject<'_> {
-    fn fmt(&self, f: &mut std::fmt::Formatter<'_>) -> std::fmt::Result {
-        match self.0 {
-            Some(name) => write!(
-                f,
-                "Invoking skill {} with these arguments",
-                crate::text::json_string(name)
-            ),
-            None => f.write_str("Filling in these arguments"),
+impl TooLarge {
+    /// The error for invoking `skill`.
+    pub(crate) fn into_error(self, skill: &str) -> SkillError {
+        SkillError::TooLarge {
+            skill: skill.to_owned(),
+            rendered: self.rendered,
+            body: self.body,
+            placeholders: self.placeholders,
+            args: self.args,
+            cap: self.cap,
         }
     }
 }
 
 /// The text a host inserts when the user invokes `skill` with `args` (as typed): the body with
-/// [`substitute`]'s placeholders filled, named arguments from its `arguments` field. `skill_dir` is
-/// the folder the skill was extracted to, if it was. Over [`MAX_RENDERED_BYTES`] it is a
-/// [`TooLarge`] error naming the skill.
-///
-/// ```
-/// use skills_embed_runtime::{Fields, Skill, invoke};
-/// let skill = Skill::owned(
-///     Fields { name: "pdf".into(), ..Fields::default() },
-///     "Run ${SKILL_DIR}/scripts/fill.sh.\n".into(),
-///     vec![],
-/// );
-/// assert_eq!(
-///     invoke::render(&skill, "a.pdf", Some("/tmp/pdf")).unwrap(),
-///     "Run /tmp/pdf/scripts/fill.sh.\n\nARGUMENTS: a.pdf\n"
-/// );
-/// ```
-pub fn render(skill: &Skill, args: &str, skill_dir: Option<&str>) -> Result<String, TooLarge> {
-    let names: Vec<&str> = skill.invocation().arguments().collect();
-    substitute(skill.body(), args, &names, skill_dir).map_err(|e| TooLarge {
-        skill: Some(skill.name().to_owned()),
-        ..e
-    })
-}
-
-/// Fills a body's placeholders from `args` (as typed), as Claude Code does:
+/// its placeholders filled, as Claude Code does:
 ///
 /// - `$ARGUMENTS`: the arguments as typed; `$ARGUMENTS[N]` and `$N`: the `N`-th word of
 ///   the arguments split into words as a shell would, counting from 0 (empty when there are fewer);
-/// - `$name` for each of `named`: the word at that name's position;
-/// - `${SKILL_DIR}` and `${CLAUDE_SKILL_DIR}`: `skill_dir`, left as they are when it is `None`.
+/// - `$name` for each name of its `arguments` field: the word at that name's position;
+/// - `${SKILL_DIR}` and `${CLAUDE_SKILL_DIR}`: `skill_dir`, the folder the skill was extracted
+///   to, left as they are when it is `None`.
 ///
 /// When the body has none of the argument placeholders and `args` is not empty, the arguments
 /// are appended on a line `ARGUMENTS: <args>` after a blank line. Other `$` text is kept.
 ///
-/// The size of the result is counted first: over [`MAX_RENDERED_BYTES`] it is a [`TooLarge`]
-/// error and nothing of that size is allocated. Every path that fills placeholders (the
-/// `skills invoke` command, [`Session::invoke`](crate::tools::Session::invoke), re-attaching
-/// after compaction) goes through here.
+/// The size of the result is counted first: over [`MAX_RENDERED_BYTES`] it is a
+/// [`SkillError::TooLarge`] naming the skill, and nothing of that size is allocated. Every path
+/// that fills placeholders (the `skills invoke` command,
+/// [`Session::invoke`](crate::tools::Session::invoke), re-attaching after compaction) fills them
+/// the same way.
 ///
 /// ```
-/// use skills_embed_runtime::invoke::substitute;
-/// let body = "Convert $0 to $ARGUMENTS[1] ($ARGUMENTS); keep $HOME. Out: $out\n";
-/// assert_eq!(
-///     substitute(body, "a.md pdf b", &["in", "fmt", "out"], None).unwrap(),
-///     "Convert a.md to pdf (a.md pdf b); keep $HOME. Out: b\n"
+/// use skills_embed_runtime::{Fields, Skill, SkillError, invoke};
+/// let skill = |body: &str| Skill::owned(
+///     Fields { name: "pdf".into(), ..Fields::default() },
+///     body.into(),
+///     vec![],
 /// );
-/// assert_eq!(substitute("Review.", "src/lib.rs", &[], None).unwrap(), "Review.\n\nARGUMENTS: src/lib.rs\n");
-/// assert_eq!(substitute("Review.", "  ", &[], None).unwrap(), "Review.");
+/// let convert = skill("Convert $0 to $ARGUMENTS[1] ($ARGUMENTS); keep $HOME. Run ${SKILL_DIR}/x.\n");
+/// assert_eq!(
+///     invoke::render(&convert, "a.md pdf", Some("/tmp/pdf")).unwrap(),
+///     "Convert a.md to pdf (a.md pdf); keep $HOME. Run /tmp/pdf/x.\n"
+/// );
+/// assert_eq!(invoke::render(&skill("Review."), "src/lib.rs", None).unwrap(), "Review.\n\nARGUMENTS: src/lib.rs\n");
+///
+/// let err = invoke::render(&skill(&"$0 ".repeat(100_000)), &"a".repeat(100), None).unwrap_err();
+/// assert!(matches!(err, SkillError::TooLarge { rendered: 10_100_000, .. }));
+/// assert_eq!(
+///     err.to_string(),
+///     "Invoking skill \"pdf\" with these arguments would give 10100000 bytes of text (a body \
+///      of 300000 bytes with 100000 placeholders, arguments of 100 bytes); the limit is 2000000 \
+///      bytes. Invoke it with shorter arguments, or without them."
+/// );
 /// ```
-pub fn substitute(
+pub fn render(skill: &Skill, args: &str, skill_dir: Option<&str>) -> Result<String, SkillError> {
+    let names: Vec<&str> = skill.policy().arguments().collect();
+    substitute(skill.body(), args, &names, skill_dir).map_err(|e| e.into_error(skill.name()))
+}
+
+/// Fills a body's placeholders from `args` (as typed), the named ones from `named`, as
+/// [`render`] says; its error does not know the skill.
+pub(crate) fn substitute(
     body: &str,
     args: &str,
     named: &[&str],
@@ -441,7 +395,6 @@ pub fn substitute(
     }
     if size > MAX_RENDERED_BYTES {
         return Err(TooLarge {
-            skill: None,
             rendered: size,
             body: body.len(),
             placeholders: counted.all,
@@ -554,22 +507,12 @@ fn token_len(text: &str) -> usize {
 /// Whether the user may invoke a skill: its [invocation policy](Skill::invocation) says so
 /// (not when Claude Code's `user-invocable` is `false`). Reads a flag; parses nothing.
 pub(crate) fn is_user_invocable(skill: &Skill) -> bool {
-    skill.invocation().user_may_invoke()
+    skill.policy().user_may_invoke()
 }
 
-/// One line of the user's menu of skills.
-#[derive(Debug, Clone, PartialEq, Eq)]
-pub struct MenuEntry {
-    /// The skill's name.
-    pub name: String,
-    /// What it does.
-    pub description: String,
-    /// Its `argument-hint` field, e.g. `[file] [values]`.
-    pub argument_hint: Option<String>,
-}
-
-/// The skills a user may invoke (its invocation policy allows it), in the order given, with their
-/// argument hints. Skills the model may not invoke are in it: the user can still run them.
+/// The skills a user may invoke (their invocation policy allows it), in the order given: a menu
+/// line is a skill's name, description and [`InvocationFields::argument_hint`]. Skills the model
+/// may not invoke are in it: the user can still run them.
 ///
 /// ```
 /// use skills_embed_runtime::{Fields, invoke::InvocationFields, Skill, invoke};
@@ -583,20 +526,12 @@ pub struct MenuEntry {
 ///     skill("internal", InvocationFields { user_may_invoke: false, ..InvocationFields::default() }),
 ///     skill("deploy", InvocationFields { model_may_invoke: false, ..InvocationFields::default() }),
 /// ];
-/// let menu = invoke::menu(&skills);
-/// assert_eq!(menu.iter().map(|e| e.name.as_str()).collect::<Vec<_>>(), ["pdf", "deploy"]);
-/// assert_eq!(menu[0].argument_hint.as_deref(), Some("[file]"));
+/// let menu: Vec<&Skill> = invoke::menu(&skills).collect();
+/// assert_eq!(menu.iter().map(|s| s.name()).collect::<Vec<_>>(), ["pdf", "deploy"]);
+/// assert_eq!(menu[0].invocation().argument_hint.as_deref(), Some("[file]"));
 /// ```
-pub fn menu(skills: &[Skill]) -> Vec<MenuEntry> {
-    skills
-        .iter()
-        .filter(|s| is_user_invocable(s))
-        .map(|s| MenuEntry {
-            name: s.name().to_owned(),
-            description: s.description().to_owned(),
-            argument_hint: s.invocation().argument_hint().map(str::to_owned),
-        })
-        .collect()
+pub fn menu(skills: &[Skill]) -> impl Iterator<Item = &Skill> {
+    skills.iter().filter(|s| is_user_invocable(s))
 }
 
 #[cfg(test)]
@@ -610,35 +545,53 @@ mod tests {
 
     const NAMES: [&str; 3] = ["pdf", "code-review", "caf\u{e9}"];
 
-    fn names(p: &Parsed) -> Vec<(&str, Syntax)> {
+    /// How an invocation was written, read from the message at its offset.
+    #[derive(Debug, Clone, Copy, PartialEq, Eq)]
+    enum Syntax {
+        Command,
+        Slash,
+        Dollar,
+        Link,
+    }
+
+    fn names<'a>(message: &str, p: &'a Parsed) -> Vec<(&'a str, Syntax)> {
+        let start = message.len() - message.trim_start().len();
         p.invocations
             .iter()
-            .map(|i| (i.name.as_str(), i.syntax))
+            .map(|i| {
+                let syntax = match message.as_bytes()[i.at] {
+                    b'/' if i.at == start => Syntax::Command,
+                    b'/' => Syntax::Slash,
+                    b'$' => Syntax::Dollar,
+                    _ => Syntax::Link,
+                };
+                (i.name.as_str(), syntax)
+            })
             .collect()
     }
 
     #[test]
     fn a_command_at_the_start_takes_the_rest_as_arguments() {
-        let p = parse(r#"  /pdf fill a.pdf "b c" and /code-review"#, NAMES);
-        assert_eq!(names(&p), [("pdf", Syntax::Command)]);
+        let message = r#"  /pdf fill a.pdf "b c" and /code-review"#;
+        let p = scan(message, NAMES);
+        assert_eq!(names(message, &p), [("pdf", Syntax::Command)]);
         assert_eq!(
             p.invocations[0].args,
             r#"fill a.pdf "b c" and /code-review"#
         );
         assert_eq!(p.invocations[0].at, 2);
         assert!(p.unknown.is_empty());
-        let p = parse("/pdf", NAMES);
+        let p = scan("/pdf", NAMES);
         assert_eq!(p.invocations[0].args, "");
     }
 
     #[test]
     fn several_mentions_in_one_message() {
-        let p = parse(
-            "Please /pdf this, then ($code-review) and [$caf\u{e9}](a/SKILL.md). /pdf again",
-            NAMES,
-        );
+        let message =
+            "Please /pdf this, then ($code-review) and [$caf\u{e9}](a/SKILL.md). /pdf again";
+        let p = scan(message, NAMES);
         assert_eq!(
-            names(&p),
+            names(message, &p),
             [
                 ("pdf", Syntax::Slash),
                 ("code-review", Syntax::Dollar),
@@ -663,20 +616,21 @@ mod tests {
             "mail me@/pdf",
             "C:\\pdf\\x",
         ] {
-            let p = parse(text, NAMES);
+            let p = scan(text, NAMES);
             assert!(p.invocations.is_empty(), "{text}: {p:?}");
         }
         // Sentence punctuation after a name is fine.
-        let p = parse("run /pdf. Then /code-review: ok, $pdf!", NAMES);
+        let message = "run /pdf. Then /code-review: ok, $pdf!";
+        let p = scan(message, NAMES);
         assert_eq!(
-            names(&p),
+            names(message, &p),
             [("pdf", Syntax::Slash), ("code-review", Syntax::Slash)]
         );
     }
 
     #[test]
     fn unknown_and_refused_names_are_reported_as_text() {
-        let p = parse(
+        let p = scan(
             "/pfd x and /tmp and $HOME and $pfd and [$nope](x) and /code-review",
             NAMES.iter().copied().filter(|n| *n != "code-review"),
         );
@@ -697,8 +651,9 @@ mod tests {
             ]
         );
         // After an unknown command, mentions are still found.
+        let message = "/pfd but /pdf";
         assert_eq!(
-            names(&parse("/pfd but /pdf", NAMES)),
+            names(message, &scan(message, NAMES)),
             [("pdf", Syntax::Slash)]
         );
     }
@@ -777,19 +732,14 @@ mod tests {
             let rendered = count * 1_001 + appended;
             assert_eq!(err.rendered, rendered, "{one}");
             assert_eq!(
-                (
-                    err.body,
-                    err.placeholders,
-                    err.args,
-                    err.cap,
-                    err.skill.as_deref()
-                ),
-                (body.len(), count, 1_000, MAX_RENDERED_BYTES, None),
+                (err.body, err.placeholders, err.args, err.cap),
+                (body.len(), count, 1_000, MAX_RENDERED_BYTES),
                 "{one}"
             );
+            let err = err.into_error("pdf").to_string();
             assert!(
-                err.to_string().starts_with(&format!(
-                    "Filling in these arguments would give {rendered} bytes of text"
+                err.starts_with(&format!(
+                    "Invoking skill \"pdf\" with these arguments would give {rendered} bytes of text"
                 )),
                 "{err}"
             );
@@ -828,8 +778,11 @@ mod tests {
             vec![],
         );
         assert_eq!(render(&skill, "a 'b c'", None).unwrap(), "From a to b c.\n");
-        let menu = menu(std::slice::from_ref(&skill));
-        assert_eq!(menu[0].argument_hint.as_deref(), Some("[file] [out]"));
+        let menu: Vec<&Skill> = menu(std::slice::from_ref(&skill)).collect();
+        assert_eq!(
+            menu[0].invocation().argument_hint.as_deref(),
+            Some("[file] [out]")
+        );
         assert!(is_user_invocable(&skill));
     }
 
@@ -870,7 +823,7 @@ mod tests {
         for a in odd {
             for b in odd {
                 let text = format!("{a}{b}");
-                let p = parse(&text, NAMES);
+                let p = scan(&text, NAMES);
                 for i in &p.invocations {
                     assert!(text.is_char_boundary(i.at));
                 }

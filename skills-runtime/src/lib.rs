@@ -12,7 +12,7 @@
 //!
 //! | to ... | use |
 //! |---|---|
-//! | get a skill, its body, a resource or a chunk | [`SkillSet`], [`Skill`], [`Loaded`], [`Chunk`] |
+//! | get a skill, its body, a resource or a chunk | [`SkillSet`], [`Skill`], [`Loaded`] |
 //! | build a skill at run time | [`Skill::owned`] with [`Fields`] and [`File`] |
 //! | act on a miss | [`SkillError`], [`PathProblem`] (its `Display` lists what exists) |
 //! | write the L1 listing into a prompt | [`SkillSet::summary`], [`SkillSet::listing`] with [`listing::ListingOptions`] |
@@ -78,6 +78,11 @@ pub mod __private {
     pub use crate::text::clip;
     pub use crate::text::excerpt::{excerpt, headings, section};
 
+    /// The listing's default token counter.
+    pub fn estimate_tokens(text: &str) -> usize {
+        crate::listing::estimate_tokens(text)
+    }
+
     #[cfg(feature = "parse")]
     pub use crate::load::{set_of, skills as load_skills};
     #[cfg(feature = "parse")]
@@ -106,11 +111,10 @@ pub mod __private {
     pub use crate::mcp::{skill_md::manifest_digest, uri::file_uri};
 }
 
-pub use model::chunk::Chunk;
 pub use model::error::SkillError;
 pub use model::fields::Fields;
 pub use model::file::File;
-pub use model::id::{Dynamic, SkillIdentifier};
+pub use model::id::SkillIdentifier;
 pub use model::path::PathProblem;
 pub use model::script::{Script, ScriptError, ScriptFn};
 pub use model::set::SkillSet;

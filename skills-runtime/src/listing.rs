@@ -5,13 +5,12 @@
 //! implementation prints), a Markdown list (the default, and the cheapest in tokens), or a
 //! template of your own.
 //!
-//! Two budgets. The simple one, [`ListingOptions::budget_chars`], shortens skills to their names
-//! from the end of the listing order. The one that knows the model, [`ListingOptions::budget`]
-//! (a [`Budget`] in characters, in tokens or as a share of a context window), caps each
-//! description (1,536 characters by default), then shortens every description before any skill
-//! is reduced to its name, keeps the skills named in [`ListingOptions::usage`] whole longest, and
-//! counts tokens with a pluggable counter ([`estimate_tokens`] unless you give one). Either way a
-//! closing line says what was shortened: a skill never disappears silently.
+//! One budget, [`ListingOptions::budget`] (a [`Budget`] in characters, in tokens or as a share of
+//! a context window): it caps each description (1,536 characters by default), then shortens
+//! every description before any skill is reduced to its name, keeps the skills named in
+//! [`ListingOptions::usage`] whole longest, and counts tokens with a pluggable counter (an
+//! estimate unless you give one). A closing line says what was shortened: a skill never
+//! disappears silently.
 //!
 //! A set renders its listing with [`SkillSet::listing`](crate::SkillSet::listing) (the embedded
 //! set's default listing is precomputed: [`SkillSet::summary`](crate::SkillSet::summary)); tools
@@ -63,7 +62,7 @@ pub enum ListingFormat {
 ///
 /// ```
 /// use skills_embed_runtime::listing::{Budget, ListingFormat, ListingOptions};
-/// let options = ListingOptions { budget_chars: Some(8_000), ..ListingOptions::default() };
+/// let options = ListingOptions { budget: Some(Budget::Chars(8_000)), ..ListingOptions::default() };
 /// assert_eq!(options.format, ListingFormat::Markdown);
 ///
 /// // 1% of a 200k-token window, tokens counted by your tokenizer, `pdf` used last.
@@ -74,22 +73,25 @@ pub enum ListingFormat {
 ///     usage: vec!["pdf".into()],
 ///     ..ListingOptions::default()
 /// };
-/// assert_eq!(options.budget.map(|b| b.limit()), Some(2_000));
+/// assert_ne!(options, ListingOptions::default());
 /// ```
 #[derive(Debug, Clone, Default)]
 pub struct ListingOptions {
     /// The format.
     pub format: ListingFormat,
-    /// At most this many characters; over it, skills from the end of the listing are shortened
-    /// to their names and the listing says how many. Ignored when `budget` is set.
-    pub budget_chars: Option<usize>,
     /// Say which skills have resources, scripts or chunks.
     pub hints: bool,
-    /// A budget that knows the model; when set, it replaces `budget_chars`. See [`Budget`].
+    /// The most the listing may take, in characters or tokens; see [`Budget`] for what is
+    /// shortened first.
     pub budget: Option<Budget>,
-    /// Counts the tokens of a listing for [`Budget::Tokens`] and [`Budget::ContextShare`];
-    /// [`estimate_tokens`] when `None`.
-    pub counter: Option<TokenCounter>,
+    /// Counts the tokens of a listing for [`Budget::Tokens`] and [`Budget::ContextShare`]: any
+    /// `fn(&str) -> usize`, such as a closure that captures nothing and calls a real tokenizer
+    /// held in a `static`. When `None`, an estimate that needs no tokenizer: a run of ASCII
+    /// letters costs one token per 8 letters, a run of digits one per 3, a run of punctuation
+    /// one per 2, a line break one, other spaces nothing, any other character one, never below
+    /// a fifth of the characters. It errs high on English text; give a real tokenizer when the
+    /// budget must hold exactly.
+    pub counter: Option<fn(&str) -> usize>,
     /// The most characters of one description, applied when `budget` is set; 1,536 (what
     /// Claude Code allows) when `None`.
     pub description_cap: Option<usize>,
@@ -110,7 +112,6 @@ impl PartialEq for ListingOptions {
         };
         counters
             && self.format == other.format
-            && self.budget_chars == other.budget_chars
             && self.hints == other.hints
             && self.budget == other.budget
             && self.description_cap == other.description_cap
@@ -137,11 +138,11 @@ impl Eq for ListingOptions {}
 /// returned over budget.
 ///
 /// ```
-/// use skills_embed_runtime::listing::Budget;
-/// assert_eq!(Budget::Tokens(2_000).limit(), 2_000);
-/// // 1% of a 200k-token window.
-/// let share = Budget::ContextShare { window_tokens: 200_000, percent: 1 };
-/// assert_eq!(share.limit(), 2_000);
+/// use skills_embed_runtime::listing::{Budget, ListingOptions};
+/// // 1% of a 200k-token window: 2,000 tokens.
+/// let budget = Budget::ContextShare { window_tokens: 200_000, percent: 1 };
+/// let options = ListingOptions { budget: Some(budget), ..ListingOptions::default() };
+/// assert_eq!(options.budget, Some(budget));
 /// ```
 #[derive(Debug, Clone, Copy, PartialEq, Eq)]
 #[non_exhaustive]
@@ -161,7 +162,7 @@ pub enum Budget {
 
 impl Budget {
     /// The limit, in characters for [`Budget::Chars`], else in tokens.
-    pub fn limit(&self) -> usize {
+    pub(crate) fn limit(&self) -> usize {
         match *self {
             Budget::Chars(n) | Budget::Tokens(n) => n,
             Budget::ContextShare {
@@ -178,10 +179,7 @@ impl Budget {
 }
 
 /// A token counter: the number of tokens of a text, for the model's tokenizer.
-///
-/// Any `fn(&str) -> usize` will do, such as a closure that captures nothing and calls a real
-/// tokenizer held in a `static`.
-pub type TokenCounter = fn(&str) -> usize;
+pub(crate) type TokenCounter = fn(&str) -> usize;
 
 /// The most characters of one description under a budget, unless
 /// [`ListingOptions::description_cap`] says otherwise (what Claude Code allows).
@@ -191,28 +189,9 @@ pub(crate) const DEFAULT_DESCRIPTION_CAP: usize = 1_536;
 pub(crate) const MIN_DESCRIPTION_CHARS: usize = 32;
 
 /// An estimate of the tokens of `text` for a BPE tokenizer such as OpenAI's o200k, with no
-/// tokenizer: the default [`TokenCounter`].
-///
-/// Method: a run of ASCII letters costs one token per 8 letters (rounded up; a common word is
-/// one token, and the space before a word is part of it), a run of digits one per 3 digits, a run
-/// of punctuation one per 2 characters (rounded up), a line break one, other spaces nothing, and
-/// every other character (accented letters, CJK, emoji) one each. The result is never below a
-/// fifth of the characters, rounded up.
-///
-/// Measured against o200k (`tiktoken-rs`) on the English skills at hand (the 14 skills of the
-/// `superpowers` corpus, this project's examples, fixtures and benchmark trees: 44 skills, 87
-/// Markdown files), it errs high: a whole Markdown listing by 8% (1,615 estimated, 1,494 real),
-/// one listing line by -10% to +33% (median +9%), a whole Markdown file by +5% to +24% (+12% in
-/// all). Text in other scripts is over-counted more. Give a real tokenizer as
-/// [`ListingOptions::counter`] when the budget must hold exactly.
-///
-/// ```
-/// use skills_embed_runtime::listing::estimate_tokens;
-/// assert_eq!(estimate_tokens(""), 0);
-/// assert_eq!(estimate_tokens("Fill PDF forms."), 4);
-/// assert!(estimate_tokens("- code-review: Review a change for bugs.\n") >= 10);
-/// ```
-pub fn estimate_tokens(text: &str) -> usize {
+/// tokenizer: the default counter (see [`ListingOptions::counter`] for the method). Tests and
+/// benchmarks reach it through `__private`.
+pub(crate) fn estimate_tokens(text: &str) -> usize {
     #[derive(PartialEq, Clone, Copy)]
     enum Run {
         None,
@@ -279,32 +258,10 @@ pub fn render(entries: &[Entry<'_>], options: &ListingOptions) -> String {
     if entries.is_empty() {
         return String::new();
     }
-    if let Some(budget) = options.budget {
-        return render_budgeted(entries, options, budget);
+    match options.budget {
+        Some(budget) => render_budgeted(entries, options, budget),
+        None => render_with(entries, options, &vec![false; entries.len()], None),
     }
-    let full = render_kept(entries, options, entries.len());
-    let Some(budget) = options.budget_chars else {
-        return full;
-    };
-    if full.chars().count() <= budget {
-        return full;
-    }
-    // Shorten from the end until it fits (or everything is a name).
-    for keep in (0..entries.len()).rev() {
-        let text = render_kept(entries, options, keep);
-        if text.chars().count() <= budget || keep == 0 {
-            return text;
-        }
-    }
-    full
-}
-
-/// Renders with the first `keep` entries in full and the rest as names only.
-fn render_kept(entries: &[Entry<'_>], options: &ListingOptions, keep: usize) -> String {
-    let name_only: Vec<bool> = (0..entries.len()).map(|i| i >= keep).collect();
-    let shortened = entries.len() - keep;
-    let note = (shortened > 0).then(|| shortened_note(shortened));
-    render_with(entries, options, &name_only, note.as_deref())
 }
 
 /// How far a budget has reduced the listing: each entry's description limit in characters and
@@ -556,11 +513,6 @@ fn render_with(
     out
 }
 
-fn shortened_note(n: usize) -> String {
-    let skills = if n == 1 { "skill" } else { "skills" };
-    format!("{n} {skills} shown by name only, to fit the listing budget")
-}
-
 /// Writes `template` with each placeholder replaced by its value, in one pass: a value that
 /// holds a placeholder's text (a description saying `{name}`) is written as it is.
 fn fill(out: &mut String, template: &str, values: &[(&str, &str)]) {
@@ -672,6 +624,21 @@ pub fn summary<'a>(entries: impl IntoIterator<Item = Entry<'a>>, format: &Listin
 mod tests {
     use super::*;
 
+    #[test]
+    fn the_estimate_counts_runs() {
+        assert_eq!(estimate_tokens(""), 0);
+        assert_eq!(estimate_tokens("Fill PDF forms."), 4);
+        assert!(estimate_tokens("- code-review: Review a change for bugs.\n") >= 10);
+        let share = Budget::ContextShare {
+            window_tokens: 200_000,
+            percent: 1,
+        };
+        assert_eq!(
+            (share.limit(), Budget::Tokens(2_000).limit()),
+            (2_000, 2_000)
+        );
+    }
+
     fn entries() -> Vec<Entry<'static>> {
         vec![
             Entry {
@@ -723,7 +690,7 @@ mod tests {
             for format in [ListingFormat::Markdown, ListingFormat::Xml] {
                 let options = ListingOptions {
                     format,
-                    budget_chars: Some(budget),
+                    budget: Some(Budget::Chars(budget)),
                     ..Default::default()
                 };
                 let text = render(&entries(), &options);
@@ -732,12 +699,15 @@ mod tests {
                 let full = render(
                     &entries(),
                     &ListingOptions {
-                        budget_chars: None,
+                        budget: None,
                         ..options.clone()
                     },
                 );
                 if text != full {
-                    assert!(text.contains("shown by name only"), "{text}");
+                    assert!(
+                        text.contains("shortened") || text.contains("by name only"),
+                        "{text}"
+                    );
                 }
             }
         }
@@ -850,15 +820,18 @@ mod examples {
         ));
         assert_eq!(text.lines().count(), 3);
 
-        // Over budget: skills are shortened to names from the end, and the listing says so.
+        // Over a budget in characters: descriptions are shortened, every skill stays named, and
+        // the listing says so.
         let tight = ListingOptions {
-            budget_chars: Some(220),
+            budget: Some(Budget::Chars(220)),
             ..ListingOptions::default()
         };
         let text = render(&entries, &tight);
-        assert!(text.contains("\n- pdf: Read, fill and merge PDF files."));
-        assert!(text.contains("\n- sql\n(1 skill shown by name only"));
-        assert!(text.chars().count() <= 220);
+        for name in ["code-review", "pdf", "sql"] {
+            assert!(text.contains(&format!("- {name}")), "{text}");
+        }
+        assert!(text.contains("shortened"), "{text}");
+        assert!(text.chars().count() <= 220, "{text}");
 
         // A budget in tokens, one short of the full listing: every description is shortened before
         // a skill is listed by name only, and `sql`, used recently, keeps the most.

@@ -30,7 +30,7 @@
 //!
 //! Without `--features fs` it runs every scene but the last.
 
-use skills_embed::policy::{Access, Answer, Permissions};
+use skills_embed::policy::{Access, Answer, Permissions, Subject};
 use skills_embed::tools::Disclosure;
 use skills_embed::tools::{Event, Session, UnloadReason};
 use skills_embed::tools::{Settings, ToolOutput, Tools};
@@ -57,7 +57,7 @@ fn main() {
         println!(
             "{:<18} {}",
             id.name(),
-            access_note(permissions.check(id.name()))
+            access_note(permissions.check(&Subject::load(id.name())))
         );
     }
 

@@ -155,15 +155,18 @@ mod substitution {
     #[test]
     fn the_function_refuses_before_allocating() {
         for (body, arg) in [moderate(), issue()] {
-            let (largest, out) =
-                largest_allocation_during(|| invoke::substitute(&body, &arg, &[], None));
+            let set = set(body.clone());
+            let skill = set.get("echo").unwrap();
+            let (largest, out) = largest_allocation_during(|| invoke::render(skill, &arg, None));
             assert!(
                 largest <= MAX_RENDERED_BYTES,
                 "largest allocation {largest} bytes, cap {MAX_RENDERED_BYTES}"
             );
-            let err = out.unwrap_err();
+            let Err(skills_embed::SkillError::TooLarge { rendered, .. }) = out else {
+                panic!("not refused: {out:?}");
+            };
             assert_eq!(
-                err.rendered,
+                rendered,
                 body.len() + (arg.len() - "$ARGUMENTS".len()) * (body.len() / 21)
             );
         }
@@ -184,7 +187,10 @@ mod substitution {
                 "largest allocation {largest} bytes, cap {MAX_RENDERED_BYTES}"
             );
             let err = out.unwrap_err();
-            assert_eq!(err.skill.as_deref(), Some("echo"));
+            assert!(
+                matches!(&err, skills_embed::SkillError::TooLarge { skill, .. } if skill == "echo"),
+                "{err}"
+            );
             assert!(
                 err.to_string().contains("the limit is 2000000 bytes"),
                 "{err}"

@@ -14,7 +14,7 @@ pub use crate::model::index::{
 };
 pub use crate::text::is_text;
 
-use crate::model::chunk::Chunk;
+pub use crate::model::chunk::Chunk;
 use crate::model::error::SkillError;
 use crate::model::id::SkillIdentifier;
 use crate::model::invocation::InvocationFields;
@@ -74,7 +74,7 @@ pub fn id_schema_in<Id: SkillIdentifier>(set: &SkillSet<Id>) -> schemars::Schema
         .filter(|id| {
             set.skills()
                 .get(id.index())
-                .is_some_and(|s| s.invocation().model_may_invoke())
+                .is_some_and(|s| s.policy().model_may_invoke())
         })
         .map(|id| serde_json::Value::from(id.name()))
         .collect();

@@ -84,6 +84,29 @@ pub enum SkillError {
         /// Every path the skill serves, sorted.
         available: Vec<String>,
     },
+    /// Invoking the skill with these arguments ([`invoke::render`](crate::invoke::render))
+    /// would give more text than [`MAX_RENDERED_BYTES`](crate::invoke::MAX_RENDERED_BYTES):
+    /// a body's placeholders multiply the arguments. Nothing of that size was allocated.
+    #[error(
+        "Invoking skill {} with these arguments would give {rendered} bytes of text (a body of \
+         {body} bytes with {placeholders} placeholders, arguments of {args} bytes); the limit is \
+         {cap} bytes. Invoke it with shorter arguments, or without them.",
+        Quoted(skill)
+    )]
+    TooLarge {
+        /// The skill invoked.
+        skill: String,
+        /// The size of the text the substitution would give, in bytes (saturating).
+        rendered: usize,
+        /// The body's size in bytes.
+        body: usize,
+        /// The placeholders the body has (arguments and skill folder).
+        placeholders: usize,
+        /// The arguments' size in bytes, trimmed.
+        args: usize,
+        /// The limit.
+        cap: usize,
+    },
 }
 
 /// A name or a path the model sent or the skill holds, as a JSON string: `"a.md"`, and

@@ -23,8 +23,8 @@ pub const MANIFEST: &str = "SKILL.md";
 ///     ..Fields::default()
 /// };
 /// let skill = Skill::owned(fields.clone(), "Use pdftotext.\n".into(), vec![]);
-/// assert_eq!(skill.extra("version"), Some(serde_json::json!(2)));
-/// assert_eq!(skill.extra_json(), fields.extra);
+/// assert_eq!(skill.extra()["version"], 2);
+/// assert_eq!(serde_json::to_string(&skill.extra()).unwrap(), fields.extra);
 /// ```
 #[derive(Debug, Clone, Default, PartialEq, Eq)]
 pub struct Fields {

@@ -19,6 +19,6 @@ pub trait SkillIdentifier:
     fn index(self) -> usize;
 }
 
-/// A set built at run time has no enum: look its skills up by name.
-#[derive(Debug, Clone, Copy, PartialEq, Eq, PartialOrd, Ord, Hash)]
-pub enum Dynamic {}
+/// The `Id` of a set built at run time, `SkillSet`'s default: it has no enum, its skills are
+/// looked up by name.
+pub(crate) type Dynamic = ();

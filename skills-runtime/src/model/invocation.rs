@@ -11,30 +11,9 @@
 //! One filter uses it for every surface the model reaches: [`Tools::visible`](crate::tools::Tools::visible).
 
 /// The invocation policy of one skill, as [`Skill::invocation`](crate::Skill::invocation)
-/// gives it: a cheap view, no parsing.
-///
-/// ```
-/// use skills_embed_runtime::{Fields, invoke::InvocationFields, Skill};
-///
-/// let fields = Fields {
-///     name: "deploy".into(),
-///     description: "Deploy the site.".into(),
-///     invocation: InvocationFields {
-///         model_may_invoke: false,
-///         argument_hint: Some("[env]".into()),
-///         arguments: vec!["env".into()],
-///         ..InvocationFields::default()
-///     },
-///     ..Fields::default()
-/// };
-/// let skill = Skill::owned(fields, "Deploy to $env.\n".into(), vec![]);
-/// let policy = skill.invocation();
-/// assert!(!policy.model_may_invoke() && policy.user_may_invoke());
-/// assert_eq!(policy.argument_hint(), Some("[env]"));
-/// assert_eq!(policy.arguments().collect::<Vec<_>>(), ["env"]);
-/// ```
+/// gives it, read without allocating (the owned form is [`InvocationFields`]).
 #[derive(Debug, Clone, Copy)]
-pub struct InvocationPolicy<'a> {
+pub(crate) struct InvocationPolicy<'a> {
     flags: u8,
     hint: Option<&'a str>,
     arguments: Names<'a>,
@@ -55,14 +34,7 @@ enum Names<'a> {
 
 impl<'a> InvocationPolicy<'a> {
     /// The policy of a skill with no client fields: anyone may invoke it, no arguments declared.
-    ///
-    /// ```
-    /// use skills_embed_runtime::invoke::InvocationPolicy;
-    /// let policy = InvocationPolicy::DEFAULT;
-    /// assert!(policy.model_may_invoke() && policy.user_may_invoke());
-    /// assert_eq!((policy.argument_hint(), policy.arguments().count()), (None, 0));
-    /// ```
-    pub const DEFAULT: InvocationPolicy<'static> = InvocationPolicy {
+    pub(crate) const DEFAULT: InvocationPolicy<'static> = InvocationPolicy {
         flags: 0,
         hint: None,
         arguments: Names::Joined(""),
@@ -89,23 +61,23 @@ impl<'a> InvocationPolicy<'a> {
     /// Whether the model may invoke the skill: see it in the listing and the tool's `skill`
     /// enum and load it. When not, every surface the model reaches answers as if the skill did
     /// not exist; the host still can ([`SkillSet::get`](crate::SkillSet::get)).
-    pub fn model_may_invoke(&self) -> bool {
+    pub(crate) fn model_may_invoke(&self) -> bool {
         self.flags & MODEL_HIDDEN == 0
     }
 
     /// Whether the user may invoke the skill (`/name`): it is in the user's menu
     /// ([`invoke::menu`](crate::invoke::menu)).
-    pub fn user_may_invoke(&self) -> bool {
+    pub(crate) fn user_may_invoke(&self) -> bool {
         self.flags & USER_HIDDEN == 0
     }
 
     /// What the user's menu shows after the name, e.g. `[file] [values]`.
-    pub fn argument_hint(&self) -> Option<&'a str> {
+    pub(crate) fn argument_hint(&self) -> Option<&'a str> {
         self.hint
     }
 
     /// The named arguments, in order: `$name` in the body is the argument at that position.
-    pub fn arguments(&self) -> impl Iterator<Item = &'a str> + use<'a> {
+    pub(crate) fn arguments(&self) -> impl Iterator<Item = &'a str> + use<'a> {
         let (joined, list) = match self.arguments {
             Names::Joined(text) => (text, &[][..]),
             Names::List(list) => ("", list),
@@ -119,6 +91,16 @@ impl<'a> InvocationPolicy<'a> {
     /// The two flag bits, as an embedded skill stores them.
     pub(crate) fn flags(&self) -> u8 {
         self.flags
+    }
+
+    /// The owned form.
+    pub(crate) fn to_fields(self) -> InvocationFields {
+        InvocationFields {
+            model_may_invoke: self.model_may_invoke(),
+            user_may_invoke: self.user_may_invoke(),
+            argument_hint: self.hint.map(str::to_owned),
+            arguments: self.arguments().map(str::to_owned).collect(),
+        }
     }
 }
 
@@ -139,8 +121,9 @@ impl Default for InvocationPolicy<'_> {
     }
 }
 
-/// The invocation policy of a skill read at run time (a field of
-/// [`Fields`](crate::Fields)). The default lets anyone invoke the skill.
+/// Who may invoke a skill and with which arguments: a field of [`Fields`](crate::Fields) for a
+/// skill built at run time, and what [`Skill::invocation`](crate::Skill::invocation) gives for
+/// any skill. The default lets anyone invoke the skill.
 ///
 /// ```
 /// use skills_embed_runtime::invoke::InvocationFields;

@@ -15,8 +15,8 @@ use crate::text::closest;
 /// Skills sorted by name, with their L1 listing.
 ///
 /// `skills!` generates one as a `static`: plain data, no start-up work, `Send + Sync`, every
-/// byte borrowed from the binary. `Id` is the generated `SkillId` enum; sets built at run time
-/// use [`Dynamic`] and are looked up by name.
+/// byte borrowed from the binary. `Id` is the generated `SkillId` enum; a set built at run time
+/// has none (plain `SkillSet`, whose `Id` is `()`) and is looked up by name.
 ///
 /// ```
 /// use skills_embed_runtime::{Fields, Skill, SkillSet, listing::ListingFormat};
@@ -198,7 +198,7 @@ impl<Id> SkillSet<Id> {
         let entries: Vec<listing::Entry<'_>> = self
             .skills
             .iter()
-            .filter(|s| s.invocation().model_may_invoke())
+            .filter(|s| s.policy().model_may_invoke())
             .map(|s| listing::Entry {
                 name: s.name(),
                 description: s.description(),
@@ -276,7 +276,8 @@ impl<Id> fmt::Debug for SkillSet<Id> {
 mod examples {
     #[test]
     fn by_name_example() {
-        use crate::{Dynamic, SkillSet};
+        use crate::SkillSet;
+        use crate::model::id::Dynamic;
         static EMPTY: SkillSet = SkillSet::empty();
         let by_name: SkillSet<Dynamic> = EMPTY.by_name();
         assert!(by_name.is_empty());

@@ -94,8 +94,8 @@ impl Skill {
     ///     ..Fields::default()
     /// };
     /// let skill = Skill::owned(fields, String::new(), vec![]);
-    /// assert!(!skill.invocation().user_may_invoke());
-    /// assert_eq!(skill.invocation().arguments().collect::<Vec<_>>(), ["file", "out"]);
+    /// assert!(!skill.invocation().user_may_invoke);
+    /// assert_eq!(skill.invocation().arguments, ["file", "out"]);
     /// ```
     pub fn owned(fields: Fields, body: String, files: Vec<File>) -> Self {
         let (spans, _) = crate::text::chunks::find_chunks(&body);
@@ -215,9 +215,8 @@ impl Skill {
             .chain(owned.iter().map(String::as_str))
     }
 
-    /// Frontmatter fields the specification does not define (kept by the lenient profile, and
-    /// the fields of the client dialects opted in to in any profile), as JSON object text.
-    pub fn extra_json(&self) -> &str {
+    /// [`extra`](Self::extra) as its canonical JSON object text (what the digest hashes).
+    pub(crate) fn extra_json(&self) -> &str {
         match &self.repr {
             Repr::Embedded(index, at, _) => match index.str(index.skill(*at).extra) {
                 "" => "{}",
@@ -291,7 +290,7 @@ impl Skill {
             part(tool.as_bytes());
         }
         part(self.extra_json().as_bytes());
-        let policy = self.invocation();
+        let policy = self.policy();
         part(b"invocation");
         part(&[policy.flags()]);
         match policy.argument_hint() {
@@ -314,7 +313,7 @@ impl Skill {
     }
 
     /// Who may invoke the skill (the model, the user) and with which arguments, as its client
-    /// fields say (see [`InvocationPolicy`]). Read when the skill was read: nothing is parsed
+    /// fields say (see [`InvocationFields`]). Read when the skill was read: nothing is parsed
     /// here.
     ///
     /// ```
@@ -325,12 +324,18 @@ impl Skill {
     ///     ..Fields::default()
     /// };
     /// let hidden = Skill::owned(fields(false), String::new(), vec![]);
-    /// assert!(!hidden.invocation().model_may_invoke());
+    /// assert!(!hidden.invocation().model_may_invoke);
     /// // A policy change is a content change.
     /// let shown = Skill::owned(fields(true), String::new(), vec![]);
     /// assert_ne!(hidden.content_digest(), shown.content_digest());
     /// ```
-    pub fn invocation(&self) -> InvocationPolicy<'_> {
+    pub fn invocation(&self) -> InvocationFields {
+        self.policy().to_fields()
+    }
+
+    /// [`invocation`](Self::invocation) as a view that allocates nothing, for the filters that
+    /// run on every skill of a listing.
+    pub(crate) fn policy(&self) -> InvocationPolicy<'_> {
         match &self.repr {
             Repr::Embedded(index, at, _) => {
                 let entry = index.skill(*at);
@@ -344,11 +349,19 @@ impl Skill {
         }
     }
 
-    /// One field the specification does not define, as a JSON value.
-    pub fn extra(&self, key: &str) -> Option<serde_json::Value> {
-        let mut map: serde_json::Map<String, serde_json::Value> =
-            serde_json::from_str(self.extra_json()).ok()?;
-        map.remove(key)
+    /// Frontmatter fields the specification does not define (kept by the lenient profile, and
+    /// the fields of the client dialects opted in to in any profile), parsed from their JSON
+    /// object text ([`Fields::extra`]): empty when there are none.
+    ///
+    /// ```
+    /// use skills_embed_runtime::{Fields, Skill};
+    /// let fields = Fields { name: "pdf".into(), extra: r#"{"model":"sonnet"}"#.into(), ..Fields::default() };
+    /// let skill = Skill::owned(fields, String::new(), vec![]);
+    /// assert_eq!(skill.extra()["model"], "sonnet");
+    /// assert!(skill.extra().get("context").is_none());
+    /// ```
+    pub fn extra(&self) -> serde_json::Map<String, serde_json::Value> {
+        serde_json::from_str(self.extra_json()).unwrap_or_default()
     }
 
     /// The body of SKILL.md, without its frontmatter.
@@ -356,8 +369,22 @@ impl Skill {
         self.find(MANIFEST).and_then(|f| f.text()).unwrap_or("")
     }
 
-    /// The `<chunk>` blocks of the body, in order.
-    pub fn chunks(&self) -> &[Chunk] {
+    /// The `<chunk>` blocks of the body, in order, each as its id and its description (the
+    /// text of one is [`chunk`](Self::chunk)).
+    ///
+    /// ```
+    /// use skills_embed_runtime::{Fields, Skill};
+    /// let body = "Intro.\n<chunk id=\"faq\" description=\"Common questions\">\nQ and A.\n</chunk>\n";
+    /// let skill = Skill::owned(Fields { name: "pdf".into(), ..Fields::default() }, body.into(), vec![]);
+    /// assert_eq!(skill.chunks().collect::<Vec<_>>(), [("faq", "Common questions")]);
+    /// assert_eq!(skill.chunk("faq").unwrap(), "Q and A.\n");
+    /// ```
+    pub fn chunks(&self) -> impl ExactSizeIterator<Item = (&str, &str)> + '_ {
+        self.chunk_list().iter().map(|c| (c.id(), c.description()))
+    }
+
+    /// The `<chunk>` blocks of the body, in order, with their byte ranges.
+    pub(crate) fn chunk_list(&self) -> &[Chunk] {
         match &self.repr {
             Repr::Embedded(index, at, _) => index::slice(index.chunks, index.skill(*at).chunks),
             Repr::Owned(o) => &o.chunks,
@@ -367,7 +394,7 @@ impl Skill {
     /// The text of one chunk. A miss lists the chunk ids.
     pub fn chunk(&self, id: &str) -> Result<&str, SkillError> {
         let body = self.body();
-        let chunks = self.chunks();
+        let chunks = self.chunk_list();
         chunks
             .iter()
             .find(|c| c.id() == id)
@@ -384,7 +411,7 @@ impl Skill {
     pub(crate) fn core_body(&self) -> impl Iterator<Item = &str> + '_ {
         let body = self.body();
         let mut at = 0;
-        let mut chunks = self.chunks().iter();
+        let mut chunks = self.chunk_list().iter();
         std::iter::from_fn(move || {
             loop {
                 let (piece, next) = match chunks.next() {
@@ -426,7 +453,7 @@ impl Skill {
     }
 
     /// Every file but `SKILL.md`: what the body can point the model to.
-    pub fn resources(&self) -> impl Iterator<Item = Loaded<'_>> + '_ {
+    pub(crate) fn resources(&self) -> impl Iterator<Item = Loaded<'_>> + '_ {
         self.files().filter(|f| !f.is_body())
     }
 
@@ -460,7 +487,7 @@ impl Skill {
             location: None,
             has_resources: self.resources().next().is_some(),
             has_scripts: self.has_scripts(),
-            chunks: self.chunks().iter().map(|c| c.id()).collect(),
+            chunks: self.chunk_list().iter().map(|c| c.id()).collect(),
         }
     }
 

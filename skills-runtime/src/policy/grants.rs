@@ -5,7 +5,8 @@ use std::fmt;
 
 use serde::{Deserialize, Serialize};
 
-use super::permission::{Access, Permissions, Quoted};
+use super::permission::{Access, Permissions, quoted};
+use super::subject::Subject;
 use crate::model::file::hex;
 use crate::model::skill::Skill;
 
@@ -37,8 +38,8 @@ pub enum Answer {
 /// **and** that digest: when a reload changes the skill (its body, a script, its description,
 /// any file), the next load asks again, since the person approved what they saw, not whatever
 /// later lands under the name. The stale grant is kept but does not apply; a new
-/// [`Answer::Always`] replaces it, [`Answer::Reject`] and [`Grants::revoke`] remove it, and it
-/// applies again if the skill comes back to the content that was approved.
+/// [`Answer::Always`] replaces it, [`Answer::Reject`] removes it, and it applies again if the
+/// skill comes back to the content that was approved.
 ///
 /// A grant never overrides [`Access::Deny`], so tightening the rules takes effect even for
 /// skills granted earlier. Keep one per conversation, or per agent and person, as suits the
@@ -54,7 +55,7 @@ pub enum Answer {
 /// string) is an error.
 ///
 /// ```
-/// use skills_embed_runtime::policy::{Access, Answer, Grants, Permissions};
+/// use skills_embed_runtime::policy::{Access, Answer, Grants, Permissions, Subject};
 /// use skills_embed_runtime::{Fields, Skill};
 ///
 /// let deploy = |body: &str| {
@@ -62,20 +63,22 @@ pub enum Answer {
 ///     Skill::owned(fields, body.into(), Vec::new())
 /// };
 /// let permissions = Permissions::new().ask("deploy-*");
+/// let subject = Subject::load("deploy-prod");
 /// let mut grants = Grants::default();
 /// let approved = deploy("Run make deploy.\n");
-/// assert_eq!(grants.access(&permissions, &approved), Access::Ask);
+/// assert_eq!(grants.access(&permissions, &subject, &approved), Access::Ask);
 /// // The host asks the person, who answers "always":
-/// assert!(grants.answer(&approved, Answer::Always));
-/// assert_eq!(grants.access(&permissions, &approved), Access::Allow);
+/// assert!(grants.answer(&subject, &approved, Answer::Always));
+/// assert_eq!(grants.access(&permissions, &subject, &approved), Access::Allow);
 /// // The same skill read again is still allowed; a changed one is asked for again.
-/// assert_eq!(grants.access(&permissions, &deploy("Run make deploy.\n")), Access::Allow);
-/// assert_eq!(grants.access(&permissions, &deploy("Run make deploy; rm -rf backups.\n")), Access::Ask);
+/// assert_eq!(grants.access(&permissions, &subject, &deploy("Run make deploy.\n")), Access::Allow);
+/// let changed = deploy("Run make deploy; rm -rf backups.\n");
+/// assert_eq!(grants.access(&permissions, &subject, &changed), Access::Ask);
 ///
 /// // Grants serialise, and old name-only grants count for nothing.
 /// let json = serde_json::to_string(&grants)?;
 /// assert_eq!(serde_json::from_str::<Grants>(&json)?, grants);
-/// assert!(serde_json::from_str::<Grants>(r#"["deploy-prod"]"#)?.is_empty());
+/// assert_eq!(serde_json::from_str::<Grants>(r#"["deploy-prod"]"#)?, Grants::default());
 /// # Ok::<(), serde_json::Error>(())
 /// ```
 #[derive(Debug, Clone, Default, PartialEq, Eq)]
@@ -85,167 +88,121 @@ pub struct Grants {
 }
 
 impl Grants {
-    /// What `skill` gets under `permissions`, once earlier "always" answers are counted: a
-    /// grant turns [`Access::Ask`] into [`Access::Allow`] when it was given for this skill's
-    /// current content.
+    /// What `subject` (a load of `skill`, or a run of one of its scripts) gets under
+    /// `permissions` ([`Permissions::check`]), once earlier "always" answers are counted: a
+    /// grant turns [`Access::Ask`] into [`Access::Allow`] when it was given for this subject and
+    /// this skill's current content. A grant for loading a skill does not cover its scripts.
     ///
-    /// The digest is computed only for a skill under `ask` that has a grant, so checking every
-    /// skill of a listing stays cheap.
+    /// The rules and the grant are looked up for `subject`; `skill` is the skill it names, as it
+    /// is now, whose content the grant must match. Its digest is computed only for a subject
+    /// under `ask` that has a grant, so checking every skill of a listing stays cheap.
     ///
     /// ```
-    /// use skills_embed_runtime::policy::{Access, Answer, Grants, Permissions};
+    /// use skills_embed_runtime::policy::{Access, Answer, Grants, Permissions, Subject};
     /// use skills_embed_runtime::{Fields, Skill};
     ///
-    /// let fields = Fields { name: "shell".into(), description: "Run commands.".into(), ..Fields::default() };
-    /// let shell = Skill::owned(fields, "Use bash.\n".into(), Vec::new());
-    /// let mut grants = Grants::default();
-    /// grants.answer(&shell, Answer::Always);
-    /// assert_eq!(grants.access(&Permissions::new().ask("shell"), &shell), Access::Allow);
-    /// assert_eq!(grants.access(&Permissions::new().deny("shell"), &shell), Access::Deny);
-    /// ```
-    pub fn access(&self, permissions: &Permissions, skill: &Skill) -> Access {
-        match permissions.check(skill.name()) {
-            Access::Ask if self.is_granted(skill) => Access::Allow,
-            access => access,
-        }
-    }
-
-    /// Records the person's answer for `skill`; returns whether this load may go ahead.
-    ///
-    /// [`Answer::Always`] is remembered for the skill's current content (replacing a grant
-    /// for earlier content). [`Answer::Reject`] forgets an earlier "always" for the skill's
-    /// name: when a person refuses, the safe reading is that they changed their mind.
-    ///
-    /// ```
-    /// use skills_embed_runtime::policy::{Answer, Grants};
-    /// use skills_embed_runtime::{Fields, Skill};
-    ///
-    /// let fields = Fields { name: "shell".into(), description: "Run commands.".into(), ..Fields::default() };
-    /// let shell = Skill::owned(fields, "Use bash.\n".into(), Vec::new());
-    /// let mut grants = Grants::default();
-    /// assert!(grants.answer(&shell, Answer::Once));
-    /// assert!(!grants.is_granted(&shell));
-    /// assert!(grants.answer(&shell, Answer::Always));
-    /// assert!(grants.is_granted(&shell));
-    /// assert!(!grants.answer(&shell, Answer::Reject));
-    /// assert!(!grants.is_granted(&shell));
-    /// ```
-    pub fn answer(&mut self, skill: &Skill, answer: Answer) -> bool {
-        self.answer_as(skill.name(), skill, answer)
-    }
-
-    /// Whether "always" was answered for `skill` as it is now (its name and its current
-    /// content). Computes the digest only when the name has a grant.
-    ///
-    /// ```
-    /// use skills_embed_runtime::policy::Grants;
-    /// use skills_embed_runtime::{Fields, Skill};
-    /// let fields = Fields { name: "pdf".into(), description: "Read PDFs.".into(), ..Fields::default() };
-    /// assert!(!Grants::default().is_granted(&Skill::owned(fields, String::new(), Vec::new())));
-    /// ```
-    pub fn is_granted(&self, skill: &Skill) -> bool {
-        self.is_granted_as(skill.name(), skill)
-    }
-
-    /// The content digest that "always" was answered for under the skill name `skill`, if
-    /// any, whether or not the skill still has that content.
-    ///
-    /// ```
-    /// use skills_embed_runtime::policy::{Answer, Grants};
-    /// use skills_embed_runtime::{Fields, Skill};
-    /// let fields = Fields { name: "pdf".into(), description: "Read PDFs.".into(), ..Fields::default() };
-    /// let pdf = Skill::owned(fields, String::new(), Vec::new());
-    /// let mut grants = Grants::default();
-    /// assert_eq!(grants.granted_digest("pdf"), None);
-    /// grants.answer(&pdf, Answer::Always);
-    /// assert_eq!(grants.granted_digest("pdf"), Some(pdf.content_digest()));
-    /// ```
-    pub fn granted_digest(&self, skill: &str) -> Option<[u8; 32]> {
-        self.always.get(skill).copied()
-    }
-
-    /// Forgets an "always" answer for the skill name `skill`; returns whether there was one.
-    ///
-    /// ```
-    /// use skills_embed_runtime::policy::{Answer, Grants};
-    /// use skills_embed_runtime::{Fields, Skill};
-    /// let fields = Fields { name: "pdf".into(), description: "Read PDFs.".into(), ..Fields::default() };
-    /// let mut grants = Grants::default();
-    /// grants.answer(&Skill::owned(fields, String::new(), Vec::new()), Answer::Always);
-    /// assert!(grants.revoke("pdf"));
-    /// assert!(!grants.revoke("pdf"));
-    /// ```
-    pub fn revoke(&mut self, skill: &str) -> bool {
-        self.always.remove(skill).is_some()
-    }
-
-    /// What running the Rust script `script` of `skill` gets under `permissions`
-    /// ([`Permissions::check_script`]), once earlier "always" answers for that script are
-    /// counted. A grant for the script is bound to its skill's content, like a skill's; a grant
-    /// for loading the skill does not cover its scripts.
-    ///
-    /// ```
-    /// use skills_embed_runtime::policy::{Access, Answer, Grants, Permissions};
-    /// use skills_embed_runtime::{Fields, Skill};
     /// let fields = Fields { name: "pdf-forms".into(), description: "Forms.".into(), ..Fields::default() };
     /// let forms = Skill::owned(fields, "Fill it.\n".into(), Vec::new());
-    /// let rules = Permissions::new().ask("pdf-forms/*");
+    /// let (load, fill) = (Subject::load("pdf-forms"), Subject::run("pdf-forms", "fill_form"));
     /// let mut grants = Grants::default();
-    /// assert_eq!(grants.access_script(&rules, &forms, "fill_form"), Access::Ask);
-    /// grants.answer_script(&forms, "fill_form", Answer::Always);
-    /// assert_eq!(grants.access_script(&rules, &forms, "fill_form"), Access::Allow);
-    /// assert_eq!(grants.access_script(&rules, &forms, "flatten"), Access::Ask);
+    /// grants.answer(&load, &forms, Answer::Always);
+    /// grants.answer(&fill, &forms, Answer::Always);
+    /// assert_eq!(grants.access(&Permissions::new().ask("*"), &load, &forms), Access::Allow);
+    /// assert_eq!(grants.access(&Permissions::new().deny("*"), &load, &forms), Access::Deny);
+    /// let scripts = Permissions::new().ask("pdf-forms/*");
+    /// assert_eq!(grants.access(&scripts, &fill, &forms), Access::Allow);
+    /// assert_eq!(grants.access(&scripts, &Subject::run("pdf-forms", "flatten"), &forms), Access::Ask);
     /// ```
-    pub fn access_script(&self, permissions: &Permissions, skill: &Skill, script: &str) -> Access {
-        match permissions.check_script(skill.name(), script) {
-            Access::Ask if self.is_granted_as(&script_subject(skill.name(), script), skill) => {
-                Access::Allow
-            }
+    pub fn access(&self, permissions: &Permissions, subject: &Subject, skill: &Skill) -> Access {
+        self.decide(
+            permissions,
+            &subject.skill,
+            subject.script.as_deref(),
+            skill,
+        )
+    }
+
+    /// [`access`](Self::access) without building a [`Subject`] (it runs for every skill and
+    /// script of a listing): the load of `skill`, or a run of its script `script`.
+    pub(crate) fn access_of(
+        &self,
+        permissions: &Permissions,
+        skill: &Skill,
+        script: Option<&str>,
+    ) -> Access {
+        self.decide(permissions, skill.name(), script, skill)
+    }
+
+    /// What the load of the skill `name` (or a run of its script `script`) gets, a grant
+    /// counted when it was given for `skill`'s current content.
+    fn decide(
+        &self,
+        permissions: &Permissions,
+        name: &str,
+        script: Option<&str>,
+        skill: &Skill,
+    ) -> Access {
+        match permissions.access(name, script) {
+            Access::Ask if self.is_granted(name, script, skill) => Access::Allow,
             access => access,
         }
     }
 
-    /// Records the person's answer for running the script `script` of `skill`, as
-    /// [`Grants::answer`] does for loads; returns whether this run may go ahead.
-    pub fn answer_script(&mut self, skill: &Skill, script: &str, answer: Answer) -> bool {
-        self.answer_as(&script_subject(skill.name(), script), skill, answer)
-    }
-
-    /// Records `answer` under `subject` (a skill's name, or `skill/script`) for `skill`'s
-    /// current content.
-    fn answer_as(&mut self, subject: &str, skill: &Skill, answer: Answer) -> bool {
+    /// Records the person's answer for `subject`, asked about `skill` as it is now; returns
+    /// whether this load or run may go ahead.
+    ///
+    /// [`Answer::Always`] is remembered for the skill's current content (replacing a grant
+    /// for earlier content). [`Answer::Reject`] forgets an earlier "always" for the subject:
+    /// when a person refuses, the safe reading is that they changed their mind.
+    ///
+    /// ```
+    /// use skills_embed_runtime::policy::{Access, Answer, Grants, Permissions, Subject};
+    /// use skills_embed_runtime::{Fields, Skill};
+    ///
+    /// let fields = Fields { name: "shell".into(), description: "Run commands.".into(), ..Fields::default() };
+    /// let shell = Skill::owned(fields, "Use bash.\n".into(), Vec::new());
+    /// let (ask, subject) = (Permissions::new().ask("shell"), Subject::load("shell"));
+    /// let mut grants = Grants::default();
+    /// assert!(grants.answer(&subject, &shell, Answer::Once));
+    /// assert_eq!(grants.access(&ask, &subject, &shell), Access::Ask);
+    /// assert!(grants.answer(&subject, &shell, Answer::Always));
+    /// assert_eq!(grants.access(&ask, &subject, &shell), Access::Allow);
+    /// assert!(!grants.answer(&subject, &shell, Answer::Reject));
+    /// assert_eq!(grants.access(&ask, &subject, &shell), Access::Ask);
+    /// ```
+    pub fn answer(&mut self, subject: &Subject, skill: &Skill, answer: Answer) -> bool {
+        let key = subject.to_string();
         match answer {
             Answer::Once => true,
             Answer::Always => {
-                let digest = skill.content_digest();
-                match self.always.get_mut(subject) {
-                    Some(granted) => *granted = digest,
-                    None => {
-                        self.always.insert(subject.to_owned(), digest);
-                    }
-                }
+                self.always.insert(key, skill.content_digest());
                 true
             }
             Answer::Reject => {
-                self.always.remove(subject);
+                self.always.remove(&key);
                 false
             }
         }
     }
 
-    fn is_granted_as(&self, subject: &str, skill: &Skill) -> bool {
-        self.always
-            .get(subject)
-            .is_some_and(|granted| *granted == skill.content_digest())
+    /// Forgets an "always" answer for `subject` (declined where the skill as shown is no
+    /// longer at hand); returns whether there was one.
+    pub(crate) fn revoke(&mut self, subject: &Subject) -> bool {
+        self.always.remove(&subject.to_string()).is_some()
     }
 
-    /// Whether no "always" answer is kept.
-    ///
-    /// ```
-    /// assert!(skills_embed_runtime::policy::Grants::default().is_empty());
-    /// ```
-    pub fn is_empty(&self) -> bool {
-        self.always.is_empty()
+    /// Whether "always" was answered for the load of the skill `name`, or a run of its script
+    /// `script`, with `skill`'s current content. Computes the digest only when the subject has
+    /// a grant.
+    pub(super) fn is_granted(&self, name: &str, script: Option<&str>, skill: &Skill) -> bool {
+        if self.always.is_empty() {
+            return false;
+        }
+        let granted = match script {
+            None => self.always.get(name),
+            Some(script) => self.always.get(&format!("{name}/{script}")),
+        };
+        granted.is_some_and(|granted| *granted == skill.content_digest())
     }
 }
 
@@ -280,7 +237,7 @@ impl<'de> Deserialize<'de> for Grants {
                     let Some(digest) = parse_digest(&digest) else {
                         return Err(serde::de::Error::custom(format_args!(
                             "the grant for skill {} is not a content digest (64 hex digits)",
-                            Quoted(&name)
+                            quoted(&name)
                         )));
                     };
                     always.insert(name, digest);
@@ -301,11 +258,6 @@ impl<'de> Deserialize<'de> for Grants {
 
         deserializer.deserialize_any(Visitor)
     }
-}
-
-/// The key of a script's grant: `skill/script` (no skill name holds a `/`).
-fn script_subject(skill: &str, script: &str) -> String {
-    format!("{skill}/{script}")
 }
 
 /// A digest written as 64 hex digits (either case).

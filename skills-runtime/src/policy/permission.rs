@@ -1,12 +1,12 @@
 //! Which skills an agent may load: `allow`, `ask` and `deny` rules on skill-name patterns.
 //!
-//! A [`Permissions`] is a list of [`PermissionRule`]s and a default. [`Permissions::check`] walks the rules
+//! A [`Permissions`] is a list of rules and a default. [`Permissions::check`] walks the rules
 //! and the **last** rule whose pattern matches the skill's name decides; when none matches, the
-//! default does ([`Access::Allow`] unless set). So a broad rule goes first and its exceptions after
-//! it:
+//! default does ([`Access::Allow`] unless a `default` line says otherwise). So a broad rule goes
+//! first and its exceptions after it:
 //!
 //! ```
-//! use skills_embed_runtime::policy::{Access, Permissions};
+//! use skills_embed_runtime::policy::{Access, Permissions, Subject};
 //!
 //! let permissions = Permissions::parse(
 //!     "# Internal skills are off limits, except the handbook.
@@ -14,10 +14,11 @@
 //!      allow internal-handbook
 //!      ask deploy-*",
 //! )?;
-//! assert_eq!(permissions.check("internal-billing"), Access::Deny);
-//! assert_eq!(permissions.check("internal-handbook"), Access::Allow);
-//! assert_eq!(permissions.check("deploy-prod"), Access::Ask);
-//! assert_eq!(permissions.check("pdf"), Access::Allow);
+//! let check = |skill| permissions.check(&Subject::load(skill));
+//! assert_eq!(check("internal-billing"), Access::Deny);
+//! assert_eq!(check("internal-handbook"), Access::Allow);
+//! assert_eq!(check("deploy-prod"), Access::Ask);
+//! assert_eq!(check("pdf"), Access::Allow);
 //! # Ok::<(), skills_embed_runtime::policy::PermissionParseError>(())
 //! ```
 //!
@@ -38,22 +39,24 @@
 //!   "always" for the skill as it was approved: when the skill changes, it asks again.
 //! - [`Access::Allow`]: loaded without asking.
 //!
-//! Each agent can have its own rules: see [`AgentPermissions`].
+//! Each agent can have its own rules: keep one [`Permissions`] per agent (a map from the
+//! agent's name) and give each agent's tools its own.
 //!
 //! # Scripts
 //!
 //! A rule whose pattern holds a `/` is a script rule, `skill-pattern/script-pattern`, for the
-//! Rust scripts a skill offers (`ask pdf-forms/fill_*`, `deny */delete_*`). It is read only by
-//! [`Permissions::check_script`]: a denied skill's scripts are denied; otherwise the last script
+//! Rust scripts a skill offers (`ask pdf-forms/fill_*`, `deny */delete_*`). It is read only for
+//! a run ([`Subject::run`]): a denied skill's scripts are denied; otherwise the last script
 //! rule matching the script decides, and without one the script gets what its skill gets. An
 //! `ask` script goes through the same approval as a load, and "always" is remembered for the
-//! script and its skill's content ([`Grants::access_script`]).
+//! script and its skill's content ([`Grants::answer`]).
 
-use std::collections::BTreeMap;
 use std::fmt;
 use std::str::FromStr;
 
 use serde::{Deserialize, Serialize};
+
+use super::subject::Subject;
 
 /// What a rule, or the default, says about a skill.
 ///
@@ -78,58 +81,27 @@ pub enum Access {
     Deny,
 }
 
-/// One rule: skills whose name matches `pattern` get `access`.
-///
-/// In JSON: `{"pattern": "internal-*", "access": "deny"}`. Deserialising refuses an empty pattern
-/// and one holding a character no skill name can hold (see [`Permissions::parse`]), so a rule that
-/// can never match does not pass silently.
-///
-/// ```
-/// use skills_embed_runtime::policy::{Access, PermissionRule};
-/// let rule: PermissionRule = serde_json::from_str(r#"{"pattern": "internal-*", "access": "deny"}"#).unwrap();
-/// assert_eq!(rule, PermissionRule { pattern: "internal-*".into(), access: Access::Deny });
-/// assert!(rule.matches("internal-billing"));
-/// assert!(serde_json::from_str::<PermissionRule>(r#"{"pattern": "Internal-*", "access": "deny"}"#).is_err());
-/// ```
+/// One rule: skills whose name matches `pattern` get `access`. In JSON:
+/// `{"pattern": "internal-*", "access": "deny"}`; deserialising refuses an empty pattern and one
+/// holding a character no skill name can hold, so a rule that can never match does not pass
+/// silently.
 #[derive(Debug, Clone, PartialEq, Eq, Serialize, Deserialize)]
 #[serde(deny_unknown_fields)]
-pub struct PermissionRule {
-    /// The skill-name pattern; `*` matches any run of characters.
+struct Rule {
     #[serde(deserialize_with = "checked_pattern")]
-    pub pattern: String,
-    /// What matching skills get.
-    pub access: Access,
+    pattern: String,
+    access: Access,
 }
 
-impl PermissionRule {
-    /// Whether `skill` matches this rule's pattern. Never allocates.
-    ///
-    /// ```
-    /// use skills_embed_runtime::policy::{Access, PermissionRule};
-    /// let rule = PermissionRule { pattern: "*-review".into(), access: Access::Ask };
-    /// assert!(rule.matches("code-review"));
-    /// assert!(!rule.matches("code-reviewer"));
-    /// ```
-    pub fn matches(&self, skill: &str) -> bool {
-        wildcard_match(&self.pattern, skill)
-    }
-
-    /// Whether this is a script rule (`skill/script`), which [`Permissions::check_script`]
-    /// reads and [`Permissions::check`] skips.
-    ///
-    /// ```
-    /// use skills_embed_runtime::policy::{Access, PermissionRule};
-    /// let rule = PermissionRule { pattern: "pdf-*/fill_*".into(), access: Access::Ask };
-    /// assert!(rule.is_script_rule() && rule.matches_script("pdf-forms", "fill_form"));
-    /// assert!(!rule.matches_script("pdf-forms", "validate"));
-    /// ```
-    pub fn is_script_rule(&self) -> bool {
+impl Rule {
+    /// Whether this is a script rule (`skill/script`), read for runs only.
+    fn is_script_rule(&self) -> bool {
         self.pattern.contains('/')
     }
 
     /// Whether the script `script` of skill `skill` matches this script rule's pattern
     /// (`skill-pattern/script-pattern`). Never allocates.
-    pub fn matches_script(&self, skill: &str, script: &str) -> bool {
+    fn matches_script(&self, skill: &str, script: &str) -> bool {
         self.pattern
             .split_once('/')
             .is_some_and(|(s, n)| wildcard_match(s, skill) && wildcard_match(n, script))
@@ -150,7 +122,7 @@ fn checked_pattern<'de, D: serde::Deserializer<'de>>(deserializer: D) -> Result<
 /// deserialised from JSON, where both fields are optional:
 ///
 /// ```
-/// use skills_embed_runtime::policy::{Access, Permissions};
+/// use skills_embed_runtime::policy::Permissions;
 ///
 /// let built = Permissions::new().deny("internal-*").allow("internal-handbook");
 /// let parsed: Permissions = "deny internal-*\nallow internal-handbook".parse()?;
@@ -160,7 +132,6 @@ fn checked_pattern<'de, D: serde::Deserializer<'de>>(deserializer: D) -> Result<
 /// )?;
 /// assert_eq!(built, parsed);
 /// assert_eq!(built, json);
-/// assert_eq!(json.default_access(), Access::Allow);
 /// # Ok::<(), Box<dyn std::error::Error>>(())
 /// ```
 #[derive(Debug, Clone, Default, PartialEq, Eq, Serialize, Deserialize)]
@@ -169,15 +140,15 @@ pub struct Permissions {
     #[serde(default)]
     default: Access,
     #[serde(default)]
-    rules: Vec<PermissionRule>,
+    rules: Vec<Rule>,
 }
 
 impl Permissions {
     /// No rules and the default [`Access::Allow`]: everything is allowed.
     ///
     /// ```
-    /// use skills_embed_runtime::policy::{Access, Permissions};
-    /// assert_eq!(Permissions::new().check("anything"), Access::Allow);
+    /// use skills_embed_runtime::policy::{Access, Permissions, Subject};
+    /// assert_eq!(Permissions::new().check(&Subject::load("anything")), Access::Allow);
     /// ```
     pub fn new() -> Self {
         Self::default()
@@ -189,10 +160,10 @@ impl Permissions {
     /// deserialisation check them.
     ///
     /// ```
-    /// use skills_embed_runtime::policy::{Access, Permissions};
+    /// use skills_embed_runtime::policy::{Access, Permissions, Subject};
     /// let p = Permissions::new().with_default(Access::Deny).allow("pdf-*");
-    /// assert_eq!(p.check("pdf-forms"), Access::Allow);
-    /// assert_eq!(p.check("docx"), Access::Deny);
+    /// assert_eq!(p.check(&Subject::load("pdf-forms")), Access::Allow);
+    /// assert_eq!(p.check(&Subject::load("docx")), Access::Deny);
     /// ```
     pub fn allow(self, pattern: impl Into<String>) -> Self {
         self.rule(pattern, Access::Allow)
@@ -201,8 +172,8 @@ impl Permissions {
     /// Appends a rule asking before skills that match `pattern` are loaded.
     ///
     /// ```
-    /// use skills_embed_runtime::policy::{Access, Permissions};
-    /// assert_eq!(Permissions::new().ask("deploy").check("deploy"), Access::Ask);
+    /// use skills_embed_runtime::policy::{Access, Permissions, Subject};
+    /// assert_eq!(Permissions::new().ask("deploy").check(&Subject::load("deploy")), Access::Ask);
     /// ```
     pub fn ask(self, pattern: impl Into<String>) -> Self {
         self.rule(pattern, Access::Ask)
@@ -211,96 +182,66 @@ impl Permissions {
     /// Appends a rule denying skills that match `pattern`.
     ///
     /// ```
-    /// use skills_embed_runtime::policy::{Access, Permissions};
-    /// assert_eq!(Permissions::new().deny("internal-*").check("internal-x"), Access::Deny);
+    /// use skills_embed_runtime::policy::{Access, Permissions, Subject};
+    /// let p = Permissions::new().deny("internal-*");
+    /// assert_eq!(p.check(&Subject::load("internal-x")), Access::Deny);
     /// ```
     pub fn deny(self, pattern: impl Into<String>) -> Self {
         self.rule(pattern, Access::Deny)
     }
 
-    /// Appends a rule giving `access` to skills that match `pattern`; [`allow`](Self::allow),
-    /// [`ask`](Self::ask) and [`deny`](Self::deny) are shorthands for it.
-    ///
-    /// ```
-    /// use skills_embed_runtime::policy::{Access, Permissions};
-    /// assert_eq!(Permissions::new().rule("x", Access::Ask), Permissions::new().ask("x"));
-    /// ```
-    pub fn rule(mut self, pattern: impl Into<String>, access: Access) -> Self {
-        self.rules.push(PermissionRule {
+    fn rule(mut self, pattern: impl Into<String>, access: Access) -> Self {
+        self.rules.push(Rule {
             pattern: pattern.into(),
             access,
         });
         self
     }
 
-    /// Sets what skills matched by no rule get.
+    /// Sets what skills matched by no rule get (a rules file's `default` line).
     ///
     /// ```
-    /// use skills_embed_runtime::policy::{Access, Permissions};
-    /// assert_eq!(Permissions::new().with_default(Access::Ask).check("pdf"), Access::Ask);
+    /// use skills_embed_runtime::policy::{Access, Permissions, Subject};
+    /// let p = Permissions::new().with_default(Access::Ask);
+    /// assert_eq!(p.check(&Subject::load("pdf")), Access::Ask);
     /// ```
     pub fn with_default(mut self, access: Access) -> Self {
         self.default = access;
         self
     }
 
-    /// What skills matched by no rule get.
+    /// What `subject` gets. Loading a skill: the access of the last rule whose pattern matches
+    /// its name, or the default. Running one of its scripts: [`Access::Deny`] when the skill is
+    /// denied; else the access of the last script rule (`skill-pattern/script-pattern`) that
+    /// matches it; else what the skill gets.
     ///
     /// ```
-    /// use skills_embed_runtime::policy::{Access, Permissions};
-    /// assert_eq!(Permissions::new().default_access(), Access::Allow);
-    /// ```
-    pub fn default_access(&self) -> Access {
-        self.default
-    }
-
-    /// The rules, in the order they were added or written.
-    ///
-    /// ```
-    /// use skills_embed_runtime::policy::{Access, Permissions};
-    /// let p = Permissions::new().deny("a-*").allow("a-b");
-    /// assert_eq!(p.rules()[1].access, Access::Allow);
-    /// ```
-    pub fn rules(&self) -> &[PermissionRule] {
-        &self.rules
-    }
-
-    /// What `skill` gets: the access of the last rule whose pattern matches it, or the default.
-    ///
-    /// Never allocates, so it can run for every skill each time a listing is rendered.
-    ///
-    /// ```
-    /// use skills_embed_runtime::policy::{Access, Permissions};
-    /// let p = Permissions::new().deny("*").allow("pdf").deny("pdf");
-    /// assert_eq!(p.check("pdf"), Access::Deny);
-    /// assert_eq!(p.check("docx"), Access::Deny);
-    /// ```
-    pub fn check(&self, skill: &str) -> Access {
-        self.rules
-            .iter()
-            .rev()
-            .find(|rule| !rule.is_script_rule() && rule.matches(skill))
-            .map_or(self.default, |rule| rule.access)
-    }
-
-    /// What running the Rust script `script` of `skill` gets: [`Access::Deny`] when the skill
-    /// is denied; else the access of the last script rule (`skill-pattern/script-pattern`)
-    /// that matches it; else what the skill gets. Never allocates.
-    ///
-    /// ```
-    /// use skills_embed_runtime::policy::{Access, Permissions};
-    /// let p = Permissions::parse("ask */*\nallow pdf-forms/validate\ndeny internal-*")?;
-    /// assert_eq!(p.check_script("pdf-forms", "fill_form"), Access::Ask);
-    /// assert_eq!(p.check_script("pdf-forms", "validate"), Access::Allow);
-    /// assert_eq!(p.check_script("internal-tools", "validate"), Access::Deny);
-    /// // Script rules say nothing about loading the skill itself.
-    /// assert_eq!(p.check("pdf-forms"), Access::Allow);
+    /// use skills_embed_runtime::policy::{Access, Permissions, Subject};
+    /// let p = Permissions::parse("deny *\nallow pdf-*\nask */fill_*\ndeny pdf-old")?;
+    /// assert_eq!(p.check(&Subject::load("pdf-forms")), Access::Allow);
+    /// assert_eq!(p.check(&Subject::load("pdf-old")), Access::Deny);
+    /// assert_eq!(p.check(&Subject::load("docx")), Access::Deny);
+    /// assert_eq!(p.check(&Subject::run("pdf-forms", "fill_form")), Access::Ask);
+    /// assert_eq!(p.check(&Subject::run("pdf-forms", "validate")), Access::Allow);
+    /// assert_eq!(p.check(&Subject::run("pdf-old", "fill_form")), Access::Deny);
     /// # Ok::<(), skills_embed_runtime::policy::PermissionParseError>(())
     /// ```
-    pub fn check_script(&self, skill: &str, script: &str) -> Access {
-        match self.check(skill) {
-            Access::Deny => Access::Deny,
-            for_skill => self
+    pub fn check(&self, subject: &Subject) -> Access {
+        self.access(&subject.skill, subject.script.as_deref())
+    }
+
+    /// [`check`](Self::check) without building a [`Subject`]: it runs for every skill and
+    /// script each time a listing or a schema is rendered, so it never allocates.
+    pub(crate) fn access(&self, skill: &str, script: Option<&str>) -> Access {
+        let for_skill = self
+            .rules
+            .iter()
+            .rev()
+            .find(|rule| !rule.is_script_rule() && wildcard_match(&rule.pattern, skill))
+            .map_or(self.default, |rule| rule.access);
+        match (for_skill, script) {
+            (Access::Deny, _) | (_, None) => for_skill,
+            (_, Some(script)) => self
                 .rules
                 .iter()
                 .rev()
@@ -326,11 +267,11 @@ impl Permissions {
     /// expected there.
     ///
     /// ```
-    /// use skills_embed_runtime::policy::{Access, Permissions};
+    /// use skills_embed_runtime::policy::{Access, Permissions, Subject};
     ///
     /// let p = Permissions::parse("default deny\nallow pdf-*   # documents only\n")?;
-    /// assert_eq!(p.check("pdf-forms"), Access::Allow);
-    /// assert_eq!(p.check("shell"), Access::Deny);
+    /// assert_eq!(p.check(&Subject::load("pdf-forms")), Access::Allow);
+    /// assert_eq!(p.check(&Subject::load("shell")), Access::Deny);
     ///
     /// let error = Permissions::parse("deny internal-*\nalow pdf-*").unwrap_err();
     /// assert_eq!(error.line(), 2);
@@ -406,13 +347,12 @@ impl FromStr for Permissions {
 
 /// A line of a rules file that [`Permissions::parse`] could not read.
 ///
-/// Its `Display` is one line naming the line number and what was expected:
+/// Its `Display` is one line naming the line number, what is wrong and what was expected:
 ///
 /// ```
-/// use skills_embed_runtime::policy::{ParseProblem, Permissions};
+/// use skills_embed_runtime::policy::Permissions;
 /// let error = Permissions::parse("\n\ndeny").unwrap_err();
 /// assert_eq!(error.line(), 3);
-/// assert!(matches!(error.problem(), ParseProblem::MissingPattern { .. }));
 /// assert_eq!(
 ///     error.to_string(),
 ///     "permissions line 3: `deny` needs a skill-name pattern, e.g. `deny internal-*`",
@@ -435,29 +375,11 @@ impl PermissionParseError {
     pub fn line(&self) -> usize {
         self.line
     }
-
-    /// What is wrong with it.
-    ///
-    /// ```
-    /// use skills_embed_runtime::policy::{ParseProblem, Permissions};
-    /// let error = Permissions::parse("default maybe").unwrap_err();
-    /// assert_eq!(error.problem(), &ParseProblem::UnknownAccess { found: "maybe".into() });
-    /// ```
-    pub fn problem(&self) -> &ParseProblem {
-        &self.problem
-    }
 }
 
-/// What is wrong with a line of a rules file; see [`PermissionParseError`].
-///
-/// ```
-/// use skills_embed_runtime::policy::{Access, ParseProblem};
-/// let problem = ParseProblem::MissingPattern { keyword: Access::Allow };
-/// assert_eq!(problem.to_string(), "`allow` needs a skill-name pattern, e.g. `allow pdf-*`");
-/// ```
+/// What is wrong with a line of a rules file (or a rule read from JSON, which has no line).
 #[derive(Debug, Clone, PartialEq, Eq)]
-#[non_exhaustive]
-pub enum ParseProblem {
+enum ParseProblem {
     /// The line does not start with `allow`, `ask`, `deny` or `default`.
     UnknownKeyword {
         /// The first word of the line.
@@ -499,27 +421,20 @@ pub enum ParseProblem {
 const EXPECTED_LINE: &str =
     "expected `allow PATTERN`, `ask PATTERN`, `deny PATTERN` or `default allow|ask|deny`";
 
-/// A word taken from the input, quoted for a message: escaped with `{:?}` so that quotes and
-/// control characters cannot break the message's single line, and cut short so that a runaway
-/// line cannot flood it.
-pub(super) struct Quoted<'a>(pub(super) &'a str);
-
-impl fmt::Display for Quoted<'_> {
-    fn fmt(&self, f: &mut fmt::Formatter<'_>) -> fmt::Result {
-        const MAX_CHARS: usize = 40;
-        match self.0.char_indices().nth(MAX_CHARS) {
-            Some((end, _)) => write!(f, "{:?}…", &self.0[..end]),
-            None => write!(f, "{:?}", self.0),
-        }
-    }
+/// A word taken from the input, quoted for a message: clipped (the one clip) so that a runaway
+/// line cannot flood it, then written as a JSON string (the one quoting) so that quotes and
+/// control characters cannot break its single line.
+pub(super) fn quoted(word: &str) -> String {
+    crate::text::json_string(&crate::text::echo(word))
 }
 
 impl fmt::Display for ParseProblem {
     fn fmt(&self, f: &mut fmt::Formatter<'_>) -> fmt::Result {
         match self {
             Self::UnknownKeyword { found } => {
-                write!(f, "unknown keyword {}", Quoted(found))?;
-                if let Some(near) = closest(found, &["allow", "ask", "deny", "default"]) {
+                write!(f, "unknown keyword {}", quoted(found))?;
+                if let Some(near) = crate::text::closest(found, ["allow", "ask", "deny", "default"])
+                {
                     write!(f, " (did you mean `{near}`?)")?;
                 }
                 write!(f, "; {EXPECTED_LINE}")
@@ -542,9 +457,9 @@ impl fmt::Display for ParseProblem {
                 write!(
                     f,
                     "`default` takes `allow`, `ask` or `deny`, not {}",
-                    Quoted(found)
+                    quoted(found)
                 )?;
-                if let Some(near) = closest(found, &["allow", "ask", "deny"]) {
+                if let Some(near) = crate::text::closest(found, ["allow", "ask", "deny"]) {
                     write!(f, " (did you mean `{near}`?)")?;
                 }
                 Ok(())
@@ -553,7 +468,7 @@ impl fmt::Display for ParseProblem {
                 f,
                 "unexpected {}: a line holds one keyword and one pattern, patterns hold no \
                  spaces, and comments start with `#`",
-                Quoted(found)
+                quoted(found)
             ),
             Self::DuplicateDefault { first } => write!(
                 f,
@@ -568,7 +483,7 @@ impl fmt::Display for ParseProblem {
                     "pattern {} contains {character:?}, which no skill name can contain, so it \
                      would never match; patterns are case-sensitive and names hold only lowercase \
                      letters, digits and `-` (`*` matches any run of characters)",
-                    Quoted(pattern)
+                    quoted(pattern)
                 )?;
                 if pattern.contains('/') {
                     f.write_str(
@@ -580,16 +495,6 @@ impl fmt::Display for ParseProblem {
             }
         }
     }
-}
-
-/// The keyword closest to `found`, through the one "did you mean" (`text::closest`). Keywords
-/// are at most 7 bytes, so a longer word is no typo of one, and skipping it keeps the cost
-/// bounded on hostile input.
-fn closest(found: &str, candidates: &[&str]) -> Option<String> {
-    if found.len() > 16 {
-        return None;
-    }
-    crate::text::closest(found, candidates.iter().copied())
 }
 
 /// Why `pattern` can never be what the author meant, if it cannot.
@@ -654,82 +559,6 @@ fn wildcard_match(pattern: &str, text: &str) -> bool {
         }
     }
     true
-}
-
-/// One [`Permissions`] per agent, and the one used for agents without their own.
-///
-/// An agent's permissions replace the default ones entirely; they are not layered on top, so
-/// reading one agent's rules tells the whole story for that agent.
-///
-/// ```
-/// use skills_embed_runtime::policy::{Access, AgentPermissions, Permissions};
-///
-/// let all = AgentPermissions::new(Permissions::new().deny("deploy-*"))
-///     .with_agent("release-bot", Permissions::new().ask("deploy-*"));
-/// assert_eq!(all.for_agent("release-bot").check("deploy-prod"), Access::Ask);
-/// assert_eq!(all.for_agent("chat").check("deploy-prod"), Access::Deny);
-/// ```
-///
-/// In JSON, both fields are optional:
-///
-/// ```
-/// use skills_embed_runtime::policy::{Access, AgentPermissions};
-/// let all: AgentPermissions = serde_json::from_str(r#"{
-///     "default": {"rules": [{"pattern": "deploy-*", "access": "deny"}]},
-///     "agents": {"release-bot": {"default": "ask"}}
-/// }"#).unwrap();
-/// assert_eq!(all.for_agent("release-bot").check("deploy-prod"), Access::Ask);
-/// ```
-#[derive(Debug, Clone, Default, PartialEq, Eq, Serialize, Deserialize)]
-#[serde(deny_unknown_fields)]
-pub struct AgentPermissions {
-    #[serde(default)]
-    default: Permissions,
-    // A `BTreeMap` so that serialising gives the same bytes every time.
-    #[serde(default)]
-    agents: BTreeMap<String, Permissions>,
-}
-
-impl AgentPermissions {
-    /// `default` for every agent, until some get their own with
-    /// [`with_agent`](Self::with_agent).
-    ///
-    /// ```
-    /// use skills_embed_runtime::policy::{Access, AgentPermissions, Permissions};
-    /// let all = AgentPermissions::new(Permissions::new().with_default(Access::Deny));
-    /// assert_eq!(all.for_agent("any").check("pdf"), Access::Deny);
-    /// ```
-    pub fn new(default: Permissions) -> Self {
-        Self {
-            default,
-            agents: BTreeMap::new(),
-        }
-    }
-
-    /// Gives `agent` its own permissions, replacing any it had.
-    ///
-    /// ```
-    /// use skills_embed_runtime::policy::{Access, AgentPermissions, Permissions};
-    /// let all = AgentPermissions::new(Permissions::new())
-    ///     .with_agent("a", Permissions::new().deny("*"))
-    ///     .with_agent("a", Permissions::new().ask("*"));
-    /// assert_eq!(all.for_agent("a").check("pdf"), Access::Ask);
-    /// ```
-    pub fn with_agent(mut self, agent: impl Into<String>, permissions: Permissions) -> Self {
-        self.agents.insert(agent.into(), permissions);
-        self
-    }
-
-    /// The permissions of `agent`: its own if it has some, the default ones otherwise.
-    ///
-    /// ```
-    /// use skills_embed_runtime::policy::{AgentPermissions, Permissions};
-    /// let all = AgentPermissions::new(Permissions::new().deny("x"));
-    /// assert_eq!(all.for_agent("unknown"), &Permissions::new().deny("x"));
-    /// ```
-    pub fn for_agent(&self, agent: &str) -> &Permissions {
-        self.agents.get(agent).unwrap_or(&self.default)
-    }
 }
 
 #[cfg(test)]
@@ -800,13 +629,13 @@ mod tests {
             .allow("pdf-*")
             .ask("pdf-sign")
             .with_default(Access::Ask);
-        assert_eq!(p.check("pdf-forms"), Access::Allow);
-        assert_eq!(p.check("pdf-sign"), Access::Ask);
-        assert_eq!(p.check("docx"), Access::Deny);
+        assert_eq!(p.access("pdf-forms", None), Access::Allow);
+        assert_eq!(p.access("pdf-sign", None), Access::Ask);
+        assert_eq!(p.access("docx", None), Access::Deny);
         let none = Permissions::new().with_default(Access::Deny).allow("pdf");
-        assert_eq!(none.check("docx"), Access::Deny);
-        assert_eq!(none.check("pdf"), Access::Allow);
-        assert_eq!(Permissions::new().check(""), Access::Allow);
+        assert_eq!(none.access("docx", None), Access::Deny);
+        assert_eq!(none.access("pdf", None), Access::Allow);
+        assert_eq!(Permissions::new().access("", None), Access::Allow);
     }
 
     #[test]
@@ -819,27 +648,14 @@ mod tests {
                     deny internal-*#no space before comment\n\
                     allow *\n";
         let p = Permissions::parse(text).expect("valid");
-        assert_eq!(p.default_access(), Access::Deny);
         assert_eq!(
-            p.rules(),
-            &[
-                PermissionRule {
-                    pattern: "pdf-*".into(),
-                    access: Access::Allow
-                },
-                PermissionRule {
-                    pattern: "deploy".into(),
-                    access: Access::Ask
-                },
-                PermissionRule {
-                    pattern: "internal-*".into(),
-                    access: Access::Deny
-                },
-                PermissionRule {
-                    pattern: "*".into(),
-                    access: Access::Allow
-                },
-            ]
+            p,
+            Permissions::new()
+                .with_default(Access::Deny)
+                .allow("pdf-*")
+                .ask("deploy")
+                .deny("internal-*")
+                .allow("*")
         );
         assert_eq!(Permissions::parse("").expect("empty"), Permissions::new());
         assert_eq!(
@@ -954,20 +770,17 @@ mod tests {
             .to_string();
         assert!(message.len() < 250, "{message}");
         assert!(
-            message.contains(&format!("\"{}\"…", "x".repeat(40))),
+            message.contains(&format!("\"{}…\"", "x".repeat(99))),
             "{message}"
         );
-        assert_eq!(
-            Quoted("é".repeat(40).as_str()).to_string(),
-            format!("\"{}\"", "é".repeat(40))
-        );
+        assert_eq!(quoted(&"é".repeat(100)), format!("\"{}\"", "é".repeat(100)));
     }
 
     #[test]
     fn parse_accepts_unicode_lowercase_patterns() {
         let p = Permissions::parse("deny навык-*\nallow 数据-*").expect("valid");
-        assert_eq!(p.check("навык-pdf"), Access::Deny);
-        assert_eq!(p.check("数据-x"), Access::Allow);
+        assert_eq!(p.access("навык-pdf", None), Access::Deny);
+        assert_eq!(p.access("数据-x", None), Access::Allow);
         assert!(Permissions::parse("deny НАВЫК").is_err());
     }
 
@@ -1016,21 +829,22 @@ mod tests {
     }
 
     #[test]
-    fn agents_fall_back_to_the_default() {
-        let all =
-            AgentPermissions::new(Permissions::new().deny("x")).with_agent("a", Permissions::new());
-        assert_eq!(all.for_agent("a").check("x"), Access::Allow);
-        assert_eq!(all.for_agent("b").check("x"), Access::Deny);
-        assert_eq!(all.for_agent("").check("x"), Access::Deny);
+    fn script_rules_are_read_for_runs_only() {
+        let p = Permissions::parse("ask */*\nallow pdf-forms/validate\ndeny internal-*")
+            .expect("valid");
+        assert_eq!(p.access("pdf-forms", Some("fill_form")), Access::Ask);
+        assert_eq!(p.access("pdf-forms", Some("validate")), Access::Allow);
+        assert_eq!(p.access("internal-tools", Some("validate")), Access::Deny);
+        // Script rules say nothing about loading the skill itself.
+        assert_eq!(p.access("pdf-forms", None), Access::Allow);
         assert_eq!(
-            AgentPermissions::default().for_agent("a"),
-            &Permissions::new()
+            p.check(&Subject::run("pdf-forms", "fill_form")),
+            p.access("pdf-forms", Some("fill_form"))
         );
-        let json = serde_json::to_string(&all).expect("serialise");
-        assert_eq!(
-            serde_json::from_str::<AgentPermissions>(&json).expect("back"),
-            all
-        );
+    }
+
+    fn load(skill: &Skill) -> Subject {
+        Subject::load(skill.name())
     }
 
     fn skill(name: &str, body: &str) -> Skill {
@@ -1047,20 +861,20 @@ mod tests {
         let permissions = Permissions::new().ask("ask-*").deny("ask-denied");
         let mut grants = Grants::default();
         let once = skill("ask-once", "");
-        assert!(grants.answer(&once, Answer::Once));
-        assert_eq!(grants.access(&permissions, &once), Access::Ask);
+        assert!(grants.answer(&load(&once), &once, Answer::Once));
+        assert_eq!(grants.access_of(&permissions, &once, None), Access::Ask);
         let no = skill("ask-no", "");
-        assert!(!grants.answer(&no, Answer::Reject));
-        assert_eq!(grants.access(&permissions, &no), Access::Ask);
+        assert!(!grants.answer(&load(&no), &no, Answer::Reject));
+        assert_eq!(grants.access_of(&permissions, &no, None), Access::Ask);
         let yes = skill("ask-yes", "");
-        assert!(grants.answer(&yes, Answer::Always));
-        assert!(grants.answer(&yes, Answer::Always));
-        assert_eq!(grants.access(&permissions, &yes), Access::Allow);
+        assert!(grants.answer(&load(&yes), &yes, Answer::Always));
+        assert!(grants.answer(&load(&yes), &yes, Answer::Always));
+        assert_eq!(grants.access_of(&permissions, &yes, None), Access::Allow);
         let denied = skill("ask-denied", "");
-        assert!(grants.answer(&denied, Answer::Always));
-        assert_eq!(grants.access(&permissions, &denied), Access::Deny);
+        assert!(grants.answer(&load(&denied), &denied, Answer::Always));
+        assert_eq!(grants.access_of(&permissions, &denied, None), Access::Deny);
         assert_eq!(
-            grants.access(&permissions, &skill("other", "")),
+            grants.access_of(&permissions, &skill("other", ""), None),
             Access::Allow
         );
         let json = serde_json::to_string(&grants).expect("serialise");
@@ -1081,14 +895,14 @@ mod tests {
         let approved = skill("deploy", "Run make deploy.\n");
         let changed = skill("deploy", "Run make deploy; drop the backups.\n");
         let mut grants = Grants::default();
-        grants.answer(&approved, Answer::Always);
+        grants.answer(&load(&approved), &approved, Answer::Always);
         assert_eq!(
-            grants.access(&permissions, &skill("deploy", "Run make deploy.\n")),
+            grants.access_of(&permissions, &skill("deploy", "Run make deploy.\n"), None),
             Access::Allow
         );
         // Any change asks again: the body, or a field.
-        assert_eq!(grants.access(&permissions, &changed), Access::Ask);
-        assert!(!grants.is_granted(&changed));
+        assert_eq!(grants.access_of(&permissions, &changed, None), Access::Ask);
+        assert!(!grants.is_granted("deploy", None, &changed));
         let mut fields = crate::model::fields::Fields {
             name: "deploy".into(),
             description: "A skill.".into(),
@@ -1096,27 +910,36 @@ mod tests {
         };
         fields.license = Some("MIT".into());
         let relicensed = Skill::owned(fields, "Run make deploy.\n".into(), Vec::new());
-        assert_eq!(grants.access(&permissions, &relicensed), Access::Ask);
+        assert_eq!(
+            grants.access_of(&permissions, &relicensed, None),
+            Access::Ask
+        );
         // The stale grant is kept: it applies again to the approved content...
         assert_eq!(
-            grants.granted_digest("deploy"),
-            Some(approved.content_digest())
+            serde_json::to_value(&grants).expect("serialise")["deploy"],
+            hex(&approved.content_digest())
         );
-        assert_eq!(grants.access(&permissions, &approved), Access::Allow);
+        assert_eq!(
+            grants.access_of(&permissions, &approved, None),
+            Access::Allow
+        );
         // ... until a new "always" replaces it.
-        grants.answer(&changed, Answer::Always);
-        assert_eq!(grants.access(&permissions, &changed), Access::Allow);
-        assert_eq!(grants.access(&permissions, &approved), Access::Ask);
+        grants.answer(&load(&changed), &changed, Answer::Always);
+        assert_eq!(
+            grants.access_of(&permissions, &changed, None),
+            Access::Allow
+        );
+        assert_eq!(grants.access_of(&permissions, &approved, None), Access::Ask);
         // A grant is for a name: another skill with the same content is not granted.
         let other = skill("deploy-two", "Run make deploy; drop the backups.\n");
         assert_eq!(
-            grants.access(&Permissions::new().ask("*"), &other),
+            grants.access_of(&Permissions::new().ask("*"), &other, None),
             Access::Ask
         );
         // Reject forgets it whatever the content.
-        assert!(!grants.answer(&approved, Answer::Reject));
-        assert!(grants.is_empty());
-        assert_eq!(grants.access(&permissions, &changed), Access::Ask);
+        assert!(!grants.answer(&load(&approved), &approved, Answer::Reject));
+        assert_eq!(grants, Grants::default());
+        assert_eq!(grants.access_of(&permissions, &changed, None), Access::Ask);
     }
 
     #[test]
@@ -1127,16 +950,16 @@ mod tests {
             hex(&deploy.content_digest()).to_uppercase()
         );
         let grants: Grants = serde_json::from_str(&upper).expect("uppercase hex");
-        assert!(grants.is_granted(&deploy));
+        assert!(grants.is_granted("deploy", None, &deploy));
         assert_eq!(
             serde_json::from_str::<Grants>("{}").expect("empty"),
             Grants::default()
         );
         // The older form, names without digests: accepted, and grants nothing.
         let old: Grants = serde_json::from_str(r#"["deploy","pdf"]"#).expect("old form");
-        assert!(old.is_empty());
+        assert_eq!(old, Grants::default());
         assert_eq!(
-            old.access(&Permissions::new().ask("deploy"), &deploy),
+            old.access_of(&Permissions::new().ask("deploy"), &deploy, None),
             Access::Ask
         );
         let long = "x".repeat(1_000);

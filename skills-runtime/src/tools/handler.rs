@@ -144,13 +144,13 @@ impl Tools {
     /// unchanged (see [`Grants`]).
     ///
     /// ```
-    /// use skills_embed_runtime::policy::{Answer, Grants, Permissions};
+    /// use skills_embed_runtime::policy::{Answer, Grants, Permissions, Subject};
     /// use skills_embed_runtime::tools::{Decision, Settings, Tools};
     /// use skills_embed_runtime::{Fields, Skill, SkillSet, listing::ListingFormat};
     /// let fields = Fields { name: "deploy".into(), description: "Deploy.".into(), ..Fields::default() };
     /// let set = SkillSet::from_skills(vec![Skill::owned(fields, "Run make.\n".into(), vec![])], &ListingFormat::Markdown);
     /// let mut grants = Grants::default();
-    /// grants.answer(set.get("deploy").unwrap(), Answer::Always);
+    /// grants.answer(&Subject::load("deploy"), set.get("deploy").unwrap(), Answer::Always);
     /// let settings = Settings { permissions: Permissions::new().ask("deploy"), ..Settings::default() };
     ///
     /// let tools = Tools::new(set, settings).with_grants(grants);
@@ -247,12 +247,13 @@ impl Tools {
         if self.hidden(skill) {
             return Access::Deny;
         }
-        self.grants.access(&self.settings.permissions, skill)
+        self.grants
+            .access_of(&self.settings.permissions, skill, None)
     }
 
     /// Whether the rules deny `skill` or the host hides it (grants never lift a denial).
     fn denies(&self, skill: &Skill) -> bool {
-        self.hidden(skill) || self.settings.permissions.check(skill.name()) == Access::Deny
+        self.hidden(skill) || self.settings.permissions.access(skill.name(), None) == Access::Deny
     }
 
     fn hidden(&self, skill: &Skill) -> bool {
@@ -262,7 +263,7 @@ impl Tools {
     /// Whether the model may see `skill`: its [invocation policy](Skill::invocation) lets the
     /// model invoke it and the permissions do not deny it.
     fn shows(&self, skill: &Skill) -> bool {
-        skill.invocation().model_may_invoke() && !self.denies(skill)
+        skill.policy().model_may_invoke() && !self.denies(skill)
     }
 
     /// The skills the model may see, sorted by name: those whose
@@ -302,7 +303,7 @@ impl Tools {
     }
 
     fn user_may_invoke(&self, skill: &Skill) -> bool {
-        skill.invocation().user_may_invoke() && !self.denies(skill)
+        skill.policy().user_may_invoke() && !self.denies(skill)
     }
 
     /// A skill the user may invoke, by name; any other answers like an unknown skill, naming
@@ -413,7 +414,7 @@ impl Tools {
         }
         match self
             .grants
-            .access_script(&self.settings.permissions, skill, script)
+            .access_of(&self.settings.permissions, skill, Some(script))
         {
             Access::Ask if allowed_by_skill(skill, script) => Access::Allow,
             access => access,
@@ -758,7 +759,7 @@ mod tests {
     use crate::listing::ListingFormat;
     use crate::model::fields::Fields;
     use crate::model::file::File;
-    use crate::policy::{Answer, Permissions};
+    use crate::policy::{Answer, Permissions, Subject};
 
     fn ruled(set: SkillSet, permissions: Permissions) -> Tools {
         Tools::new(
@@ -810,7 +811,7 @@ mod tests {
             SkillSet::from_skills(vec![skill("*"), skill("deploy")], &ListingFormat::Markdown);
         let rules = Permissions::new().ask("*");
         let mut grants = Grants::default();
-        grants.answer(set.get("*").unwrap(), Answer::Always);
+        grants.answer(&Subject::load("*"), set.get("*").unwrap(), Answer::Always);
         let tools = ruled(set, rules.clone()).with_grants(grants);
         let set = tools.set();
 
@@ -834,7 +835,11 @@ mod tests {
         );
         let rules = Permissions::new().ask("deploy");
         let mut grants = Grants::default();
-        grants.answer(set.get("deploy").unwrap(), Answer::Always);
+        grants.answer(
+            &Subject::load("deploy"),
+            set.get("deploy").unwrap(),
+            Answer::Always,
+        );
         let tools = ruled(set, rules.clone())
             .with_grants(grants.clone())
             .hiding(|s| s.name().contains('*'));

@@ -27,9 +27,9 @@ pub struct Reattach {
     pub per_skill: usize,
     /// The most tokens all the blocks and the heading line may take together.
     pub total: usize,
-    /// Counts tokens; [`estimate_tokens`](crate::listing::estimate_tokens) when `None`, as for
-    /// the listing's [`Budget`](crate::listing::Budget).
-    pub counter: Option<TokenCounter>,
+    /// Counts tokens; the listing's estimate when `None`, as for
+    /// [`ListingOptions::counter`](crate::listing::ListingOptions::counter).
+    pub counter: Option<fn(&str) -> usize>,
 }
 
 impl Reattach {

@@ -197,7 +197,7 @@ pub(crate) fn frame(
 }
 
 pub(crate) fn push_chunks(config: &Settings, out: &mut String, skill: &Skill) {
-    if skill.chunks().is_empty() {
+    if skill.chunks().len() == 0 {
         return;
     }
     let how = match config.style {
@@ -208,9 +208,9 @@ pub(crate) fn push_chunks(config: &Settings, out: &mut String, skill: &Skill) {
         out,
         "Optional blocks of these instructions (load one with {how}), id | description:"
     );
-    for c in skill.chunks() {
-        let _ = write!(out, "- {} | ", text::quote_name(c.id()));
-        listing::push_one_line(out, c.description());
+    for (id, description) in skill.chunks() {
+        let _ = write!(out, "- {} | ", text::quote_name(id));
+        listing::push_one_line(out, description);
         out.push('\n');
     }
     out.push('\n');

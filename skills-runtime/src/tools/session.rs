@@ -304,7 +304,8 @@ impl Session {
     ///
     /// A skill whose text with the arguments filled in would be over
     /// [`MAX_RENDERED_BYTES`](invoke::MAX_RENDERED_BYTES) makes the whole call an `Err`
-    /// ([`invoke::TooLarge`], for the host to show the user) and records nothing.
+    /// ([`SkillError::TooLarge`](crate::SkillError::TooLarge), for the host to show the user)
+    /// and records nothing.
     ///
     /// ```
     /// use skills_embed_runtime::{Fields, Skill, SkillSet, invoke, listing::ListingFormat};
@@ -330,15 +331,15 @@ impl Session {
         &mut self,
         message: &str,
         skill_dir: impl Fn(&Skill) -> Option<String>,
-    ) -> Result<(Vec<Invoked>, Vec<Unknown>), invoke::TooLarge> {
-        let parsed = {
+    ) -> Result<(Vec<Invoked>, Vec<Unknown>), crate::SkillError> {
+        let (invocations, unknown) = {
             // `user_invocable` already leaves out what the rules deny or the host hides.
             let visible: Vec<&Skill> = self.tools.user_invocable().collect();
             invoke::parse(message, visible.iter().map(|s| s.name()))
         };
         // Rendered first, so that a refusal leaves the session as it was.
         let mut rendered = Vec::new();
-        for invocation in parsed.invocations {
+        for invocation in invocations {
             let Ok(skill) = self.tools.lookup_for_user(&invocation.name) else {
                 continue;
             };
@@ -388,7 +389,7 @@ impl Session {
             self.push_tool_changes(&before);
             invoked.push(done);
         }
-        Ok((invoked, parsed.unknown))
+        Ok((invoked, unknown))
     }
 
     /// What waits for the user's approval.
@@ -404,7 +405,7 @@ impl Session {
     pub fn answer(&mut self, subject: &Subject, answer: Answer) -> Option<ToolOutput> {
         let call = self.state.pending.remove(subject)?;
         if answer == Answer::Reject {
-            self.tools.grants_mut().revoke(&subject.to_string());
+            self.tools.grants_mut().revoke(subject);
             return Some(ToolOutput {
                 text: declined(subject),
                 is_error: true,
@@ -417,10 +418,7 @@ impl Session {
         self.tools.lookup(call.skill()).ok()?;
         let found = set.get(call.skill()).ok()?;
         let grants = self.tools.grants_mut();
-        match &subject.script {
-            Some(script) => grants.answer_script(found, script, answer),
-            None => grants.answer(found, answer),
-        };
+        grants.answer(subject, found, answer);
         Some(self.perform(&call, false))
     }
 
@@ -607,9 +605,9 @@ impl Session {
     /// - **What content**: the skill as it is in the session's set now (after a reload, see
     ///   [`Session::over`]), not a copy of what was sent: the body as the load tool serves it
     ///   (without its chunk blocks), or, for a skill the user invoked last, that body with the
-    ///   invocation's arguments filled in ([`invoke::substitute`]; where filled in it would be
-    ///   over [`MAX_RENDERED_BYTES`](invoke::MAX_RENDERED_BYTES), it is cut as if over the
-    ///   budget, never built whole).
+    ///   invocation's arguments filled in (as [`invoke::render`] fills them; where filled in it
+    ///   would be over [`MAX_RENDERED_BYTES`](invoke::MAX_RENDERED_BYTES), it is cut as if over
+    ///   the budget, never built whole).
     /// - **Order and budget**: most recent first. Each skill gets at most
     ///   [`Reattach::per_skill`] tokens, and no more than what is left of [`Reattach::total`].
     ///   Tokens are counted by [`Reattach::counter`] on each skill's whole block as inserted
@@ -796,7 +794,7 @@ impl Session {
         }
         let skill = self.tools.set().get(name).ok()?;
         // What the load tool serves, and what its offsets count in.
-        let core: Cow<'_, str> = if skill.chunks().is_empty() {
+        let core: Cow<'_, str> = if skill.chunks().len() == 0 {
             Cow::Borrowed(skill.body().trim_start_matches(['\n', '\r']))
         } else {
             Cow::Owned(crate::tools::render::join_core(skill))

@@ -109,12 +109,12 @@ pub(super) fn menu(target: &Target, common: &Common) -> Outcome {
     if outcome == Outcome::Usage {
         return outcome;
     }
-    let entries = crate::invoke::menu(set.skills());
+    let entries: Vec<_> = crate::invoke::menu(set.skills()).collect();
     let commands: Vec<String> = entries
         .iter()
-        .map(|e| match &e.argument_hint {
-            Some(hint) => format!("/{} {hint}", e.name),
-            None => format!("/{}", e.name),
+        .map(|e| match e.invocation().argument_hint {
+            Some(hint) => format!("/{} {hint}", e.name()),
+            None => format!("/{}", e.name()),
         })
         .collect();
     let width = commands
@@ -125,7 +125,12 @@ pub(super) fn menu(target: &Target, common: &Common) -> Outcome {
     let mut out = std::io::stdout().lock();
     for (entry, command) in entries.iter().zip(&commands) {
         let pad = width - command.chars().count();
-        let _ = writeln!(out, "{command}{:pad$}  {}", "", cut(&entry.description, 70));
+        let _ = writeln!(
+            out,
+            "{command}{:pad$}  {}",
+            "",
+            cut(entry.description(), 70)
+        );
     }
     outcome
 }
@@ -177,10 +182,10 @@ pub(super) fn invoke(target: &Target, message: &str, common: &Common) -> Outcome
     let user_may = set
         .skills()
         .iter()
-        .filter(|s| s.invocation().user_may_invoke())
+        .filter(|s| s.invocation().user_may_invoke)
         .map(|s| s.name());
-    let found = invoke::parse(message, user_may);
-    for u in &found.unknown {
+    let (invocations, unknown) = invoke::parse(message, user_may);
+    for u in &unknown {
         match &u.suggestion {
             Some(s) => eprintln!(
                 "not a skill, left as text: {} (byte {}). Did you mean \"{s}\"?",
@@ -192,7 +197,7 @@ pub(super) fn invoke(target: &Target, message: &str, common: &Common) -> Outcome
     let mut out = std::io::stdout().lock();
     let mut outcome = outcome;
     let mut printed = 0;
-    for call in &found.invocations {
+    for call in &invocations {
         let Ok(skill) = set.get(&call.name) else {
             continue;
         };
@@ -215,7 +220,7 @@ pub(super) fn invoke(target: &Target, message: &str, common: &Common) -> Outcome
             }
         }
     }
-    if found.invocations.is_empty() {
+    if invocations.is_empty() {
         eprintln!("no skill invoked");
         return Outcome::Invalid;
     }

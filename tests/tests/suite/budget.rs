@@ -3,7 +3,8 @@
 //! reduced to its name, recently used skills kept whole longest, a closing line that counts what
 //! was shortened, and no listing and no tool when no skill is visible.
 
-use skills_embed::listing::{Budget, ListingFormat, ListingOptions, estimate_tokens};
+use skills_embed::__private::estimate_tokens;
+use skills_embed::listing::{Budget, ListingFormat, ListingOptions};
 use skills_embed::policy::Permissions;
 use skills_embed::tools::{Settings, Tools};
 use skills_embed::{Fields, Skill, SkillSet};

@@ -72,27 +72,22 @@ fn the_enum_keeps_every_skill_for_the_host() {
 #[test]
 fn embedded_policies_are_typed() {
     let deploy = SKILLS.skill(SkillId::Deploy).invocation();
-    assert!(!deploy.model_may_invoke() && deploy.user_may_invoke());
-    assert_eq!(deploy.argument_hint(), Some("[env]"));
-    assert_eq!(deploy.arguments().collect::<Vec<_>>(), ["env"]);
+    assert!(!deploy.model_may_invoke && deploy.user_may_invoke);
+    assert_eq!(deploy.argument_hint.as_deref(), Some("[env]"));
+    assert_eq!(deploy.arguments, ["env"]);
     let style = SKILLS.skill(SkillId::StyleGuide).invocation();
-    assert!(style.model_may_invoke() && !style.user_may_invoke());
-    assert!(
-        !SKILLS
-            .skill(SkillId::Release)
-            .invocation()
-            .model_may_invoke()
-    );
+    assert!(style.model_may_invoke && !style.user_may_invoke);
+    assert!(!SKILLS.skill(SkillId::Release).invocation().model_may_invoke);
     assert!(
         !SKILLS
             .skill(SkillId::AutoinvokeOff)
             .invocation()
-            .model_may_invoke()
+            .model_may_invoke
     );
     let pdf = SKILLS.skill(SkillId::Pdf).invocation();
-    assert!(pdf.model_may_invoke() && pdf.user_may_invoke());
-    assert_eq!(pdf.argument_hint(), Some("[file] [values]"));
-    assert_eq!(pdf.arguments().collect::<Vec<_>>(), ["file", "values"]);
+    assert!(pdf.model_may_invoke && pdf.user_may_invoke);
+    assert_eq!(pdf.argument_hint.as_deref(), Some("[file] [values]"));
+    assert_eq!(pdf.arguments, ["file", "values"]);
     // The string form of the option reads the same.
     for id in SkillId::ALL {
         let named = as_strings::NAMED.get(id.name()).unwrap();
@@ -103,13 +98,18 @@ fn embedded_policies_are_typed() {
 #[test]
 fn other_client_fields_are_kept_as_json() {
     let pdf = SKILLS.skill(SkillId::Pdf);
-    assert_eq!(pdf.extra("model"), Some(json!("sonnet")));
-    assert_eq!(pdf.extra("context"), Some(json!("fork")));
-    assert_eq!(pdf.extra("arguments"), Some(json!(["file", "values"])));
+    assert_eq!(pdf.extra().get("model").cloned(), Some(json!("sonnet")));
+    assert_eq!(pdf.extra().get("context").cloned(), Some(json!("fork")));
+    assert_eq!(
+        pdf.extra().get("arguments").cloned(),
+        Some(json!(["file", "values"]))
+    );
     assert_eq!(
         SKILLS
             .skill(SkillId::Deploy)
-            .extra("disable-model-invocation"),
+            .extra()
+            .get("disable-model-invocation")
+            .cloned(),
         Some(json!(true))
     );
 }
@@ -201,15 +201,15 @@ fn the_handler_answers_like_an_unknown_skill_without_leaking_the_name() {
 
 #[test]
 fn the_user_menu_leaves_out_what_the_user_may_not_invoke() {
-    let menu = invoke::menu(SKILLS.skills());
-    let menu_names: Vec<&str> = menu.iter().map(|e| e.name.as_str()).collect();
+    let menu: Vec<_> = invoke::menu(SKILLS.skills()).collect();
+    let menu_names: Vec<&str> = menu.iter().map(|e| e.name()).collect();
     assert_eq!(menu_names, MENU);
     let hint = |name: &str| {
         menu.iter()
-            .find(|e| e.name == name)
+            .find(|e| e.name() == name)
             .unwrap()
+            .invocation()
             .argument_hint
-            .clone()
     };
     assert_eq!(hint("deploy").as_deref(), Some("[env]"));
     assert_eq!(hint("pdf").as_deref(), Some("[file] [values]"));
@@ -228,7 +228,7 @@ fn the_user_menu_leaves_out_what_the_user_may_not_invoke() {
         !SKILLS
             .skill(SkillId::StyleGuide)
             .invocation()
-            .user_may_invoke()
+            .user_may_invoke
     );
 }
 
@@ -238,17 +238,17 @@ fn the_user_invokes_what_the_model_may_not() {
         SKILLS
             .skills()
             .iter()
-            .filter(|s| s.invocation().user_may_invoke())
+            .filter(|s| s.invocation().user_may_invoke)
             .map(|s| s.name())
     };
-    let parsed = invoke::parse("please /deploy, then /style-guide", user_may());
-    assert_eq!(parsed.invocations.len(), 1);
-    assert_eq!(parsed.invocations[0].name, "deploy");
-    assert_eq!(parsed.unknown[0].text, "/style-guide");
-    let parsed = invoke::parse("/deploy prod", user_may());
+    let (invocations, unknown) = invoke::parse("please /deploy, then /style-guide", user_may());
+    assert_eq!(invocations.len(), 1);
+    assert_eq!(invocations[0].name, "deploy");
+    assert_eq!(unknown[0].text, "/style-guide");
+    let (invocations, _) = invoke::parse("/deploy prod", user_may());
     let deploy = SKILLS.get("deploy").unwrap();
     assert_eq!(
-        invoke::render(deploy, &parsed.invocations[0].args, None).unwrap(),
+        invoke::render(deploy, &invocations[0].args, None).unwrap(),
         "Deploy to prod.\n"
     );
     let pdf = SKILLS.get("pdf").unwrap();
@@ -391,8 +391,7 @@ fn lenient_discovery_honours_every_dialect_with_a_warning_naming_the_client() {
     );
     assert_eq!(
         invoke::menu(set.skills())
-            .iter()
-            .map(|e| e.name.as_str())
+            .map(|e| e.name())
             .collect::<Vec<_>>(),
         MENU
     );
@@ -413,15 +412,19 @@ fn discovery_with_dialects_accepts_them_silently() {
         .collect();
     assert!(client.is_empty(), "{client:#?}");
     let deploy = &found.get("deploy").unwrap().skill;
-    assert!(!deploy.invocation().model_may_invoke());
-    assert_eq!(deploy.invocation().argument_hint(), Some("[env]"));
+    assert!(!deploy.invocation().model_may_invoke);
+    assert_eq!(deploy.invocation().argument_hint.as_deref(), Some("[env]"));
     // Disk and embedded agree, to the digest: the extra fields are one canonical JSON text
     // whichever side printed them (see tests/suite/extra_fields.rs).
     for id in SkillId::ALL {
         let disk = &found.get(id.name()).unwrap().skill;
         let embedded = SKILLS.skill(*id);
         assert_eq!(disk.invocation(), embedded.invocation(), "{id}");
-        assert_eq!(disk.extra_json(), embedded.extra_json(), "{id}");
+        assert_eq!(
+            serde_json::to_string(&disk.extra()).unwrap(),
+            serde_json::to_string(&embedded.extra()).unwrap(),
+            "{id}"
+        );
         assert_eq!(disk.content_digest(), embedded.content_digest(), "{id}");
     }
 }

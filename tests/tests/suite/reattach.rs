@@ -2,7 +2,7 @@
 //! first, within a token budget per skill and in total, each cut ending with the call that loads
 //! the rest, and a closing line naming what did not fit.
 
-use skills_embed::listing::estimate_tokens;
+use skills_embed::__private::estimate_tokens;
 use skills_embed::tools::{Event, Reattach, Reattached, Session, UnloadReason};
 use skills_embed::tools::{Settings, ToolStyle, Tools};
 use skills_embed::{Fields, Skill, SkillSet, listing::ListingFormat};

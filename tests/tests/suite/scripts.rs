@@ -622,7 +622,7 @@ fn ask_waits_for_the_user_and_always_is_remembered() {
     assert!(again.approval.is_none());
     assert_eq!(again.text, "[Script: calc/add]\n\n10");
     // The grant is for the script, not for its skill's other scripts.
-    assert!(!session.tools().grants().is_empty());
+    assert_ne!(session.tools().grants(), &Default::default());
 
     // A rejection: the run does not happen.
     let tools = Tools::new(
@@ -825,7 +825,11 @@ fn a_grant_is_bound_to_the_skill_content() {
     );
     // A grant for loading the skill does not cover its scripts.
     let mut load_only = skills_embed::policy::Grants::default();
-    load_only.answer(first.get("calc").unwrap(), Answer::Always);
+    load_only.answer(
+        &skills_embed::policy::Subject::load("calc"),
+        first.get("calc").unwrap(),
+        Answer::Always,
+    );
     let tools = Tools::new(
         first.clone(),
         Settings {

@@ -25,7 +25,7 @@ use skills_embed::mcp::McpServer;
 use skills_embed::policy::Permissions;
 use skills_embed::{Fields, File, Skill, SkillSet, listing::ListingFormat};
 
-fn demo_set() -> Arc<SkillSet<skills_embed::Dynamic>> {
+fn demo_set() -> Arc<SkillSet> {
     let skill = Skill::owned(
         Fields {
             name: "demo".into(),

@@ -80,7 +80,7 @@ fn owned(name: &str, body: &str) -> Skill {
     Skill::owned(fields, body.to_owned(), Vec::new())
 }
 
-fn set_of(skills: Vec<Skill>) -> Arc<SkillSet<skills_embed::Dynamic>> {
+fn set_of(skills: Vec<Skill>) -> Arc<SkillSet> {
     Arc::new(SkillSet::from_skills(skills, &ListingFormat::Markdown))
 }
 
