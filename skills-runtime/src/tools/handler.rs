@@ -1,5 +1,5 @@
 //! [`Tools`]: the definitions offered, what the model may see, the one decision on each call
-//! ([`Tools::authorize`]), and the answer to it: whatever the model sends, an answer it can act
+//! (`Tools::resolve`), and the answer to it: whatever the model sends, an answer it can act
 //! on, never a panic. Decoding a call is in `call.rs`, framing the answer in `render.rs`.
 
 use std::fmt::Write;
@@ -67,20 +67,6 @@ pub struct Tools {
     cancel: Option<CancelToken>,
 }
 
-/// What [`Tools::authorize`] decides about a call, once: answer it, ask the user first, or
-/// refuse it with the answer for the model.
-#[derive(Debug, Clone, PartialEq, Eq)]
-pub enum Decision {
-    /// The call may be answered now.
-    Allow,
-    /// The user must approve this first (an `ask` rule without a grant for the skill's
-    /// current content).
-    Ask(Subject),
-    /// The call names a skill or script the model may not use, or none that exists: the error
-    /// is the answer for the model, worded exactly as for one that does not exist.
-    Deny(CallError),
-}
-
 /// A call the rules let through: the skill it names and, for a run, the script.
 pub(crate) struct Resolved<'t> {
     pub(crate) skill: &'t Skill,
@@ -145,7 +131,7 @@ impl Tools {
     ///
     /// ```
     /// use skills_embed_runtime::policy::{Answer, Grants, Permissions};
-    /// use skills_embed_runtime::tools::{Decision, Settings, Tools};
+    /// use skills_embed_runtime::tools::{Settings, Tools};
     /// use skills_embed_runtime::{Fields, Skill, SkillSet, listing::ListingFormat};
     /// let fields = Fields { name: "deploy".into(), description: "Deploy.".into(), ..Fields::default() };
     /// let set = SkillSet::from_skills(vec![Skill::owned(fields, "Run make.\n".into(), vec![])], &ListingFormat::Markdown);
@@ -154,9 +140,8 @@ impl Tools {
     /// let settings = Settings { permissions: Permissions::new().ask("deploy"), ..Settings::default() };
     ///
     /// let tools = Tools::new(set, settings).with_grants(grants);
-    /// let call = tools.parse("load_skill", r#"{"skill":"deploy"}"#).unwrap();
-    /// assert_eq!(tools.authorize(&call), Decision::Allow);
-    /// assert!(tools.call(&call).approval.is_none());
+    /// let out = tools.handle("load_skill", r#"{"skill":"deploy"}"#);
+    /// assert!(out.approval.is_none() && out.text.contains("Run make."));
     /// ```
     pub fn with_grants(mut self, grants: Grants) -> Self {
         self.grants = grants;
@@ -447,7 +432,7 @@ impl Tools {
     }
 
     /// Parses a call; the error is the answer for the model.
-    pub fn parse(&self, tool_name: &str, arguments: &str) -> Result<Call, CallError> {
+    pub(crate) fn parse(&self, tool_name: &str, arguments: &str) -> Result<Call, CallError> {
         self.decode(|settings, known| call::decode(settings, tool_name, arguments, known))
     }
 
@@ -485,44 +470,10 @@ impl Tools {
         )
     }
 
-    /// The one decision on `call`: whether it may be answered now, needs the user's approval
-    /// first, or is refused (a skill the model may not see answers like one that does not
-    /// exist; a script it may not run, like one the skill does not have).
-    ///
-    /// ```
-    /// use skills_embed_runtime::policy::{Permissions, Subject};
-    /// use skills_embed_runtime::tools::{Decision, Settings, Tools};
-    /// use skills_embed_runtime::{Fields, Skill, SkillSet, listing::ListingFormat};
-    /// let skill = |name: &str| Skill::owned(
-    ///     Fields { name: name.into(), description: "D.".into(), ..Fields::default() },
-    ///     String::new(),
-    ///     vec![],
-    /// );
-    /// let set = SkillSet::from_skills(vec![skill("deploy"), skill("pdf"), skill("secret")], &ListingFormat::Markdown);
-    /// let settings = Settings { permissions: Permissions::new().ask("deploy").deny("secret"), ..Settings::default() };
-    /// let tools = Tools::new(set, settings);
-    /// let decide = |skill: &str| {
-    ///     let call = tools.parse("load_skill", &format!(r#"{{"skill":"{skill}"}}"#)).unwrap();
-    ///     tools.authorize(&call)
-    /// };
-    /// assert_eq!(decide("pdf"), Decision::Allow);
-    /// assert_eq!(decide("deploy"), Decision::Ask(Subject::load("deploy")));
-    /// let Decision::Deny(error) = decide("secret") else { panic!() };
-    /// assert!(error.to_string().starts_with(r#"Skill "secret" not found."#));
-    /// ```
-    pub fn authorize(&self, call: &Call) -> Decision {
-        match self.resolve(call) {
-            Ok(resolved) => match resolved.access {
-                Access::Ask => Decision::Ask(resolved.subject()),
-                _ => Decision::Allow,
-            },
-            Err(e) => Decision::Deny(e),
-        }
-    }
-
-    /// The skill (and script) `call` names among what the model may use, with what the rules
-    /// say about it; the error answers the model. A denial never reaches here: what the rules
-    /// deny is not visible, so it is looked up as unknown.
+    /// The one decision on `call`: the skill (and script) it names among what the model may
+    /// use, with what the rules say about it (allow, or ask the user first); the error answers
+    /// the model. A skill the model may not see answers like one that does not exist, a script
+    /// it may not run like one the skill does not have.
     pub(crate) fn resolve(&self, call: &Call) -> Result<Resolved<'_>, CallError> {
         let skill = match self.set.get(call.skill()) {
             Ok(skill) if self.shows(skill) => skill,
@@ -545,23 +496,20 @@ impl Tools {
         }
     }
 
-    /// Answers a call to any tool of either style, given its raw JSON arguments.
+    /// Answers a call to any tool of either style, given its raw JSON arguments, decided once:
+    /// a call under `ask` without a grant for the skill's content is not answered, its answer
+    /// names the subject in [`ToolOutput::approval`] (a [`Session`](super::Session) keeps it
+    /// until the user answers).
     pub fn handle(&self, tool_name: &str, arguments: &str) -> ToolOutput {
-        match self.parse(tool_name, arguments) {
-            Ok(call) => self.call(&call),
-            Err(e) => e.into(),
-        }
-    }
-
-    /// Answers a parsed call, decided once ([`Tools::authorize`]). A call under `ask` without a
-    /// grant for the skill's content is not answered: the answer names its subject in
-    /// [`ToolOutput::approval`].
-    pub fn call(&self, call: &Call) -> ToolOutput {
-        match self.resolve(call) {
+        let call = match self.parse(tool_name, arguments) {
+            Ok(call) => call,
+            Err(e) => return e.into(),
+        };
+        match self.resolve(&call) {
             Ok(resolved) if resolved.access == Access::Ask => {
                 ToolOutput::awaiting_approval(resolved.subject())
             }
-            Ok(resolved) => self.answer(&resolved, call),
+            Ok(resolved) => self.answer(&resolved, &call),
             Err(e) => e.into(),
         }
     }

@@ -15,7 +15,7 @@ use crate::listing::{ListingOptions, TokenCounter};
 use crate::model::skill::Skill;
 use crate::policy::{Access, Answer, Subject};
 use crate::tools::{Call, READ_SKILL, READ_SKILL_RESOURCE, ToolOutput, ToolStyle, Tools};
-use crate::tools::{Disclosure, match_skills};
+use crate::tools::{Disclosure, MatchConfig, match_skills};
 
 /// Something the host may want to react to.
 #[derive(Debug, Clone, PartialEq, Eq)]
@@ -919,9 +919,16 @@ impl Session {
     pub fn system_prompt(&mut self, disclosure: &Disclosure, user_input: &str) -> String {
         let eager: Vec<String> = match disclosure {
             Disclosure::Progressive => Vec::new(),
-            Disclosure::Eager(config) => {
+            &Disclosure::Eager {
+                max_skills,
+                min_score,
+            } => {
                 let visible = self.tools.visible().map(|s| (s.name(), s.description()));
-                match_skills(user_input, visible, config)
+                let config = MatchConfig {
+                    max_skills,
+                    min_score,
+                };
+                match_skills(user_input, visible, &config)
                     .into_iter()
                     .map(|m| m.name)
                     .collect()
@@ -958,7 +965,7 @@ impl Session {
             }
             self.push_tool_changes(&before);
         }
-        if !matches!(disclosure, Disclosure::Eager(_)) {
+        if !matches!(disclosure, Disclosure::Eager { .. }) {
             let rest: Vec<&Skill> = self
                 .tools
                 .visible()

@@ -4,7 +4,7 @@
 use serde_json::json;
 use skills_embed::listing::{ListingFormat, ListingOptions};
 use skills_embed::policy::{Answer, Permissions};
-use skills_embed::tools::{Disclosure, MatchConfig};
+use skills_embed::tools::Disclosure;
 use skills_embed::tools::{Event, Session};
 use skills_embed::tools::{OutputShape, Settings, ToolStyle, Tools};
 use skills_embed::{__private::hex, __private::sha256, SkillIdentifier};
@@ -473,7 +473,10 @@ fn progressive_eager_and_hybrid_prompts() {
         },
     ));
     let eager = s.system_prompt(
-        &Disclosure::Eager(MatchConfig::default()),
+        &Disclosure::Eager {
+            max_skills: 3,
+            min_score: 2,
+        },
         "please fill in this PDF form",
     );
     assert!(
