@@ -72,7 +72,7 @@ use serde_json::Value;
 use crate::host::Host;
 use crate::model::file::hex;
 use crate::policy::Access;
-use crate::tools::{Call, CallError, Settings, Snapshot, Source, ToolStyle, Tools};
+use crate::tools::{Call, Settings, Snapshot, Source, ToolStyle, Tools};
 
 /// What one successful load returned, published in the tool context's result metadata
 /// (`context.result::<SkillLoad>()` after the call; the model never sees it).
@@ -191,7 +191,7 @@ async fn answer(
     let tools = host.tools(set);
     let call = tools
         .parse(name, &arguments)
-        .map_err(|e: CallError| SkillToolError::new(ToolErrorKind::InvalidArgs, e.to_string()))?;
+        .map_err(|e| SkillToolError::new(ToolErrorKind::InvalidArgs, e.to_string()))?;
     let resolved = tools
         .resolve(&call)
         .map_err(|e| SkillToolError::new(ToolErrorKind::NotFound, e.to_string()))?;
@@ -427,7 +427,7 @@ impl DynamicSkillTools {
     pub fn tools(&self) -> Vec<DynamicTool> {
         self.host
             .tools(&self.source.snapshot())
-            .offered()
+            .definitions()
             .into_iter()
             .filter_map(|definition| {
                 let name = ToolName::new(definition.name.clone()).ok()?;

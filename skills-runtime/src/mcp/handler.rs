@@ -412,7 +412,7 @@ impl ServerHandler for Handler {
         // No visible skill, no tool (`offered`); a reload that brings one notifies the client.
         let tools = self
             .tools(&set)
-            .offered()
+            .definitions()
             .iter()
             .map(|d| {
                 serde_json::from_value::<Tool>(d.to_mcp())
@@ -925,7 +925,7 @@ fn check_call(
     // are built on the error path alone, not on every call.
     let name_trimmed = name.trim();
     let load_tool = is_load_tool(unified, name);
-    let offered = || -> Vec<String> { tools.offered().into_iter().map(|d| d.name).collect() };
+    let offered = || -> Vec<String> { tools.definitions().into_iter().map(|d| d.name).collect() };
     // A run tool (the unified one, or a split style's tool per script) is known while a script
     // is runnable; only such a call builds the definitions to tell.
     let known = !tools.is_empty()

@@ -94,7 +94,7 @@ impl Tools {
     /// use skills_embed_runtime::{Fields, Skill, SkillSet, listing::ListingOptions, listing::ListingFormat};
     /// let empty = SkillSet::from_skills(Vec::new(), &ListingFormat::Markdown);
     /// let tools = Tools::new(empty, Settings::default());
-    /// assert!(tools.is_empty() && tools.offered().is_empty());
+    /// assert!(tools.is_empty() && tools.definitions().is_empty());
     /// assert_eq!(tools.listing(&ListingOptions::default()), "");
     ///
     /// let demo = || Skill::owned(
@@ -103,9 +103,9 @@ impl Tools {
     ///     Vec::new(),
     /// );
     /// let set = || SkillSet::from_skills(vec![demo()], &ListingFormat::Markdown);
-    /// assert_eq!(Tools::new(set(), Settings::default()).offered().len(), 1);
+    /// assert_eq!(Tools::new(set(), Settings::default()).definitions().len(), 1);
     /// let denied = Settings { permissions: Permissions::new().deny("*"), ..Settings::default() };
-    /// assert!(Tools::new(set(), denied).offered().is_empty());
+    /// assert!(Tools::new(set(), denied).definitions().is_empty());
     /// ```
     pub fn new(source: impl Into<Source>, settings: Settings) -> Self {
         Self::shared(source.into().snapshot(), Arc::new(settings))
@@ -181,12 +181,12 @@ impl Tools {
     }
 
     /// The settings.
-    pub fn settings(&self) -> &Settings {
+    pub(crate) fn settings(&self) -> &Settings {
         &self.settings
     }
 
     /// The skill set.
-    pub fn set(&self) -> &SkillSet {
+    pub(crate) fn set(&self) -> &SkillSet {
         &self.set
     }
 
@@ -210,20 +210,9 @@ impl Tools {
     }
 
     /// Whether no skill is visible (an empty set, or every skill denied): then there is nothing
-    /// to list or load, the listing is the empty string and [`Tools::offered`] is empty.
+    /// to list or load, the listing is the empty string and [`Tools::definitions`] is empty.
     pub fn is_empty(&self) -> bool {
         self.visible().next().is_none()
-    }
-
-    /// The tool definitions to offer the model now: [`Tools::definitions`], or none when no
-    /// skill is visible, since a tool whose `skill` enum is empty could never be called (and an
-    /// empty `enum` is rejected by some providers' schema checks).
-    pub fn offered(&self) -> Vec<ToolDefinition> {
-        if self.is_empty() {
-            Vec::new()
-        } else {
-            self.definitions()
-        }
     }
 
     /// What loading `skill` needs: `Deny` when the rules deny it (or the host hides it), `Ask`
@@ -272,8 +261,6 @@ impl Tools {
     /// let set = SkillSet::from_skills(vec![skill("pdf", true), skill("deploy", false)], &ListingFormat::Markdown);
     /// let tools = Tools::new(set, Settings::default());
     /// assert_eq!(tools.visible().map(|s| s.name()).collect::<Vec<_>>(), ["pdf"]);
-    /// // The host still has it.
-    /// assert!(tools.set().get("deploy").is_ok());
     /// ```
     pub fn visible(&self) -> impl Iterator<Item = &Skill> + '_ {
         self.set.skills().iter().filter(|s| self.shows(s))
@@ -323,9 +310,11 @@ impl Tools {
         listing::render(&entries, options)
     }
 
-    /// The tool definitions, with the visible skills as the `skill` enum, and the run tool (or
-    /// one tool per script in the split style) when a visible skill has a script the
-    /// permissions do not deny.
+    /// The tool definitions to offer the model now, with the visible skills as the `skill` enum,
+    /// and the run tool (or one tool per script in the split style) when a visible skill has a
+    /// script the permissions do not deny. None when no skill is visible: a tool whose `skill`
+    /// enum is empty could never be called (and an empty `enum` is rejected by some providers'
+    /// schema checks).
     ///
     /// ```
     /// use skills_embed_runtime::policy::Permissions;
@@ -352,6 +341,9 @@ impl Tools {
     /// assert!(out.is_error && out.text.contains(r#"Its scripts: "count""#), "{}", out.text);
     /// ```
     pub fn definitions(&self) -> Vec<ToolDefinition> {
+        if self.is_empty() {
+            return Vec::new();
+        }
         let names: Vec<&str> = self.visible().map(Skill::name).collect();
         let listing = self.settings.listing_in_description.clone().map(|format| {
             self.listing(&ListingOptions {

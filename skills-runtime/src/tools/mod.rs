@@ -21,7 +21,7 @@ mod session;
 mod settings;
 
 pub use crate::model::script::CancelToken;
-pub(crate) use call::{Call, CallError};
+pub(crate) use call::Call;
 pub use definition::{
     LOAD_SKILL_CHUNK, READ_SKILL, READ_SKILL_RESOURCE, ToolDefinition, script_tool_name,
     strict_compatible,

@@ -7,7 +7,7 @@ use crate::listing::TokenCounter;
 /// The heading [`Reattached`] writes before the skills.
 pub(crate) const REATTACH_HEADING: &str = "Skills loaded earlier in this conversation, re-attached after it was summarised (most recent first):\n";
 
-/// How much [`Session::reattach`](super::Session::reattach) gives back, in tokens: Claude Code's budget by default, the
+/// How much [`Session::compact`](super::Session::compact) gives back, in tokens: Claude Code's budget by default, the
 /// first 5,000 tokens of each skill and 25,000 in all.
 ///
 /// ```
@@ -57,17 +57,17 @@ impl Default for Reattach {
     }
 }
 
-/// What [`Session::reattach`](super::Session::reattach) gives back: the blocks to insert, most recent first, and the
-/// skills left out. Written out ([`Display`](std::fmt::Display), [`Reattached::to_prompt`]) it
-/// is the heading line, the blocks, and a closing line naming the skills left out; nothing at
-/// all when nothing was loaded.
+/// What [`Session::compact`](super::Session::compact) gives back: the blocks to insert, most recent first, and the
+/// skills left out. Written out (`to_string()`, the text to insert after the summary) it is the
+/// heading line, the blocks, and a closing line naming the skills left out; nothing at all when
+/// nothing was loaded.
 ///
 /// ```
 /// use skills_embed_runtime::{SkillSet, listing::ListingFormat, tools::Tools};
 /// use skills_embed_runtime::tools::{Reattach, Session};
 /// let set = SkillSet::from_skills(Vec::new(), &ListingFormat::Markdown);
-/// let back = Session::new(Tools::new(set, Default::default())).reattach(&Reattach::default());
-/// assert!(back.is_empty() && back.to_prompt().is_empty());
+/// let back = Session::new(Tools::new(set, Default::default())).compact(&Reattach::default());
+/// assert!(back.skills.is_empty() && back.omitted.is_empty() && back.to_string().is_empty());
 /// ```
 #[derive(Debug, Clone, Default, PartialEq, Eq)]
 #[non_exhaustive]
@@ -79,36 +79,6 @@ pub struct Reattached {
     /// The line naming [`Reattached::omitted`] and how to load them, when any: written after
     /// the blocks, and not counted in the budget (it is never left out).
     pub closing: Option<String>,
-}
-
-impl Reattached {
-    /// The text to insert after the summary: the same as `to_string()`.
-    ///
-    /// ```
-    /// use skills_embed_runtime::{Fields, Skill, SkillSet, listing::ListingFormat, tools::Tools};
-    /// use skills_embed_runtime::tools::{Reattach, Session};
-    /// let fields = Fields { name: "pdf".into(), description: "D.".into(), ..Fields::default() };
-    /// let set = SkillSet::from_skills(vec![Skill::owned(fields, "Use pdftotext.\n".into(), vec![])], &ListingFormat::Markdown);
-    /// let mut session = Session::new(Tools::new(set, Default::default()));
-    /// session.handle("load_skill", r#"{"skill":"pdf"}"#);
-    /// assert_eq!(
-    ///     session.reattach(&Reattach::default()).to_prompt(),
-    ///     "Skills loaded earlier in this conversation, re-attached after it was summarised (most recent first):\n\
-    ///      <skill name=\"pdf\">\nUse pdftotext.\n</skill>\n"
-    /// );
-    /// ```
-    pub fn to_prompt(&self) -> String {
-        self.to_string()
-    }
-
-    /// Whether there is nothing to insert: no skill re-attached or left out.
-    ///
-    /// ```
-    /// assert!(skills_embed_runtime::tools::Reattached::default().is_empty());
-    /// ```
-    pub fn is_empty(&self) -> bool {
-        self.skills.is_empty() && self.omitted.is_empty()
-    }
 }
 
 impl std::fmt::Display for Reattached {
@@ -126,7 +96,7 @@ impl std::fmt::Display for Reattached {
     }
 }
 
-/// One skill re-attached by [`Session::reattach`](super::Session::reattach).
+/// One skill re-attached by [`Session::compact`](super::Session::compact).
 ///
 /// ```
 /// use skills_embed_runtime::{Fields, Skill, SkillSet, listing::ListingFormat, tools::Tools};
@@ -135,7 +105,7 @@ impl std::fmt::Display for Reattached {
 /// let set = SkillSet::from_skills(vec![Skill::owned(fields, "Fill $0.\n".into(), vec![])], &ListingFormat::Markdown);
 /// let mut session = Session::new(Tools::new(set, Default::default()));
 /// session.invoke("/pdf a.pdf", |_| None).unwrap();
-/// let back = session.reattach(&Reattach::default());
+/// let back = session.compact(&Reattach::default());
 /// let pdf = &back.skills[0];
 /// assert_eq!(pdf.text, "<skill name=\"pdf\">\nFill a.pdf.\n</skill>\n");
 /// assert!(pdf.invoked && !pdf.cut && pdf.next_offset.is_none());

@@ -1,6 +1,6 @@
 //! A conversation's skill state: what the model has loaded, which tools that brings, what waits
 //! for the user's approval, the system prompt for the current disclosure mode, and what to
-//! re-attach when the host compacts the conversation ([`Session::reattach`]).
+//! re-attach when the host compacts the conversation ([`Session::compact`]).
 
 use std::borrow::Cow;
 use std::collections::{BTreeMap, BTreeSet};
@@ -568,7 +568,7 @@ impl Session {
     }
 
     /// The loaded chunks' text, to carry into the next system prompt (empty when none).
-    pub fn carried_chunks(&self) -> String {
+    fn carried_chunks(&self) -> String {
         let mut out = String::new();
         for (name, active) in &self.state.active {
             let Ok(skill) = self.tools.set().get(name) else {
@@ -592,16 +592,54 @@ impl Session {
         out
     }
 
+    /// What the model had loaded, for the reattach after a compaction (the budget and cuts of
+    /// [`Session::compact`]).
+    fn reattach(&self, budget: &Reattach) -> Reattached {
+        let counter = budget.counter.unwrap_or(crate::listing::estimate_tokens);
+        let mut out = Reattached::default();
+        let mut left = budget.total.saturating_sub(counter(REATTACH_HEADING));
+        let mut below = u64::MAX;
+        while let Some((name, active)) = self
+            .state
+            .active
+            .iter()
+            .filter(|(_, a)| a.body_loaded && a.content != Content::System && a.last_seq < below)
+            .max_by_key(|(_, a)| a.last_seq)
+        {
+            below = active.last_seq;
+            match self.reattach_one(name, active, budget.per_skill.min(left), counter) {
+                Some(entry) => {
+                    left = left.saturating_sub(entry.tokens);
+                    out.skills.push(entry);
+                }
+                None => out.omitted.push(name.clone()),
+            }
+        }
+        if !out.omitted.is_empty() {
+            let tool = match self.tools.settings().style {
+                ToolStyle::Unified => &*self.tools.settings().name,
+                ToolStyle::Split => READ_SKILL,
+            };
+            out.closing = Some(format!(
+                "(Not re-attached, over the budget for skills after compaction: {}. To use one \
+                 again, load it with {tool}.)\n",
+                crate::listing::names(&out.omitted)
+            ));
+        }
+        out
+    }
+
     /// What the model had loaded, for the host to insert again after it compacts (summarises)
     /// the conversation, as Claude Code does: each skill's current content, most recently loaded
-    /// or invoked first, within `budget` tokens per skill and in total. Call
-    /// [`Session::compact`] instead when you do compact: it also unloads the skills left out.
+    /// or invoked first, within `budget` tokens per skill and in total. The skills left out are
+    /// unloaded ([`UnloadReason::Compacted`], with their tools), so that loading one again sends
+    /// its body instead of saying it is already loaded.
     ///
     /// - **Which skills**: those whose body the model received in the conversation, by the load
     ///   tool or a user invocation ([`Session::invoke`]), and that are still loaded. A skill
     ///   unloaded (idle, by the host, by an earlier compaction) is not re-attached: the session
     ///   no longer counts it as loaded, so the model can load it again. Skills the model only
-    ///   read files or chunks of are not re-attached ([`Session::carried_chunks`] carries
+    ///   read files or chunks of are not re-attached (the system prompt carries loaded
     ///   chunks), nor are those [`Session::system_prompt`] put in the system prompt, which
     ///   compaction does not touch.
     /// - **What content**: the skill as it is in the session's set now (after a reload, see
@@ -642,7 +680,7 @@ impl Session {
     /// session.handle("load_skill", r#"{"skill":"deploy"}"#);
     /// session.handle("load_skill", r#"{"skill":"pdf"}"#);
     ///
-    /// let back = session.reattach(&Reattach { per_skill: 100, ..Reattach::default() });
+    /// let back = session.compact(&Reattach { per_skill: 100, ..Reattach::default() });
     /// let names: Vec<_> = back.skills.iter().map(|s| s.skill.as_str()).collect();
     /// assert_eq!(names, ["pdf", "deploy"]);
     /// assert!(!back.skills[0].cut && back.skills[1].cut);
@@ -650,46 +688,10 @@ impl Session {
     /// let deploy = &back.skills[1].text;
     /// assert!(deploy.starts_with("<skill name=\"deploy\">\n# Deploy\nBuild first.\n## Step\n"));
     /// assert!(deploy.contains(r#"To continue, call load_skill with {"skill": "deploy", "path": "SKILL.md", "offset": "#));
-    /// assert!(back.to_prompt().contains("<skill name=\"pdf\">\nUse pdftotext.\n</skill>\n"));
+    /// assert!(back.to_string().contains("<skill name=\"pdf\">\nUse pdftotext.\n</skill>\n"));
     /// ```
-    pub fn reattach(&self, budget: &Reattach) -> Reattached {
-        let counter = budget.counter.unwrap_or(crate::listing::estimate_tokens);
-        let mut out = Reattached::default();
-        let mut left = budget.total.saturating_sub(counter(REATTACH_HEADING));
-        let mut below = u64::MAX;
-        while let Some((name, active)) = self
-            .state
-            .active
-            .iter()
-            .filter(|(_, a)| a.body_loaded && a.content != Content::System && a.last_seq < below)
-            .max_by_key(|(_, a)| a.last_seq)
-        {
-            below = active.last_seq;
-            match self.reattach_one(name, active, budget.per_skill.min(left), counter) {
-                Some(entry) => {
-                    left = left.saturating_sub(entry.tokens);
-                    out.skills.push(entry);
-                }
-                None => out.omitted.push(name.clone()),
-            }
-        }
-        if !out.omitted.is_empty() {
-            let tool = match self.tools.settings().style {
-                ToolStyle::Unified => self.tools.settings().name.as_str(),
-                ToolStyle::Split => READ_SKILL,
-            };
-            out.closing = Some(format!(
-                "(Not re-attached, over the budget for skills after compaction: {}. To use one \
-                 again, load it with {tool}.)\n",
-                crate::listing::names(&out.omitted)
-            ));
-        }
-        out
-    }
-
-    /// [`Session::reattach`], for a host that is compacting the conversation now: the skills
-    /// left out are also unloaded ([`UnloadReason::Compacted`], with their tools), so that
-    /// loading one again sends its body instead of saying it is already loaded.
+    ///
+    /// A budget too small for anything names the skill in the closing line and unloads it:
     ///
     /// ```
     /// use skills_embed_runtime::{Fields, Skill, SkillSet, listing::ListingFormat};
@@ -703,7 +705,7 @@ impl Session {
     /// // A budget too small for anything: the closing line names the skill, and it is unloaded.
     /// let back = session.compact(&Reattach { per_skill: 5, total: 5, counter: None });
     /// assert_eq!(back.omitted, ["pdf"]);
-    /// assert!(back.to_prompt().contains("Not re-attached"));
+    /// assert!(back.to_string().contains("Not re-attached"));
     /// assert_eq!(session.drain_events(), [Event::Unloaded { skill: "pdf".into(), reason: UnloadReason::Compacted }]);
     /// assert!(session.handle("load_skill", r#"{"skill":"pdf"}"#).text.contains("Use pdftotext."));
     /// ```
@@ -717,7 +719,7 @@ impl Session {
 
     /// The same conversation over other tools, typically over the set a reload produced (an
     /// overlay's new snapshot): what was loaded stays loaded, with its recency, and
-    /// [`Session::reattach`] gives the new content. Skills the new set lacks, or its
+    /// [`Session::compact`] gives the new content. Skills the new set lacks, or its
     /// permissions deny, are unloaded ([`UnloadReason::Removed`], with their tools) and their
     /// pending approvals dropped. The grants carry over; each holds only while its skill is
     /// unchanged (see [`Grants`](crate::policy::Grants)).
@@ -734,9 +736,9 @@ impl Session {
     /// session.handle("load_skill", r#"{"skill":"pdf"}"#);
     ///
     /// let after = set("Use pdftotext -layout.\n");
-    /// let session = session.over(Tools::new(after, Settings::default()));
+    /// let mut session = session.over(Tools::new(after, Settings::default()));
     /// assert_eq!(session.active_skills().collect::<Vec<_>>(), ["pdf"]);
-    /// assert!(session.reattach(&Reattach::default()).to_prompt().contains("pdftotext -layout"));
+    /// assert!(session.compact(&Reattach::default()).to_string().contains("pdftotext -layout"));
     /// ```
     pub fn over(mut self, tools: Tools) -> Session {
         let before = self.active_tools_owned();
@@ -782,7 +784,7 @@ impl Session {
             .is_ok_and(|s| self.tools.access(s) != Access::Deny)
     }
 
-    /// One skill's block for [`Session::reattach`] within `limit` tokens, or `None` when none
+    /// One skill's block for [`Session::compact`] within `limit` tokens, or `None` when none
     /// of it fits (or it is no longer in the set).
     fn reattach_one(
         &self,
@@ -888,7 +890,7 @@ impl Session {
         if loadable {
             let config = self.tools.settings();
             let (tool, key) = match config.style {
-                ToolStyle::Unified => (config.name.as_str(), "path"),
+                ToolStyle::Unified => (&*config.name, "path"),
                 ToolStyle::Split => (READ_SKILL_RESOURCE, "file"),
             };
             let _ = writeln!(
@@ -1106,7 +1108,7 @@ mod tests {
             let served = tools.handle(call.0, call.1).text;
             let mut session = Session::new(tools);
             session.handle(call.0, call.1);
-            let back = session.reattach(&Reattach {
+            let back = session.compact(&Reattach {
                 per_skill: 100,
                 ..Reattach::default()
             });
@@ -1137,7 +1139,7 @@ mod tests {
         let (invoked, unknown) = session.invoke("/deploy prod", |_| None).unwrap();
         assert!(unknown.is_empty());
         assert!(invoked[0].text.starts_with("Deploy prod.\n"));
-        let back = session.reattach(&Reattach {
+        let back = session.compact(&Reattach {
             per_skill: 100,
             ..Reattach::default()
         });

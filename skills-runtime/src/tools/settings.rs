@@ -450,11 +450,6 @@ impl ToolName {
         debug_assert!(ToolName::new(name).is_ok(), "{name}");
         ToolName(name.to_owned())
     }
-
-    /// The name.
-    pub fn as_str(&self) -> &str {
-        &self.0
-    }
 }
 
 impl std::str::FromStr for ToolName {

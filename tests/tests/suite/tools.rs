@@ -440,12 +440,10 @@ fn loaded_chunks_are_carried_into_the_next_prompt() {
     let mut s = Session::new(tools());
     s.handle("load_skill", r#"{"skill":"pdf-forms","chunk":"examples"}"#);
     assert_eq!(
-        s.carried_chunks(),
-        "<skill_chunk skill=\"pdf-forms\" id=\"examples\">\nExample 1: a W-9 with name and TIN.\nExample 2: a lease with two signatures.\n</skill_chunk>\n"
-    );
-    assert!(
         s.system_prompt(&Disclosure::Progressive, "")
-            .contains("<skill_chunk skill=\"pdf-forms\"")
+            .split_once("\n\n<skill_chunk")
+            .map(|(_, chunks)| format!("<skill_chunk{chunks}")),
+        Some("<skill_chunk skill=\"pdf-forms\" id=\"examples\">\nExample 1: a W-9 with name and TIN.\nExample 2: a lease with two signatures.\n</skill_chunk>\n".to_owned())
     );
 }
 
