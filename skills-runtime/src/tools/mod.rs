@@ -13,7 +13,6 @@ mod call;
 mod definition;
 mod disclosure;
 pub(crate) mod handler;
-pub(crate) mod reattach;
 pub(crate) mod render;
 mod run;
 mod runner;
@@ -29,10 +28,9 @@ pub use definition::{
 pub use disclosure::Disclosure;
 pub(crate) use disclosure::{MatchConfig, match_skills};
 pub use handler::Tools;
-pub use reattach::{Reattach, Reattached, ReattachedSkill};
 pub use render::{LoadReport, ToolOutput};
 pub use runner::{FileRun, FileRunner};
-pub use session::{Event, Invoked, Session, UnloadReason};
+pub use session::{Event, Invoked, Reattach, Reattached, ReattachedSkill, Session, UnloadReason};
 #[cfg(any(feature = "mcp", feature = "rig"))]
 pub(crate) use settings::Snapshot;
 pub use settings::{

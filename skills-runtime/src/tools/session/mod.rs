@@ -2,20 +2,20 @@
 //! for the user's approval, the system prompt for the current disclosure mode, and what to
 //! re-attach when the host compacts the conversation ([`Session::compact`]).
 
-use std::borrow::Cow;
+mod prompt;
+mod reattach;
+
 use std::collections::{BTreeMap, BTreeSet};
-use std::fmt::Write;
 use std::sync::Arc;
 
-use super::handler::Resolved;
-use super::reattach::{REATTACH_HEADING, Reattach, Reattached, ReattachedSkill, cut_point};
-use super::render::declined;
 use crate::invoke::{self, Invocation, Unknown};
-use crate::listing::{ListingOptions, TokenCounter};
 use crate::model::skill::Skill;
 use crate::policy::{Access, Answer, Subject};
-use crate::tools::{Call, READ_SKILL, READ_SKILL_RESOURCE, ToolOutput, ToolStyle, Tools};
-use crate::tools::{Disclosure, MatchConfig, match_skills};
+use crate::tools::Disclosure;
+use crate::tools::handler::Resolved;
+use crate::tools::render::declined;
+use crate::tools::{Call, ToolOutput, ToolStyle, Tools};
+pub use reattach::{Reattach, Reattached, ReattachedSkill};
 
 /// Something the host may want to react to.
 #[derive(Debug, Clone, PartialEq, Eq)]
@@ -567,66 +567,16 @@ impl Session {
         std::mem::take(&mut self.state.events)
     }
 
-    /// The loaded chunks' text, to carry into the next system prompt (empty when none).
-    fn carried_chunks(&self) -> String {
-        let mut out = String::new();
-        for (name, active) in &self.state.active {
-            let Ok(skill) = self.tools.set().get(name) else {
-                continue;
-            };
-            for id in &active.chunks {
-                if let Ok(text) = skill.chunk(id) {
-                    let _ = write!(
-                        out,
-                        "<skill_chunk skill=\"{}\" id=\"{}\">\n{text}",
-                        attribute(name),
-                        attribute(id)
-                    );
-                    if !text.ends_with('\n') {
-                        out.push('\n');
-                    }
-                    out.push_str("</skill_chunk>\n");
-                }
-            }
-        }
-        out
-    }
-
-    /// What the model had loaded, for the reattach after a compaction (the budget and cuts of
-    /// [`Session::compact`]).
-    fn reattach(&self, budget: &Reattach) -> Reattached {
-        let counter = budget.counter.unwrap_or(crate::listing::estimate_tokens);
-        let mut out = Reattached::default();
-        let mut left = budget.total.saturating_sub(counter(REATTACH_HEADING));
-        let mut below = u64::MAX;
-        while let Some((name, active)) = self
-            .state
-            .active
-            .iter()
-            .filter(|(_, a)| a.body_loaded && a.content != Content::System && a.last_seq < below)
-            .max_by_key(|(_, a)| a.last_seq)
-        {
-            below = active.last_seq;
-            match self.reattach_one(name, active, budget.per_skill.min(left), counter) {
-                Some(entry) => {
-                    left = left.saturating_sub(entry.tokens);
-                    out.skills.push(entry);
-                }
-                None => out.omitted.push(name.clone()),
-            }
-        }
-        if !out.omitted.is_empty() {
-            let tool = match self.tools.settings().style {
-                ToolStyle::Unified => &*self.tools.settings().name,
-                ToolStyle::Split => READ_SKILL,
-            };
-            out.closing = Some(format!(
-                "(Not re-attached, over the budget for skills after compaction: {}. To use one \
-                 again, load it with {tool}.)\n",
-                crate::listing::names(&out.omitted)
-            ));
-        }
-        out
+    /// The system-prompt text for a disclosure mode, given the user's latest input (used by
+    /// the eager matcher).
+    ///
+    /// - `Progressive`: a short note on how to use skills, the listing of visible skills, and
+    ///   the carried chunks.
+    /// - `Eager`: the bodies of the skills the keyword matcher picks from `user_input` (those
+    ///   skills count as loaded), and nothing about the others.
+    /// - `Hybrid`: the named skills' bodies, then the progressive text for the rest.
+    pub fn system_prompt(&mut self, disclosure: &Disclosure, user_input: &str) -> String {
+        prompt::system_prompt(self, disclosure, user_input)
     }
 
     /// What the model had loaded, for the host to insert again after it compacts (summarises)
@@ -710,7 +660,7 @@ impl Session {
     /// assert!(session.handle("load_skill", r#"{"skill":"pdf"}"#).text.contains("Use pdftotext."));
     /// ```
     pub fn compact(&mut self, budget: &Reattach) -> Reattached {
-        let out = self.reattach(budget);
+        let out = reattach::reattach(self, budget);
         for name in &out.omitted {
             self.remove(name, UnloadReason::Compacted);
         }
@@ -783,214 +733,6 @@ impl Session {
             .get(name)
             .is_ok_and(|s| self.tools.access(s) != Access::Deny)
     }
-
-    /// One skill's block for [`Session::compact`] within `limit` tokens, or `None` when none
-    /// of it fits (or it is no longer in the set).
-    fn reattach_one(
-        &self,
-        name: &str,
-        active: &Active,
-        limit: usize,
-        counter: TokenCounter,
-    ) -> Option<ReattachedSkill> {
-        if !self.serves(name) {
-            return None;
-        }
-        let skill = self.tools.set().get(name).ok()?;
-        // What the load tool serves, and what its offsets count in.
-        let core: Cow<'_, str> = if skill.chunks().is_empty() {
-            Cow::Borrowed(skill.body().trim_start_matches(['\n', '\r']))
-        } else {
-            Cow::Owned(crate::tools::render::join_core(skill))
-        };
-        let names = match active.content {
-            Content::User { .. } => invoke::argument_names(skill),
-            _ => Vec::new(),
-        };
-        let names: Vec<&str> = names.iter().map(String::as_str).collect();
-        // The model can load the rest itself unless only the user may invoke the skill.
-        let loadable = self.tools.lookup(name).is_ok();
-        let open = format!("<skill name=\"{}\">\n", attribute(name));
-        let close = "</skill>\n";
-        let build = |end: usize| {
-            let kept = core.get(..end).unwrap_or(&core);
-            let filled = match &active.content {
-                Content::User { args, dir } => {
-                    Cow::Owned(invoke::substitute(kept, args, &names, dir.as_deref())?)
-                }
-                _ => Cow::Borrowed(kept),
-            };
-            // Room for the frame and the cut line, so the text is allocated once.
-            let mut text = String::with_capacity(open.len() + filled.len() + 2 * name.len() + 200);
-            text.push_str(&open);
-            text.push_str(&filled);
-            if !text.ends_with('\n') {
-                text.push('\n');
-            }
-            if end < core.len() {
-                self.push_cut(&mut text, name, end, core.len(), loadable);
-            }
-            text.push_str(close);
-            Ok::<_, invoke::TooLarge>(text)
-        };
-        let entry = |end: usize, text: String, tokens: usize| ReattachedSkill {
-            skill: name.to_owned(),
-            text,
-            tokens,
-            cut: end < core.len(),
-            next_offset: (end < core.len()).then_some(end),
-            invoked: matches!(active.content, Content::User { .. }),
-        };
-        let frame = counter(&open) + counter(close);
-        // The whole skill, when the parts say it may fit.
-        if counter(&core) + frame <= limit
-            && let Ok(text) = build(core.len())
-        {
-            let tokens = counter(&text);
-            if tokens <= limit {
-                return Some(entry(core.len(), text, tokens));
-            }
-        }
-        let mut marker = String::new();
-        self.push_cut(&mut marker, name, core.len(), core.len(), loadable);
-        let mut room = limit.saturating_sub(frame + counter(&marker));
-        // The parts are counted apart; a counter that is not additive, or arguments filled in,
-        // may make the block dearer: cut shorter by the excess and try again.
-        for _ in 0..8 {
-            let end = cut_point(&core, room, counter);
-            if end == 0 {
-                return None;
-            }
-            match build(end) {
-                Ok(text) => {
-                    let tokens = counter(&text);
-                    if tokens <= limit {
-                        return Some(entry(end, text, tokens));
-                    }
-                    room = room.saturating_sub(tokens - limit);
-                }
-                // Filled in, this much of the body is over substitution's cap: keep the share
-                // of it that the cap holds.
-                Err(e) => {
-                    let kept = counter(core.get(..end).unwrap_or(&core));
-                    let share = kept as u128 * e.cap as u128 / e.rendered.max(1) as u128;
-                    room = usize::try_from(share)
-                        .unwrap_or(room)
-                        .min(room.saturating_sub(1));
-                }
-            }
-        }
-        None
-    }
-
-    /// The line ending a cut block: how to load the rest, worded as the load tool words the
-    /// end of its own cut answers.
-    fn push_cut(&self, out: &mut String, name: &str, end: usize, total: usize, loadable: bool) {
-        use crate::text::json_string;
-        if loadable {
-            let config = self.tools.settings();
-            let (tool, key) = match config.style {
-                ToolStyle::Unified => (&*config.name, "path"),
-                ToolStyle::Split => (READ_SKILL_RESOURCE, "file"),
-            };
-            let _ = writeln!(
-                out,
-                "[Cut at byte {end} of {total}. To continue, call {tool} with {{\"skill\": {}, \
-                 \"{key}\": {}, \"offset\": {end}}}.]",
-                json_string(name),
-                json_string(crate::model::fields::MANIFEST),
-            );
-        } else {
-            let _ = writeln!(
-                out,
-                "[Cut at byte {end} of {total}. The rest is left out: the user can invoke /{} \
-                 again for the whole skill.]",
-                crate::text::quote_name(name)
-            );
-        }
-    }
-
-    /// The system-prompt text for a disclosure mode, given the user's latest input (used by
-    /// the eager matcher).
-    ///
-    /// - `Progressive`: a short note on how to use skills, the listing of visible skills, and
-    ///   the carried chunks.
-    /// - `Eager`: the bodies of the skills the keyword matcher picks from `user_input` (those
-    ///   skills count as loaded), and nothing about the others.
-    /// - `Hybrid`: the named skills' bodies, then the progressive text for the rest.
-    pub fn system_prompt(&mut self, disclosure: &Disclosure, user_input: &str) -> String {
-        let eager: Vec<String> = match disclosure {
-            Disclosure::Progressive => Vec::new(),
-            &Disclosure::Eager {
-                max_skills,
-                min_score,
-            } => {
-                let visible = self.tools.visible().map(|s| (s.name(), s.description()));
-                let config = MatchConfig {
-                    max_skills,
-                    min_score,
-                };
-                match_skills(user_input, visible, &config)
-                    .into_iter()
-                    .map(|m| m.name)
-                    .collect()
-            }
-            Disclosure::Hybrid { eager } => eager.clone(),
-        };
-        let mut out = String::new();
-        for name in &eager {
-            let Ok(skill) = self.tools.lookup(name) else {
-                continue;
-            };
-            if self.tools.access(skill) != Access::Allow {
-                continue;
-            }
-            let body: String = skill.core_body().collect();
-            let _ = write!(out, "<skill name=\"{}\">\n{body}", attribute(name));
-            if !body.ends_with('\n') {
-                out.push('\n');
-            }
-            out.push_str("</skill>\n\n");
-            let before = self.active_tools_owned();
-            let entry = touch(
-                &mut self.state.active,
-                &mut self.state.seq,
-                self.state.turn,
-                name,
-            );
-            if !entry.body_loaded {
-                entry.body_loaded = true;
-                entry.content = Content::System;
-                self.state.events.push(Event::Loaded {
-                    skill: name.clone(),
-                });
-            }
-            self.push_tool_changes(&before);
-        }
-        if !matches!(disclosure, Disclosure::Eager { .. }) {
-            let rest: Vec<&Skill> = self
-                .tools
-                .visible()
-                .filter(|s| !eager.iter().any(|e| e == s.name()))
-                .collect();
-            if !rest.is_empty() {
-                let entries: Vec<_> = rest.iter().map(|s| s.listing_entry()).collect();
-                let listing = crate::listing::render(&entries, &ListingOptions::default());
-                let _ = write!(
-                    out,
-                    "Skills are instructions for specific tasks. Before a task one of these covers, load \
-                     it with the {} tool and follow it:\n{listing}",
-                    self.tools.settings().name
-                );
-            }
-        }
-        let chunks = self.carried_chunks();
-        if !chunks.is_empty() {
-            out.push('\n');
-            out.push_str(&chunks);
-        }
-        out
-    }
 }
 
 /// A call the rules allowed, answered, before the session records it.
@@ -1050,13 +792,6 @@ fn touch<'a>(
     entry.last_used = turn;
     entry.last_seq = *clock;
     entry
-}
-
-/// A name as an XML attribute value: written as listings write names, then XML-escaped.
-fn attribute(name: &str) -> String {
-    let mut out = String::new();
-    crate::listing::push_escaped(&mut out, &crate::text::quote_name(name));
-    out
 }
 
 #[cfg(test)]
