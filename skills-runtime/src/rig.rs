@@ -200,7 +200,7 @@ async fn answer(
         // later snapshot where it changed asks again.
         host.approve(resolved.skill, &resolved.subject())
             .await
-            .map_err(SkillToolError::refused)?;
+            .map_err(|refusal| SkillToolError::refused(refusal.to_string()))?;
     }
     let out = tools.answer(&resolved, &call);
     if out.is_error {

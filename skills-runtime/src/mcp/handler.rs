@@ -286,6 +286,7 @@ impl Handler {
                 match self.host.approve(found, &subject).await {
                     Ok(()) => Ok(()),
                     Err(refusal) => {
+                        let refusal = refusal.to_string();
                         self.refused(peer, &subject, &refusal).await;
                         Err(ErrorData::invalid_request(refusal, None))
                     }
@@ -335,7 +336,7 @@ impl Handler {
         self.asking(peer, &subject).await;
         let answer = self.host.ask(&subject).await;
         if let Err(refusal) = &answer {
-            self.refused(peer, &subject, refusal).await;
+            self.refused(peer, &subject, &refusal.to_string()).await;
         } else if answer == Ok(Answer::Reject) {
             self.refused(peer, &subject, "the host declined.").await;
         }
@@ -363,7 +364,7 @@ impl Handler {
             .await?;
         Ok(match (answer, answered) {
             (Err(refusal), _) => ToolOutput {
-                text: refusal,
+                text: refusal.to_string(),
                 is_error: true,
                 report: None,
                 approval: None,

@@ -221,10 +221,12 @@ pub enum ScriptError {
         "The script stopped with an internal error (a panic: {0}). Do not retry with the same arguments; tell the user."
     )]
     Panicked(String),
-    /// An `async` script did not finish in time.
+    /// The run did not finish in time and was stopped (an `async` script, or a script file's
+    /// process, killed by [`FileRun::wait`](crate::tools::FileRun::wait)).
     #[error("The script did not finish within {} ms and was stopped. Retry with less work, or tell the user.", .0.as_millis())]
     TimedOut(Duration),
-    /// The call was cancelled (by the client, or because it went away) and the run stopped.
+    /// The call was cancelled (by the client, or because it went away) and the run stopped (a
+    /// script file's process killed).
     #[error(
         "The script was stopped before it finished: its call was cancelled (the client cancelled it or disconnected). Run it again if the answer is still needed."
     )]

@@ -78,7 +78,7 @@ impl ScriptFn for FileScript {
                 if cancel.is_cancelled() {
                     ScriptError::Cancelled
                 } else {
-                    ScriptError::Failed(e)
+                    e
                 }
             })
     }
@@ -214,10 +214,7 @@ mod tests {
         let err = run(&cancel, Duration::from_secs(600))
             .wait(child)
             .unwrap_err();
-        assert_eq!(
-            err,
-            "scripts/spin.sh was stopped (its process killed): the call was cancelled."
-        );
+        assert_eq!(err, ScriptError::Cancelled);
         assert!(!exists(pid), "process {pid} is still there");
     }
 
@@ -226,9 +223,9 @@ mod tests {
         /// Runs until cancelled, then words it its own way.
         struct Waits;
         impl FileRunner for Waits {
-            fn run(&self, run: FileRun<'_>) -> Result<String, String> {
+            fn run(&self, run: FileRun<'_>) -> Result<String, ScriptError> {
                 while !run.cancel.wait_timeout(Duration::from_secs(600)) {}
-                Err("interrupted".into())
+                Err(ScriptError::Failed("interrupted".into()))
             }
         }
         let runner: Arc<dyn FileRunner> = Arc::new(Waits);
@@ -272,7 +269,11 @@ mod tests {
         let err = run(&cancel, Duration::from_millis(50))
             .wait(child)
             .unwrap_err();
-        assert!(err.contains("did not finish within 50 ms"), "{err}");
+        assert_eq!(err, ScriptError::TimedOut(Duration::from_millis(50)));
+        assert!(
+            err.to_string().contains("did not finish within 50 ms"),
+            "{err}"
+        );
         assert!(!exists(pid), "process {pid} is still there");
 
         let child = Command::new("sh")

@@ -267,11 +267,11 @@ impl Settings {
     /// rules (`pdf-forms/scripts/*`) and approvals as Rust scripts. See [`FileRunner`].
     ///
     /// ```
-    /// use skills_embed_runtime::tools::{FileRun, FileRunner, Settings};
+    /// use skills_embed_runtime::{ScriptError, tools::{FileRun, FileRunner, Settings}};
     /// struct Sandbox;
     /// impl FileRunner for Sandbox {
-    ///     fn run(&self, run: FileRun<'_>) -> Result<String, String> {
-    ///         Err(format!("{} is not allowed to run here", run.path))
+    ///     fn run(&self, run: FileRun<'_>) -> Result<String, ScriptError> {
+    ///         Err(ScriptError::Failed(format!("{} is not allowed to run here", run.path)))
     ///     }
     /// }
     /// let settings = Settings::default().with_file_runner(std::sync::Arc::new(Sandbox));

@@ -14,7 +14,7 @@ use crate::policy::{Access, Answer, Subject};
 use crate::tools::Disclosure;
 use crate::tools::handler::Resolved;
 use crate::tools::render::declined;
-use crate::tools::{Call, ToolOutput, ToolStyle, Tools};
+use crate::tools::{Call, ToolOutput, Tools};
 pub use reattach::{Reattach, Reattached, ReattachedSkill};
 
 /// Something the host may want to react to.
@@ -799,6 +799,7 @@ mod tests {
     use super::*;
     use crate::listing::ListingFormat;
     use crate::policy::Permissions;
+    use crate::tools::ToolStyle;
     use crate::{Fields, SkillSet};
 
     fn skill(name: &str, extra: &str, tools: &[&str], body: &str) -> Skill {
