@@ -42,7 +42,7 @@ fn agent(
     );
     let tools = tool.tools();
     let assistant = "You are a careful software assistant.";
-    if tools.is_empty() {
+    if tools.definitions().is_empty() {
         // No skill the model may see: no listing and no tool (a tool with nothing to load
         // would only invite calls that fail).
         return AgentBuilder::new(model).preamble(assistant).build();

@@ -77,6 +77,7 @@ pub mod __private {
     pub use crate::text::chunks::find_chunks;
     pub use crate::text::clip;
     pub use crate::text::excerpt::{excerpt, headings, section};
+    pub use crate::tools::definition::strict_compatible;
 
     #[cfg(feature = "parse")]
     pub use crate::parse::frontmatter::{MAX_FRONTMATTER_BYTES, split};

@@ -37,7 +37,7 @@ use serde_json::Value;
 ///     }
 /// }
 /// let script = Script::with_fn("notes", "echo", std::sync::Arc::new(Echo));
-/// assert_eq!(script.description(), "Says the text back.");
+/// assert_eq!(script.schema()["description"], "Says the text back.");
 /// ```
 pub trait ScriptFn: Send + Sync {
     /// The JSON Schema of the arguments, as the model is shown it. Its `description` (for a
@@ -95,7 +95,8 @@ pub trait ScriptFn: Send + Sync {
 /// std::thread::spawn(move || other.cancel());
 /// // Wakes as soon as another thread cancels (a runner's wait between checks on its process).
 /// while !cancel.wait_timeout(Duration::from_secs(1)) {}
-/// assert!(cancel.is_cancelled());
+/// // Once cancelled, a wait of no time says so at once.
+/// assert!(cancel.wait_timeout(Duration::ZERO));
 /// ```
 #[derive(Clone, Default)]
 pub struct CancelToken {
@@ -123,7 +124,7 @@ impl CancelToken {
     /// ```
     /// let cancel = skills_embed_runtime::tools::CancelToken::default();
     /// cancel.clone().cancel();
-    /// assert!(cancel.is_cancelled());
+    /// assert!(cancel.wait_timeout(std::time::Duration::ZERO));
     /// ```
     pub fn cancel(&self) {
         let wakers = {
@@ -137,17 +138,14 @@ impl CancelToken {
         }
     }
 
-    /// Whether the run was cancelled.
-    ///
-    /// ```
-    /// let cancel = skills_embed_runtime::tools::CancelToken::default();
-    /// assert!(!cancel.is_cancelled());
-    /// ```
-    pub fn is_cancelled(&self) -> bool {
+    /// Whether the run was cancelled (what `wait_timeout(Duration::ZERO)` says, without the
+    /// wait's lock on the condition variable).
+    pub(crate) fn is_cancelled(&self) -> bool {
         self.state().cancelled
     }
 
-    /// Blocks until the run is cancelled or `timeout` has passed; returns whether it was
+    /// Blocks until the run is cancelled or `timeout` has passed (no time: only asks); returns
+    /// whether it was
     /// cancelled.
     ///
     /// ```
@@ -249,7 +247,7 @@ pub enum ScriptError {
 ///
 /// let script = Script::new("math", "sum", sum);
 /// assert_eq!((script.skill(), script.name()), ("math", "sum"));
-/// assert_eq!(script.description(), "Adds two numbers.");
+/// assert_eq!(script.schema()["description"], "Adds two numbers.");
 /// let run = |args| script.function().run(args, Duration::from_secs(1), &Default::default());
 /// assert_eq!(run(serde_json::json!({"a": 2, "b": 3})).unwrap(), "5");
 /// let wrong = run(serde_json::json!({"a": 2})).unwrap_err().to_string();
@@ -366,7 +364,7 @@ impl Script {
 
     /// What the script does: its schema's `description` (the argument type's doc comment), or
     /// the empty string.
-    pub fn description(&self) -> String {
+    pub(crate) fn description(&self) -> String {
         match self.schema().get("description") {
             Some(Value::String(d)) => d.trim().to_owned(),
             _ => String::new(),

@@ -94,7 +94,7 @@ impl Tools {
     /// use skills_embed_runtime::{Fields, Skill, SkillSet, listing::ListingOptions, listing::ListingFormat};
     /// let empty = SkillSet::from_skills(Vec::new(), &ListingFormat::Markdown);
     /// let tools = Tools::new(empty, Settings::default());
-    /// assert!(tools.is_empty() && tools.definitions().is_empty());
+    /// assert!(tools.definitions().is_empty());
     /// assert_eq!(tools.listing(&ListingOptions::default()), "");
     ///
     /// let demo = || Skill::owned(
@@ -211,7 +211,7 @@ impl Tools {
 
     /// Whether no skill is visible (an empty set, or every skill denied): then there is nothing
     /// to list or load, the listing is the empty string and [`Tools::definitions`] is empty.
-    pub fn is_empty(&self) -> bool {
+    pub(crate) fn is_empty(&self) -> bool {
         self.visible().next().is_none()
     }
 

@@ -10,7 +10,7 @@
 //! [`Session::system_prompt`] writes the text for each.
 
 mod call;
-mod definition;
+pub(crate) mod definition;
 mod disclosure;
 pub(crate) mod handler;
 pub(crate) mod render;
@@ -21,10 +21,7 @@ mod settings;
 
 pub use crate::model::script::CancelToken;
 pub(crate) use call::Call;
-pub use definition::{
-    LOAD_SKILL_CHUNK, READ_SKILL, READ_SKILL_RESOURCE, ToolDefinition, script_tool_name,
-    strict_compatible,
-};
+pub use definition::{LOAD_SKILL_CHUNK, READ_SKILL, READ_SKILL_RESOURCE, ToolDefinition};
 pub use disclosure::Disclosure;
 pub(crate) use disclosure::{MatchConfig, match_skills};
 pub use handler::Tools;

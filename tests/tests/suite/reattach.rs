@@ -215,7 +215,8 @@ fn user_invocations_are_included_with_their_arguments() {
         "<skill name=\"pdf\">\nFill form.pdf with my values.json.\n</skill>\n"
     );
     // The model loading it afterwards sends the plain body: that is the latest content.
-    session.handle_forced("load_skill", r#"{"skill":"pdf"}"#);
+    session.unload("pdf");
+    session.handle("load_skill", r#"{"skill":"pdf"}"#);
     let back = session.compact(&Reattach::default());
     assert_eq!(
         back.skills[0].text,

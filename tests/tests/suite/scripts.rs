@@ -154,7 +154,7 @@ fn the_unified_run_tool_lists_every_visible_pair() {
 /// skill does not. This is the offline measure; the providers' live APIs were not reachable.
 #[test]
 fn the_pair_enum_passes_strict_rules_and_a_one_of_per_skill_does_not() {
-    use skills_embed::tools::strict_compatible;
+    use skills_embed::__private::strict_compatible;
     let tools = Tools::new(&SKILLS, Settings::default());
     let run = tools
         .definitions()

@@ -403,8 +403,9 @@ fn a_session_dedupes_bodies_tracks_tools_and_unloads_idle_skills() {
     );
     let again = s.handle("load_skill", r#"{"skill":"pdf-forms"}"#);
     assert!(again.text.contains("already loaded") && again.report.is_none());
+    assert!(s.unload("pdf-forms"));
     assert!(
-        s.handle_forced("load_skill", r#"{"skill":"pdf-forms"}"#)
+        s.handle("load_skill", r#"{"skill":"pdf-forms"}"#)
             .text
             .contains("1. List the fields")
     );

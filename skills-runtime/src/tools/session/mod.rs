@@ -247,19 +247,10 @@ impl Session {
     }
 
     /// Answers a tool call and remembers what it loaded. A body already loaded is not sent
-    /// again; see [`Session::handle_forced`].
+    /// again ([`Session::unload`] it first to send it again).
     pub fn handle(&mut self, tool_name: &str, arguments: &str) -> ToolOutput {
-        self.handle_with(tool_name, arguments, false)
-    }
-
-    /// Answers a tool call, sending a body again even when it is already loaded.
-    pub fn handle_forced(&mut self, tool_name: &str, arguments: &str) -> ToolOutput {
-        self.handle_with(tool_name, arguments, true)
-    }
-
-    fn handle_with(&mut self, tool_name: &str, arguments: &str, force: bool) -> ToolOutput {
         match self.tools.parse(tool_name, arguments) {
-            Ok(call) => self.handle_call(call, force),
+            Ok(call) => self.handle_call(call, false),
             Err(e) => e.into(),
         }
     }
@@ -521,11 +512,6 @@ impl Session {
     /// The loaded skills, sorted by name.
     pub fn active_skills(&self) -> impl Iterator<Item = &str> {
         self.state.active.keys().map(String::as_str)
-    }
-
-    /// The current turn (0 at the start).
-    pub fn turn(&self) -> u64 {
-        self.state.turn
     }
 
     /// The union of the active skills' `allowed-tools`, each once, in the order first declared

@@ -415,7 +415,7 @@ async fn no_visible_skill_no_dynamic_tool() {
             ..skills_embed::tools::Settings::default()
         },
     );
-    assert!(typed.tools().is_empty());
+    assert!(typed.tools().definitions().is_empty());
     assert_eq!(typed.tools().listing(&Default::default()), "");
 
     // A live set that gains its first skill offers the tool once built again.
