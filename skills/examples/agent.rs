@@ -32,7 +32,7 @@
 
 use skills_embed::policy::{Access, Answer, Permissions};
 use skills_embed::tools::Disclosure;
-use skills_embed::tools::{Event, Session, UnloadReason};
+use skills_embed::tools::{Event, Session};
 use skills_embed::tools::{Settings, ToolOutput, Tools};
 
 // Generates `pub enum SkillId` and `pub static SKILLS` from the folder next to this file.
@@ -286,14 +286,8 @@ fn describe(event: &Event) -> String {
     match event {
         Event::Loaded { skill } => format!("Loaded({skill})"),
         Event::ChunkLoaded { skill, chunk } => format!("ChunkLoaded({skill}#{chunk})"),
-        Event::Unloaded { skill, reason } => {
-            let why = match reason {
-                UnloadReason::Idle => "idle",
-                UnloadReason::Host => "host",
-                _ => "other",
-            };
-            format!("Unloaded({skill}, {why})")
-        }
+        Event::Idle { skill } => format!("Unloaded({skill}, idle)"),
+        Event::Unloaded { skill } => format!("Unloaded({skill}, host)"),
         Event::ToolActivated(tool) => format!("ToolActivated({tool})"),
         Event::ToolDeactivated(tool) => format!("ToolDeactivated({tool})"),
         Event::ApprovalRequested(skill) => format!("ApprovalRequested({skill})"),

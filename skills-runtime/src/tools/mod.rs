@@ -27,7 +27,7 @@ pub(crate) use disclosure::{MatchConfig, match_skills};
 pub use handler::Tools;
 pub use render::{LoadReport, ToolOutput};
 pub use runner::{FileRun, FileRunner};
-pub use session::{Event, Invoked, Reattach, Reattached, ReattachedSkill, Session, UnloadReason};
+pub use session::{Event, Invoked, Reattach, Reattached, ReattachedSkill, Session};
 #[cfg(any(feature = "mcp", feature = "rig"))]
 pub(crate) use settings::Snapshot;
 pub use settings::{

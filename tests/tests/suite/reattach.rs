@@ -3,7 +3,7 @@
 //! the rest, and a closing line naming what did not fit.
 
 use skills_embed::listing::estimate_tokens;
-use skills_embed::tools::{Disclosure, Event, Reattach, Reattached, Session, UnloadReason};
+use skills_embed::tools::{Disclosure, Event, Reattach, Reattached, Session};
 use skills_embed::tools::{Settings, ToolStyle, Tools};
 use skills_embed::{Fields, Skill, SkillSet, listing::ListingFormat};
 
@@ -311,9 +311,8 @@ fn a_reloaded_skill_gives_its_current_content() {
     let mut session = session;
     assert_eq!(
         session.drain_events(),
-        [Event::Unloaded {
-            skill: "old".into(),
-            reason: UnloadReason::Removed
+        [Event::Removed {
+            skill: "old".into()
         }]
     );
 }
@@ -337,9 +336,8 @@ fn compact_unloads_what_was_left_out_so_it_loads_again() {
     assert_eq!(back.omitted, ["big"]);
     assert_eq!(
         session.drain_events(),
-        [Event::Unloaded {
-            skill: "big".into(),
-            reason: UnloadReason::Compacted
+        [Event::Compacted {
+            skill: "big".into()
         }]
     );
     let again = session.handle("load_skill", r#"{"skill":"big"}"#);

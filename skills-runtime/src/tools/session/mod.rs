@@ -33,12 +33,28 @@ pub enum Event {
         /// The chunk's id.
         chunk: String,
     },
-    /// A skill was unloaded.
+    /// The host unloaded a skill ([`Session::unload`]).
     Unloaded {
         /// The skill.
         skill: String,
-        /// Why.
-        reason: UnloadReason,
+    },
+    /// A skill was unloaded after the configured number of turns without use
+    /// ([`Session::unload_after`]).
+    Idle {
+        /// The skill.
+        skill: String,
+    },
+    /// A skill was unloaded because it did not fit the re-attach budget when the host compacted
+    /// the conversation ([`Session::compact`]).
+    Compacted {
+        /// The skill.
+        skill: String,
+    },
+    /// A skill was unloaded because it is not in the set the session moved to
+    /// ([`Session::over`]), or is denied there.
+    Removed {
+        /// The skill.
+        skill: String,
     },
     /// A tool declared in `allowed-tools` became active (a skill declaring it was loaded).
     ToolActivated(String),
@@ -72,7 +88,18 @@ impl std::fmt::Display for Event {
             Event::ChunkLoaded { skill, chunk } => {
                 write!(f, "loaded chunk {}#{}", name(skill), name(chunk))
             }
-            Event::Unloaded { skill, reason } => write!(f, "unloaded {} ({reason})", name(skill)),
+            Event::Unloaded { skill } => {
+                write!(f, "unloaded {} (unloaded by the host)", name(skill))
+            }
+            Event::Idle { skill } => write!(f, "unloaded {} (idle)", name(skill)),
+            Event::Compacted { skill } => write!(
+                f,
+                "unloaded {} (left out when the conversation was compacted)",
+                name(skill)
+            ),
+            Event::Removed { skill } => {
+                write!(f, "unloaded {} (no longer in the skill set)", name(skill))
+            }
             Event::ToolActivated(tool) => write!(f, "tool {tool} activated"),
             Event::ToolDeactivated(tool) => write!(f, "tool {tool} deactivated"),
             Event::ApprovalRequested(Subject {
@@ -98,32 +125,6 @@ impl std::fmt::Display for Event {
             ),
         }
     }
-}
-
-impl std::fmt::Display for UnloadReason {
-    fn fmt(&self, f: &mut std::fmt::Formatter<'_>) -> std::fmt::Result {
-        f.write_str(match self {
-            UnloadReason::Idle => "idle",
-            UnloadReason::Host => "unloaded by the host",
-            UnloadReason::Compacted => "left out when the conversation was compacted",
-            UnloadReason::Removed => "no longer in the skill set",
-        })
-    }
-}
-
-/// Why a skill was unloaded.
-#[derive(Debug, Clone, Copy, PartialEq, Eq)]
-#[non_exhaustive]
-pub enum UnloadReason {
-    /// Unused for the configured number of turns.
-    Idle,
-    /// The host unloaded it.
-    Host,
-    /// The host compacted the conversation and the skill did not fit the re-attach budget
-    /// ([`Session::compact`]).
-    Compacted,
-    /// The skill is not in the set the session moved to ([`Session::over`]), or is denied there.
-    Removed,
 }
 
 /// A skill the user invoked in a message, and the text to insert for it.
@@ -487,24 +488,22 @@ impl Session {
             .map(|(name, _)| name.clone())
             .collect();
         for name in idle {
-            self.remove(&name, UnloadReason::Idle);
+            self.remove(&name, |skill| Event::Idle { skill });
         }
     }
 
     /// Unloads a skill now. Returns whether it was loaded.
     pub fn unload(&mut self, skill: &str) -> bool {
-        self.remove(skill, UnloadReason::Host)
+        self.remove(skill, |skill| Event::Unloaded { skill })
     }
 
-    fn remove(&mut self, skill: &str, reason: UnloadReason) -> bool {
+    /// Unloads `skill`, with the event `unloaded` makes of its name.
+    fn remove(&mut self, skill: &str, unloaded: fn(String) -> Event) -> bool {
         let before = self.active_tools_owned();
         if self.state.active.remove(skill).is_none() {
             return false;
         }
-        self.state.events.push(Event::Unloaded {
-            skill: skill.to_owned(),
-            reason,
-        });
+        self.state.events.push(unloaded(skill.to_owned()));
         self.push_tool_changes(&before);
         true
     }
@@ -568,7 +567,7 @@ impl Session {
     /// What the model had loaded, for the host to insert again after it compacts (summarises)
     /// the conversation, as Claude Code does: each skill's current content, most recently loaded
     /// or invoked first, within `budget` tokens per skill and in total. The skills left out are
-    /// unloaded ([`UnloadReason::Compacted`], with their tools), so that loading one again sends
+    /// unloaded ([`Event::Compacted`], with their tools), so that loading one again sends
     /// its body instead of saying it is already loaded.
     ///
     /// - **Which skills**: those whose body the model received in the conversation, by the load
@@ -631,7 +630,7 @@ impl Session {
     ///
     /// ```
     /// use skills_embed_runtime::{Fields, Skill, SkillSet, listing::ListingFormat};
-    /// use skills_embed_runtime::tools::{Event, Reattach, Session, Settings, Tools, UnloadReason};
+    /// use skills_embed_runtime::tools::{Event, Reattach, Session, Settings, Tools};
     /// let fields = Fields { name: "pdf".into(), description: "D.".into(), ..Fields::default() };
     /// let set = SkillSet::from_skills(vec![Skill::owned(fields, "Use pdftotext.\n".into(), vec![])], &ListingFormat::Markdown);
     /// let mut session = Session::new(Tools::new(set, Settings::default()));
@@ -642,13 +641,13 @@ impl Session {
     /// let back = session.compact(&Reattach { per_skill: 5, total: 5, counter: None });
     /// assert_eq!(back.omitted, ["pdf"]);
     /// assert!(back.to_string().contains("Not re-attached"));
-    /// assert_eq!(session.drain_events(), [Event::Unloaded { skill: "pdf".into(), reason: UnloadReason::Compacted }]);
+    /// assert_eq!(session.drain_events(), [Event::Compacted { skill: "pdf".into() }]);
     /// assert!(session.handle("load_skill", r#"{"skill":"pdf"}"#).text.contains("Use pdftotext."));
     /// ```
     pub fn compact(&mut self, budget: &Reattach) -> Reattached {
         let out = reattach::reattach(self, budget);
         for name in &out.omitted {
-            self.remove(name, UnloadReason::Compacted);
+            self.remove(name, |skill| Event::Compacted { skill });
         }
         out
     }
@@ -656,7 +655,7 @@ impl Session {
     /// The same conversation over other tools, typically over the set a reload produced (an
     /// overlay's new snapshot): what was loaded stays loaded, with its recency, and
     /// [`Session::compact`] gives the new content. Skills the new set lacks, or its
-    /// permissions deny, are unloaded ([`UnloadReason::Removed`], with their tools) and their
+    /// permissions deny, are unloaded ([`Event::Removed`], with their tools) and their
     /// pending approvals dropped. The grants carry over; each holds only while its skill is
     /// unchanged (see [`Grants`](crate::policy::Grants)).
     ///
@@ -693,10 +692,7 @@ impl Session {
             .collect();
         for name in gone {
             next.state.active.remove(&name);
-            next.state.events.push(Event::Unloaded {
-                skill: name,
-                reason: UnloadReason::Removed,
-            });
+            next.state.events.push(Event::Removed { skill: name });
         }
         let pending: Vec<Subject> = next
             .state
