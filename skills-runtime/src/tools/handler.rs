@@ -397,15 +397,28 @@ impl Tools {
         }
     }
 
-    /// A script the model may run of the visible `skill`; a miss names the skill's runnable
-    /// scripts and the closest one.
-    fn runnable_script(&self, skill: &Skill, name: &str) -> Result<&Script, CallError> {
-        let runnable = self.runnable();
-        let mut of_skill = runnable.iter().filter(|s| s.skill() == skill.name());
-        if let Some(found) = of_skill.clone().find(|s| s.name() == name) {
-            return Ok(found);
+    /// A script the model may run of the visible `skill`, with what running it needs (asked
+    /// once: the skill is not looked up again, other skills' scripts are not checked); a miss
+    /// names the skill's runnable scripts and the closest one.
+    fn runnable_script(&self, skill: &Skill, name: &str) -> Result<(&Script, Access), CallError> {
+        let of_skill = || {
+            self.set
+                .scripts()
+                .iter()
+                .chain(self.file_scripts())
+                .filter(|s| s.skill() == skill.name())
+        };
+        if let Some(found) = of_skill().find(|s| s.name() == name) {
+            let access = self.script_access(skill, name);
+            if access != Access::Deny {
+                return Ok((found, access));
+            }
         }
-        let names: Vec<&str> = of_skill.by_ref().map(|s| s.name()).collect();
+        let mut names: Vec<&str> = of_skill()
+            .filter(|s| self.script_access(skill, s.name()) != Access::Deny)
+            .map(Script::name)
+            .collect();
+        names.sort_unstable();
         let mut message = format!(
             "Skill {} has no script {}.",
             text::json_string(skill.name()),
@@ -473,11 +486,11 @@ impl Tools {
         };
         match call {
             Call::Run { script, .. } => {
-                let found = self.runnable_script(skill, script)?;
+                let (found, access) = self.runnable_script(skill, script)?;
                 Ok(Resolved {
                     skill,
                     script: Some(found),
-                    access: self.script_access(skill, script),
+                    access,
                 })
             }
             _ => Ok(Resolved {
