@@ -252,7 +252,7 @@ async fn answer(
 /// ```
 ///
 /// A typed tool is registered once and offered on every turn, so it cannot withdraw itself when
-/// no skill is visible to the model: check [`Tools::is_empty`] on [`SkillTool::tools`] before
+/// no skill is visible to the model: check that [`Tools::definitions`] of [`SkillTool::tools`] is not empty before
 /// adding it, or use [`DynamicSkillTools`], whose [`tools`](DynamicSkillTools::tools) are then
 /// none.
 ///

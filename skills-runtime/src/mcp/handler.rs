@@ -410,7 +410,7 @@ impl ServerHandler for Handler {
         context: RequestContext<RoleServer>,
     ) -> Result<ListToolsResult, ErrorData> {
         let set = self.current(&context.peer).await;
-        // No visible skill, no tool (`offered`); a reload that brings one notifies the client.
+        // No visible skill, no tool (`definitions` is empty); a reload that brings one notifies the client.
         let tools = self
             .tools(&set)
             .definitions()

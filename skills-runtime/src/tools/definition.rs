@@ -9,9 +9,8 @@
 //! mode), an Anthropic tool and an MCP tool.
 //!
 //! No skill, no tool: when no skill is visible (an empty set, or every skill denied),
-//! [`Tools::is_empty`](super::Tools::is_empty) says so, [`Tools::offered`](super::Tools::offered) is empty and the listing is the empty string.
-//! [`Tools::definitions`](super::Tools::definitions) still describes the tools (with an empty `skill` enum), for hosts whose
-//! set may fill up later, such as a watched folder.
+//! [`Tools::definitions`](super::Tools::definitions) is empty and the listing is the empty string;
+//! a host whose set may fill up later (a watched folder) asks again.
 
 use std::fmt::Write;
 
