@@ -298,7 +298,7 @@ impl rig_core::tool::Tool for SkillTool {
 
     fn description(&self) -> String {
         self.tools()
-            .definitions()
+            .all_definitions()
             .into_iter()
             .next()
             .map(|d| d.description)
@@ -307,7 +307,7 @@ impl rig_core::tool::Tool for SkillTool {
 
     fn parameters(&self) -> Value {
         self.tools()
-            .definitions()
+            .all_definitions()
             .first()
             .map(|d| d.json_schema())
             .unwrap_or_default()

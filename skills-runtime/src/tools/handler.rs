@@ -344,6 +344,13 @@ impl Tools {
         if self.is_empty() {
             return Vec::new();
         }
+        self.all_definitions()
+    }
+
+    /// The tool definitions even when no skill is visible (an empty `skill` enum): what a tool
+    /// registered once (rig's typed tool) describes itself with, and the tools a wrong call is
+    /// told about.
+    pub(crate) fn all_definitions(&self) -> Vec<ToolDefinition> {
         let names: Vec<&str> = self.visible().map(Skill::name).collect();
         let listing = self.settings.listing_in_description.clone().map(|format| {
             self.listing(&ListingOptions {
@@ -469,7 +476,7 @@ impl Tools {
             &self.settings,
             &Known {
                 names: &|| self.names_note(),
-                tools: &|| self.definitions().into_iter().map(|d| d.name).collect(),
+                tools: &|| self.all_definitions().into_iter().map(|d| d.name).collect(),
                 script_tool: &script_tool,
             },
         )
