@@ -21,11 +21,11 @@ use crate::model::script::Script;
 use crate::text;
 
 /// The split style's tool names.
-pub const READ_SKILL: &str = "read_skill";
+pub(crate) const READ_SKILL: &str = "read_skill";
 /// The split style's resource tool.
-pub const READ_SKILL_RESOURCE: &str = "read_skill_resource";
+pub(crate) const READ_SKILL_RESOURCE: &str = "read_skill_resource";
 /// The split style's chunk tool.
-pub const LOAD_SKILL_CHUNK: &str = "load_skill_chunk";
+pub(crate) const LOAD_SKILL_CHUNK: &str = "load_skill_chunk";
 
 /// The name of the split style's tool for script `script` of skill `skill`:
 /// `<skill>__<script>` (a skill name holds no `_`, so the two parts never blur), with every
@@ -427,7 +427,8 @@ mod tests {
             &json!({"oneOf": [{"type": "string"}, {"type": "integer"}]})
         ));
     }
-    use crate::tools::{RUN_SKILL_SCRIPT, ToolName};
+    use crate::tools::ToolName;
+    use crate::tools::settings::RUN_SKILL_SCRIPT;
 
     /// Issue 25: a tool name took an empty name and newlines; now the set every provider
     /// accepts, `^[a-zA-Z0-9_-]{1,64}$`, and nothing else.

@@ -21,7 +21,10 @@ mod settings;
 
 pub use crate::model::script::CancelToken;
 pub(crate) use call::Call;
-pub use definition::{LOAD_SKILL_CHUNK, READ_SKILL, READ_SKILL_RESOURCE, ToolDefinition};
+#[cfg(feature = "mcp")]
+pub(crate) use definition::LOAD_SKILL_CHUNK;
+pub use definition::ToolDefinition;
+pub(crate) use definition::{READ_SKILL, READ_SKILL_RESOURCE};
 pub use disclosure::Disclosure;
 pub(crate) use disclosure::{MatchConfig, match_skills};
 pub use handler::Tools;
@@ -30,6 +33,4 @@ pub use runner::{FileRun, FileRunner};
 pub use session::{Event, Invoked, Reattach, Reattached, ReattachedSkill, Session};
 #[cfg(any(feature = "mcp", feature = "rig"))]
 pub(crate) use settings::Snapshot;
-pub use settings::{
-    Hooks, OutputShape, RUN_SKILL_SCRIPT, Settings, Source, ToolName, ToolNameError, ToolStyle,
-};
+pub use settings::{Hooks, OutputShape, Settings, Source, ToolName, ToolNameError, ToolStyle};

@@ -162,7 +162,7 @@ pub struct Settings {
     pub dump_executables: bool,
     /// The frame around loaded content.
     pub shape: OutputShape,
-    /// The unified run tool's name, for skills' Rust scripts ([`RUN_SKILL_SCRIPT`] by default).
+    /// The unified run tool's name, for skills' Rust scripts (`run_skill_script` by default).
     /// In the split style each script is a tool of its own instead, named
     /// `<skill>__<script>` (characters a tool name may not hold written as `_`).
     pub run_name: ToolName,
@@ -326,7 +326,7 @@ impl Settings {
 }
 
 /// The unified run tool's default name: it runs a skill's Rust script.
-pub const RUN_SKILL_SCRIPT: &str = "run_skill_script";
+pub(crate) const RUN_SKILL_SCRIPT: &str = "run_skill_script";
 
 /// Which tools the model gets; named `unified` or `split`.
 #[derive(
