@@ -11,9 +11,9 @@
 //!   most 3 bodies), averaged over prompts made of sample skills' descriptions.
 
 use skills_embed::listing::{Entry, ListingFormat, ListingOptions, render};
+use skills_embed::tools::Disclosure;
 use skills_embed::tools::Session;
 use skills_embed::tools::Settings;
-use skills_embed::tools::{Disclosure, MatchConfig};
 use skills_embed::{SkillSet, tools::Tools};
 use tiktoken_rs::CoreBPE;
 
@@ -153,7 +153,10 @@ pub fn measure(bpe: &CoreBPE, set: &SkillSet) -> TokenReport {
         .step_by((skills.len() / 20).max(1))
         .map(|s| s.description())
         .collect();
-    let eager = Disclosure::Eager(MatchConfig::default());
+    let eager = Disclosure::Eager {
+        max_skills: 3,
+        min_score: 2,
+    };
     let total: usize = samples
         .iter()
         .map(|prompt| {

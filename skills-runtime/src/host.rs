@@ -10,6 +10,23 @@ use crate::policy::{Answer, Grants, Subject};
 use crate::tools::render::{cannot_ask, declined};
 use crate::tools::{Settings, Snapshot, Tools};
 
+/// Why a host does not go ahead with a call under `ask`: the refusal for the model, worded
+/// the same for every host.
+#[derive(Debug, Clone, PartialEq, Eq, thiserror::Error)]
+pub(crate) enum Refusal {
+    /// The host has no way to ask its user (no [`Settings::with_approval`]).
+    #[error("{}", cannot_ask(.subject, .noun))]
+    CannotAsk {
+        /// What needed the user's approval.
+        subject: Subject,
+        /// What the host is called: `server`, `agent`.
+        noun: &'static str,
+    },
+    /// The user declined.
+    #[error("{}", declined(.0))]
+    Declined(Subject),
+}
+
 /// A host's settings and the answers its user gave.
 #[derive(Debug, Clone)]
 pub(crate) struct Host {
@@ -45,10 +62,13 @@ impl Host {
 
     /// The user's answer about `subject`, or the refusal for the model when this host has no
     /// way to ask.
-    pub(crate) async fn ask(&self, subject: &Subject) -> Result<Answer, String> {
+    pub(crate) async fn ask(&self, subject: &Subject) -> Result<Answer, Refusal> {
         match self.settings.approval() {
             Some(approve) => Ok(approve(subject.clone()).await),
-            None => Err(cannot_ask(subject, self.noun)),
+            None => Err(Refusal::CannotAsk {
+                subject: subject.clone(),
+                noun: self.noun,
+            }),
         }
     }
 
@@ -60,13 +80,13 @@ impl Host {
         skill: &Skill,
         subject: &Subject,
         answer: Answer,
-    ) -> Result<(), String> {
+    ) -> Result<(), Refusal> {
         if answer != Answer::Once {
             let mut grants = lock(&self.grants);
             grants.answer(subject, skill, answer);
         }
         match answer {
-            Answer::Reject => Err(declined(subject)),
+            Answer::Reject => Err(Refusal::Declined(subject.clone())),
             Answer::Once | Answer::Always => Ok(()),
         }
     }
@@ -83,7 +103,7 @@ impl Host {
 
     /// Asks the user about `subject` of `skill` and records the answer: `Ok` when the call may
     /// go ahead, else the refusal for the model (nobody to ask, or the user declined).
-    pub(crate) async fn approve(&self, skill: &Skill, subject: &Subject) -> Result<(), String> {
+    pub(crate) async fn approve(&self, skill: &Skill, subject: &Subject) -> Result<(), Refusal> {
         let answer = self.ask(subject).await?;
         self.record(skill, subject, answer)
     }

@@ -77,6 +77,7 @@ pub mod __private {
     pub use crate::text::chunks::find_chunks;
     pub use crate::text::clip;
     pub use crate::text::excerpt::{excerpt, headings, section};
+    pub use crate::tools::definition::strict_compatible;
 
     /// The listing's default token counter.
     pub fn estimate_tokens(text: &str) -> usize {

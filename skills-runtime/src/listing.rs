@@ -18,7 +18,7 @@
 //! a [`ListingOptions`].
 //!
 //! With no skills the listing is the empty string, in every format: there is nothing to list, and
-//! no tool to offer either (see [`Tools::is_empty`](crate::tools::Tools::is_empty)).
+//! no tool to offer either ([`Tools::definitions`](crate::tools::Tools::definitions) is empty).
 
 use std::fmt::Write;
 

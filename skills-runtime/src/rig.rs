@@ -70,7 +70,7 @@ use serde_json::Value;
 use crate::host::Host;
 use crate::model::file::hex;
 use crate::policy::Access;
-use crate::tools::{Call, CallError, Settings, Snapshot, Source};
+use crate::tools::{Call, Settings, Snapshot, Source};
 
 /// What one successful load returned, published in the tool context's result metadata
 /// (`context.result::<SkillLoad>()` after the call; the model never sees it).
@@ -111,9 +111,9 @@ async fn answer(
 ) -> Result<ToolOutput, ToolExecutionError> {
     let arguments = arguments.to_string();
     let tools = host.tools(set);
-    let call = tools.parse(name, &arguments).map_err(|e: CallError| {
-        ToolExecutionError::new(ToolErrorKind::InvalidArgs, e.to_string())
-    })?;
+    let call = tools
+        .parse(name, &arguments)
+        .map_err(|e| ToolExecutionError::new(ToolErrorKind::InvalidArgs, e.to_string()))?;
     let resolved = tools
         .resolve(&call)
         .map_err(|e| ToolExecutionError::new(ToolErrorKind::NotFound, e.to_string()))?;
@@ -122,7 +122,7 @@ async fn answer(
         // later snapshot where it changed asks again.
         host.approve(resolved.skill, &resolved.subject())
             .await
-            .map_err(ToolExecutionError::refused)?;
+            .map_err(|refusal| ToolExecutionError::refused(refusal.to_string()))?;
     }
     let out = tools.answer(&resolved, &call);
     if out.is_error {
@@ -248,7 +248,7 @@ impl SkillTools {
     pub fn tools(&self) -> Vec<DynamicTool> {
         self.host
             .tools(&self.source.snapshot())
-            .offered()
+            .definitions()
             .into_iter()
             .filter_map(|definition| {
                 let name = ToolName::new(definition.name.clone()).ok()?;

@@ -32,7 +32,7 @@
 
 use skills_embed::policy::{Access, Answer, Permissions, Subject};
 use skills_embed::tools::Disclosure;
-use skills_embed::tools::{Event, Session, UnloadReason};
+use skills_embed::tools::{Event, Session};
 use skills_embed::tools::{Settings, ToolOutput, Tools};
 
 // Generates `pub enum SkillId` and `pub static SKILLS` from the folder next to this file.
@@ -102,7 +102,7 @@ fn main() {
         );
     }
 
-    // The host starts each model turn with `next_turn()`, so `session.turn()` is the turn number.
+    // The host starts each model turn with `next_turn()`, so idle skills are unloaded.
     session.next_turn();
     heading("Turn 1: the model loads the skill that fits the task");
     call(&mut session, r#"{"skill": "pdf-forms"}"#, 14, 16);
@@ -271,8 +271,8 @@ fn host(session: &mut Session, note: Option<&str>) {
     let events: Vec<String> = session.drain_events().iter().map(describe).collect();
     let loaded: Vec<&str> = session.active_skills().collect();
     match note {
-        Some(note) => println!("\n  host, turn {}, {note}:", session.turn()),
-        None => println!("\n  host, after turn {}:", session.turn()),
+        Some(note) => println!("\n  host, {note}:"),
+        None => println!("\n  host, after the turn:"),
     }
     println!("    events:        {}", list_or_none(&events));
     println!("    loaded skills: {}", list_or_none(&loaded));
@@ -286,14 +286,8 @@ fn describe(event: &Event) -> String {
     match event {
         Event::Loaded { skill } => format!("Loaded({skill})"),
         Event::ChunkLoaded { skill, chunk } => format!("ChunkLoaded({skill}#{chunk})"),
-        Event::Unloaded { skill, reason } => {
-            let why = match reason {
-                UnloadReason::Idle => "idle",
-                UnloadReason::Host => "host",
-                _ => "other",
-            };
-            format!("Unloaded({skill}, {why})")
-        }
+        Event::Idle { skill } => format!("Unloaded({skill}, idle)"),
+        Event::Unloaded { skill } => format!("Unloaded({skill}, host)"),
         Event::ToolActivated(tool) => format!("ToolActivated({tool})"),
         Event::ToolDeactivated(tool) => format!("ToolDeactivated({tool})"),
         Event::ApprovalRequested(skill) => format!("ApprovalRequested({skill})"),

@@ -122,7 +122,7 @@ impl Ticket {
     /// `cancelled` (rmcp's own token of the request: `notifications/cancelled`, the service
     /// stopping) is, and a guard that ends the watch when dropped (when the run has ended).
     pub(crate) fn watch(&self, cancelled: &CancellationToken) -> (CancelToken, DropGuard) {
-        let stop = CancelToken::new();
+        let stop = CancelToken::default();
         let ended = CancellationToken::new();
         let (hang_up, cancelled) = (self.hang_up.clone(), cancelled.clone());
         let (run, watching) = (stop.clone(), ended.clone());

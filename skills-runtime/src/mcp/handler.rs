@@ -302,6 +302,7 @@ impl Handler {
                 match self.host.approve(found, &subject).await {
                     Ok(()) => Ok(()),
                     Err(refusal) => {
+                        let refusal = refusal.to_string();
                         self.refused(peer, &subject, &refusal).await;
                         Err(ErrorData::invalid_request(refusal, None))
                     }
@@ -351,7 +352,7 @@ impl Handler {
         self.asking(peer, &subject).await;
         let answer = self.host.ask(&subject).await;
         if let Err(refusal) = &answer {
-            self.refused(peer, &subject, refusal).await;
+            self.refused(peer, &subject, &refusal.to_string()).await;
         } else if answer == Ok(Answer::Reject) {
             self.refused(peer, &subject, "the host declined.").await;
         }
@@ -379,7 +380,7 @@ impl Handler {
             .await?;
         Ok(match (answer, answered) {
             (Err(refusal), _) => ToolOutput {
-                text: refusal,
+                text: refusal.to_string(),
                 is_error: true,
                 report: None,
                 approval: None,
@@ -425,10 +426,10 @@ impl ServerHandler for Handler {
         context: RequestContext<RoleServer>,
     ) -> Result<ListToolsResult, ErrorData> {
         let set = self.current(&context.peer).await;
-        // No visible skill, no tool (`offered`); a reload that brings one notifies the client.
+        // No visible skill, no tool (`definitions` is empty); a reload that brings one notifies the client.
         let tools = self
             .tools(&set)
-            .offered()
+            .definitions()
             .iter()
             .map(|d| {
                 serde_json::from_value::<Tool>(d.to_mcp())
@@ -941,7 +942,7 @@ fn check_call(
     // are built on the error path alone, not on every call.
     let name_trimmed = name.trim();
     let load_tool = is_load_tool(unified, name);
-    let offered = || -> Vec<String> { tools.offered().into_iter().map(|d| d.name).collect() };
+    let offered = || -> Vec<String> { tools.definitions().into_iter().map(|d| d.name).collect() };
     // A run tool (the unified one, or a split style's tool per script) is known while a script
     // is runnable; only such a call builds the definitions to tell.
     let known = !tools.is_empty()

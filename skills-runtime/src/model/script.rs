@@ -24,7 +24,7 @@ use serde_json::Value;
 /// one a plug-in registers.
 ///
 /// ```
-/// use skills_embed_runtime::{Script, ScriptError, ScriptFn};
+/// use skills_embed_runtime::{Script, ScriptError, ScriptFn, tools::CancelToken};
 /// use serde_json::{Value, json};
 ///
 /// struct Echo;
@@ -32,12 +32,12 @@ use serde_json::Value;
 ///     fn schema(&self) -> Value {
 ///         json!({"type": "object", "description": "Says the text back."})
 ///     }
-///     fn run(&self, args: Value, _timeout: std::time::Duration) -> Result<String, ScriptError> {
+///     fn run(&self, args: Value, _: std::time::Duration, _: &CancelToken) -> Result<String, ScriptError> {
 ///         Ok(args.to_string())
 ///     }
 /// }
 /// let script = Script::with_fn("notes", "echo", std::sync::Arc::new(Echo));
-/// assert_eq!(script.description(), "Says the text back.");
+/// assert_eq!(script.schema()["description"], "Says the text back.");
 /// ```
 pub trait ScriptFn: Send + Sync {
     /// The JSON Schema of the arguments, as the model is shown it. Its `description` (for a
@@ -45,19 +45,11 @@ pub trait ScriptFn: Send + Sync {
     fn schema(&self) -> Value;
 
     /// Runs the script with the arguments the model sent. An `async` script gives up after
-    /// `timeout`; a plain function cannot be stopped and runs to its end.
-    ///
-    /// # Errors
-    ///
-    /// Arguments that do not fit the schema, the script's own error, or a timeout: a
-    /// [`ScriptError`] whose text tells the model what to do.
-    fn run(&self, args: Value, timeout: Duration) -> Result<String, ScriptError>;
-
-    /// Runs the script like [`ScriptFn::run`], stopping when `cancel` is cancelled (the call
-    /// was cancelled or its client went away): an `async` script is dropped at its next
-    /// wake-up, a script file's process is killed (see [`FileRun::wait`](crate::tools::FileRun::wait)).
-    /// The default (what a plain function gets) does not start a run already cancelled, and
-    /// otherwise runs [`ScriptFn::run`] to its end: nothing stops a function from outside.
+    /// `timeout` and is dropped at its next wake-up once `cancel` is cancelled (the call was
+    /// cancelled or its client went away); a script file's process is killed (see
+    /// [`FileRun::wait`](crate::tools::FileRun::wait)). A plain function cannot be stopped from
+    /// outside: it is not started when `cancel` is already cancelled, and otherwise runs to its
+    /// end.
     ///
     /// ```
     /// use skills_embed_runtime::{tools::CancelToken, Script, ScriptError};
@@ -70,27 +62,23 @@ pub trait ScriptFn: Send + Sync {
     ///     std::future::pending().await
     /// }
     /// let script = Script::new_async("demo", "forever", forever);
-    /// let cancel = CancelToken::new();
+    /// let cancel = CancelToken::default();
     /// let later = cancel.clone();
     /// std::thread::spawn(move || later.cancel());
-    /// let out = script.function().run_cancellable(serde_json::json!({}), Duration::from_secs(600), &cancel);
+    /// let out = script.function().run(serde_json::json!({}), Duration::from_secs(600), &cancel);
     /// assert_eq!(out, Err(ScriptError::Cancelled));
     /// ```
     ///
     /// # Errors
     ///
-    /// Those of [`ScriptFn::run`], and [`ScriptError::Cancelled`].
-    fn run_cancellable(
+    /// Arguments that do not fit the schema, the script's own error, a timeout, or
+    /// [`ScriptError::Cancelled`]: a [`ScriptError`] whose text tells the model what to do.
+    fn run(
         &self,
         args: Value,
         timeout: Duration,
         cancel: &CancelToken,
-    ) -> Result<String, ScriptError> {
-        if cancel.is_cancelled() {
-            return Err(ScriptError::Cancelled);
-        }
-        self.run(args, timeout)
-    }
+    ) -> Result<String, ScriptError>;
 }
 
 /// Tells a script run that its answer is no longer wanted: the MCP server cancels it when the
@@ -101,13 +89,14 @@ pub trait ScriptFn: Send + Sync {
 /// use skills_embed_runtime::tools::CancelToken;
 /// use std::time::Duration;
 ///
-/// let cancel = CancelToken::new();
+/// let cancel = CancelToken::default();
 /// assert!(!cancel.wait_timeout(Duration::from_millis(1)));
 /// let other = cancel.clone();
 /// std::thread::spawn(move || other.cancel());
 /// // Wakes as soon as another thread cancels (a runner's wait between checks on its process).
 /// while !cancel.wait_timeout(Duration::from_secs(1)) {}
-/// assert!(cancel.is_cancelled());
+/// // Once cancelled, a wait of no time says so at once.
+/// assert!(cancel.wait_timeout(Duration::ZERO));
 /// ```
 #[derive(Clone, Default)]
 pub struct CancelToken {
@@ -129,22 +118,13 @@ struct Waiting {
 }
 
 impl CancelToken {
-    /// A token not cancelled yet.
-    ///
-    /// ```
-    /// assert!(!skills_embed_runtime::tools::CancelToken::new().is_cancelled());
-    /// ```
-    pub fn new() -> Self {
-        CancelToken::default()
-    }
-
     /// Cancels the run: every clone sees it, waits return, `async` scripts are woken to be
     /// dropped.
     ///
     /// ```
-    /// let cancel = skills_embed_runtime::tools::CancelToken::new();
+    /// let cancel = skills_embed_runtime::tools::CancelToken::default();
     /// cancel.clone().cancel();
-    /// assert!(cancel.is_cancelled());
+    /// assert!(cancel.wait_timeout(std::time::Duration::ZERO));
     /// ```
     pub fn cancel(&self) {
         let wakers = {
@@ -158,21 +138,18 @@ impl CancelToken {
         }
     }
 
-    /// Whether the run was cancelled.
-    ///
-    /// ```
-    /// let cancel = skills_embed_runtime::tools::CancelToken::new();
-    /// assert!(!cancel.is_cancelled());
-    /// ```
-    pub fn is_cancelled(&self) -> bool {
+    /// Whether the run was cancelled (what `wait_timeout(Duration::ZERO)` says, without the
+    /// wait's lock on the condition variable).
+    pub(crate) fn is_cancelled(&self) -> bool {
         self.state().cancelled
     }
 
-    /// Blocks until the run is cancelled or `timeout` has passed; returns whether it was
+    /// Blocks until the run is cancelled or `timeout` has passed (no time: only asks); returns
+    /// whether it was
     /// cancelled.
     ///
     /// ```
-    /// let cancel = skills_embed_runtime::tools::CancelToken::new();
+    /// let cancel = skills_embed_runtime::tools::CancelToken::default();
     /// cancel.cancel();
     /// assert!(cancel.wait_timeout(std::time::Duration::from_secs(60)));
     /// ```
@@ -242,10 +219,12 @@ pub enum ScriptError {
         "The script stopped with an internal error (a panic: {0}). Do not retry with the same arguments; tell the user."
     )]
     Panicked(String),
-    /// An `async` script did not finish in time.
+    /// The run did not finish in time and was stopped (an `async` script, or a script file's
+    /// process, killed by [`FileRun::wait`](crate::tools::FileRun::wait)).
     #[error("The script did not finish within {} ms and was stopped. Retry with less work, or tell the user.", .0.as_millis())]
     TimedOut(Duration),
-    /// The call was cancelled (by the client, or because it went away) and the run stopped.
+    /// The call was cancelled (by the client, or because it went away) and the run stopped (a
+    /// script file's process killed).
     #[error(
         "The script was stopped before it finished: its call was cancelled (the client cancelled it or disconnected). Run it again if the answer is still needed."
     )]
@@ -268,8 +247,8 @@ pub enum ScriptError {
 ///
 /// let script = Script::new("math", "sum", sum);
 /// assert_eq!((script.skill(), script.name()), ("math", "sum"));
-/// assert_eq!(script.description(), "Adds two numbers.");
-/// let run = |args| script.function().run(args, Duration::from_secs(1));
+/// assert_eq!(script.schema()["description"], "Adds two numbers.");
+/// let run = |args| script.function().run(args, Duration::from_secs(1), &Default::default());
 /// assert_eq!(run(serde_json::json!({"a": 2, "b": 3})).unwrap(), "5");
 /// let wrong = run(serde_json::json!({"a": 2})).unwrap_err().to_string();
 /// assert!(wrong.starts_with("The arguments do not fit the script: missing field `b`"), "{wrong}");
@@ -385,7 +364,7 @@ impl Script {
 
     /// What the script does: its schema's `description` (the argument type's doc comment), or
     /// the empty string.
-    pub fn description(&self) -> String {
+    pub(crate) fn description(&self) -> String {
         match self.schema().get("description") {
             Some(Value::String(d)) => d.trim().to_owned(),
             _ => String::new(),
@@ -500,7 +479,15 @@ impl<A, T, E> ScriptFn for FnScript<A, T, E> {
         (self.schema)()
     }
 
-    fn run(&self, args: Value, _timeout: Duration) -> Result<String, ScriptError> {
+    fn run(
+        &self,
+        args: Value,
+        _timeout: Duration,
+        cancel: &CancelToken,
+    ) -> Result<String, ScriptError> {
+        if cancel.is_cancelled() {
+            return Err(ScriptError::Cancelled);
+        }
         (self.show)((self.f)((self.decode)(args)?))
     }
 }
@@ -510,11 +497,7 @@ impl<A, F> ScriptFn for AsyncScript<A, F> {
         (self.schema)()
     }
 
-    fn run(&self, args: Value, timeout: Duration) -> Result<String, ScriptError> {
-        self.run_cancellable(args, timeout, &CancelToken::new())
-    }
-
-    fn run_cancellable(
+    fn run(
         &self,
         args: Value,
         timeout: Duration,
@@ -626,22 +609,23 @@ mod tests {
     #[test]
     fn an_async_script_is_driven_to_its_end() {
         let script = Script::new_async("s", "later", later);
-        let out = script
-            .function()
-            .run(serde_json::json!({"n": 21}), Duration::from_secs(5));
+        let out = script.function().run(
+            serde_json::json!({"n": 21}),
+            Duration::from_secs(5),
+            &CancelToken::default(),
+        );
         assert_eq!(out, Ok("42".to_owned()));
     }
 
     #[test]
     fn a_token_shared_by_runs_keeps_no_waker_of_a_run_that_ended() {
         let script = Script::new_async("s", "later", later);
-        let cancel = CancelToken::new();
+        let cancel = CancelToken::default();
         for _ in 0..3 {
-            let out = script.function().run_cancellable(
-                serde_json::json!({"n": 1}),
-                Duration::from_secs(5),
-                &cancel,
-            );
+            let out =
+                script
+                    .function()
+                    .run(serde_json::json!({"n": 1}), Duration::from_secs(5), &cancel);
             assert_eq!(out, Ok("2".to_owned()));
         }
         assert!(cancel.state().wakers.is_empty());
@@ -651,9 +635,11 @@ mod tests {
     fn an_async_script_is_stopped_at_its_timeout() {
         let script = Script::new_async("s", "never", never);
         let started = Instant::now();
-        let out = script
-            .function()
-            .run(serde_json::json!({"n": 1}), Duration::from_millis(50));
+        let out = script.function().run(
+            serde_json::json!({"n": 1}),
+            Duration::from_millis(50),
+            &CancelToken::default(),
+        );
         assert_eq!(out, Err(ScriptError::TimedOut(Duration::from_millis(50))));
         assert!(started.elapsed() >= Duration::from_millis(50));
         assert!(
@@ -691,7 +677,7 @@ mod tests {
             started: Some(started),
             dropped: Arc::clone(&dropped),
         };
-        let cancel = CancelToken::new();
+        let cancel = CancelToken::default();
         let run = {
             let cancel = cancel.clone();
             // A timeout far past the test's bounded waits: only the cancellation can end it.
@@ -715,7 +701,7 @@ mod tests {
 
         // Cancelled before it starts: not called at all.
         let script = Script::new_async("s", "never", never);
-        let out = script.function().run_cancellable(
+        let out = script.function().run(
             serde_json::json!({"n": 1}),
             Duration::from_secs(600),
             &cancel,
@@ -730,7 +716,7 @@ mod tests {
             fn schema(&self) -> Value {
                 panic!("no schema today")
             }
-            fn run(&self, _: Value, _: Duration) -> Result<String, ScriptError> {
+            fn run(&self, _: Value, _: Duration, _: &CancelToken) -> Result<String, ScriptError> {
                 Ok("ran".into())
             }
         }
@@ -741,7 +727,7 @@ mod tests {
         assert_eq!(
             script
                 .function()
-                .run(Value::Null, Duration::from_secs(1))
+                .run(Value::Null, Duration::from_secs(1), &CancelToken::default())
                 .unwrap(),
             "ran"
         );
@@ -755,7 +741,11 @@ mod tests {
         let script = Script::new("s", "double", double);
         let err = script
             .function()
-            .run(serde_json::json!({"n": "x"}), Duration::from_secs(1))
+            .run(
+                serde_json::json!({"n": "x"}),
+                Duration::from_secs(1),
+                &CancelToken::default(),
+            )
             .unwrap_err()
             .to_string();
         assert!(

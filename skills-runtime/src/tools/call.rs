@@ -10,7 +10,7 @@ use crate::text::{self, echo};
 
 /// A parsed tool call.
 #[derive(Debug, Clone, PartialEq, Eq)]
-pub enum Call {
+pub(crate) enum Call {
     /// A skill's body.
     Body {
         /// The skill's name.
@@ -51,7 +51,7 @@ pub enum Call {
 
 impl Call {
     /// The skill the call is for.
-    pub fn skill(&self) -> &str {
+    pub(crate) fn skill(&self) -> &str {
         match self {
             Call::Body { skill, .. }
             | Call::File { skill, .. }
@@ -65,7 +65,7 @@ impl Call {
 /// valid, for the model.
 #[derive(Debug, Clone, PartialEq, Eq, thiserror::Error)]
 #[error("{0}")]
-pub struct CallError(pub(crate) String);
+pub(crate) struct CallError(pub(crate) String);
 
 /// What decoding needs to know besides the configuration, asked only when it is needed: the
 /// sentence naming the skills that exist, the names of the tools offered, and the skill and

@@ -9,9 +9,8 @@
 //! mode), an Anthropic tool and an MCP tool.
 //!
 //! No skill, no tool: when no skill is visible (an empty set, or every skill denied),
-//! [`Tools::is_empty`](super::Tools::is_empty) says so, [`Tools::offered`](super::Tools::offered) is empty and the listing is the empty string.
-//! [`Tools::definitions`](super::Tools::definitions) still describes the tools (with an empty `skill` enum), for hosts whose
-//! set may fill up later, such as a watched folder.
+//! [`Tools::definitions`](super::Tools::definitions) is empty and the listing is the empty string;
+//! a host whose set may fill up later (a watched folder) asks again.
 
 use std::fmt::Write;
 
@@ -22,23 +21,17 @@ use crate::model::script::Script;
 use crate::text;
 
 /// The split style's tool names.
-pub const READ_SKILL: &str = "read_skill";
+pub(crate) const READ_SKILL: &str = "read_skill";
 /// The split style's resource tool.
-pub const READ_SKILL_RESOURCE: &str = "read_skill_resource";
+pub(crate) const READ_SKILL_RESOURCE: &str = "read_skill_resource";
 /// The split style's chunk tool.
-pub const LOAD_SKILL_CHUNK: &str = "load_skill_chunk";
+pub(crate) const LOAD_SKILL_CHUNK: &str = "load_skill_chunk";
 
 /// The name of the split style's tool for script `script` of skill `skill`:
 /// `<skill>__<script>` (a skill name holds no `_`, so the two parts never blur), with every
 /// character tool names may not hold (providers take ASCII letters, digits, `_` and `-`)
 /// written as `_`, so a script file's path gives a name too.
-///
-/// ```
-/// use skills_embed_runtime::tools::script_tool_name;
-/// assert_eq!(script_tool_name("pdf-forms", "fill_form"), "pdf-forms__fill_form");
-/// assert_eq!(script_tool_name("pdf-forms", "scripts/fill.py"), "pdf-forms__scripts_fill_py");
-/// ```
-pub fn script_tool_name(skill: &str, script: &str) -> String {
+pub(crate) fn script_tool_name(skill: &str, script: &str) -> String {
     format!("{skill}__{script}")
         .chars()
         .map(|c| {
@@ -92,7 +85,7 @@ impl ToolDefinition {
     /// An OpenAI function tool, valid in strict mode: every property is `required`, optional
     /// ones accept `null`, and `additionalProperties` is `false`. A script's tool whose
     /// arguments cannot be written that way (an open object, an optional field) is sent with
-    /// `"strict": false` and its schema as it is ([`strict_compatible`] decides).
+    /// `"strict": false` and its schema as it is.
     pub fn to_openai(&self) -> Value {
         if let Some(schema) = &self.schema {
             return json!({
@@ -153,15 +146,6 @@ impl ToolDefinition {
 /// its properties as `required` and sets `additionalProperties` to `false`, and it uses no
 /// keyword strict mode refuses (`oneOf`, `allOf`, `not`, `if`, `patternProperties`). Strings,
 /// numbers, enums, arrays and `anyOf` pass.
-///
-/// ```
-/// use skills_embed_runtime::tools::strict_compatible;
-/// use serde_json::json;
-/// assert!(strict_compatible(&json!({"type": "object", "properties": {"a": {"type": "string"}},
-///     "required": ["a"], "additionalProperties": false})));
-/// assert!(!strict_compatible(&json!({"type": "object"})));
-/// assert!(!strict_compatible(&json!({"oneOf": [{"type": "string"}, {"type": "integer"}]})));
-/// ```
 pub fn strict_compatible(schema: &Value) -> bool {
     const REFUSED: [&str; 5] = ["oneOf", "allOf", "not", "if", "patternProperties"];
     fn walk(schema: &Value, depth: usize) -> bool {
@@ -422,7 +406,29 @@ pub(crate) fn definitions(
 #[cfg(test)]
 mod tests {
     use super::*;
-    use crate::tools::{RUN_SKILL_SCRIPT, ToolName};
+
+    #[test]
+    fn script_tool_names_and_strict_schemas() {
+        use serde_json::json;
+        assert_eq!(
+            script_tool_name("pdf-forms", "fill_form"),
+            "pdf-forms__fill_form"
+        );
+        assert_eq!(
+            script_tool_name("pdf-forms", "scripts/fill.py"),
+            "pdf-forms__scripts_fill_py"
+        );
+        assert!(strict_compatible(
+            &json!({"type": "object", "properties": {"a": {"type": "string"}},
+            "required": ["a"], "additionalProperties": false})
+        ));
+        assert!(!strict_compatible(&json!({"type": "object"})));
+        assert!(!strict_compatible(
+            &json!({"oneOf": [{"type": "string"}, {"type": "integer"}]})
+        ));
+    }
+    use crate::tools::ToolName;
+    use crate::tools::settings::RUN_SKILL_SCRIPT;
 
     /// Issue 25: a tool name took an empty name and newlines; now the set every provider
     /// accepts, `^[a-zA-Z0-9_-]{1,64}$`, and nothing else.
@@ -438,7 +444,7 @@ mod tests {
             "-",
             &longest,
         ] {
-            assert_eq!(ToolName::new(name).unwrap(), name);
+            assert_eq!(name.parse::<ToolName>().unwrap(), name);
         }
         let over = "a".repeat(65);
         let huge = format!("{}\n", "b".repeat(10_000));

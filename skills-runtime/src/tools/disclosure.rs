@@ -1,14 +1,15 @@
-//! Disclosure modes and the keyword matcher: see the [`tools`](crate::tools) module docs.
+//! Disclosure modes and the keyword matcher behind [`Disclosure::Eager`].
 
 use std::cmp::Ordering;
 
-/// How a host discloses skills to the model.
+/// How a host discloses skills to the model ([`Session::system_prompt`](super::Session::system_prompt)
+/// writes the text for each mode).
 ///
 /// ```
-/// use skills_embed_runtime::tools::{Disclosure, MatchConfig};
+/// use skills_embed_runtime::tools::Disclosure;
 ///
 /// assert_eq!(Disclosure::default(), Disclosure::Progressive);
-/// let eager = Disclosure::Eager(MatchConfig { max_skills: 1, ..MatchConfig::default() });
+/// let eager = Disclosure::Eager { max_skills: 1, min_score: 2 };
 /// let hybrid = Disclosure::Hybrid { eager: vec!["house-style".to_owned()] };
 /// # let _ = (eager, hybrid);
 /// ```
@@ -18,9 +19,75 @@ pub enum Disclosure {
     /// in tokens for large libraries and the best at picking, at the cost of a tool call.
     #[default]
     Progressive,
-    /// The bodies of the skills that [`match_skills`] finds in the user's input are injected up
-    /// front; the other skills are not listed. No tool call, but only as good as the keywords.
-    Eager(MatchConfig),
+    /// The bodies of the skills whose names and descriptions share the most words with the
+    /// user's input are injected up front; the other skills are not listed. No tool call, but
+    /// only as good as the keywords.
+    ///
+    /// The matcher is deliberately simple, so that a skill author can predict what it picks. It
+    /// uses no randomness, no hashing order and no locale: the same input and skills always give
+    /// the same result, whatever the order the skills are given in.
+    ///
+    /// 1. **Words.** Text is cut into words at every character that is not alphanumeric in
+    ///    Unicode ([`char::is_alphanumeric`]), so `pdf-forms`, `PDF/forms` and `pdf_forms` all
+    ///    give `pdf` and `forms`. Each word is lowercased character by character
+    ///    ([`char::to_lowercase`]).
+    /// 2. **Dropped words.** Words of fewer than 3 characters are dropped, and so are stop
+    ///    words: common English words of 3 letters or more and the words most skill
+    ///    descriptions share ("use this skill when the user asks…"). Stop words are compared
+    ///    before step 3.
+    /// 3. **Suffixes.** Each word loses at most one suffix: the first rule of this list that
+    ///    applies and leaves at least 3 characters is used; if none does, the word is kept whole.
+    ///
+    ///    | rule                                                  | examples                           |
+    ///    |-------------------------------------------------------|------------------------------------|
+    ///    | `ies` → `y`                                           | `policies` → `policy`              |
+    ///    | `es` → removed                                        | `boxes` → `box`, `files` → `fil`   |
+    ///    | `s` → removed, unless the word ends in `ss`           | `pdfs` → `pdf`; `class` stays      |
+    ///    | `ing` → removed, if an ASCII vowel (`aeiouy`) remains | `filling` → `fill`; `string` stays |
+    ///    | `ed` → removed, unless the word ends in `eed`         | `created` → `creat`; `speed` stays |
+    ///    | `e` → removed                                         | `file` → `fil`, `create` → `creat` |
+    ///
+    ///    The last rule exists so that `file`, `files`, `filing` and `filed` all become `fil`.
+    /// 4. **Keywords.** A skill's keywords are the words of its name (for a valid name, its
+    ///    hyphen-separated parts), worth 3, and the words of its description, worth 1. A word in
+    ///    both is worth 3.
+    /// 5. **Score.** Each *distinct* word of the input (after step 3) adds the weight of the
+    ///    skill keyword it equals, or nothing. Repeating a word in the input, or in a
+    ///    description, adds nothing more.
+    /// 6. **Selection.** Skills scoring at least `min_score` are kept (a skill scoring 0 never
+    ///    is, even with `min_score: 0`), sorted by score, highest first, then by name in byte
+    ///    order, and the first `max_skills` are injected.
+    ///
+    /// With `min_score: 2`, one word of a skill's name is enough to select it, one word of its
+    /// description alone is not. There is no Unicode normalisation, scripts written without
+    /// spaces give one long word per run of text, and the stop words and suffix rules are
+    /// English: for anything smarter, let the model choose ([`Disclosure::Progressive`]).
+    ///
+    /// ```
+    /// use skills_embed_runtime::{Fields, Skill, SkillSet, listing::ListingFormat};
+    /// use skills_embed_runtime::tools::{Disclosure, Session, Settings, Tools};
+    /// let skill = |name: &str, description: &str| Skill::owned(
+    ///     Fields { name: name.into(), description: description.into(), ..Fields::default() },
+    ///     format!("Body of {name}.\n"),
+    ///     vec![],
+    /// );
+    /// let set = SkillSet::from_skills(vec![
+    ///     skill("pdf-forms", "Fill in and validate PDF forms."),
+    ///     skill("code-review", "Review code changes for bugs, style and missing tests."),
+    /// ], &ListingFormat::Markdown);
+    /// let mut session = Session::new(Tools::new(set, Settings::default()));
+    /// let eager = Disclosure::Eager { max_skills: 3, min_score: 2 };
+    /// // `pdf` and `form` are name words (3 each), `fill` a description word (1).
+    /// let prompt = session.system_prompt(&eager, "Please fill in this PDF form");
+    /// assert_eq!(prompt, "<skill name=\"pdf-forms\">\nBody of pdf-forms.\n</skill>\n\n");
+    /// ```
+    Eager {
+        /// At most this many skills are injected (3 is a good start).
+        max_skills: usize,
+        /// Skills scoring less are left out (2 is a good start: a name word is enough, a
+        /// single description word is not).
+        min_score: u32,
+    },
     /// The named skills are always injected; the rest are disclosed progressively.
     Hybrid {
         /// Names of the skills whose bodies are always injected.
@@ -29,20 +96,15 @@ pub enum Disclosure {
 }
 
 /// How many skills [`match_skills`] returns, and how good a match must be.
-///
-/// ```
-/// use skills_embed_runtime::tools::MatchConfig;
-/// assert_eq!(MatchConfig::default(), MatchConfig { max_skills: 3, min_score: 2 });
-/// ```
 #[derive(Debug, Clone, PartialEq, Eq)]
-pub struct MatchConfig {
-    /// At most this many skills are returned. Default 3.
-    pub max_skills: usize,
-    /// Skills scoring less are dropped. Default 2: a name word (3) is enough, a single
-    /// description word (1) is not.
-    pub min_score: u32,
+pub(crate) struct MatchConfig {
+    /// At most this many skills are returned.
+    pub(crate) max_skills: usize,
+    /// Skills scoring less are dropped.
+    pub(crate) min_score: u32,
 }
 
+#[cfg(test)]
 impl Default for MatchConfig {
     fn default() -> Self {
         Self {
@@ -53,44 +115,30 @@ impl Default for MatchConfig {
 }
 
 /// One skill selected by [`match_skills`].
-///
-/// ```
-/// use skills_embed_runtime::tools::{match_skills, MatchConfig};
-/// let found = match_skills("Summarise these PDFs", [("pdf", "Read PDF files.")], &MatchConfig::default());
-/// assert_eq!(found[0].name, "pdf");
-/// assert_eq!(found[0].score, 3);
-/// assert_eq!(found[0].matched, ["pdfs"]);
-/// ```
 #[derive(Debug, Clone, PartialEq, Eq)]
-pub struct Match {
+pub(crate) struct Match {
     /// The skill's name.
-    pub name: String,
-    /// Its score; see the [module documentation](crate::tools#disclosure-modes).
-    pub score: u32,
+    pub(crate) name: String,
+    /// Its score (see [`Disclosure::Eager`]).
+    pub(crate) score: u32,
     /// The input words that matched one of its keywords: lowercased, as they appeared in the
     /// input (before suffixes were removed), sorted by byte order, without duplicates. Words that
     /// share a key (`form`, `forms`) are all listed but scored once.
-    pub matched: Vec<String>,
+    pub(crate) matched: Vec<String>,
 }
 
 /// What a word of a skill's name adds to the score.
-pub const NAME_WEIGHT: u32 = 3;
+const NAME_WEIGHT: u32 = 3;
 
 /// What a word of a skill's description adds to the score, when it is not also a name word.
-pub const DESCRIPTION_WEIGHT: u32 = 1;
+const DESCRIPTION_WEIGHT: u32 = 1;
 
 /// Words that never count, compared after lowercasing and before suffixes are removed.
 ///
 /// Common English words of 3 letters or more, and the words most skill descriptions share
 /// ("use this skill when the user asks…"), which would otherwise make every skill match every
 /// request. Sorted, so it can be searched by bisection.
-///
-/// ```
-/// use skills_embed_runtime::tools::STOP_WORDS;
-/// assert!(STOP_WORDS.contains(&"skill"));
-/// assert!(!STOP_WORDS.contains(&"pdf"));
-/// ```
-pub const STOP_WORDS: &[&str] = &[
+const STOP_WORDS: &[&str] = &[
     "about", "above", "after", "again", "against", "all", "also", "and", "any", "are", "aren",
     "ask", "asked", "asking", "asks", "because", "been", "before", "being", "below", "between",
     "both", "but", "can", "cannot", "could", "did", "does", "doing", "don", "done", "down",
@@ -108,30 +156,10 @@ pub const STOP_WORDS: &[&str] = &[
 /// Words shorter than this, in characters, are dropped.
 const MIN_WORD_CHARS: usize = 3;
 
-/// Picks the skills whose names and descriptions share the most words with `input`.
-///
-/// `skills` yields `(name, description)` pairs. The scoring is described precisely in the
-/// [module documentation](crate::tools#disclosure-modes). Cost: one pass over the input and one over each name and
-/// description, with a bisection in the input's words per word; it allocates only for the
-/// input's words, a few scratch buffers reused across skills, and the returned matches.
-///
-/// ```
-/// use skills_embed_runtime::tools::{match_skills, MatchConfig};
-///
-/// let skills = [
-///     ("pdf-forms", "Fill in PDF forms."),
-///     ("pdf-merge", "Merge several PDF files into one."),
-///     ("xlsx", "Create and edit spreadsheets."),
-/// ];
-/// let names = |input: &str| -> Vec<String> {
-///     match_skills(input, skills, &MatchConfig::default()).into_iter().map(|m| m.name).collect()
-/// };
-/// assert_eq!(names("merge these two PDFs"), ["pdf-merge", "pdf-forms"]);
-/// // Two description words (1 each) reach the default `min_score` of 2; `my` is too short.
-/// assert_eq!(names("edit my spreadsheet"), ["xlsx"]);
-/// assert!(names("what's the weather like?").is_empty());
-/// ```
-pub fn match_skills<'a>(
+/// Picks the skills whose names and descriptions share the most words with `input`, scored as
+/// [`Disclosure::Eager`] says. `skills` yields `(name, description)` pairs. It allocates only
+/// for the input's words, a few scratch buffers reused across skills, and the returned matches.
+pub(crate) fn match_skills<'a>(
     input: &str,
     skills: impl IntoIterator<Item = (&'a str, &'a str)>,
     config: &MatchConfig,
@@ -190,19 +218,10 @@ fn by_score_then_name(a: &Match, b: &Match) -> Ordering {
     b.score.cmp(&a.score).then_with(|| a.name.cmp(&b.name))
 }
 
-/// The matching keys `text` gives: its words after steps 1 to 3 of the
-/// [module documentation](crate::tools#disclosure-modes), without duplicates, sorted.
-///
-/// Meant for skill authors asking why a skill did or did not match.
-///
-/// ```
-/// use skills_embed_runtime::tools::keywords;
-/// assert_eq!(
-///     keywords("Use this skill when the user asks to fill PDF forms or merge files"),
-///     ["fil", "fill", "form", "merg", "pdf"],
-/// );
-/// ```
-pub fn keywords(text: &str) -> Vec<String> {
+/// The matching keys `text` gives: its words after steps 1 to 3 of [`Disclosure::Eager`],
+/// without duplicates, sorted.
+#[cfg(test)]
+fn keywords(text: &str) -> Vec<String> {
     let mut buffers = Buffers::default();
     let mut keys = Vec::new();
     for_each_word(text, &mut buffers, |_, key| keys.push(key.to_owned()));

@@ -1,5 +1,5 @@
 //! [`Tools`]: the definitions offered, what the model may see, the one decision on each call
-//! ([`Tools::authorize`]), and the answer to it: whatever the model sends, an answer it can act
+//! (`Tools::resolve`), and the answer to it: whatever the model sends, an answer it can act
 //! on, never a panic. Decoding a call is in `call.rs`, framing the answer in `render.rs`.
 
 use std::fmt::Write;
@@ -67,20 +67,6 @@ pub struct Tools {
     cancel: Option<CancelToken>,
 }
 
-/// What [`Tools::authorize`] decides about a call, once: answer it, ask the user first, or
-/// refuse it with the answer for the model.
-#[derive(Debug, Clone, PartialEq, Eq)]
-pub enum Decision {
-    /// The call may be answered now.
-    Allow,
-    /// The user must approve this first (an `ask` rule without a grant for the skill's
-    /// current content).
-    Ask(Subject),
-    /// The call names a skill or script the model may not use, or none that exists: the error
-    /// is the answer for the model, worded exactly as for one that does not exist.
-    Deny(CallError),
-}
-
 /// A call the rules let through: the skill it names and, for a run, the script.
 pub(crate) struct Resolved<'t> {
     pub(crate) skill: &'t Skill,
@@ -108,7 +94,7 @@ impl Tools {
     /// use skills_embed_runtime::{Fields, Skill, SkillSet, listing::ListingOptions, listing::ListingFormat};
     /// let empty = SkillSet::from_skills(Vec::new(), &ListingFormat::Markdown);
     /// let tools = Tools::new(empty, Settings::default());
-    /// assert!(tools.is_empty() && tools.offered().is_empty());
+    /// assert!(tools.definitions().is_empty());
     /// assert_eq!(tools.listing(&ListingOptions::default()), "");
     ///
     /// let demo = || Skill::owned(
@@ -117,9 +103,9 @@ impl Tools {
     ///     Vec::new(),
     /// );
     /// let set = || SkillSet::from_skills(vec![demo()], &ListingFormat::Markdown);
-    /// assert_eq!(Tools::new(set(), Settings::default()).offered().len(), 1);
+    /// assert_eq!(Tools::new(set(), Settings::default()).definitions().len(), 1);
     /// let denied = Settings { permissions: Permissions::new().deny("*"), ..Settings::default() };
-    /// assert!(Tools::new(set(), denied).offered().is_empty());
+    /// assert!(Tools::new(set(), denied).definitions().is_empty());
     /// ```
     pub fn new(source: impl Into<Source>, settings: Settings) -> Self {
         Self::shared(source.into().snapshot(), Arc::new(settings))
@@ -144,8 +130,8 @@ impl Tools {
     /// unchanged (see [`Grants`]).
     ///
     /// ```
-    /// use skills_embed_runtime::policy::{Answer, Grants, Permissions, Subject};
-    /// use skills_embed_runtime::tools::{Decision, Settings, Tools};
+    /// use skills_embed_runtime::policy::{Answer, Grants, Permissions};
+    /// use skills_embed_runtime::tools::{Settings, Tools};
     /// use skills_embed_runtime::{Fields, Skill, SkillSet, listing::ListingFormat};
     /// let fields = Fields { name: "deploy".into(), description: "Deploy.".into(), ..Fields::default() };
     /// let set = SkillSet::from_skills(vec![Skill::owned(fields, "Run make.\n".into(), vec![])], &ListingFormat::Markdown);
@@ -154,9 +140,8 @@ impl Tools {
     /// let settings = Settings { permissions: Permissions::new().ask("deploy"), ..Settings::default() };
     ///
     /// let tools = Tools::new(set, settings).with_grants(grants);
-    /// let call = tools.parse("load_skill", r#"{"skill":"deploy"}"#).unwrap();
-    /// assert_eq!(tools.authorize(&call), Decision::Allow);
-    /// assert!(tools.call(&call).approval.is_none());
+    /// let out = tools.handle("load_skill", r#"{"skill":"deploy"}"#);
+    /// assert!(out.approval.is_none() && out.text.contains("Run make."));
     /// ```
     pub fn with_grants(mut self, grants: Grants) -> Self {
         self.grants = grants;
@@ -196,12 +181,12 @@ impl Tools {
     }
 
     /// The settings.
-    pub fn settings(&self) -> &Settings {
+    pub(crate) fn settings(&self) -> &Settings {
         &self.settings
     }
 
     /// The skill set.
-    pub fn set(&self) -> &SkillSet {
+    pub(crate) fn set(&self) -> &SkillSet {
         &self.set
     }
 
@@ -225,20 +210,9 @@ impl Tools {
     }
 
     /// Whether no skill is visible (an empty set, or every skill denied): then there is nothing
-    /// to list or load, the listing is the empty string and [`Tools::offered`] is empty.
-    pub fn is_empty(&self) -> bool {
+    /// to list or load, the listing is the empty string and [`Tools::definitions`] is empty.
+    pub(crate) fn is_empty(&self) -> bool {
         self.visible().next().is_none()
-    }
-
-    /// The tool definitions to offer the model now: [`Tools::definitions`], or none when no
-    /// skill is visible, since a tool whose `skill` enum is empty could never be called (and an
-    /// empty `enum` is rejected by some providers' schema checks).
-    pub fn offered(&self) -> Vec<ToolDefinition> {
-        if self.is_empty() {
-            Vec::new()
-        } else {
-            self.definitions()
-        }
     }
 
     /// What loading `skill` needs: `Deny` when the rules deny it (or the host hides it), `Ask`
@@ -288,8 +262,6 @@ impl Tools {
     /// let set = SkillSet::from_skills(vec![skill("pdf", true), skill("deploy", false)], &ListingFormat::Markdown);
     /// let tools = Tools::new(set, Settings::default());
     /// assert_eq!(tools.visible().map(|s| s.name()).collect::<Vec<_>>(), ["pdf"]);
-    /// // The host still has it.
-    /// assert!(tools.set().get("deploy").is_ok());
     /// ```
     pub fn visible(&self) -> impl Iterator<Item = &Skill> + '_ {
         self.set.skills().iter().filter(|s| self.shows(s))
@@ -339,9 +311,11 @@ impl Tools {
         listing::render(&entries, options)
     }
 
-    /// The tool definitions, with the visible skills as the `skill` enum, and the run tool (or
-    /// one tool per script in the split style) when a visible skill has a script the
-    /// permissions do not deny.
+    /// The tool definitions to offer the model now, with the visible skills as the `skill` enum,
+    /// and the run tool (or one tool per script in the split style) when a visible skill has a
+    /// script the permissions do not deny. None when no skill is visible: a tool whose `skill`
+    /// enum is empty could never be called (and an empty `enum` is rejected by some providers'
+    /// schema checks).
     ///
     /// ```
     /// use skills_embed_runtime::policy::Permissions;
@@ -368,6 +342,16 @@ impl Tools {
     /// assert!(out.is_error && out.text.contains(r#"Its scripts: "count""#), "{}", out.text);
     /// ```
     pub fn definitions(&self) -> Vec<ToolDefinition> {
+        if self.is_empty() {
+            return Vec::new();
+        }
+        self.all_definitions()
+    }
+
+    /// The tool definitions even when no skill is visible (an empty `skill` enum): what a tool
+    /// registered once (rig's typed tool) describes itself with, and the tools a wrong call is
+    /// told about.
+    pub(crate) fn all_definitions(&self) -> Vec<ToolDefinition> {
         let names: Vec<&str> = self.visible().map(Skill::name).collect();
         let listing = self.settings.listing_in_description.clone().map(|format| {
             self.listing(&ListingOptions {
@@ -421,15 +405,28 @@ impl Tools {
         }
     }
 
-    /// A script the model may run of the visible `skill`; a miss names the skill's runnable
-    /// scripts and the closest one.
-    fn runnable_script(&self, skill: &Skill, name: &str) -> Result<&Script, CallError> {
-        let runnable = self.runnable();
-        let mut of_skill = runnable.iter().filter(|s| s.skill() == skill.name());
-        if let Some(found) = of_skill.clone().find(|s| s.name() == name) {
-            return Ok(found);
+    /// A script the model may run of the visible `skill`, with what running it needs (asked
+    /// once: the skill is not looked up again, other skills' scripts are not checked); a miss
+    /// names the skill's runnable scripts and the closest one.
+    fn runnable_script(&self, skill: &Skill, name: &str) -> Result<(&Script, Access), CallError> {
+        let of_skill = || {
+            self.set
+                .scripts()
+                .iter()
+                .chain(self.file_scripts())
+                .filter(|s| s.skill() == skill.name())
+        };
+        if let Some(found) = of_skill().find(|s| s.name() == name) {
+            let access = self.script_access(skill, name);
+            if access != Access::Deny {
+                return Ok((found, access));
+            }
         }
-        let names: Vec<&str> = of_skill.by_ref().map(|s| s.name()).collect();
+        let mut names: Vec<&str> = of_skill()
+            .filter(|s| self.script_access(skill, s.name()) != Access::Deny)
+            .map(Script::name)
+            .collect();
+        names.sort_unstable();
         let mut message = format!(
             "Skill {} has no script {}.",
             text::json_string(skill.name()),
@@ -448,7 +445,7 @@ impl Tools {
     }
 
     /// Parses a call; the error is the answer for the model.
-    pub fn parse(&self, tool_name: &str, arguments: &str) -> Result<Call, CallError> {
+    pub(crate) fn parse(&self, tool_name: &str, arguments: &str) -> Result<Call, CallError> {
         self.decode(|settings, known| call::decode(settings, tool_name, arguments, known))
     }
 
@@ -480,50 +477,16 @@ impl Tools {
             &self.settings,
             &Known {
                 names: &|| self.names_note(),
-                tools: &|| self.definitions().into_iter().map(|d| d.name).collect(),
+                tools: &|| self.all_definitions().into_iter().map(|d| d.name).collect(),
                 script_tool: &script_tool,
             },
         )
     }
 
-    /// The one decision on `call`: whether it may be answered now, needs the user's approval
-    /// first, or is refused (a skill the model may not see answers like one that does not
-    /// exist; a script it may not run, like one the skill does not have).
-    ///
-    /// ```
-    /// use skills_embed_runtime::policy::{Permissions, Subject};
-    /// use skills_embed_runtime::tools::{Decision, Settings, Tools};
-    /// use skills_embed_runtime::{Fields, Skill, SkillSet, listing::ListingFormat};
-    /// let skill = |name: &str| Skill::owned(
-    ///     Fields { name: name.into(), description: "D.".into(), ..Fields::default() },
-    ///     String::new(),
-    ///     vec![],
-    /// );
-    /// let set = SkillSet::from_skills(vec![skill("deploy"), skill("pdf"), skill("secret")], &ListingFormat::Markdown);
-    /// let settings = Settings { permissions: Permissions::new().ask("deploy").deny("secret"), ..Settings::default() };
-    /// let tools = Tools::new(set, settings);
-    /// let decide = |skill: &str| {
-    ///     let call = tools.parse("load_skill", &format!(r#"{{"skill":"{skill}"}}"#)).unwrap();
-    ///     tools.authorize(&call)
-    /// };
-    /// assert_eq!(decide("pdf"), Decision::Allow);
-    /// assert_eq!(decide("deploy"), Decision::Ask(Subject::load("deploy")));
-    /// let Decision::Deny(error) = decide("secret") else { panic!() };
-    /// assert!(error.to_string().starts_with(r#"Skill "secret" not found."#));
-    /// ```
-    pub fn authorize(&self, call: &Call) -> Decision {
-        match self.resolve(call) {
-            Ok(resolved) => match resolved.access {
-                Access::Ask => Decision::Ask(resolved.subject()),
-                _ => Decision::Allow,
-            },
-            Err(e) => Decision::Deny(e),
-        }
-    }
-
-    /// The skill (and script) `call` names among what the model may use, with what the rules
-    /// say about it; the error answers the model. A denial never reaches here: what the rules
-    /// deny is not visible, so it is looked up as unknown.
+    /// The one decision on `call`: the skill (and script) it names among what the model may
+    /// use, with what the rules say about it (allow, or ask the user first); the error answers
+    /// the model. A skill the model may not see answers like one that does not exist, a script
+    /// it may not run like one the skill does not have.
     pub(crate) fn resolve(&self, call: &Call) -> Result<Resolved<'_>, CallError> {
         let skill = match self.set.get(call.skill()) {
             Ok(skill) if self.shows(skill) => skill,
@@ -531,11 +494,11 @@ impl Tools {
         };
         match call {
             Call::Run { script, .. } => {
-                let found = self.runnable_script(skill, script)?;
+                let (found, access) = self.runnable_script(skill, script)?;
                 Ok(Resolved {
                     skill,
                     script: Some(found),
-                    access: self.script_access(skill, script),
+                    access,
                 })
             }
             _ => Ok(Resolved {
@@ -546,23 +509,20 @@ impl Tools {
         }
     }
 
-    /// Answers a call to any tool of either style, given its raw JSON arguments.
+    /// Answers a call to any tool of either style, given its raw JSON arguments, decided once:
+    /// a call under `ask` without a grant for the skill's content is not answered, its answer
+    /// names the subject in [`ToolOutput::approval`] (a [`Session`](super::Session) keeps it
+    /// until the user answers).
     pub fn handle(&self, tool_name: &str, arguments: &str) -> ToolOutput {
-        match self.parse(tool_name, arguments) {
-            Ok(call) => self.call(&call),
-            Err(e) => e.into(),
-        }
-    }
-
-    /// Answers a parsed call, decided once ([`Tools::authorize`]). A call under `ask` without a
-    /// grant for the skill's content is not answered: the answer names its subject in
-    /// [`ToolOutput::approval`].
-    pub fn call(&self, call: &Call) -> ToolOutput {
-        match self.resolve(call) {
+        let call = match self.parse(tool_name, arguments) {
+            Ok(call) => call,
+            Err(e) => return e.into(),
+        };
+        match self.resolve(&call) {
             Ok(resolved) if resolved.access == Access::Ask => {
                 ToolOutput::awaiting_approval(resolved.subject())
             }
-            Ok(resolved) => self.answer(&resolved, call),
+            Ok(resolved) => self.answer(&resolved, &call),
             Err(e) => e.into(),
         }
     }

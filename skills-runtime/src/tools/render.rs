@@ -294,7 +294,7 @@ pub(crate) fn continuation(
         return String::new();
     };
     let (tool, key) = match config.style {
-        ToolStyle::Unified => (config.name.as_str(), "path"),
+        ToolStyle::Unified => (&*config.name, "path"),
         ToolStyle::Split => (READ_SKILL_RESOURCE, "file"),
     };
     // Each value is a JSON string, so the object is valid JSON whatever the names hold.

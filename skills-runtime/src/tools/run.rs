@@ -49,11 +49,7 @@ impl ScriptFn for FileScript {
         })
     }
 
-    fn run(&self, args: Value, timeout: Duration) -> Result<String, ScriptError> {
-        self.run_cancellable(args, timeout, &CancelToken::new())
-    }
-
-    fn run_cancellable(
+    fn run(
         &self,
         args: Value,
         timeout: Duration,
@@ -82,7 +78,7 @@ impl ScriptFn for FileScript {
                 if cancel.is_cancelled() {
                     ScriptError::Cancelled
                 } else {
-                    ScriptError::Failed(e)
+                    e
                 }
             })
     }
@@ -123,10 +119,12 @@ pub(crate) fn run(
     args: Value,
     cancel: &CancelToken,
 ) -> ToolOutput {
+    // A run cancelled while it waited for its turn is not started, whatever the script.
     let outcome = panic::catch_unwind(AssertUnwindSafe(|| {
-        script
-            .function()
-            .run_cancellable(args, config.script_timeout, cancel)
+        if cancel.is_cancelled() {
+            return Err(ScriptError::Cancelled);
+        }
+        script.function().run(args, config.script_timeout, cancel)
     }))
     .unwrap_or_else(|payload| Err(ScriptError::Panicked(panic_message(payload.as_ref()))));
     let heading = format!(
@@ -208,7 +206,7 @@ mod tests {
 
     #[test]
     fn a_cancelled_run_kills_and_reaps_its_process() {
-        let cancel = CancelToken::new();
+        let cancel = CancelToken::default();
         let child = spin();
         let pid = child.id();
         let later = cancel.clone();
@@ -216,10 +214,7 @@ mod tests {
         let err = run(&cancel, Duration::from_secs(600))
             .wait(child)
             .unwrap_err();
-        assert_eq!(
-            err,
-            "scripts/spin.sh was stopped (its process killed): the call was cancelled."
-        );
+        assert_eq!(err, ScriptError::Cancelled);
         assert!(!exists(pid), "process {pid} is still there");
     }
 
@@ -228,9 +223,9 @@ mod tests {
         /// Runs until cancelled, then words it its own way.
         struct Waits;
         impl FileRunner for Waits {
-            fn run(&self, run: FileRun<'_>) -> Result<String, String> {
+            fn run(&self, run: FileRun<'_>) -> Result<String, ScriptError> {
                 while !run.cancel.wait_timeout(Duration::from_secs(600)) {}
-                Err("interrupted".into())
+                Err(ScriptError::Failed("interrupted".into()))
             }
         }
         let runner: Arc<dyn FileRunner> = Arc::new(Waits);
@@ -248,7 +243,7 @@ mod tests {
             )],
         );
         let scripts = file_scripts(std::iter::once(&skill), &runner);
-        let cancel = CancelToken::new();
+        let cancel = CancelToken::default();
         let later = cancel.clone();
         std::thread::spawn(move || later.cancel());
         let out = super::run(
@@ -268,13 +263,17 @@ mod tests {
 
     #[test]
     fn a_run_past_its_timeout_is_killed_and_a_finished_one_gives_its_output() {
-        let cancel = CancelToken::new();
+        let cancel = CancelToken::default();
         let child = spin();
         let pid = child.id();
         let err = run(&cancel, Duration::from_millis(50))
             .wait(child)
             .unwrap_err();
-        assert!(err.contains("did not finish within 50 ms"), "{err}");
+        assert_eq!(err, ScriptError::TimedOut(Duration::from_millis(50)));
+        assert!(
+            err.to_string().contains("did not finish within 50 ms"),
+            "{err}"
+        );
         assert!(!exists(pid), "process {pid} is still there");
 
         let child = Command::new("sh")

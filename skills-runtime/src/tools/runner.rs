@@ -6,7 +6,7 @@ use std::io::Read;
 use std::process::{Child, Output};
 use std::time::{Duration, Instant};
 
-use crate::model::script::CancelToken;
+use crate::model::script::{CancelToken, ScriptError};
 
 /// How a host runs a skill's script *files* (`scripts/*.py`, `scripts/*.sh`) its own way: in a
 /// sandbox, a container, a remote worker. Given to [`Settings::with_file_runner`](super::Settings::with_file_runner), each such
@@ -16,13 +16,13 @@ use crate::model::script::CancelToken;
 ///
 /// ```
 /// use skills_embed_runtime::tools::{FileRun, FileRunner, Settings};
-/// use skills_embed_runtime::{File, Fields, Skill, SkillSet, tools::Tools, listing::ListingFormat};
+/// use skills_embed_runtime::{File, Fields, ScriptError, Skill, SkillSet, tools::Tools, listing::ListingFormat};
 /// use std::sync::Arc;
 ///
 /// /// Pretends to run the file: says what it would run.
 /// struct DryRun;
 /// impl FileRunner for DryRun {
-///     fn run(&self, run: FileRun<'_>) -> Result<String, String> {
+///     fn run(&self, run: FileRun<'_>) -> Result<String, ScriptError> {
 ///         Ok(format!("would run {} ({} bytes) with {:?}", run.path, run.contents.len(), run.argv))
 ///     }
 /// }
@@ -44,8 +44,9 @@ pub trait FileRunner: Send + Sync {
     ///
     /// # Errors
     ///
-    /// Whatever stopped the run, as text for the model.
-    fn run(&self, run: FileRun<'_>) -> Result<String, String>;
+    /// Whatever stopped the run, worded for the model: [`ScriptError::Failed`] with what went
+    /// wrong, or what [`FileRun::wait`] gave (a timeout, a cancellation).
+    fn run(&self, run: FileRun<'_>) -> Result<String, ScriptError>;
 }
 
 impl std::fmt::Debug for dyn FileRunner {
@@ -86,12 +87,13 @@ impl FileRun<'_> {
     /// ```
     /// # #[cfg(unix)] {
     /// use skills_embed_runtime::tools::{FileRun, FileRunner, Settings};
+    /// use skills_embed_runtime::ScriptError;
     /// use std::process::{Command, Stdio};
     ///
     /// /// Runs a script file with `sh`, as a host without a sandbox might.
     /// struct Shell;
     /// impl FileRunner for Shell {
-    ///     fn run(&self, run: FileRun<'_>) -> Result<String, String> {
+    ///     fn run(&self, run: FileRun<'_>) -> Result<String, ScriptError> {
     ///         let script = String::from_utf8_lossy(run.contents).into_owned();
     ///         let child = Command::new("sh")
     ///             .arg("-c")
@@ -101,10 +103,10 @@ impl FileRun<'_> {
     ///             .stdout(Stdio::piped())
     ///             .stderr(Stdio::piped())
     ///             .spawn()
-    ///             .map_err(|e| format!("could not start sh for {}: {e}", run.path))?;
+    ///             .map_err(|e| ScriptError::Failed(format!("could not start sh for {}: {e}", run.path)))?;
     ///         let out = run.wait(child)?;
     ///         let text = String::from_utf8_lossy(&out.stdout).into_owned();
-    ///         if out.status.success() { Ok(text) } else { Err(format!("{} ended with {}: {text}", run.path, out.status)) }
+    ///         if out.status.success() { Ok(text) } else { Err(ScriptError::Failed(format!("{} ended with {}: {text}", run.path, out.status))) }
     ///     }
     /// }
     /// # use skills_embed_runtime::{File, Fields, Skill, SkillSet, tools::Tools, listing::ListingFormat};
@@ -122,9 +124,9 @@ impl FileRun<'_> {
     ///
     /// # Errors
     ///
-    /// Text for the model: the run timed out or was cancelled (the process was killed), or
-    /// the process could not be waited for.
-    pub fn wait(&self, mut child: Child) -> Result<Output, String> {
+    /// [`ScriptError::TimedOut`] or [`ScriptError::Cancelled`] (the process was killed), or
+    /// [`ScriptError::Failed`] when the process could not be waited for.
+    pub fn wait(&self, mut child: Child) -> Result<Output, ScriptError> {
         // Read on threads of their own, so a child that fills a pipe is not blocked by us.
         let stdout = child
             .stdout
@@ -154,26 +156,18 @@ impl FileRun<'_> {
                 }
                 Ok(None) => {}
                 Err(e) => {
-                    break format!(
+                    break ScriptError::Failed(format!(
                         "{} could not be waited for ({e}) and was stopped.",
                         self.path
-                    );
+                    ));
                 }
             }
             let left = deadline.map(|d| d.saturating_duration_since(Instant::now()));
             if self.cancel.is_cancelled() {
-                break format!(
-                    "{} was stopped (its process killed): the call was cancelled.",
-                    self.path
-                );
+                break ScriptError::Cancelled;
             }
             if left.is_some_and(|l| l.is_zero()) {
-                break format!(
-                    "{} did not finish within {} ms and was stopped (its process killed). Retry \
-                     with less work, or tell the user.",
-                    self.path,
-                    self.timeout.as_millis()
-                );
+                break ScriptError::TimedOut(self.timeout);
             }
             self.cancel
                 .wait_timeout(left.map_or(pause, |l| l.min(pause)));

@@ -31,7 +31,8 @@ pub(crate) type Snapshot = Arc<SkillSet<Dynamic>>;
 /// let embedded = Tools::new(&SKILLS, Settings::default());
 /// let shared = Arc::new(SkillSet::from_skills(Vec::new(), &ListingFormat::Markdown));
 /// let live = Source::live(move || Arc::clone(&shared));
-/// assert!(embedded.is_empty() && Tools::new(live, Settings::default()).is_empty());
+/// assert!(embedded.definitions().is_empty());
+/// assert!(Tools::new(live, Settings::default()).definitions().is_empty());
 /// ```
 #[derive(Clone)]
 pub struct Source(Origin);
@@ -161,9 +162,9 @@ pub struct Settings {
     pub dump_executables: bool,
     /// The frame around loaded content.
     pub shape: OutputShape,
-    /// The unified run tool's name, for skills' Rust scripts ([`RUN_SKILL_SCRIPT`] by default).
-    /// In the split style each script is a tool of its own instead
-    /// ([`script_tool_name`](super::script_tool_name)).
+    /// The unified run tool's name, for skills' Rust scripts (`run_skill_script` by default).
+    /// In the split style each script is a tool of its own instead, named
+    /// `<skill>__<script>` (characters a tool name may not hold written as `_`).
     pub run_name: ToolName,
     /// How long an `async` Rust script may run before it is stopped (a plain function cannot
     /// be stopped and runs to its end).
@@ -267,11 +268,11 @@ impl Settings {
     /// rules (`pdf-forms/scripts/*`) and approvals as Rust scripts. See [`FileRunner`].
     ///
     /// ```
-    /// use skills_embed_runtime::tools::{FileRun, FileRunner, Settings};
+    /// use skills_embed_runtime::{ScriptError, tools::{FileRun, FileRunner, Settings}};
     /// struct Sandbox;
     /// impl FileRunner for Sandbox {
-    ///     fn run(&self, run: FileRun<'_>) -> Result<String, String> {
-    ///         Err(format!("{} is not allowed to run here", run.path))
+    ///     fn run(&self, run: FileRun<'_>) -> Result<String, ScriptError> {
+    ///         Err(ScriptError::Failed(format!("{} is not allowed to run here", run.path)))
     ///     }
     /// }
     /// let settings = Settings::default().with_file_runner(std::sync::Arc::new(Sandbox));
@@ -325,7 +326,7 @@ impl Settings {
 }
 
 /// The unified run tool's default name: it runs a skill's Rust script.
-pub const RUN_SKILL_SCRIPT: &str = "run_skill_script";
+pub(crate) const RUN_SKILL_SCRIPT: &str = "run_skill_script";
 
 /// Which tools the model gets; named `unified` or `split`.
 #[derive(
@@ -390,7 +391,7 @@ pub enum OutputShape {
 }
 
 /// A tool's name as a host sets it ([`Settings::name`], [`Settings::run_name`], the
-/// `--tool-name` flag), checked once when it is made: 1 to 64 characters, each an ASCII letter, a
+/// `--tool-name` flag), checked once when it is parsed: 1 to 64 characters, each an ASCII letter, a
 /// digit, `_` or `-`.
 ///
 /// That is what every API the tools are offered to accepts: OpenAI's and Anthropic's function
@@ -400,10 +401,10 @@ pub enum OutputShape {
 ///
 /// ```
 /// use skills_embed_runtime::tools::{Settings, ToolName};
-/// let config = Settings { name: ToolName::new("skills_load")?, ..Settings::default() };
+/// let config = Settings { name: "skills_load".parse()?, ..Settings::default() };
 /// assert_eq!(config.name, "skills_load");
 ///
-/// let err = ToolName::new("load\nskill").unwrap_err();
+/// let err = "load\nskill".parse::<ToolName>().unwrap_err();
 /// assert_eq!(
 ///     err.to_string(),
 ///     "Tool name \"load\\nskill\" has '\\n' at byte 4. A tool name is 1 to 64 characters, each \
@@ -421,9 +422,8 @@ const MAX_TOOL_NAME: usize = 64;
 
 impl ToolName {
     /// Checks `name`: 1 to 64 characters of `A-Z`, `a-z`, `0-9`, `_` and `-`, else a
-    /// [`ToolNameError`] saying what is wrong.
-    pub fn new(name: impl Into<String>) -> Result<Self, ToolNameError> {
-        let name = name.into();
+    /// [`ToolNameError`] saying what is wrong. Public as [`str::parse`].
+    fn check(name: String) -> Result<Self, ToolNameError> {
         let problem = if name.is_empty() {
             Some("is empty".to_owned())
         } else if let Some((at, c)) = name
@@ -447,20 +447,15 @@ impl ToolName {
 
     /// One of this crate's own names, known to pass.
     pub(crate) fn known(name: &'static str) -> Self {
-        debug_assert!(ToolName::new(name).is_ok(), "{name}");
+        debug_assert!(ToolName::check(name.to_owned()).is_ok(), "{name}");
         ToolName(name.to_owned())
-    }
-
-    /// The name.
-    pub fn as_str(&self) -> &str {
-        &self.0
     }
 }
 
 impl std::str::FromStr for ToolName {
     type Err = ToolNameError;
     fn from_str(name: &str) -> Result<Self, ToolNameError> {
-        ToolName::new(name)
+        ToolName::check(name.to_owned())
     }
 }
 
@@ -501,7 +496,7 @@ impl PartialEq<ToolName> for &str {
     }
 }
 
-/// A name [`ToolName::new`] refused: the name (clipped) and what is wrong with it.
+/// A name refused as a [`ToolName`]: the name (clipped) and what is wrong with it.
 #[derive(Debug, Clone, PartialEq, Eq, thiserror::Error)]
 #[error(
     "Tool name {} {problem}. A tool name is 1 to 64 characters, each an ASCII letter, a digit, \

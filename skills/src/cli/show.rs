@@ -246,7 +246,7 @@ pub(super) fn schema(
     );
     // What a host offers: no tool when no skill is visible to the model.
     let defs: Vec<serde_json::Value> = tools
-        .offered()
+        .definitions()
         .iter()
         .map(|d| match format {
             SchemaFormat::JsonSchema => serde_json::json!({

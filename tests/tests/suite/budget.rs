@@ -257,7 +257,7 @@ fn xml_says_it_in_a_comment() {
 fn no_visible_skill_no_listing_and_no_tool() {
     let empty = SkillSet::from_skills(Vec::new(), &ListingFormat::Markdown);
     let tools = Tools::new(empty.clone(), Settings::default());
-    assert!(tools.is_empty() && tools.offered().is_empty());
+    assert!(tools.definitions().is_empty());
     for format in [ListingFormat::Markdown, ListingFormat::Xml] {
         let options = ListingOptions {
             format,
@@ -268,9 +268,15 @@ fn no_visible_skill_no_listing_and_no_tool() {
     }
     // Every skill denied: the same.
     let set = fifty();
-    assert!(!Tools::new(set.clone(), Settings::default()).is_empty());
+    assert!(
+        !Tools::new(set.clone(), Settings::default())
+            .definitions()
+            .is_empty()
+    );
     assert_eq!(
-        Tools::new(set.clone(), Settings::default()).offered().len(),
+        Tools::new(set.clone(), Settings::default())
+            .definitions()
+            .len(),
         1
     );
     let denied = Tools::new(
@@ -281,7 +287,7 @@ fn no_visible_skill_no_listing_and_no_tool() {
         },
     );
     assert_eq!(denied.visible().count(), 0);
-    assert!(denied.is_empty() && denied.offered().is_empty());
+    assert!(denied.definitions().is_empty());
     assert_eq!(denied.listing(&ListingOptions::default()), "");
 }
 

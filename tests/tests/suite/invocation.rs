@@ -286,8 +286,7 @@ fn no_visible_skill_no_tool() {
         .collect();
     let set = SkillSet::from_skills(hidden, &ListingFormat::Markdown);
     let tools = Tools::new(set.clone(), Settings::default());
-    assert!(tools.is_empty());
-    assert!(tools.offered().is_empty());
+    assert!(tools.definitions().is_empty());
     assert_eq!(tools.listing(&Default::default()), "");
     assert_eq!(set.summary(), "");
     // The host still has them all.

@@ -1,9 +1,9 @@
-//! Surviving compaction: `Session::reattach` gives back what the model had loaded, most recent
+//! Surviving compaction: `Session::compact` gives back what the model had loaded, most recent
 //! first, within a token budget per skill and in total, each cut ending with the call that loads
 //! the rest, and a closing line naming what did not fit.
 
 use skills_embed::__private::estimate_tokens;
-use skills_embed::tools::{Event, Reattach, Reattached, Session, UnloadReason};
+use skills_embed::tools::{Disclosure, Event, Reattach, Reattached, Session};
 use skills_embed::tools::{Settings, ToolStyle, Tools};
 use skills_embed::{Fields, Skill, SkillSet, listing::ListingFormat};
 
@@ -66,16 +66,16 @@ fn most_recently_loaded_or_invoked_first() {
     load(&mut session, "beta");
     session.next_turn();
     load(&mut session, "gamma");
-    let back = session.reattach(&Reattach::default());
+    let back = session.compact(&Reattach::default());
     assert_eq!(names(&back), ["gamma", "beta", "alpha"]);
     // Loading alpha again (answered "already loaded") makes it the most recent.
     load(&mut session, "alpha");
     // So does a user invocation of beta.
     session.invoke("/beta", |_| None).unwrap();
-    let back = session.reattach(&Reattach::default());
+    let back = session.compact(&Reattach::default());
     assert_eq!(names(&back), ["beta", "alpha", "gamma"]);
     assert_eq!(
-        back.to_prompt(),
+        back.to_string(),
         format!(
             "{HEADING}<skill name=\"beta\">\nBeta.\n</skill>\n<skill name=\"alpha\">\nAlpha.\n</skill>\n\
              <skill name=\"gamma\">\nGamma.\n</skill>\n"
@@ -94,7 +94,7 @@ fn a_skill_over_its_share_is_cut_with_the_call_that_loads_the_rest() {
         per_skill: 400,
         ..Reattach::default()
     };
-    let back = session.reattach(&budget);
+    let back = session.compact(&budget);
     let deploy = &back.skills[0];
     assert!(deploy.cut);
     assert!(
@@ -134,7 +134,7 @@ fn the_default_budget_keeps_the_first_5000_tokens() {
     let set = set(vec![skill("huge", &body)]);
     let mut session = Session::new(Tools::new(set.clone(), Settings::default()));
     load(&mut session, "huge");
-    let back = session.reattach(&Reattach::default());
+    let back = session.compact(&Reattach::default());
     let huge = &back.skills[0];
     assert!(
         huge.cut && huge.tokens <= 5_000 && huge.tokens > 4_500,
@@ -160,7 +160,7 @@ fn the_total_cuts_then_leaves_out_later_skills_and_names_them() {
         total: 800,
         ..Reattach::default()
     };
-    let back = session.reattach(&budget);
+    let back = session.compact(&budget);
     assert_eq!(names(&back), ["first", "second", "tiny"]);
     assert!(!back.skills[0].cut && back.skills[1].cut && !back.skills[2].cut);
     assert_eq!(back.omitted, ["third"]);
@@ -173,7 +173,7 @@ fn the_total_cuts_then_leaves_out_later_skills_and_names_them() {
         "(Not re-attached, over the budget for skills after compaction: third. To use one again, \
          load it with load_skill.)\n"
     );
-    assert!(back.to_prompt().ends_with(closing));
+    assert!(back.to_string().ends_with(closing));
 }
 
 #[test]
@@ -182,7 +182,7 @@ fn a_budget_too_small_for_any_skill_still_names_them_all() {
     let mut session = Session::new(Tools::new(set.clone(), Settings::default()));
     load(&mut session, "a");
     load(&mut session, "b");
-    let back = session.reattach(&Reattach {
+    let back = session.compact(&Reattach {
         per_skill: 3,
         total: 3,
         counter: None,
@@ -190,7 +190,7 @@ fn a_budget_too_small_for_any_skill_still_names_them_all() {
     assert!(back.skills.is_empty());
     assert_eq!(back.omitted, ["b", "a"]);
     assert_eq!(
-        back.to_prompt(),
+        back.to_string(),
         "(Not re-attached, over the budget for skills after compaction: b, a. To use one again, \
          load it with load_skill.)\n"
     );
@@ -207,7 +207,7 @@ fn user_invocations_are_included_with_their_arguments() {
         .invoke(r#"/pdf form.pdf "my values.json""#, |_| None)
         .unwrap();
     load(&mut session, "review");
-    let back = session.reattach(&Reattach::default());
+    let back = session.compact(&Reattach::default());
     assert_eq!(names(&back), ["review", "pdf"]);
     assert!(back.skills[1].invoked && !back.skills[0].invoked);
     assert_eq!(
@@ -215,8 +215,9 @@ fn user_invocations_are_included_with_their_arguments() {
         "<skill name=\"pdf\">\nFill form.pdf with my values.json.\n</skill>\n"
     );
     // The model loading it afterwards sends the plain body: that is the latest content.
-    session.handle_forced("load_skill", r#"{"skill":"pdf"}"#);
-    let back = session.reattach(&Reattach::default());
+    session.unload("pdf");
+    session.handle("load_skill", r#"{"skill":"pdf"}"#);
+    let back = session.compact(&Reattach::default());
     assert_eq!(
         back.skills[0].text,
         "<skill name=\"pdf\">\nFill $0 with $1.\n</skill>\n"
@@ -229,7 +230,7 @@ fn a_cut_user_invocation_keeps_its_arguments() {
     let set = set(vec![skill("work", &body)]);
     let mut session = Session::new(Tools::new(set.clone(), Settings::default()));
     session.invoke("/work src/lib.rs", |_| None).unwrap();
-    let back = session.reattach(&Reattach {
+    let back = session.compact(&Reattach {
         per_skill: 300,
         ..Reattach::default()
     });
@@ -257,7 +258,7 @@ fn unloaded_skills_are_not_reattached() {
     session.next_turn();
     assert!(session.unload("gone"));
     assert_eq!(session.active_skills().collect::<Vec<_>>(), ["kept"]);
-    let back = session.reattach(&Reattach::default());
+    let back = session.compact(&Reattach::default());
     assert_eq!(names(&back), ["kept"]);
     // Unloaded is not "left out": the model can load them again, so nothing is named.
     assert!(back.omitted.is_empty());
@@ -273,15 +274,20 @@ fn files_and_chunks_alone_are_not_reattached_and_chunk_blocks_are_left_out() {
     assert!(out.is_error);
     let out = session.handle("load_skill", r#"{"skill":"chunky","chunk":"examples"}"#);
     assert!(!out.is_error, "{}", out.text);
-    assert!(session.reattach(&Reattach::default()).is_empty());
+    let back = session.compact(&Reattach::default());
+    assert!(back.skills.is_empty() && back.omitted.is_empty());
     load(&mut session, "chunky");
-    let back = session.reattach(&Reattach::default());
-    // The body as the load tool serves it; the chunk is carried by `carried_chunks`.
+    let back = session.compact(&Reattach::default());
+    // The body as the load tool serves it; the chunk is carried by the system prompt.
     assert_eq!(
         back.skills[0].text,
         "<skill name=\"chunky\">\nIntro.\n\nOutro.\n</skill>\n"
     );
-    assert!(session.carried_chunks().contains("Example one."));
+    assert!(
+        session
+            .system_prompt(&Disclosure::Progressive, "")
+            .contains("<skill_chunk skill=\"chunky\" id=\"examples\">\nExample one.\n")
+    );
 }
 
 #[test]
@@ -295,8 +301,8 @@ fn a_reloaded_skill_gives_its_current_content() {
     load(&mut session, "old");
     session.drain_events();
     let after = set(vec![skill("pdf", "Use pdftotext -layout.\n")]);
-    let session = session.over(Tools::new(after.clone(), Settings::default()));
-    let back = session.reattach(&Reattach::default());
+    let mut session = session.over(Tools::new(after.clone(), Settings::default()));
+    let back = session.compact(&Reattach::default());
     assert_eq!(names(&back), ["pdf"]);
     assert_eq!(
         back.skills[0].text,
@@ -305,9 +311,8 @@ fn a_reloaded_skill_gives_its_current_content() {
     let mut session = session;
     assert_eq!(
         session.drain_events(),
-        [Event::Unloaded {
-            skill: "old".into(),
-            reason: UnloadReason::Removed
+        [Event::Removed {
+            skill: "old".into()
         }]
     );
 }
@@ -331,9 +336,8 @@ fn compact_unloads_what_was_left_out_so_it_loads_again() {
     assert_eq!(back.omitted, ["big"]);
     assert_eq!(
         session.drain_events(),
-        [Event::Unloaded {
-            skill: "big".into(),
-            reason: UnloadReason::Compacted
+        [Event::Compacted {
+            skill: "big".into()
         }]
     );
     let again = session.handle("load_skill", r#"{"skill":"big"}"#);
@@ -357,7 +361,7 @@ fn the_split_style_names_its_own_tools() {
     let mut session = Session::new(Tools::new(set.clone(), config));
     session.handle("read_skill", r#"{"skill":"big"}"#);
     session.handle("read_skill", r#"{"skill":"deploy"}"#);
-    let back = session.reattach(&Reattach {
+    let back = session.compact(&Reattach {
         per_skill: 300,
         total: 320,
         counter: None,
@@ -385,7 +389,7 @@ fn a_host_counter_is_used() {
     let set = set(vec![skill("deploy", &body)]);
     let mut session = Session::new(Tools::new(set.clone(), Settings::default()));
     load(&mut session, "deploy");
-    let back = session.reattach(&Reattach {
+    let back = session.compact(&Reattach {
         per_skill: 500,
         total: 10_000,
         counter: Some(chars),
@@ -399,10 +403,10 @@ fn a_host_counter_is_used() {
 #[test]
 fn nothing_loaded_gives_nothing() {
     let set = set(vec![skill("a", "A.\n")]);
-    let session = Session::new(Tools::new(set.clone(), Settings::default()));
-    let back = session.reattach(&Reattach::default());
-    assert!(back.is_empty());
-    assert_eq!(back.to_prompt(), "");
+    let mut session = Session::new(Tools::new(set.clone(), Settings::default()));
+    let back = session.compact(&Reattach::default());
+    assert!(back.skills.is_empty() && back.omitted.is_empty());
+    assert_eq!(back.to_string(), "");
 }
 
 #[test]

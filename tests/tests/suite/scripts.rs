@@ -154,7 +154,7 @@ fn the_unified_run_tool_lists_every_visible_pair() {
 /// skill does not. This is the offline measure; the providers' live APIs were not reachable.
 #[test]
 fn the_pair_enum_passes_strict_rules_and_a_one_of_per_skill_does_not() {
-    use skills_embed::tools::strict_compatible;
+    use skills_embed::__private::strict_compatible;
     let tools = Tools::new(&SKILLS, Settings::default());
     let run = tools
         .definitions()
@@ -991,15 +991,15 @@ fn prop_config() -> Settings {
     }
 }
 
-/// What every answer must be: an error with text to act on, bounded in length; or a script's
-/// output, framed.
-fn check(tools: &Tools, out: &ToolOutput) -> Result<(), TestCaseError> {
+/// What every answer must be (the tools built with the default limits): an error with text to
+/// act on, bounded in length; or a script's output, framed.
+fn check(out: &ToolOutput) -> Result<(), TestCaseError> {
     let schemas: usize = SKILLS
         .scripts()
         .iter()
         .map(|s| s.schema().to_string().len())
         .sum();
-    let bound = 2 * tools.settings().max_chars + schemas + 4_096;
+    let bound = 2 * Settings::default().max_chars + schemas + 4_096;
     prop_assert!(
         out.text.chars().count() <= bound,
         "{} chars: {}",
@@ -1022,7 +1022,7 @@ proptest! {
     fn the_run_tool_answers_any_json(script in script_name(), args in json_value()) {
         let tools = Tools::new(&SKILLS, prop_config());
         let out = tools.handle(RUN, &run_args(&script, args.clone()));
-        check(&tools, &out)?;
+        check(&out)?;
         // Anything not a visible pair is an error.
         if !PAIRS.contains(&script.as_str()) {
             prop_assert!(out.is_error, "{script}: {}", out.text);
@@ -1037,17 +1037,17 @@ proptest! {
     fn the_run_tool_answers_any_arguments_object(arguments in json_value()) {
         let tools = Tools::new(&SKILLS, prop_config());
         let out = tools.handle(RUN, &arguments.to_string());
-        check(&tools, &out)?;
+        check(&out)?;
     }
 
     #[test]
     fn the_run_tool_answers_any_text(arguments in ".{0,200}") {
         let tools = Tools::new(&SKILLS, prop_config());
         let out = tools.handle(RUN, &arguments);
-        check(&tools, &out)?;
+        check(&out)?;
         let split = Tools::new(&SKILLS, Settings { style: ToolStyle::Split, ..prop_config() });
         let out = split.handle("calc__add", &arguments);
-        check(&split, &out)?;
+        check(&out)?;
     }
 
     #[test]
@@ -1060,7 +1060,7 @@ proptest! {
     ) {
         let tools = Tools::new(&SKILLS, Settings { style: ToolStyle::Split, ..prop_config() });
         let out = tools.handle(tool, &args.to_string());
-        check(&tools, &out)?;
+        check(&out)?;
         if !args.is_object() {
             prop_assert!(out.is_error);
         }

@@ -418,7 +418,7 @@ async fn no_visible_skill_no_dynamic_tool() {
             ..skills_embed::tools::Settings::default()
         },
     );
-    assert!(listing.is_empty());
+    assert!(listing.definitions().is_empty());
     assert_eq!(listing.listing(&Default::default()), "");
 
     // A live set that gains its first skill offers the tool once built again.

@@ -18,7 +18,7 @@ use serde_json::json;
 use skills_embed::listing::ListingFormat;
 use skills_embed::mcp::{InFlightLimit, McpServer, Options};
 use skills_embed::tools::{FileRun, FileRunner};
-use skills_embed::{Fields, File, Script, Skill, SkillSet};
+use skills_embed::{Fields, File, Script, ScriptError, Skill, SkillSet};
 
 const RUN: &str = "run_skill_script";
 
@@ -29,7 +29,7 @@ pub(crate) const BOUND: Duration = Duration::from_secs(20);
 pub(crate) struct Shell;
 
 impl FileRunner for Shell {
-    fn run(&self, run: FileRun<'_>) -> Result<String, String> {
+    fn run(&self, run: FileRun<'_>) -> Result<String, ScriptError> {
         let script = String::from_utf8_lossy(run.contents).into_owned();
         let child = Command::new("sh")
             .arg("-c")
@@ -38,7 +38,7 @@ impl FileRunner for Shell {
             .args(run.argv)
             .stdout(Stdio::piped())
             .spawn()
-            .map_err(|e| format!("could not start sh: {e}"))?;
+            .map_err(|e| ScriptError::Failed(format!("could not start sh: {e}")))?;
         let out = run.wait(child)?;
         Ok(String::from_utf8_lossy(&out.stdout).into_owned())
     }

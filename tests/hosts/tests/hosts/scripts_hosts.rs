@@ -396,7 +396,10 @@ mod examples {
 struct DryRun;
 
 impl skills_embed::tools::FileRunner for DryRun {
-    fn run(&self, run: skills_embed::tools::FileRun<'_>) -> Result<String, String> {
+    fn run(
+        &self,
+        run: skills_embed::tools::FileRun<'_>,
+    ) -> Result<String, skills_embed::ScriptError> {
         Ok(format!(
             "ran {}/{} ({} bytes, executable {}) with {:?}",
             run.skill,

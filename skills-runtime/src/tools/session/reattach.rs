@@ -1,13 +1,19 @@
-//! What [`Session::compact`](super::Session::compact) gives back after the host summarises a
+//! What [`Session::compact`](Session::compact) gives back after the host summarises a
 //! conversation: the budget ([`Reattach`]), the blocks ([`Reattached`]), and where a skill's
 //! text is cut to fit.
 
+use std::borrow::Cow;
+use std::fmt::Write;
+
+use super::{Active, Content, Session, prompt::attribute};
+use crate::invoke;
 use crate::listing::TokenCounter;
+use crate::tools::{READ_SKILL, READ_SKILL_RESOURCE, ToolStyle};
 
 /// The heading [`Reattached`] writes before the skills.
 pub(crate) const REATTACH_HEADING: &str = "Skills loaded earlier in this conversation, re-attached after it was summarised (most recent first):\n";
 
-/// How much [`Session::reattach`](super::Session::reattach) gives back, in tokens: Claude Code's budget by default, the
+/// How much [`Session::compact`](Session::compact) gives back, in tokens: Claude Code's budget by default, the
 /// first 5,000 tokens of each skill and 25,000 in all.
 ///
 /// ```
@@ -57,17 +63,17 @@ impl Default for Reattach {
     }
 }
 
-/// What [`Session::reattach`](super::Session::reattach) gives back: the blocks to insert, most recent first, and the
-/// skills left out. Written out ([`Display`](std::fmt::Display), [`Reattached::to_prompt`]) it
-/// is the heading line, the blocks, and a closing line naming the skills left out; nothing at
-/// all when nothing was loaded.
+/// What [`Session::compact`](Session::compact) gives back: the blocks to insert, most recent first, and the
+/// skills left out. Written out (`to_string()`, the text to insert after the summary) it is the
+/// heading line, the blocks, and a closing line naming the skills left out; nothing at all when
+/// nothing was loaded.
 ///
 /// ```
 /// use skills_embed_runtime::{SkillSet, listing::ListingFormat, tools::Tools};
 /// use skills_embed_runtime::tools::{Reattach, Session};
 /// let set = SkillSet::from_skills(Vec::new(), &ListingFormat::Markdown);
-/// let back = Session::new(Tools::new(set, Default::default())).reattach(&Reattach::default());
-/// assert!(back.is_empty() && back.to_prompt().is_empty());
+/// let back = Session::new(Tools::new(set, Default::default())).compact(&Reattach::default());
+/// assert!(back.skills.is_empty() && back.omitted.is_empty() && back.to_string().is_empty());
 /// ```
 #[derive(Debug, Clone, Default, PartialEq, Eq)]
 #[non_exhaustive]
@@ -79,36 +85,6 @@ pub struct Reattached {
     /// The line naming [`Reattached::omitted`] and how to load them, when any: written after
     /// the blocks, and not counted in the budget (it is never left out).
     pub closing: Option<String>,
-}
-
-impl Reattached {
-    /// The text to insert after the summary: the same as `to_string()`.
-    ///
-    /// ```
-    /// use skills_embed_runtime::{Fields, Skill, SkillSet, listing::ListingFormat, tools::Tools};
-    /// use skills_embed_runtime::tools::{Reattach, Session};
-    /// let fields = Fields { name: "pdf".into(), description: "D.".into(), ..Fields::default() };
-    /// let set = SkillSet::from_skills(vec![Skill::owned(fields, "Use pdftotext.\n".into(), vec![])], &ListingFormat::Markdown);
-    /// let mut session = Session::new(Tools::new(set, Default::default()));
-    /// session.handle("load_skill", r#"{"skill":"pdf"}"#);
-    /// assert_eq!(
-    ///     session.reattach(&Reattach::default()).to_prompt(),
-    ///     "Skills loaded earlier in this conversation, re-attached after it was summarised (most recent first):\n\
-    ///      <skill name=\"pdf\">\nUse pdftotext.\n</skill>\n"
-    /// );
-    /// ```
-    pub fn to_prompt(&self) -> String {
-        self.to_string()
-    }
-
-    /// Whether there is nothing to insert: no skill re-attached or left out.
-    ///
-    /// ```
-    /// assert!(skills_embed_runtime::tools::Reattached::default().is_empty());
-    /// ```
-    pub fn is_empty(&self) -> bool {
-        self.skills.is_empty() && self.omitted.is_empty()
-    }
 }
 
 impl std::fmt::Display for Reattached {
@@ -126,7 +102,7 @@ impl std::fmt::Display for Reattached {
     }
 }
 
-/// One skill re-attached by [`Session::reattach`](super::Session::reattach).
+/// One skill re-attached by [`Session::compact`](Session::compact).
 ///
 /// ```
 /// use skills_embed_runtime::{Fields, Skill, SkillSet, listing::ListingFormat, tools::Tools};
@@ -135,7 +111,7 @@ impl std::fmt::Display for Reattached {
 /// let set = SkillSet::from_skills(vec![Skill::owned(fields, "Fill $0.\n".into(), vec![])], &ListingFormat::Markdown);
 /// let mut session = Session::new(Tools::new(set, Default::default()));
 /// session.invoke("/pdf a.pdf", |_| None).unwrap();
-/// let back = session.reattach(&Reattach::default());
+/// let back = session.compact(&Reattach::default());
 /// let pdf = &back.skills[0];
 /// assert_eq!(pdf.text, "<skill name=\"pdf\">\nFill a.pdf.\n</skill>\n");
 /// assert!(pdf.invoked && !pdf.cut && pdf.next_offset.is_none());
@@ -247,6 +223,176 @@ fn boundary(text: &str, end: usize) -> usize {
 /// a tab or the end of the line.
 fn is_heading(line: &str) -> bool {
     crate::text::excerpt::atx_heading(line).is_some()
+}
+
+/// What the model had loaded, for the reattach after a compaction (the budget and cuts of
+/// [`Session::compact`]).
+pub(super) fn reattach(session: &Session, budget: &Reattach) -> Reattached {
+    let counter = budget.counter.unwrap_or(crate::listing::estimate_tokens);
+    let mut out = Reattached::default();
+    let mut left = budget.total.saturating_sub(counter(REATTACH_HEADING));
+    let mut below = u64::MAX;
+    while let Some((name, active)) = session
+        .state
+        .active
+        .iter()
+        .filter(|(_, a)| a.body_loaded && a.content != Content::System && a.last_seq < below)
+        .max_by_key(|(_, a)| a.last_seq)
+    {
+        below = active.last_seq;
+        match reattach_one(session, name, active, budget.per_skill.min(left), counter) {
+            Some(entry) => {
+                left = left.saturating_sub(entry.tokens);
+                out.skills.push(entry);
+            }
+            None => out.omitted.push(name.clone()),
+        }
+    }
+    if !out.omitted.is_empty() {
+        let tool = match session.tools.settings().style {
+            ToolStyle::Unified => &*session.tools.settings().name,
+            ToolStyle::Split => READ_SKILL,
+        };
+        out.closing = Some(format!(
+            "(Not re-attached, over the budget for skills after compaction: {}. To use one \
+             again, load it with {tool}.)\n",
+            crate::listing::names(&out.omitted)
+        ));
+    }
+    out
+}
+
+/// One skill's block for [`Session::compact`] within `limit` tokens, or `None` when none
+/// of it fits (or it is no longer in the set).
+fn reattach_one(
+    session: &Session,
+    name: &str,
+    active: &Active,
+    limit: usize,
+    counter: TokenCounter,
+) -> Option<ReattachedSkill> {
+    if !session.serves(name) {
+        return None;
+    }
+    let skill = session.tools.set().get(name).ok()?;
+    // What the load tool serves, and what its offsets count in.
+    let core: Cow<'_, str> = if skill.chunks().len() == 0 {
+        Cow::Borrowed(skill.body().trim_start_matches(['\n', '\r']))
+    } else {
+        Cow::Owned(crate::tools::render::join_core(skill))
+    };
+    let names = match active.content {
+        Content::User { .. } => invoke::argument_names(skill),
+        _ => Vec::new(),
+    };
+    let names: Vec<&str> = names.iter().map(String::as_str).collect();
+    // The model can load the rest itself unless only the user may invoke the skill.
+    let loadable = session.tools.lookup(name).is_ok();
+    let open = format!("<skill name=\"{}\">\n", attribute(name));
+    let close = "</skill>\n";
+    let build = |end: usize| {
+        let kept = core.get(..end).unwrap_or(&core);
+        let filled = match &active.content {
+            Content::User { args, dir } => {
+                Cow::Owned(invoke::substitute(kept, args, &names, dir.as_deref())?)
+            }
+            _ => Cow::Borrowed(kept),
+        };
+        // Room for the frame and the cut line, so the text is allocated once.
+        let mut text = String::with_capacity(open.len() + filled.len() + 2 * name.len() + 200);
+        text.push_str(&open);
+        text.push_str(&filled);
+        if !text.ends_with('\n') {
+            text.push('\n');
+        }
+        if end < core.len() {
+            push_cut(session, &mut text, name, end, core.len(), loadable);
+        }
+        text.push_str(close);
+        Ok::<_, invoke::TooLarge>(text)
+    };
+    let entry = |end: usize, text: String, tokens: usize| ReattachedSkill {
+        skill: name.to_owned(),
+        text,
+        tokens,
+        cut: end < core.len(),
+        next_offset: (end < core.len()).then_some(end),
+        invoked: matches!(active.content, Content::User { .. }),
+    };
+    let frame = counter(&open) + counter(close);
+    // The whole skill, when the parts say it may fit.
+    if counter(&core) + frame <= limit
+        && let Ok(text) = build(core.len())
+    {
+        let tokens = counter(&text);
+        if tokens <= limit {
+            return Some(entry(core.len(), text, tokens));
+        }
+    }
+    let mut marker = String::new();
+    push_cut(session, &mut marker, name, core.len(), core.len(), loadable);
+    let mut room = limit.saturating_sub(frame + counter(&marker));
+    // The parts are counted apart; a counter that is not additive, or arguments filled in,
+    // may make the block dearer: cut shorter by the excess and try again.
+    for _ in 0..8 {
+        let end = cut_point(&core, room, counter);
+        if end == 0 {
+            return None;
+        }
+        match build(end) {
+            Ok(text) => {
+                let tokens = counter(&text);
+                if tokens <= limit {
+                    return Some(entry(end, text, tokens));
+                }
+                room = room.saturating_sub(tokens - limit);
+            }
+            // Filled in, this much of the body is over substitution's cap: keep the share
+            // of it that the cap holds.
+            Err(e) => {
+                let kept = counter(core.get(..end).unwrap_or(&core));
+                let share = kept as u128 * e.cap as u128 / e.rendered.max(1) as u128;
+                room = usize::try_from(share)
+                    .unwrap_or(room)
+                    .min(room.saturating_sub(1));
+            }
+        }
+    }
+    None
+}
+
+/// The line ending a cut block: how to load the rest, worded as the load tool words the
+/// end of its own cut answers.
+fn push_cut(
+    session: &Session,
+    out: &mut String,
+    name: &str,
+    end: usize,
+    total: usize,
+    loadable: bool,
+) {
+    use crate::text::json_string;
+    if loadable {
+        let config = session.tools.settings();
+        let (tool, key) = match config.style {
+            ToolStyle::Unified => (&*config.name, "path"),
+            ToolStyle::Split => (READ_SKILL_RESOURCE, "file"),
+        };
+        let _ = writeln!(
+            out,
+            "[Cut at byte {end} of {total}. To continue, call {tool} with {{\"skill\": {}, \
+             \"{key}\": {}, \"offset\": {end}}}.]",
+            json_string(name),
+            json_string(crate::model::fields::MANIFEST),
+        );
+    } else {
+        let _ = writeln!(
+            out,
+            "[Cut at byte {end} of {total}. The rest is left out: the user can invoke /{} \
+             again for the whole skill.]",
+            crate::text::quote_name(name)
+        );
+    }
 }
 
 #[cfg(test)]

@@ -1,21 +1,21 @@
 //! A conversation's skill state: what the model has loaded, which tools that brings, what waits
 //! for the user's approval, the system prompt for the current disclosure mode, and what to
-//! re-attach when the host compacts the conversation ([`Session::reattach`]).
+//! re-attach when the host compacts the conversation ([`Session::compact`]).
 
-use std::borrow::Cow;
+mod prompt;
+mod reattach;
+
 use std::collections::{BTreeMap, BTreeSet};
-use std::fmt::Write;
 use std::sync::Arc;
 
-use super::handler::Resolved;
-use super::reattach::{REATTACH_HEADING, Reattach, Reattached, ReattachedSkill, cut_point};
-use super::render::declined;
 use crate::invoke::{self, Invocation, Unknown};
-use crate::listing::{ListingOptions, TokenCounter};
 use crate::model::skill::Skill;
 use crate::policy::{Access, Answer, Subject};
-use crate::tools::{Call, READ_SKILL, READ_SKILL_RESOURCE, ToolOutput, ToolStyle, Tools};
-use crate::tools::{Disclosure, match_skills};
+use crate::tools::Disclosure;
+use crate::tools::handler::Resolved;
+use crate::tools::render::declined;
+use crate::tools::{Call, ToolOutput, Tools};
+pub use reattach::{Reattach, Reattached, ReattachedSkill};
 
 /// Something the host may want to react to.
 #[derive(Debug, Clone, PartialEq, Eq)]
@@ -33,12 +33,28 @@ pub enum Event {
         /// The chunk's id.
         chunk: String,
     },
-    /// A skill was unloaded.
+    /// The host unloaded a skill ([`Session::unload`]).
     Unloaded {
         /// The skill.
         skill: String,
-        /// Why.
-        reason: UnloadReason,
+    },
+    /// A skill was unloaded after the configured number of turns without use
+    /// ([`Session::unload_after`]).
+    Idle {
+        /// The skill.
+        skill: String,
+    },
+    /// A skill was unloaded because it did not fit the re-attach budget when the host compacted
+    /// the conversation ([`Session::compact`]).
+    Compacted {
+        /// The skill.
+        skill: String,
+    },
+    /// A skill was unloaded because it is not in the set the session moved to
+    /// ([`Session::over`]), or is denied there.
+    Removed {
+        /// The skill.
+        skill: String,
     },
     /// A tool declared in `allowed-tools` became active (a skill declaring it was loaded).
     ToolActivated(String),
@@ -72,7 +88,18 @@ impl std::fmt::Display for Event {
             Event::ChunkLoaded { skill, chunk } => {
                 write!(f, "loaded chunk {}#{}", name(skill), name(chunk))
             }
-            Event::Unloaded { skill, reason } => write!(f, "unloaded {} ({reason})", name(skill)),
+            Event::Unloaded { skill } => {
+                write!(f, "unloaded {} (unloaded by the host)", name(skill))
+            }
+            Event::Idle { skill } => write!(f, "unloaded {} (idle)", name(skill)),
+            Event::Compacted { skill } => write!(
+                f,
+                "unloaded {} (left out when the conversation was compacted)",
+                name(skill)
+            ),
+            Event::Removed { skill } => {
+                write!(f, "unloaded {} (no longer in the skill set)", name(skill))
+            }
             Event::ToolActivated(tool) => write!(f, "tool {tool} activated"),
             Event::ToolDeactivated(tool) => write!(f, "tool {tool} deactivated"),
             Event::ApprovalRequested(Subject {
@@ -98,32 +125,6 @@ impl std::fmt::Display for Event {
             ),
         }
     }
-}
-
-impl std::fmt::Display for UnloadReason {
-    fn fmt(&self, f: &mut std::fmt::Formatter<'_>) -> std::fmt::Result {
-        f.write_str(match self {
-            UnloadReason::Idle => "idle",
-            UnloadReason::Host => "unloaded by the host",
-            UnloadReason::Compacted => "left out when the conversation was compacted",
-            UnloadReason::Removed => "no longer in the skill set",
-        })
-    }
-}
-
-/// Why a skill was unloaded.
-#[derive(Debug, Clone, Copy, PartialEq, Eq)]
-#[non_exhaustive]
-pub enum UnloadReason {
-    /// Unused for the configured number of turns.
-    Idle,
-    /// The host unloaded it.
-    Host,
-    /// The host compacted the conversation and the skill did not fit the re-attach budget
-    /// ([`Session::compact`]).
-    Compacted,
-    /// The skill is not in the set the session moved to ([`Session::over`]), or is denied there.
-    Removed,
 }
 
 /// A skill the user invoked in a message, and the text to insert for it.
@@ -247,19 +248,10 @@ impl Session {
     }
 
     /// Answers a tool call and remembers what it loaded. A body already loaded is not sent
-    /// again; see [`Session::handle_forced`].
+    /// again ([`Session::unload`] it first to send it again).
     pub fn handle(&mut self, tool_name: &str, arguments: &str) -> ToolOutput {
-        self.handle_with(tool_name, arguments, false)
-    }
-
-    /// Answers a tool call, sending a body again even when it is already loaded.
-    pub fn handle_forced(&mut self, tool_name: &str, arguments: &str) -> ToolOutput {
-        self.handle_with(tool_name, arguments, true)
-    }
-
-    fn handle_with(&mut self, tool_name: &str, arguments: &str, force: bool) -> ToolOutput {
         match self.tools.parse(tool_name, arguments) {
-            Ok(call) => self.handle_call(call, force),
+            Ok(call) => self.handle_call(call, false),
             Err(e) => e.into(),
         }
     }
@@ -494,24 +486,22 @@ impl Session {
             .map(|(name, _)| name.clone())
             .collect();
         for name in idle {
-            self.remove(&name, UnloadReason::Idle);
+            self.remove(&name, |skill| Event::Idle { skill });
         }
     }
 
     /// Unloads a skill now. Returns whether it was loaded.
     pub fn unload(&mut self, skill: &str) -> bool {
-        self.remove(skill, UnloadReason::Host)
+        self.remove(skill, |skill| Event::Unloaded { skill })
     }
 
-    fn remove(&mut self, skill: &str, reason: UnloadReason) -> bool {
+    /// Unloads `skill`, with the event `unloaded` makes of its name.
+    fn remove(&mut self, skill: &str, unloaded: fn(String) -> Event) -> bool {
         let before = self.active_tools_owned();
         if self.state.active.remove(skill).is_none() {
             return false;
         }
-        self.state.events.push(Event::Unloaded {
-            skill: skill.to_owned(),
-            reason,
-        });
+        self.state.events.push(unloaded(skill.to_owned()));
         self.push_tool_changes(&before);
         true
     }
@@ -519,11 +509,6 @@ impl Session {
     /// The loaded skills, sorted by name.
     pub fn active_skills(&self) -> impl Iterator<Item = &str> {
         self.state.active.keys().map(String::as_str)
-    }
-
-    /// The current turn (0 at the start).
-    pub fn turn(&self) -> u64 {
-        self.state.turn
     }
 
     /// The union of the active skills' `allowed-tools`, each once, in the order first declared
@@ -565,41 +550,29 @@ impl Session {
         std::mem::take(&mut self.state.events)
     }
 
-    /// The loaded chunks' text, to carry into the next system prompt (empty when none).
-    pub fn carried_chunks(&self) -> String {
-        let mut out = String::new();
-        for (name, active) in &self.state.active {
-            let Ok(skill) = self.tools.set().get(name) else {
-                continue;
-            };
-            for id in &active.chunks {
-                if let Ok(text) = skill.chunk(id) {
-                    let _ = write!(
-                        out,
-                        "<skill_chunk skill=\"{}\" id=\"{}\">\n{text}",
-                        attribute(name),
-                        attribute(id)
-                    );
-                    if !text.ends_with('\n') {
-                        out.push('\n');
-                    }
-                    out.push_str("</skill_chunk>\n");
-                }
-            }
-        }
-        out
+    /// The system-prompt text for a disclosure mode, given the user's latest input (used by
+    /// the eager matcher).
+    ///
+    /// - `Progressive`: a short note on how to use skills, the listing of visible skills, and
+    ///   the carried chunks.
+    /// - `Eager`: the bodies of the skills the keyword matcher picks from `user_input` (those
+    ///   skills count as loaded), and nothing about the others.
+    /// - `Hybrid`: the named skills' bodies, then the progressive text for the rest.
+    pub fn system_prompt(&mut self, disclosure: &Disclosure, user_input: &str) -> String {
+        prompt::system_prompt(self, disclosure, user_input)
     }
 
     /// What the model had loaded, for the host to insert again after it compacts (summarises)
     /// the conversation, as Claude Code does: each skill's current content, most recently loaded
-    /// or invoked first, within `budget` tokens per skill and in total. Call
-    /// [`Session::compact`] instead when you do compact: it also unloads the skills left out.
+    /// or invoked first, within `budget` tokens per skill and in total. The skills left out are
+    /// unloaded ([`Event::Compacted`], with their tools), so that loading one again sends
+    /// its body instead of saying it is already loaded.
     ///
     /// - **Which skills**: those whose body the model received in the conversation, by the load
     ///   tool or a user invocation ([`Session::invoke`]), and that are still loaded. A skill
     ///   unloaded (idle, by the host, by an earlier compaction) is not re-attached: the session
     ///   no longer counts it as loaded, so the model can load it again. Skills the model only
-    ///   read files or chunks of are not re-attached ([`Session::carried_chunks`] carries
+    ///   read files or chunks of are not re-attached (the system prompt carries loaded
     ///   chunks), nor are those [`Session::system_prompt`] put in the system prompt, which
     ///   compaction does not touch.
     /// - **What content**: the skill as it is in the session's set now (after a reload, see
@@ -640,7 +613,7 @@ impl Session {
     /// session.handle("load_skill", r#"{"skill":"deploy"}"#);
     /// session.handle("load_skill", r#"{"skill":"pdf"}"#);
     ///
-    /// let back = session.reattach(&Reattach { per_skill: 100, ..Reattach::default() });
+    /// let back = session.compact(&Reattach { per_skill: 100, ..Reattach::default() });
     /// let names: Vec<_> = back.skills.iter().map(|s| s.skill.as_str()).collect();
     /// assert_eq!(names, ["pdf", "deploy"]);
     /// assert!(!back.skills[0].cut && back.skills[1].cut);
@@ -648,50 +621,14 @@ impl Session {
     /// let deploy = &back.skills[1].text;
     /// assert!(deploy.starts_with("<skill name=\"deploy\">\n# Deploy\nBuild first.\n## Step\n"));
     /// assert!(deploy.contains(r#"To continue, call load_skill with {"skill": "deploy", "path": "SKILL.md", "offset": "#));
-    /// assert!(back.to_prompt().contains("<skill name=\"pdf\">\nUse pdftotext.\n</skill>\n"));
+    /// assert!(back.to_string().contains("<skill name=\"pdf\">\nUse pdftotext.\n</skill>\n"));
     /// ```
-    pub fn reattach(&self, budget: &Reattach) -> Reattached {
-        let counter = budget.counter.unwrap_or(crate::listing::estimate_tokens);
-        let mut out = Reattached::default();
-        let mut left = budget.total.saturating_sub(counter(REATTACH_HEADING));
-        let mut below = u64::MAX;
-        while let Some((name, active)) = self
-            .state
-            .active
-            .iter()
-            .filter(|(_, a)| a.body_loaded && a.content != Content::System && a.last_seq < below)
-            .max_by_key(|(_, a)| a.last_seq)
-        {
-            below = active.last_seq;
-            match self.reattach_one(name, active, budget.per_skill.min(left), counter) {
-                Some(entry) => {
-                    left = left.saturating_sub(entry.tokens);
-                    out.skills.push(entry);
-                }
-                None => out.omitted.push(name.clone()),
-            }
-        }
-        if !out.omitted.is_empty() {
-            let tool = match self.tools.settings().style {
-                ToolStyle::Unified => self.tools.settings().name.as_str(),
-                ToolStyle::Split => READ_SKILL,
-            };
-            out.closing = Some(format!(
-                "(Not re-attached, over the budget for skills after compaction: {}. To use one \
-                 again, load it with {tool}.)\n",
-                crate::listing::names(&out.omitted)
-            ));
-        }
-        out
-    }
-
-    /// [`Session::reattach`], for a host that is compacting the conversation now: the skills
-    /// left out are also unloaded ([`UnloadReason::Compacted`], with their tools), so that
-    /// loading one again sends its body instead of saying it is already loaded.
+    ///
+    /// A budget too small for anything names the skill in the closing line and unloads it:
     ///
     /// ```
     /// use skills_embed_runtime::{Fields, Skill, SkillSet, listing::ListingFormat};
-    /// use skills_embed_runtime::tools::{Event, Reattach, Session, Settings, Tools, UnloadReason};
+    /// use skills_embed_runtime::tools::{Event, Reattach, Session, Settings, Tools};
     /// let fields = Fields { name: "pdf".into(), description: "D.".into(), ..Fields::default() };
     /// let set = SkillSet::from_skills(vec![Skill::owned(fields, "Use pdftotext.\n".into(), vec![])], &ListingFormat::Markdown);
     /// let mut session = Session::new(Tools::new(set, Settings::default()));
@@ -701,22 +638,22 @@ impl Session {
     /// // A budget too small for anything: the closing line names the skill, and it is unloaded.
     /// let back = session.compact(&Reattach { per_skill: 5, total: 5, counter: None });
     /// assert_eq!(back.omitted, ["pdf"]);
-    /// assert!(back.to_prompt().contains("Not re-attached"));
-    /// assert_eq!(session.drain_events(), [Event::Unloaded { skill: "pdf".into(), reason: UnloadReason::Compacted }]);
+    /// assert!(back.to_string().contains("Not re-attached"));
+    /// assert_eq!(session.drain_events(), [Event::Compacted { skill: "pdf".into() }]);
     /// assert!(session.handle("load_skill", r#"{"skill":"pdf"}"#).text.contains("Use pdftotext."));
     /// ```
     pub fn compact(&mut self, budget: &Reattach) -> Reattached {
-        let out = self.reattach(budget);
+        let out = reattach::reattach(self, budget);
         for name in &out.omitted {
-            self.remove(name, UnloadReason::Compacted);
+            self.remove(name, |skill| Event::Compacted { skill });
         }
         out
     }
 
     /// The same conversation over other tools, typically over the set a reload produced (an
     /// overlay's new snapshot): what was loaded stays loaded, with its recency, and
-    /// [`Session::reattach`] gives the new content. Skills the new set lacks, or its
-    /// permissions deny, are unloaded ([`UnloadReason::Removed`], with their tools) and their
+    /// [`Session::compact`] gives the new content. Skills the new set lacks, or its
+    /// permissions deny, are unloaded ([`Event::Removed`], with their tools) and their
     /// pending approvals dropped. The grants carry over; each holds only while its skill is
     /// unchanged (see [`Grants`](crate::policy::Grants)).
     ///
@@ -732,9 +669,9 @@ impl Session {
     /// session.handle("load_skill", r#"{"skill":"pdf"}"#);
     ///
     /// let after = set("Use pdftotext -layout.\n");
-    /// let session = session.over(Tools::new(after, Settings::default()));
+    /// let mut session = session.over(Tools::new(after, Settings::default()));
     /// assert_eq!(session.active_skills().collect::<Vec<_>>(), ["pdf"]);
-    /// assert!(session.reattach(&Reattach::default()).to_prompt().contains("pdftotext -layout"));
+    /// assert!(session.compact(&Reattach::default()).to_string().contains("pdftotext -layout"));
     /// ```
     pub fn over(mut self, tools: Tools) -> Session {
         let before = self.active_tools_owned();
@@ -753,10 +690,7 @@ impl Session {
             .collect();
         for name in gone {
             next.state.active.remove(&name);
-            next.state.events.push(Event::Unloaded {
-                skill: name,
-                reason: UnloadReason::Removed,
-            });
+            next.state.events.push(Event::Removed { skill: name });
         }
         let pending: Vec<Subject> = next
             .state
@@ -778,207 +712,6 @@ impl Session {
             .set()
             .get(name)
             .is_ok_and(|s| self.tools.access(s) != Access::Deny)
-    }
-
-    /// One skill's block for [`Session::reattach`] within `limit` tokens, or `None` when none
-    /// of it fits (or it is no longer in the set).
-    fn reattach_one(
-        &self,
-        name: &str,
-        active: &Active,
-        limit: usize,
-        counter: TokenCounter,
-    ) -> Option<ReattachedSkill> {
-        if !self.serves(name) {
-            return None;
-        }
-        let skill = self.tools.set().get(name).ok()?;
-        // What the load tool serves, and what its offsets count in.
-        let core: Cow<'_, str> = if skill.chunks().len() == 0 {
-            Cow::Borrowed(skill.body().trim_start_matches(['\n', '\r']))
-        } else {
-            Cow::Owned(crate::tools::render::join_core(skill))
-        };
-        let names = match active.content {
-            Content::User { .. } => invoke::argument_names(skill),
-            _ => Vec::new(),
-        };
-        let names: Vec<&str> = names.iter().map(String::as_str).collect();
-        // The model can load the rest itself unless only the user may invoke the skill.
-        let loadable = self.tools.lookup(name).is_ok();
-        let open = format!("<skill name=\"{}\">\n", attribute(name));
-        let close = "</skill>\n";
-        let build = |end: usize| {
-            let kept = core.get(..end).unwrap_or(&core);
-            let filled = match &active.content {
-                Content::User { args, dir } => {
-                    Cow::Owned(invoke::substitute(kept, args, &names, dir.as_deref())?)
-                }
-                _ => Cow::Borrowed(kept),
-            };
-            // Room for the frame and the cut line, so the text is allocated once.
-            let mut text = String::with_capacity(open.len() + filled.len() + 2 * name.len() + 200);
-            text.push_str(&open);
-            text.push_str(&filled);
-            if !text.ends_with('\n') {
-                text.push('\n');
-            }
-            if end < core.len() {
-                self.push_cut(&mut text, name, end, core.len(), loadable);
-            }
-            text.push_str(close);
-            Ok::<_, invoke::TooLarge>(text)
-        };
-        let entry = |end: usize, text: String, tokens: usize| ReattachedSkill {
-            skill: name.to_owned(),
-            text,
-            tokens,
-            cut: end < core.len(),
-            next_offset: (end < core.len()).then_some(end),
-            invoked: matches!(active.content, Content::User { .. }),
-        };
-        let frame = counter(&open) + counter(close);
-        // The whole skill, when the parts say it may fit.
-        if counter(&core) + frame <= limit
-            && let Ok(text) = build(core.len())
-        {
-            let tokens = counter(&text);
-            if tokens <= limit {
-                return Some(entry(core.len(), text, tokens));
-            }
-        }
-        let mut marker = String::new();
-        self.push_cut(&mut marker, name, core.len(), core.len(), loadable);
-        let mut room = limit.saturating_sub(frame + counter(&marker));
-        // The parts are counted apart; a counter that is not additive, or arguments filled in,
-        // may make the block dearer: cut shorter by the excess and try again.
-        for _ in 0..8 {
-            let end = cut_point(&core, room, counter);
-            if end == 0 {
-                return None;
-            }
-            match build(end) {
-                Ok(text) => {
-                    let tokens = counter(&text);
-                    if tokens <= limit {
-                        return Some(entry(end, text, tokens));
-                    }
-                    room = room.saturating_sub(tokens - limit);
-                }
-                // Filled in, this much of the body is over substitution's cap: keep the share
-                // of it that the cap holds.
-                Err(e) => {
-                    let kept = counter(core.get(..end).unwrap_or(&core));
-                    let share = kept as u128 * e.cap as u128 / e.rendered.max(1) as u128;
-                    room = usize::try_from(share)
-                        .unwrap_or(room)
-                        .min(room.saturating_sub(1));
-                }
-            }
-        }
-        None
-    }
-
-    /// The line ending a cut block: how to load the rest, worded as the load tool words the
-    /// end of its own cut answers.
-    fn push_cut(&self, out: &mut String, name: &str, end: usize, total: usize, loadable: bool) {
-        use crate::text::json_string;
-        if loadable {
-            let config = self.tools.settings();
-            let (tool, key) = match config.style {
-                ToolStyle::Unified => (config.name.as_str(), "path"),
-                ToolStyle::Split => (READ_SKILL_RESOURCE, "file"),
-            };
-            let _ = writeln!(
-                out,
-                "[Cut at byte {end} of {total}. To continue, call {tool} with {{\"skill\": {}, \
-                 \"{key}\": {}, \"offset\": {end}}}.]",
-                json_string(name),
-                json_string(crate::model::fields::MANIFEST),
-            );
-        } else {
-            let _ = writeln!(
-                out,
-                "[Cut at byte {end} of {total}. The rest is left out: the user can invoke /{} \
-                 again for the whole skill.]",
-                crate::text::quote_name(name)
-            );
-        }
-    }
-
-    /// The system-prompt text for a disclosure mode, given the user's latest input (used by
-    /// the eager matcher).
-    ///
-    /// - `Progressive`: a short note on how to use skills, the listing of visible skills, and
-    ///   the carried chunks.
-    /// - `Eager`: the bodies of the skills the keyword matcher picks from `user_input` (those
-    ///   skills count as loaded), and nothing about the others.
-    /// - `Hybrid`: the named skills' bodies, then the progressive text for the rest.
-    pub fn system_prompt(&mut self, disclosure: &Disclosure, user_input: &str) -> String {
-        let eager: Vec<String> = match disclosure {
-            Disclosure::Progressive => Vec::new(),
-            Disclosure::Eager(config) => {
-                let visible = self.tools.visible().map(|s| (s.name(), s.description()));
-                match_skills(user_input, visible, config)
-                    .into_iter()
-                    .map(|m| m.name)
-                    .collect()
-            }
-            Disclosure::Hybrid { eager } => eager.clone(),
-        };
-        let mut out = String::new();
-        for name in &eager {
-            let Ok(skill) = self.tools.lookup(name) else {
-                continue;
-            };
-            if self.tools.access(skill) != Access::Allow {
-                continue;
-            }
-            let body: String = skill.core_body().collect();
-            let _ = write!(out, "<skill name=\"{}\">\n{body}", attribute(name));
-            if !body.ends_with('\n') {
-                out.push('\n');
-            }
-            out.push_str("</skill>\n\n");
-            let before = self.active_tools_owned();
-            let entry = touch(
-                &mut self.state.active,
-                &mut self.state.seq,
-                self.state.turn,
-                name,
-            );
-            if !entry.body_loaded {
-                entry.body_loaded = true;
-                entry.content = Content::System;
-                self.state.events.push(Event::Loaded {
-                    skill: name.clone(),
-                });
-            }
-            self.push_tool_changes(&before);
-        }
-        if !matches!(disclosure, Disclosure::Eager(_)) {
-            let rest: Vec<&Skill> = self
-                .tools
-                .visible()
-                .filter(|s| !eager.iter().any(|e| e == s.name()))
-                .collect();
-            if !rest.is_empty() {
-                let entries: Vec<_> = rest.iter().map(|s| s.listing_entry()).collect();
-                let listing = crate::listing::render(&entries, &ListingOptions::default());
-                let _ = write!(
-                    out,
-                    "Skills are instructions for specific tasks. Before a task one of these covers, load \
-                     it with the {} tool and follow it:\n{listing}",
-                    self.tools.settings().name
-                );
-            }
-        }
-        let chunks = self.carried_chunks();
-        if !chunks.is_empty() {
-            out.push('\n');
-            out.push_str(&chunks);
-        }
-        out
     }
 }
 
@@ -1041,18 +774,12 @@ fn touch<'a>(
     entry
 }
 
-/// A name as an XML attribute value: written as listings write names, then XML-escaped.
-fn attribute(name: &str) -> String {
-    let mut out = String::new();
-    crate::listing::push_escaped(&mut out, &crate::text::quote_name(name));
-    out
-}
-
 #[cfg(test)]
 mod tests {
     use super::*;
     use crate::listing::ListingFormat;
     use crate::policy::Permissions;
+    use crate::tools::ToolStyle;
     use crate::{Fields, SkillSet};
 
     fn skill(name: &str, extra: &str, tools: &[&str], body: &str) -> Skill {
@@ -1097,7 +824,7 @@ mod tests {
             let served = tools.handle(call.0, call.1).text;
             let mut session = Session::new(tools);
             session.handle(call.0, call.1);
-            let back = session.reattach(&Reattach {
+            let back = session.compact(&Reattach {
                 per_skill: 100,
                 ..Reattach::default()
             });
@@ -1128,7 +855,7 @@ mod tests {
         let (invoked, unknown) = session.invoke("/deploy prod", |_| None).unwrap();
         assert!(unknown.is_empty());
         assert!(invoked[0].text.starts_with("Deploy prod.\n"));
-        let back = session.reattach(&Reattach {
+        let back = session.compact(&Reattach {
             per_skill: 100,
             ..Reattach::default()
         });
