@@ -127,18 +127,6 @@ impl std::fmt::Display for Event {
     }
 }
 
-/// A skill the user invoked in a message, and the text to insert for it.
-#[derive(Debug, Clone, PartialEq, Eq)]
-pub struct Invoked {
-    /// Where and how the message named it, with its arguments.
-    pub invocation: Invocation,
-    /// What to insert: the body with the arguments substituted ([`invoke::render`]), or, for a
-    /// skill already loaded and invoked again without arguments, a short note saying so.
-    pub text: String,
-    /// Whether the skill's body was already loaded in this session.
-    pub already_loaded: bool,
-}
-
 #[derive(Debug, Clone, Default)]
 struct Active {
     /// The turn it was last used in, for unloading idle skills.
@@ -288,9 +276,11 @@ impl Session {
 
     /// Finds the skills the user's `message` invokes ([`invoke::parse`]) among the skills
     /// the user may invoke (including those the model may not
-    /// invoke), renders each, and records it like a load: the skill becomes active (its tools
-    /// too), with an [`Event::Invoked`] each time and an [`Event::Loaded`] the first time. A body already loaded is not sent again
-    /// unless the invocation has arguments. Skills the permissions deny are reported as unknown;
+    /// invoke), renders each, and records it like a load. Each invocation comes with the text
+    /// to insert for it: the body with the arguments substituted ([`invoke::render`]), or, for
+    /// a skill whose body is already loaded and invoked again without arguments, a short note
+    /// saying so. The skill becomes active (its tools too), with an [`Event::Invoked`] each
+    /// time and an [`Event::Loaded`] the first time (no `Loaded`: the body was already loaded). Skills the permissions deny are reported as unknown;
     /// `ask` skills are not asked about, since the user named them. `skill_dir` gives a skill's
     /// folder on disk, when it has one, for `${SKILL_DIR}`.
     ///
@@ -307,7 +297,7 @@ impl Session {
     /// let mut session = Session::new(Tools::new(set, Settings::default()));
     ///
     /// let (invoked, unknown) = session.invoke("/pdf a.pdf", |_| None).unwrap();
-    /// assert_eq!(invoked[0].text, "Fill a.pdf.\n");
+    /// assert_eq!((invoked[0].0.name.as_str(), invoked[0].1.as_str()), ("pdf", "Fill a.pdf.\n"));
     /// assert!(unknown.is_empty());
     /// assert_eq!(session.drain_events(), [Event::Invoked { skill: "pdf".into() }, Event::Loaded { skill: "pdf".into() }]);
     ///
@@ -316,14 +306,15 @@ impl Session {
     /// let huge = "x".repeat(invoke::MAX_RENDERED_BYTES);
     /// let err = session.invoke(&format!("/pdf {huge}"), |_| None).unwrap_err();
     /// assert!(err.to_string().contains("the limit is 2000000 bytes"));
-    /// assert!(again[0].already_loaded && again[0].text.contains("already loaded"));
+    /// assert!(again[0].1.contains("already loaded"));
+    /// assert_eq!(session.drain_events(), [Event::Invoked { skill: "pdf".into() }]);
     /// assert_eq!(unknown[0].suggestion.as_deref(), Some("pdf"));
     /// ```
     pub fn invoke(
         &mut self,
         message: &str,
         skill_dir: impl Fn(&Skill) -> Option<String>,
-    ) -> Result<(Vec<Invoked>, Vec<Unknown>), crate::SkillError> {
+    ) -> Result<(Vec<(Invocation, String)>, Vec<Unknown>), crate::SkillError> {
         let (invocations, unknown) = {
             // `user_invocable` already leaves out what the rules deny or the host hides.
             let visible: Vec<&Skill> = self.tools.user_invocable().collect();
@@ -349,15 +340,7 @@ impl Session {
                 let args = invocation.args.clone();
                 (text, Some(Content::User { args, dir }))
             };
-            rendered.push((
-                name,
-                content,
-                Invoked {
-                    invocation,
-                    text,
-                    already_loaded,
-                },
-            ));
+            rendered.push((name, content, (invocation, text)));
         }
         let mut invoked = Vec::new();
         for (name, content, done) in rendered {
@@ -854,7 +837,7 @@ mod tests {
         let mut session = Session::new(Tools::new(set, crate::tools::Settings::default()));
         let (invoked, unknown) = session.invoke("/deploy prod", |_| None).unwrap();
         assert!(unknown.is_empty());
-        assert!(invoked[0].text.starts_with("Deploy prod.\n"));
+        assert!(invoked[0].1.starts_with("Deploy prod.\n"));
         let back = session.compact(&Reattach {
             per_skill: 100,
             ..Reattach::default()
@@ -891,8 +874,9 @@ mod tests {
         let (invoked, unknown) = session
             .invoke("/pdf a.pdf", |s| Some(format!("/x/{}", s.name())))
             .unwrap();
-        assert_eq!(invoked[0].text, "Fill a.pdf in /x/pdf.\n");
-        assert!(!invoked[0].already_loaded && unknown.is_empty());
+        assert_eq!(invoked[0].1, "Fill a.pdf in /x/pdf.\n");
+        // Not loaded before: the events below have a `Loaded`.
+        assert!(unknown.is_empty());
         assert_eq!(session.active_tools(), ["Bash"]);
         assert_eq!(
             session.drain_events(),
@@ -908,8 +892,8 @@ mod tests {
         );
         // Again with arguments: rendered again, no second `Loaded`.
         let (invoked, _) = session.invoke("/pdf b.pdf", |_| None).unwrap();
-        assert_eq!(invoked[0].text, "Fill b.pdf in ${SKILL_DIR}.\n");
-        assert!(invoked[0].already_loaded);
+        assert_eq!(invoked[0].1, "Fill b.pdf in ${SKILL_DIR}.\n");
+        // Already loaded: the events below have no second `Loaded`.
         assert_eq!(
             session.drain_events(),
             [Event::Invoked {
@@ -921,7 +905,7 @@ mod tests {
             .invoke("$deploy /secret /internal", |_| None)
             .unwrap();
         assert_eq!(invoked.len(), 1);
-        assert_eq!(invoked[0].text, "Deploy.\n");
+        assert_eq!(invoked[0].1, "Deploy.\n");
         let texts: Vec<_> = unknown.iter().map(|u| u.text.as_str()).collect();
         assert_eq!(texts, ["/secret", "/internal"]);
         assert!(session.pending_approvals().next().is_none());
