@@ -78,6 +78,7 @@ pub mod __private {
     pub use crate::text::clip;
     pub use crate::text::excerpt::{excerpt, headings, section};
     pub use crate::tools::definition::strict_compatible;
+    pub use crate::tools::session::reattach::{ReattachedSkill, blocks as reattached_blocks};
 
     /// The listing's default token counter.
     pub fn estimate_tokens(text: &str) -> usize {

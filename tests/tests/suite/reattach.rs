@@ -2,7 +2,7 @@
 //! first, within a token budget per skill and in total, each cut ending with the call that loads
 //! the rest, and a closing line naming what did not fit.
 
-use skills_embed::__private::estimate_tokens;
+use skills_embed::__private::{estimate_tokens, reattached_blocks as blocks};
 use skills_embed::tools::{Disclosure, Event, Reattach, Reattached, Session};
 use skills_embed::tools::{Settings, ToolStyle, Tools};
 use skills_embed::{Fields, Skill, SkillSet, listing::ListingFormat};
@@ -42,7 +42,7 @@ fn load(session: &mut Session, name: &str) {
 }
 
 fn names(back: &Reattached) -> Vec<&str> {
-    back.skills.iter().map(|s| s.skill.as_str()).collect()
+    back.skills().collect()
 }
 
 const HEADING: &str = "Skills loaded earlier in this conversation, re-attached after it was summarised (most recent first):\n";
@@ -95,7 +95,7 @@ fn a_skill_over_its_share_is_cut_with_the_call_that_loads_the_rest() {
         ..Reattach::default()
     };
     let back = session.compact(&budget);
-    let deploy = &back.skills[0];
+    let deploy = &blocks(&back)[0];
     assert!(deploy.cut);
     assert!(
         deploy.tokens <= 400 && deploy.tokens > 300,
@@ -135,7 +135,7 @@ fn the_default_budget_keeps_the_first_5000_tokens() {
     let mut session = Session::new(Tools::new(set.clone(), Settings::default()));
     load(&mut session, "huge");
     let back = session.compact(&Reattach::default());
-    let huge = &back.skills[0];
+    let huge = &blocks(&back)[0];
     assert!(
         huge.cut && huge.tokens <= 5_000 && huge.tokens > 4_500,
         "{}",
@@ -162,10 +162,10 @@ fn the_total_cuts_then_leaves_out_later_skills_and_names_them() {
     };
     let back = session.compact(&budget);
     assert_eq!(names(&back), ["first", "second", "tiny"]);
-    assert!(!back.skills[0].cut && back.skills[1].cut && !back.skills[2].cut);
+    assert!(!blocks(&back)[0].cut && blocks(&back)[1].cut && !blocks(&back)[2].cut);
     assert_eq!(back.omitted, ["third"]);
     let used: usize =
-        back.skills.iter().map(|s| s.tokens).sum::<usize>() + estimate_tokens(HEADING);
+        blocks(&back).iter().map(|s| s.tokens).sum::<usize>() + estimate_tokens(HEADING);
     assert!(used <= 800, "{used}");
     let closing = back.closing.as_deref().unwrap();
     assert_eq!(
@@ -187,7 +187,7 @@ fn a_budget_too_small_for_any_skill_still_names_them_all() {
         total: 3,
         counter: None,
     });
-    assert!(back.skills.is_empty());
+    assert!(back.skills().next().is_none());
     assert_eq!(back.omitted, ["b", "a"]);
     assert_eq!(
         back.to_string(),
@@ -209,9 +209,9 @@ fn user_invocations_are_included_with_their_arguments() {
     load(&mut session, "review");
     let back = session.compact(&Reattach::default());
     assert_eq!(names(&back), ["review", "pdf"]);
-    assert!(back.skills[1].invoked && !back.skills[0].invoked);
+    assert!(blocks(&back)[1].invoked && !blocks(&back)[0].invoked);
     assert_eq!(
-        back.skills[1].text,
+        blocks(&back)[1].text,
         "<skill name=\"pdf\">\nFill form.pdf with my values.json.\n</skill>\n"
     );
     // The model loading it afterwards sends the plain body: that is the latest content.
@@ -219,7 +219,7 @@ fn user_invocations_are_included_with_their_arguments() {
     session.handle("load_skill", r#"{"skill":"pdf"}"#);
     let back = session.compact(&Reattach::default());
     assert_eq!(
-        back.skills[0].text,
+        blocks(&back)[0].text,
         "<skill name=\"pdf\">\nFill $0 with $1.\n</skill>\n"
     );
 }
@@ -234,7 +234,7 @@ fn a_cut_user_invocation_keeps_its_arguments() {
         per_skill: 300,
         ..Reattach::default()
     });
-    let work = &back.skills[0];
+    let work = &blocks(&back)[0];
     assert!(work.cut && work.invoked && work.tokens <= 300);
     assert!(
         work.text
@@ -275,12 +275,12 @@ fn files_and_chunks_alone_are_not_reattached_and_chunk_blocks_are_left_out() {
     let out = session.handle("load_skill", r#"{"skill":"chunky","chunk":"examples"}"#);
     assert!(!out.is_error, "{}", out.text);
     let back = session.compact(&Reattach::default());
-    assert!(back.skills.is_empty() && back.omitted.is_empty());
+    assert!(back.skills().next().is_none() && back.omitted.is_empty());
     load(&mut session, "chunky");
     let back = session.compact(&Reattach::default());
     // The body as the load tool serves it; the chunk is carried by the system prompt.
     assert_eq!(
-        back.skills[0].text,
+        blocks(&back)[0].text,
         "<skill name=\"chunky\">\nIntro.\n\nOutro.\n</skill>\n"
     );
     assert!(
@@ -305,7 +305,7 @@ fn a_reloaded_skill_gives_its_current_content() {
     let back = session.compact(&Reattach::default());
     assert_eq!(names(&back), ["pdf"]);
     assert_eq!(
-        back.skills[0].text,
+        blocks(&back)[0].text,
         "<skill name=\"pdf\">\nUse pdftotext -layout.\n</skill>\n"
     );
     let mut session = session;
@@ -366,7 +366,7 @@ fn the_split_style_names_its_own_tools() {
         total: 320,
         counter: None,
     });
-    let deploy = &back.skills[0];
+    let deploy = &blocks(&back)[0];
     let offset = deploy.next_offset.unwrap();
     assert!(deploy.text.contains(&format!(
         "To continue, call read_skill_resource with {{\"skill\": \"deploy\", \"file\": \"SKILL.md\", \"offset\": {offset}}}.]"
@@ -394,7 +394,7 @@ fn a_host_counter_is_used() {
         total: 10_000,
         counter: Some(chars),
     });
-    let deploy = &back.skills[0];
+    let deploy = &blocks(&back)[0];
     assert!(deploy.cut);
     assert_eq!(deploy.tokens, deploy.text.chars().count());
     assert!(deploy.tokens <= 500);
@@ -405,7 +405,7 @@ fn nothing_loaded_gives_nothing() {
     let set = set(vec![skill("a", "A.\n")]);
     let mut session = Session::new(Tools::new(set.clone(), Settings::default()));
     let back = session.compact(&Reattach::default());
-    assert!(back.skills.is_empty() && back.omitted.is_empty());
+    assert!(back.skills().next().is_none() && back.omitted.is_empty());
     assert_eq!(back.to_string(), "");
 }
 
@@ -451,9 +451,9 @@ fn prints_a_reattach_after_compaction() {
     });
     print!("{back}");
     assert_eq!(names(&back), ["pdf", "code-review", "deploy"]);
-    assert!(back.skills[2].cut);
+    assert!(blocks(&back)[2].cut);
     assert!(
-        back.skills[2].text.contains("## Build") && !back.skills[2].text.contains("## Staging")
+        blocks(&back)[2].text.contains("## Build") && !blocks(&back)[2].text.contains("## Staging")
     );
     assert_eq!(back.omitted, ["release-notes"]);
     // `compact` unloaded it, so the model can load it again.

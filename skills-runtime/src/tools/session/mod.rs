@@ -3,7 +3,7 @@
 //! re-attach when the host compacts the conversation ([`Session::compact`]).
 
 mod prompt;
-mod reattach;
+pub(crate) mod reattach;
 
 use std::collections::{BTreeMap, BTreeSet};
 use std::sync::Arc;
@@ -15,7 +15,7 @@ use crate::tools::Disclosure;
 use crate::tools::handler::Resolved;
 use crate::tools::render::declined;
 use crate::tools::{Call, ToolOutput, Tools};
-pub use reattach::{Reattach, Reattached, ReattachedSkill};
+pub use reattach::{Reattach, Reattached};
 
 /// Something the host may want to react to.
 #[derive(Debug, Clone, PartialEq, Eq)]
@@ -567,7 +567,7 @@ impl Session {
     /// - **Order and budget**: most recent first. Each skill gets at most
     ///   [`Reattach::per_skill`] tokens, and no more than what is left of [`Reattach::total`].
     ///   Tokens are counted by [`Reattach::counter`] on each skill's whole block as inserted
-    ///   ([`ReattachedSkill::text`]), and the sum of the blocks and the heading line stays
+    ///   (its `<skill>` block), and the sum of the blocks and the heading line stays
     ///   within the total.
     /// - **Cuts**: a skill over its share keeps its beginning, cut after a whole line, at the
     ///   start of a section when one starts in the last quarter of what fits, and never inside
@@ -597,14 +597,12 @@ impl Session {
     /// session.handle("load_skill", r#"{"skill":"pdf"}"#);
     ///
     /// let back = session.compact(&Reattach { per_skill: 100, ..Reattach::default() });
-    /// let names: Vec<_> = back.skills.iter().map(|s| s.skill.as_str()).collect();
-    /// assert_eq!(names, ["pdf", "deploy"]);
-    /// assert!(!back.skills[0].cut && back.skills[1].cut);
-    /// assert!(back.skills.iter().all(|s| s.tokens <= 100));
-    /// let deploy = &back.skills[1].text;
+    /// assert_eq!(back.skills().collect::<Vec<_>>(), ["pdf", "deploy"]);
+    /// let text = back.to_string();
+    /// assert!(text.contains("<skill name=\"pdf\">\nUse pdftotext.\n</skill>\n"));
+    /// let deploy = &text[text.find("<skill name=\"deploy\">").unwrap()..];
     /// assert!(deploy.starts_with("<skill name=\"deploy\">\n# Deploy\nBuild first.\n## Step\n"));
     /// assert!(deploy.contains(r#"To continue, call load_skill with {"skill": "deploy", "path": "SKILL.md", "offset": "#));
-    /// assert!(back.to_string().contains("<skill name=\"pdf\">\nUse pdftotext.\n</skill>\n"));
     /// ```
     ///
     /// A budget too small for anything names the skill in the closing line and unloads it:
@@ -811,7 +809,7 @@ mod tests {
                 per_skill: 100,
                 ..Reattach::default()
             });
-            let ours = cut_line(&back.skills[0].text);
+            let ours = cut_line(&reattach::blocks(&back)[0].text);
             assert!(ours.contains("To continue"), "{ours}");
             assert_eq!(ours, cut_line(&served));
         }
@@ -842,7 +840,7 @@ mod tests {
             per_skill: 100,
             ..Reattach::default()
         });
-        let deploy = &back.skills[0];
+        let deploy = &reattach::blocks(&back)[0];
         assert!(deploy.cut && deploy.invoked);
         assert!(
             deploy
