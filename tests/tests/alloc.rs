@@ -127,7 +127,7 @@ mod substitution {
     use skills_embed::__private::reattached_blocks as blocks;
     use skills_embed::invoke::{self, MAX_RENDERED_BYTES};
     use skills_embed::listing::ListingFormat;
-    use skills_embed::tools::{Reattach, Session};
+    use skills_embed::tools::Session;
     use skills_embed::{Fields, Skill, SkillSet, tools::Tools};
 
     fn set(body: String) -> SkillSet {
@@ -217,12 +217,8 @@ mod substitution {
             grown.clone(),
             skills_embed::tools::Settings::default(),
         ));
-        let budget = Reattach {
-            per_skill: 100_000_000,
-            total: 100_000_000,
-            counter: None,
-        };
-        let (largest, back) = largest_allocation_during(|| session.compact(&budget));
+        let (largest, back) =
+            largest_allocation_during(|| session.compact(100_000_000, 100_000_000, None));
         assert!(
             largest <= MAX_RENDERED_BYTES + 4096,
             "largest allocation {largest} bytes, cap {MAX_RENDERED_BYTES}"

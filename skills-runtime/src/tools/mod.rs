@@ -30,7 +30,7 @@ pub(crate) use disclosure::{MatchConfig, match_skills};
 pub use handler::Tools;
 pub use render::{LoadReport, ToolOutput};
 pub use runner::{FileRun, FileRunner};
-pub use session::{Event, Reattach, Reattached, Session};
+pub use session::{Event, Reattached, Session};
 #[cfg(any(feature = "mcp", feature = "rig"))]
 pub(crate) use settings::Snapshot;
 pub use settings::{Hooks, OutputShape, Settings, Source, ToolName, ToolStyle};

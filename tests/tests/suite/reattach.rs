@@ -3,7 +3,7 @@
 //! the rest, and a closing line naming what did not fit.
 
 use skills_embed::__private::{estimate_tokens, reattached_blocks as blocks};
-use skills_embed::tools::{Disclosure, Event, Reattach, Reattached, Session};
+use skills_embed::tools::{Disclosure, Event, Reattached, Session};
 use skills_embed::tools::{Settings, ToolStyle, Tools};
 use skills_embed::{Fields, Skill, SkillSet, listing::ListingFormat};
 
@@ -49,9 +49,10 @@ const HEADING: &str = "Skills loaded earlier in this conversation, re-attached a
 
 #[test]
 fn defaults_are_claude_codes() {
-    let budget = Reattach::default();
-    assert_eq!((budget.per_skill, budget.total), (5_000, 25_000));
-    assert!(budget.counter.is_none());
+    assert_eq!(
+        (Session::REATTACH_PER_SKILL, Session::REATTACH_TOTAL),
+        (5_000, 25_000)
+    );
 }
 
 #[test]
@@ -66,13 +67,13 @@ fn most_recently_loaded_or_invoked_first() {
     load(&mut session, "beta");
     session.next_turn();
     load(&mut session, "gamma");
-    let back = session.compact(&Reattach::default());
+    let back = session.compact(Session::REATTACH_PER_SKILL, Session::REATTACH_TOTAL, None);
     assert_eq!(names(&back), ["gamma", "beta", "alpha"]);
     // Loading alpha again (answered "already loaded") makes it the most recent.
     load(&mut session, "alpha");
     // So does a user invocation of beta.
     session.invoke("/beta", |_| None).unwrap();
-    let back = session.compact(&Reattach::default());
+    let back = session.compact(Session::REATTACH_PER_SKILL, Session::REATTACH_TOTAL, None);
     assert_eq!(names(&back), ["beta", "alpha", "gamma"]);
     assert_eq!(
         back.to_string(),
@@ -90,11 +91,7 @@ fn a_skill_over_its_share_is_cut_with_the_call_that_loads_the_rest() {
     let set = set(vec![skill("deploy", &body)]);
     let mut session = Session::new(Tools::new(set.clone(), Settings::default()));
     load(&mut session, "deploy");
-    let budget = Reattach {
-        per_skill: 400,
-        ..Reattach::default()
-    };
-    let back = session.compact(&budget);
+    let back = session.compact(400, Session::REATTACH_TOTAL, None);
     let deploy = &blocks(&back)[0];
     assert!(deploy.cut);
     assert!(
@@ -134,7 +131,7 @@ fn the_default_budget_keeps_the_first_5000_tokens() {
     let set = set(vec![skill("huge", &body)]);
     let mut session = Session::new(Tools::new(set.clone(), Settings::default()));
     load(&mut session, "huge");
-    let back = session.compact(&Reattach::default());
+    let back = session.compact(Session::REATTACH_PER_SKILL, Session::REATTACH_TOTAL, None);
     let huge = &blocks(&back)[0];
     assert!(
         huge.cut && huge.tokens <= 5_000 && huge.tokens > 4_500,
@@ -156,11 +153,7 @@ fn the_total_cuts_then_leaves_out_later_skills_and_names_them() {
     for name in ["tiny", "third", "second", "first"] {
         load(&mut session, name);
     }
-    let budget = Reattach {
-        total: 800,
-        ..Reattach::default()
-    };
-    let back = session.compact(&budget);
+    let back = session.compact(Session::REATTACH_PER_SKILL, 800, None);
     assert_eq!(names(&back), ["first", "second", "tiny"]);
     assert!(!blocks(&back)[0].cut && blocks(&back)[1].cut && !blocks(&back)[2].cut);
     assert_eq!(back.omitted, ["third"]);
@@ -182,11 +175,7 @@ fn a_budget_too_small_for_any_skill_still_names_them_all() {
     let mut session = Session::new(Tools::new(set.clone(), Settings::default()));
     load(&mut session, "a");
     load(&mut session, "b");
-    let back = session.compact(&Reattach {
-        per_skill: 3,
-        total: 3,
-        counter: None,
-    });
+    let back = session.compact(3, 3, None);
     assert!(back.skills().next().is_none());
     assert_eq!(back.omitted, ["b", "a"]);
     assert_eq!(
@@ -207,7 +196,7 @@ fn user_invocations_are_included_with_their_arguments() {
         .invoke(r#"/pdf form.pdf "my values.json""#, |_| None)
         .unwrap();
     load(&mut session, "review");
-    let back = session.compact(&Reattach::default());
+    let back = session.compact(Session::REATTACH_PER_SKILL, Session::REATTACH_TOTAL, None);
     assert_eq!(names(&back), ["review", "pdf"]);
     assert!(blocks(&back)[1].invoked && !blocks(&back)[0].invoked);
     assert_eq!(
@@ -217,7 +206,7 @@ fn user_invocations_are_included_with_their_arguments() {
     // The model loading it afterwards sends the plain body: that is the latest content.
     session.unload("pdf");
     session.handle("load_skill", r#"{"skill":"pdf"}"#);
-    let back = session.compact(&Reattach::default());
+    let back = session.compact(Session::REATTACH_PER_SKILL, Session::REATTACH_TOTAL, None);
     assert_eq!(
         blocks(&back)[0].text,
         "<skill name=\"pdf\">\nFill $0 with $1.\n</skill>\n"
@@ -230,10 +219,7 @@ fn a_cut_user_invocation_keeps_its_arguments() {
     let set = set(vec![skill("work", &body)]);
     let mut session = Session::new(Tools::new(set.clone(), Settings::default()));
     session.invoke("/work src/lib.rs", |_| None).unwrap();
-    let back = session.compact(&Reattach {
-        per_skill: 300,
-        ..Reattach::default()
-    });
+    let back = session.compact(300, Session::REATTACH_TOTAL, None);
     let work = &blocks(&back)[0];
     assert!(work.cut && work.invoked && work.tokens <= 300);
     assert!(
@@ -258,7 +244,7 @@ fn unloaded_skills_are_not_reattached() {
     session.next_turn();
     assert!(session.unload("gone"));
     assert_eq!(session.active_skills().collect::<Vec<_>>(), ["kept"]);
-    let back = session.compact(&Reattach::default());
+    let back = session.compact(Session::REATTACH_PER_SKILL, Session::REATTACH_TOTAL, None);
     assert_eq!(names(&back), ["kept"]);
     // Unloaded is not "left out": the model can load them again, so nothing is named.
     assert!(back.omitted.is_empty());
@@ -274,10 +260,10 @@ fn files_and_chunks_alone_are_not_reattached_and_chunk_blocks_are_left_out() {
     assert!(out.is_error);
     let out = session.handle("load_skill", r#"{"skill":"chunky","chunk":"examples"}"#);
     assert!(!out.is_error, "{}", out.text);
-    let back = session.compact(&Reattach::default());
+    let back = session.compact(Session::REATTACH_PER_SKILL, Session::REATTACH_TOTAL, None);
     assert!(back.skills().next().is_none() && back.omitted.is_empty());
     load(&mut session, "chunky");
-    let back = session.compact(&Reattach::default());
+    let back = session.compact(Session::REATTACH_PER_SKILL, Session::REATTACH_TOTAL, None);
     // The body as the load tool serves it; the chunk is carried by the system prompt.
     assert_eq!(
         blocks(&back)[0].text,
@@ -302,7 +288,7 @@ fn a_reloaded_skill_gives_its_current_content() {
     session.drain_events();
     let after = set(vec![skill("pdf", "Use pdftotext -layout.\n")]);
     let mut session = session.over(Tools::new(after.clone(), Settings::default()));
-    let back = session.compact(&Reattach::default());
+    let back = session.compact(Session::REATTACH_PER_SKILL, Session::REATTACH_TOTAL, None);
     assert_eq!(names(&back), ["pdf"]);
     assert_eq!(
         blocks(&back)[0].text,
@@ -327,11 +313,7 @@ fn compact_unloads_what_was_left_out_so_it_loads_again() {
     load(&mut session, "big");
     load(&mut session, "small");
     session.drain_events();
-    let back = session.compact(&Reattach {
-        per_skill: 5_000,
-        total: 60,
-        counter: None,
-    });
+    let back = session.compact(5_000, 60, None);
     assert_eq!(names(&back), ["small"]);
     assert_eq!(back.omitted, ["big"]);
     assert_eq!(
@@ -361,11 +343,7 @@ fn the_split_style_names_its_own_tools() {
     let mut session = Session::new(Tools::new(set.clone(), config));
     session.handle("read_skill", r#"{"skill":"big"}"#);
     session.handle("read_skill", r#"{"skill":"deploy"}"#);
-    let back = session.compact(&Reattach {
-        per_skill: 300,
-        total: 320,
-        counter: None,
-    });
+    let back = session.compact(300, 320, None);
     let deploy = &blocks(&back)[0];
     let offset = deploy.next_offset.unwrap();
     assert!(deploy.text.contains(&format!(
@@ -389,11 +367,7 @@ fn a_host_counter_is_used() {
     let set = set(vec![skill("deploy", &body)]);
     let mut session = Session::new(Tools::new(set.clone(), Settings::default()));
     load(&mut session, "deploy");
-    let back = session.compact(&Reattach {
-        per_skill: 500,
-        total: 10_000,
-        counter: Some(chars),
-    });
+    let back = session.compact(500, 10_000, Some(chars));
     let deploy = &blocks(&back)[0];
     assert!(deploy.cut);
     assert_eq!(deploy.tokens, deploy.text.chars().count());
@@ -404,7 +378,7 @@ fn a_host_counter_is_used() {
 fn nothing_loaded_gives_nothing() {
     let set = set(vec![skill("a", "A.\n")]);
     let mut session = Session::new(Tools::new(set.clone(), Settings::default()));
-    let back = session.compact(&Reattach::default());
+    let back = session.compact(Session::REATTACH_PER_SKILL, Session::REATTACH_TOTAL, None);
     assert!(back.skills().next().is_none() && back.omitted.is_empty());
     assert_eq!(back.to_string(), "");
 }
@@ -444,11 +418,7 @@ fn prints_a_reattach_after_compaction() {
         .unwrap();
     load(&mut session, "pdf");
 
-    let back = session.compact(&Reattach {
-        per_skill: 100,
-        total: 200,
-        counter: None,
-    });
+    let back = session.compact(100, 200, None);
     print!("{back}");
     assert_eq!(names(&back), ["pdf", "code-review", "deploy"]);
     assert!(blocks(&back)[2].cut);

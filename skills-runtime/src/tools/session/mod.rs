@@ -15,7 +15,7 @@ use crate::tools::Disclosure;
 use crate::tools::handler::Resolved;
 use crate::tools::render::declined;
 use crate::tools::{Call, ToolOutput, Tools};
-pub use reattach::{Reattach, Reattached};
+pub use reattach::Reattached;
 
 /// Something the host may want to react to.
 #[derive(Debug, Clone, PartialEq, Eq)]
@@ -197,6 +197,19 @@ struct State {
 }
 
 impl Session {
+    /// The default tokens per skill of [`Session::compact`]: 5,000, as Claude Code.
+    ///
+    /// ```
+    /// assert_eq!(skills_embed_runtime::tools::Session::REATTACH_PER_SKILL, 5_000);
+    /// ```
+    pub const REATTACH_PER_SKILL: usize = 5_000;
+    /// The default tokens in all of [`Session::compact`]: 25,000, as Claude Code.
+    ///
+    /// ```
+    /// assert_eq!(skills_embed_runtime::tools::Session::REATTACH_TOTAL, 25_000);
+    /// ```
+    pub const REATTACH_TOTAL: usize = 25_000;
+
     /// A new conversation over `tools` (and the grants they hold: see
     /// [`Tools::with_grants`]).
     pub fn new(tools: Tools) -> Self {
@@ -547,7 +560,10 @@ impl Session {
 
     /// What the model had loaded, for the host to insert again after it compacts (summarises)
     /// the conversation, as Claude Code does: each skill's current content, most recently loaded
-    /// or invoked first, within `budget` tokens per skill and in total. The skills left out are
+    /// or invoked first, within `per_skill` tokens per skill and `total` in all
+    /// ([`Session::REATTACH_PER_SKILL`] and [`Session::REATTACH_TOTAL`], Claude Code's, unless
+    /// you have reasons), tokens counted by `counter` (the listing's estimate when `None`, as for
+    /// [`ListingOptions::counter`](crate::listing::ListingOptions::counter)). The skills left out are
     /// unloaded ([`Event::Compacted`], with their tools), so that loading one again sends
     /// its body instead of saying it is already loaded.
     ///
@@ -565,8 +581,8 @@ impl Session {
     ///   would be over [`MAX_RENDERED_BYTES`](invoke::MAX_RENDERED_BYTES), it is cut as if over
     ///   the budget, never built whole).
     /// - **Order and budget**: most recent first. Each skill gets at most
-    ///   [`Reattach::per_skill`] tokens, and no more than what is left of [`Reattach::total`].
-    ///   Tokens are counted by [`Reattach::counter`] on each skill's whole block as inserted
+    ///   `per_skill` tokens, and no more than what is left of `total`.
+    ///   Tokens are counted by `counter` on each skill's whole block as inserted
     ///   (its `<skill>` block), and the sum of the blocks and the heading line stays
     ///   within the total.
     /// - **Cuts**: a skill over its share keeps its beginning, cut after a whole line, at the
@@ -581,7 +597,7 @@ impl Session {
     ///
     /// ```
     /// use skills_embed_runtime::{Fields, Skill, SkillSet, listing::ListingFormat};
-    /// use skills_embed_runtime::tools::{Reattach, Session, Settings, Tools};
+    /// use skills_embed_runtime::tools::{Session, Settings, Tools};
     /// let skill = |name: &str, body: &str| Skill::owned(
     ///     Fields { name: name.into(), description: "D.".into(), ..Fields::default() },
     ///     body.into(),
@@ -596,7 +612,7 @@ impl Session {
     /// session.handle("load_skill", r#"{"skill":"deploy"}"#);
     /// session.handle("load_skill", r#"{"skill":"pdf"}"#);
     ///
-    /// let back = session.compact(&Reattach { per_skill: 100, ..Reattach::default() });
+    /// let back = session.compact(100, Session::REATTACH_TOTAL, None);
     /// assert_eq!(back.skills().collect::<Vec<_>>(), ["pdf", "deploy"]);
     /// let text = back.to_string();
     /// assert!(text.contains("<skill name=\"pdf\">\nUse pdftotext.\n</skill>\n"));
@@ -609,7 +625,7 @@ impl Session {
     ///
     /// ```
     /// use skills_embed_runtime::{Fields, Skill, SkillSet, listing::ListingFormat};
-    /// use skills_embed_runtime::tools::{Event, Reattach, Session, Settings, Tools};
+    /// use skills_embed_runtime::tools::{Event, Session, Settings, Tools};
     /// let fields = Fields { name: "pdf".into(), description: "D.".into(), ..Fields::default() };
     /// let set = SkillSet::from_skills(vec![Skill::owned(fields, "Use pdftotext.\n".into(), vec![])], &ListingFormat::Markdown);
     /// let mut session = Session::new(Tools::new(set, Settings::default()));
@@ -617,14 +633,19 @@ impl Session {
     /// session.drain_events();
     ///
     /// // A budget too small for anything: the closing line names the skill, and it is unloaded.
-    /// let back = session.compact(&Reattach { per_skill: 5, total: 5, counter: None });
+    /// let back = session.compact(5, 5, None);
     /// assert_eq!(back.omitted, ["pdf"]);
     /// assert!(back.to_string().contains("Not re-attached"));
     /// assert_eq!(session.drain_events(), [Event::Compacted { skill: "pdf".into() }]);
     /// assert!(session.handle("load_skill", r#"{"skill":"pdf"}"#).text.contains("Use pdftotext."));
     /// ```
-    pub fn compact(&mut self, budget: &Reattach) -> Reattached {
-        let out = reattach::reattach(self, budget);
+    pub fn compact(
+        &mut self,
+        per_skill: usize,
+        total: usize,
+        counter: Option<fn(&str) -> usize>,
+    ) -> Reattached {
+        let out = reattach::reattach(self, per_skill, total, counter);
         for name in &out.omitted {
             self.remove(name, |skill| Event::Compacted { skill });
         }
@@ -640,7 +661,7 @@ impl Session {
     ///
     /// ```
     /// use skills_embed_runtime::{Fields, Skill, SkillSet, listing::ListingFormat};
-    /// use skills_embed_runtime::tools::{Reattach, Session, Settings, Tools};
+    /// use skills_embed_runtime::tools::{Session, Settings, Tools};
     /// let set = |body: &str| {
     ///     let fields = Fields { name: "pdf".into(), description: "D.".into(), ..Fields::default() };
     ///     SkillSet::from_skills(vec![Skill::owned(fields, body.into(), vec![])], &ListingFormat::Markdown)
@@ -652,7 +673,7 @@ impl Session {
     /// let after = set("Use pdftotext -layout.\n");
     /// let mut session = session.over(Tools::new(after, Settings::default()));
     /// assert_eq!(session.active_skills().collect::<Vec<_>>(), ["pdf"]);
-    /// assert!(session.compact(&Reattach::default()).to_string().contains("pdftotext -layout"));
+    /// assert!(session.compact(Session::REATTACH_PER_SKILL, Session::REATTACH_TOTAL, None).to_string().contains("pdftotext -layout"));
     /// ```
     pub fn over(mut self, tools: Tools) -> Session {
         let before = self.active_tools_owned();
@@ -805,10 +826,7 @@ mod tests {
             let served = tools.handle(call.0, call.1).text;
             let mut session = Session::new(tools);
             session.handle(call.0, call.1);
-            let back = session.compact(&Reattach {
-                per_skill: 100,
-                ..Reattach::default()
-            });
+            let back = session.compact(100, Session::REATTACH_TOTAL, None);
             let ours = cut_line(&reattach::blocks(&back)[0].text);
             assert!(ours.contains("To continue"), "{ours}");
             assert_eq!(ours, cut_line(&served));
@@ -836,10 +854,7 @@ mod tests {
         let (invoked, unknown) = session.invoke("/deploy prod", |_| None).unwrap();
         assert!(unknown.is_empty());
         assert!(invoked[0].1.starts_with("Deploy prod.\n"));
-        let back = session.compact(&Reattach {
-            per_skill: 100,
-            ..Reattach::default()
-        });
+        let back = session.compact(100, Session::REATTACH_TOTAL, None);
         let deploy = &reattach::blocks(&back)[0];
         assert!(deploy.cut && deploy.invoked);
         assert!(

@@ -1,5 +1,5 @@
 //! What [`Session::compact`](Session::compact) gives back after the host summarises a
-//! conversation: the budget ([`Reattach`]), the blocks ([`Reattached`]), and where a skill's
+//! conversation: the blocks ([`Reattached`]) within the budget it is given, and where a skill's
 //! text is cut to fit.
 
 use std::borrow::Cow;
@@ -13,56 +13,6 @@ use crate::tools::{READ_SKILL, READ_SKILL_RESOURCE, ToolStyle};
 /// The heading [`Reattached`] writes before the skills.
 pub(crate) const REATTACH_HEADING: &str = "Skills loaded earlier in this conversation, re-attached after it was summarised (most recent first):\n";
 
-/// How much [`Session::compact`](Session::compact) gives back, in tokens: Claude Code's budget by default, the
-/// first 5,000 tokens of each skill and 25,000 in all.
-///
-/// ```
-/// use skills_embed_runtime::tools::Reattach;
-/// let budget = Reattach::default();
-/// assert_eq!((budget.per_skill, budget.total), (Reattach::PER_SKILL, Reattach::TOTAL));
-/// assert_eq!((budget.per_skill, budget.total), (5_000, 25_000));
-///
-/// // Your tokenizer, and room for two skills.
-/// fn count(text: &str) -> usize { text.split_whitespace().count() * 4 / 3 }
-/// let budget = Reattach { total: 10_000, counter: Some(count), ..Reattach::default() };
-/// assert_eq!(budget.per_skill, 5_000);
-/// ```
-#[derive(Debug, Clone, Copy)]
-pub struct Reattach {
-    /// The most tokens one skill's block may take.
-    pub per_skill: usize,
-    /// The most tokens all the blocks and the heading line may take together.
-    pub total: usize,
-    /// Counts tokens; the listing's estimate when `None`, as for
-    /// [`ListingOptions::counter`](crate::listing::ListingOptions::counter).
-    pub counter: Option<fn(&str) -> usize>,
-}
-
-impl Reattach {
-    /// The default [`Reattach::per_skill`]: 5,000 tokens, as Claude Code.
-    ///
-    /// ```
-    /// assert_eq!(skills_embed_runtime::tools::Reattach::PER_SKILL, 5_000);
-    /// ```
-    pub const PER_SKILL: usize = 5_000;
-    /// The default [`Reattach::total`]: 25,000 tokens, as Claude Code.
-    ///
-    /// ```
-    /// assert_eq!(skills_embed_runtime::tools::Reattach::TOTAL, 25_000);
-    /// ```
-    pub const TOTAL: usize = 25_000;
-}
-
-impl Default for Reattach {
-    fn default() -> Self {
-        Reattach {
-            per_skill: Reattach::PER_SKILL,
-            total: Reattach::TOTAL,
-            counter: None,
-        }
-    }
-}
-
 /// What [`Session::compact`](Session::compact) gives back: the skills re-attached, most
 /// recent first, and the skills left out. Written out (`to_string()`, the text to insert after
 /// the summary) it is the heading line, one `<skill name="…">` block per skill re-attached
@@ -71,15 +21,15 @@ impl Default for Reattach {
 ///
 /// ```
 /// use skills_embed_runtime::{Fields, Skill, SkillSet, listing::ListingFormat, tools::Tools};
-/// use skills_embed_runtime::tools::{Reattach, Session};
+/// use skills_embed_runtime::tools::Session;
 /// let fields = Fields { name: "pdf".into(), description: "D.".into(), ..Fields::default() };
 /// let set = SkillSet::from_skills(vec![Skill::owned(fields, "Fill $0.\n".into(), vec![])], &ListingFormat::Markdown);
 /// let mut session = Session::new(Tools::new(set, Default::default()));
-/// let back = session.compact(&Reattach::default());
+/// let back = session.compact(Session::REATTACH_PER_SKILL, Session::REATTACH_TOTAL, None);
 /// assert!(back.skills().next().is_none() && back.omitted.is_empty() && back.to_string().is_empty());
 ///
 /// session.invoke("/pdf a.pdf", |_| None).unwrap();
-/// let back = session.compact(&Reattach::default());
+/// let back = session.compact(Session::REATTACH_PER_SKILL, Session::REATTACH_TOTAL, None);
 /// assert_eq!(back.skills().collect::<Vec<_>>(), ["pdf"]);
 /// assert!(back.to_string().ends_with("<skill name=\"pdf\">\nFill a.pdf.\n</skill>\n"));
 /// ```
@@ -234,10 +184,15 @@ fn is_heading(line: &str) -> bool {
 
 /// What the model had loaded, for the reattach after a compaction (the budget and cuts of
 /// [`Session::compact`]).
-pub(super) fn reattach(session: &Session, budget: &Reattach) -> Reattached {
-    let counter = budget.counter.unwrap_or(crate::listing::estimate_tokens);
+pub(super) fn reattach(
+    session: &Session,
+    per_skill: usize,
+    total: usize,
+    counter: Option<fn(&str) -> usize>,
+) -> Reattached {
+    let counter = counter.unwrap_or(crate::listing::estimate_tokens);
     let mut out = Reattached::default();
-    let mut left = budget.total.saturating_sub(counter(REATTACH_HEADING));
+    let mut left = total.saturating_sub(counter(REATTACH_HEADING));
     let mut below = u64::MAX;
     while let Some((name, active)) = session
         .state
@@ -247,7 +202,7 @@ pub(super) fn reattach(session: &Session, budget: &Reattach) -> Reattached {
         .max_by_key(|(_, a)| a.last_seq)
     {
         below = active.last_seq;
-        match reattach_one(session, name, active, budget.per_skill.min(left), counter) {
+        match reattach_one(session, name, active, per_skill.min(left), counter) {
             Some(entry) => {
                 left = left.saturating_sub(entry.tokens);
                 out.blocks.push(entry);
