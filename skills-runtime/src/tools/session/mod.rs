@@ -127,6 +127,9 @@ impl std::fmt::Display for Event {
     }
 }
 
+/// What [`Session::invoke`] found: each invocation with the text to insert for it.
+type Rendered = Vec<(Invocation, String)>;
+
 #[derive(Debug, Clone, Default)]
 struct Active {
     /// The turn it was last used in, for unloading idle skills.
@@ -327,7 +330,7 @@ impl Session {
         &mut self,
         message: &str,
         skill_dir: impl Fn(&Skill) -> Option<String>,
-    ) -> Result<(Vec<(Invocation, String)>, Vec<Unknown>), crate::SkillError> {
+    ) -> Result<(Rendered, Vec<Unknown>), crate::SkillError> {
         let (invocations, unknown) = {
             // `user_invocable` already leaves out what the rules deny or the host hides.
             let visible: Vec<&Skill> = self.tools.user_invocable().collect();
