@@ -18,7 +18,7 @@
 //! | write the L1 listing into a prompt | [`SkillSet::summary`], [`SkillSet::listing`] with [`listing::ListingOptions`] |
 //! | offer tools to a model and answer its calls | [`tools::Tools`], [`tools`] (definitions, [`tools::Session`], disclosure modes) |
 //! | let the user invoke a skill (`/name args`) | [`invoke`] |
-//! | give a skill scripts written in Rust, run through the run tool | [`Script`], [`ScriptFn`], [`SkillSet::with_scripts`]; script files run by the host: [`tools::FileRunner`] |
+//! | give a skill scripts written in Rust, run through the run tool | [`Script`] ([`Script::new`], [`Script::new_async`], [`Script::dynamic`]), [`SkillSet::with_scripts`]; script files run by the host: [`tools::FileRunner`] |
 //! | decide who may load what, remember approvals | [`policy`] |
 //! | validate SKILL.md files, read a folder into a set (feature `parse`) | `parse`, `load` |
 //! | load skills from disk, reload, extract scripts (feature `fs`) | `disk` |
@@ -78,6 +78,7 @@ pub mod __private {
     pub use crate::text::clip;
     pub use crate::text::excerpt::{excerpt, headings, section};
     pub use crate::tools::definition::strict_compatible;
+    pub use crate::tools::session::reattach::{ReattachedSkill, blocks as reattached_blocks};
 
     /// The listing's default token counter.
     pub fn estimate_tokens(text: &str) -> usize {
@@ -117,6 +118,6 @@ pub use model::fields::Fields;
 pub use model::file::File;
 pub use model::id::SkillIdentifier;
 pub use model::path::PathProblem;
-pub use model::script::{Script, ScriptError, ScriptFn};
+pub use model::script::{Script, ScriptError};
 pub use model::set::SkillSet;
 pub use model::skill::{Loaded, Skill};

@@ -12,13 +12,13 @@
 //! the model gets the same text as in any other host. A failed call (an unknown skill or file,
 //! bad arguments) is a [`ToolExecutionError`] whose model-visible text is the handler's, which
 //! says what exists; a skill under `ask` is loaded only when the approval hook says so, and
-//! refused with the reason otherwise. Each successful load publishes a [`SkillLoad`] in the tool context's
+//! refused with the reason otherwise. Each successful load publishes its [`LoadReport`](crate::tools::LoadReport) in the tool context's
 //! result metadata (host-only, never shown to the model) for logs and sessions.
 //!
 //! ```
 //! use rig_core::tool::ToolContext;
-//! use skills_embed_runtime::rig::{SkillLoad, SkillTools};
-//! use skills_embed_runtime::tools::Settings;
+//! use skills_embed_runtime::rig::SkillTools;
+//! use skills_embed_runtime::tools::{LoadReport, Settings};
 //! use skills_embed_runtime::{Fields, Skill, SkillSet, listing::ListingFormat};
 //!
 //! // `skills!` generates a static set; this one is built once at run time.
@@ -39,7 +39,7 @@
 //! let mut context = ToolContext::default();
 //! let output = tools[0].execute_with(&mut context, serde_json::json!({"skill": "pdf"})).await.unwrap();
 //! assert!(output.as_text().unwrap().contains("Use pdftotext."));
-//! let load: SkillLoad = context.result().unwrap().unwrap();
+//! let load: LoadReport = context.result().unwrap().unwrap();
 //! assert_eq!(load.skill, "pdf");
 //!
 //! let miss = tools[0].execute(serde_json::json!({"skill": "pfd"})).await.unwrap_err();
@@ -61,43 +61,12 @@ pub use rig_core;
 use std::fmt;
 
 use rig_core::message::ToolName;
-use rig_core::tool::{
-    ContextValue, DynamicTool, ToolContext, ToolErrorKind, ToolExecutionError, ToolOutput,
-};
-use serde::{Deserialize, Serialize};
+use rig_core::tool::{DynamicTool, ToolContext, ToolErrorKind, ToolExecutionError, ToolOutput};
 use serde_json::Value;
 
 use crate::host::Host;
-use crate::model::file::hex;
 use crate::policy::Access;
 use crate::tools::{Call, Settings, Snapshot, Source};
-
-/// What one successful load returned, published in the tool context's result metadata
-/// (`context.result::<SkillLoad>()` after the call; the model never sees it).
-///
-/// ```
-/// use rig_core::tool::ContextValue;
-/// assert_eq!(<skills_embed_runtime::rig::SkillLoad as ContextValue>::KEY, "skills.load");
-/// ```
-#[derive(Debug, Clone, PartialEq, Eq, Serialize, Deserialize)]
-pub struct SkillLoad {
-    /// The skill.
-    pub skill: String,
-    /// The file (`SKILL.md` for the body), or `#id` for a chunk.
-    pub path: String,
-    /// `embedded` or `disk`.
-    pub source: String,
-    /// The SHA-256 digest of the whole file, `sha256:` and 64 hex digits.
-    pub sha256: String,
-    /// Whether part of the file was left out.
-    pub truncated: bool,
-    /// Where to continue, when the file was cut.
-    pub next_offset: Option<usize>,
-}
-
-impl ContextValue for SkillLoad {
-    const KEY: &'static str = "skills.load";
-}
 
 /// Answers one call of tool `name` on `set` with `host`'s settings, decided once, asking the
 /// user when the decision says so (through the host core, which records the answer). Errors
@@ -134,17 +103,9 @@ async fn answer(
         };
         return Err(ToolExecutionError::new(kind, out.text));
     }
-    if let Some(report) = &out.report {
-        let load = SkillLoad {
-            skill: report.skill.clone(),
-            path: report.path.clone(),
-            source: report.source.to_owned(),
-            sha256: format!("sha256:{}", hex(&report.sha256)),
-            truncated: report.truncated,
-            next_offset: report.next_offset,
-        };
+    if let Some(report) = out.report {
         // Metadata for the host: a value that cannot be stored changes nothing for the model.
-        let _ = context.insert_result(load);
+        let _ = context.insert_result(report);
     }
     Ok(ToolOutput::text(out.text))
 }

@@ -64,8 +64,8 @@
 extern crate self as skills_embed;
 
 pub use skills_embed_runtime::{
-    Fields, File, Loaded, PathProblem, Script, ScriptError, ScriptFn, Skill, SkillError,
-    SkillIdentifier, SkillSet,
+    Fields, File, Loaded, PathProblem, Script, ScriptError, Skill, SkillError, SkillIdentifier,
+    SkillSet,
 };
 pub use skills_embed_runtime::{invoke, listing, policy, tools};
 

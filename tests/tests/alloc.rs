@@ -124,9 +124,10 @@ fn a_compressed_skill_allocates_once_on_first_access_then_never() {
 /// of placeholders, 1 KB of arguments: 18 MB), then the (1.98 MB, 128 KB: 25 GB).
 mod substitution {
     use super::largest_allocation_during;
+    use skills_embed::__private::reattached_blocks as blocks;
     use skills_embed::invoke::{self, MAX_RENDERED_BYTES};
     use skills_embed::listing::ListingFormat;
-    use skills_embed::tools::{Reattach, Session};
+    use skills_embed::tools::Session;
     use skills_embed::{Fields, Skill, SkillSet, tools::Tools};
 
     fn set(body: String) -> SkillSet {
@@ -216,17 +217,13 @@ mod substitution {
             grown.clone(),
             skills_embed::tools::Settings::default(),
         ));
-        let budget = Reattach {
-            per_skill: 100_000_000,
-            total: 100_000_000,
-            counter: None,
-        };
-        let (largest, back) = largest_allocation_during(|| session.compact(&budget));
+        let (largest, back) =
+            largest_allocation_during(|| session.compact(100_000_000, 100_000_000, None));
         assert!(
             largest <= MAX_RENDERED_BYTES + 4096,
             "largest allocation {largest} bytes, cap {MAX_RENDERED_BYTES}"
         );
-        let echo = &back.skills[0];
+        let echo = &blocks(&back)[0];
         assert!(echo.cut && echo.text.len() <= MAX_RENDERED_BYTES + 4096);
         assert!(echo.text.contains("Use aaaa"), "{}", &echo.text[..100]);
     }

@@ -1,8 +1,8 @@
 //! A skill's scripts written in Rust: a function the model calls through the run tool, its
 //! arguments a JSON value checked against the function's own argument type.
 //!
-//! A [`Script`] names its skill and itself and holds the function behind [`ScriptFn`]: the JSON
-//! Schema of its arguments and a way to run it. `skills!(..., scripts = {...})` builds a static
+//! A [`Script`] names its skill and itself and holds the function behind it (`ScriptFn`): the
+//! JSON Schema of its arguments and a way to run it. `skills!(..., scripts = {...})` builds a static
 //! table of them; [`Script::new`] and [`Script::new_async`] build one at run time.
 
 use std::borrow::Cow;
@@ -16,63 +16,16 @@ use std::time::{Duration, Instant};
 use serde::de::DeserializeOwned;
 use serde_json::Value;
 
-/// A function a skill offers as a script: the JSON Schema of its arguments, and a way to run
-/// it with arguments the model sent.
-///
-/// Implemented for plain functions by [`Script::new`] and for `async` ones by
-/// [`Script::new_async`]; implement it yourself for a script that is not a function, such as
-/// one a plug-in registers.
-///
-/// ```
-/// use skills_embed_runtime::{Script, ScriptError, ScriptFn, tools::CancelToken};
-/// use serde_json::{Value, json};
-///
-/// struct Echo;
-/// impl ScriptFn for Echo {
-///     fn schema(&self) -> Value {
-///         json!({"type": "object", "description": "Says the text back."})
-///     }
-///     fn run(&self, args: Value, _: std::time::Duration, _: &CancelToken) -> Result<String, ScriptError> {
-///         Ok(args.to_string())
-///     }
-/// }
-/// let script = Script::with_fn("notes", "echo", std::sync::Arc::new(Echo));
-/// assert_eq!(script.schema()["description"], "Says the text back.");
-/// ```
+/// What runs a [`Script`]: the JSON Schema of its arguments, and a way to run it with
+/// arguments the model sent. Implemented by the adapters of [`Script::new`],
+/// [`Script::new_async`] and [`Script::dynamic`] (and by generated code's static adapters). Not
+/// a public API: generated code reaches it through `__private`.
 pub trait ScriptFn: Send + Sync {
     /// The JSON Schema of the arguments, as the model is shown it. Its `description` (for a
     /// derived schema, the argument type's doc comment) describes the script.
     fn schema(&self) -> Value;
 
-    /// Runs the script with the arguments the model sent. An `async` script gives up after
-    /// `timeout` and is dropped at its next wake-up once `cancel` is cancelled (the call was
-    /// cancelled or its client went away); a script file's process is killed (see
-    /// [`FileRun::wait`](crate::tools::FileRun::wait)). A plain function cannot be stopped from
-    /// outside: it is not started when `cancel` is already cancelled, and otherwise runs to its
-    /// end.
-    ///
-    /// ```
-    /// use skills_embed_runtime::{tools::CancelToken, Script, ScriptError};
-    /// use std::time::Duration;
-    ///
-    /// /// Waits for ever.
-    /// #[derive(serde::Deserialize, schemars::JsonSchema)]
-    /// struct Nothing {}
-    /// async fn forever(_: Nothing) -> Result<String, String> {
-    ///     std::future::pending().await
-    /// }
-    /// let script = Script::new_async("demo", "forever", forever);
-    /// let cancel = CancelToken::default();
-    /// let later = cancel.clone();
-    /// std::thread::spawn(move || later.cancel());
-    /// let out = script.function().run(serde_json::json!({}), Duration::from_secs(600), &cancel);
-    /// assert_eq!(out, Err(ScriptError::Cancelled));
-    /// ```
-    ///
-    /// # Errors
-    ///
-    /// Arguments that do not fit the schema, the script's own error, a timeout, or
-    /// [`ScriptError::Cancelled`]: a [`ScriptError`] whose text tells the model what to do.
+    /// Runs the script with the arguments the model sent (see [`Script::run`]).
     fn run(
         &self,
         args: Value,
@@ -248,7 +201,7 @@ pub enum ScriptError {
 /// let script = Script::new("math", "sum", sum);
 /// assert_eq!((script.skill(), script.name()), ("math", "sum"));
 /// assert_eq!(script.schema()["description"], "Adds two numbers.");
-/// let run = |args| script.function().run(args, Duration::from_secs(1), &Default::default());
+/// let run = |args| script.run(args, Duration::from_secs(1), &Default::default());
 /// assert_eq!(run(serde_json::json!({"a": 2, "b": 3})).unwrap(), "5");
 /// let wrong = run(serde_json::json!({"a": 2})).unwrap_err().to_string();
 /// assert!(wrong.starts_with("The arguments do not fit the script: missing field `b`"), "{wrong}");
@@ -299,8 +252,41 @@ impl Script {
         Script::with_fn(skill, name, Arc::new(AsyncScript::new(f)))
     }
 
+    /// A script of `skill` named `name` that is not a Rust function known at build time (one a
+    /// plug-in registers, a call into an interpreter): `schema` is the JSON Schema of its
+    /// arguments as the model is shown it (its `description` describes the script), and `run`
+    /// is called with the arguments the model sent, the run's timeout and its [`CancelToken`]
+    /// (see [`Script::run`]).
+    ///
+    /// ```
+    /// use skills_embed_runtime::{Script, ScriptError};
+    /// use serde_json::json;
+    /// use std::time::Duration;
+    ///
+    /// let script = Script::dynamic(
+    ///     "notes",
+    ///     "echo",
+    ///     json!({"type": "object", "description": "Says the text back."}),
+    ///     |args, _timeout, _cancel| Ok::<_, ScriptError>(args.to_string()),
+    /// );
+    /// assert_eq!(script.schema()["description"], "Says the text back.");
+    /// let out = script.run(json!({"text": "hi"}), Duration::from_secs(1), &Default::default());
+    /// assert_eq!(out.unwrap(), r#"{"text":"hi"}"#);
+    /// ```
+    pub fn dynamic<F>(
+        skill: impl Into<Cow<'static, str>>,
+        name: impl Into<Cow<'static, str>>,
+        schema: Value,
+        run: F,
+    ) -> Script
+    where
+        F: Fn(Value, Duration, &CancelToken) -> Result<String, ScriptError> + Send + Sync + 'static,
+    {
+        Script::with_fn(skill, name, Arc::new(DynScript { schema, run }))
+    }
+
     /// A script of `skill` named `name` run by any [`ScriptFn`].
-    pub fn with_fn(
+    pub(crate) fn with_fn(
         skill: impl Into<Cow<'static, str>>,
         name: impl Into<Cow<'static, str>>,
         function: Arc<dyn ScriptFn>,
@@ -340,8 +326,46 @@ impl Script {
         &self.name
     }
 
+    /// Runs the script with `args`, the arguments the model sent (the run tool calls this). An
+    /// `async` script gives up after `timeout` and is dropped at its next wake-up once `cancel`
+    /// is cancelled (the call was cancelled or its client went away); a script file's process
+    /// is killed (see [`FileRun::wait`](crate::tools::FileRun::wait)). A plain function cannot
+    /// be stopped from outside: it is not started when `cancel` is already cancelled, and
+    /// otherwise runs to its end.
+    ///
+    /// ```
+    /// use skills_embed_runtime::{tools::CancelToken, Script, ScriptError};
+    /// use std::time::Duration;
+    ///
+    /// /// Waits for ever.
+    /// #[derive(serde::Deserialize, schemars::JsonSchema)]
+    /// struct Nothing {}
+    /// async fn forever(_: Nothing) -> Result<String, String> {
+    ///     std::future::pending().await
+    /// }
+    /// let script = Script::new_async("demo", "forever", forever);
+    /// let cancel = CancelToken::default();
+    /// let later = cancel.clone();
+    /// std::thread::spawn(move || later.cancel());
+    /// let out = script.run(serde_json::json!({}), Duration::from_secs(600), &cancel);
+    /// assert_eq!(out, Err(ScriptError::Cancelled));
+    /// ```
+    ///
+    /// # Errors
+    ///
+    /// Arguments that do not fit the schema, the script's own error, a timeout, or
+    /// [`ScriptError::Cancelled`]: a [`ScriptError`] whose text tells the model what to do.
+    pub fn run(
+        &self,
+        args: Value,
+        timeout: Duration,
+        cancel: &CancelToken,
+    ) -> Result<String, ScriptError> {
+        self.function().run(args, timeout, cancel)
+    }
+
     /// The function that runs it.
-    pub fn function(&self) -> &dyn ScriptFn {
+    pub(crate) fn function(&self) -> &dyn ScriptFn {
         match &self.function {
             Function::Static(f) => *f,
             Function::Shared(f) => f.as_ref(),
@@ -349,7 +373,7 @@ impl Script {
     }
 
     /// The JSON Schema of its arguments, without the `$schema` and `title` keys a derived
-    /// schema starts with. A [`ScriptFn::schema`] that panics gives an open object schema
+    /// schema starts with. A schema that panics to make gives an open object schema
     /// saying so, so that one faulty script cannot take the tool definitions down.
     pub fn schema(&self) -> Value {
         let made =
@@ -375,6 +399,30 @@ impl Script {
 impl fmt::Debug for Script {
     fn fmt(&self, f: &mut fmt::Formatter<'_>) -> fmt::Result {
         write!(f, "Script({}/{})", self.skill, self.name)
+    }
+}
+
+/// A closure and its schema as a [`ScriptFn`] ([`Script::dynamic`]).
+struct DynScript<F> {
+    schema: Value,
+    run: F,
+}
+
+impl<F> ScriptFn for DynScript<F>
+where
+    F: Fn(Value, Duration, &CancelToken) -> Result<String, ScriptError> + Send + Sync,
+{
+    fn schema(&self) -> Value {
+        self.schema.clone()
+    }
+
+    fn run(
+        &self,
+        args: Value,
+        timeout: Duration,
+        cancel: &CancelToken,
+    ) -> Result<String, ScriptError> {
+        (self.run)(args, timeout, cancel)
     }
 }
 

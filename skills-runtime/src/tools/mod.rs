@@ -16,7 +16,7 @@ pub(crate) mod handler;
 pub(crate) mod render;
 mod run;
 mod runner;
-mod session;
+pub(crate) mod session;
 mod settings;
 
 pub use crate::model::script::CancelToken;
@@ -30,7 +30,7 @@ pub(crate) use disclosure::{MatchConfig, match_skills};
 pub use handler::Tools;
 pub use render::{LoadReport, ToolOutput};
 pub use runner::{FileRun, FileRunner};
-pub use session::{Event, Invoked, Reattach, Reattached, ReattachedSkill, Session};
+pub use session::{Event, Reattached, Session};
 #[cfg(any(feature = "mcp", feature = "rig"))]
 pub(crate) use settings::Snapshot;
-pub use settings::{Hooks, OutputShape, Settings, Source, ToolName, ToolNameError, ToolStyle};
+pub use settings::{Hooks, OutputShape, Settings, Source, ToolName, ToolStyle};

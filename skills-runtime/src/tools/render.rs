@@ -106,15 +106,29 @@ pub(crate) fn cannot_ask(subject: &Subject, host: &str) -> String {
     )
 }
 
-/// What one load returned.
-#[derive(Debug, Clone, PartialEq, Eq)]
+/// What one load returned: [`ToolOutput::report`] in every host, and in the rig tools the
+/// tool context's result metadata (`context.result::<LoadReport>()` after the call, under the
+/// key `skills.load`; the model never sees it).
+///
+/// ```
+/// use skills_embed_runtime::tools::{Settings, Tools};
+/// use skills_embed_runtime::{Fields, Skill, SkillSet, listing::ListingFormat};
+///
+/// let fields = Fields { name: "pdf".into(), description: "Read PDF files.".into(), ..Fields::default() };
+/// let set = SkillSet::from_skills(vec![Skill::owned(fields, "Use pdftotext.\n".into(), vec![])], &ListingFormat::Markdown);
+/// let tools = Tools::new(set, Settings::default());
+/// let report = tools.handle("load_skill", r#"{"skill": "pdf"}"#).report.unwrap();
+/// assert_eq!((report.skill.as_str(), report.path.as_str(), &*report.source), ("pdf", "SKILL.md", "disk"));
+/// assert!(!report.truncated && report.next_offset.is_none());
+/// ```
+#[derive(Debug, Clone, PartialEq, Eq, serde::Serialize, serde::Deserialize)]
 pub struct LoadReport {
     /// The skill.
     pub skill: String,
     /// The file (`SKILL.md` for the body), or `#id` for a chunk.
     pub path: String,
     /// Where the skill came from: `embedded` or `disk`.
-    pub source: &'static str,
+    pub source: std::borrow::Cow<'static, str>,
     /// The SHA-256 digest of the whole file.
     pub sha256: [u8; 32],
     /// Bytes of the file that were returned.
@@ -127,6 +141,11 @@ pub struct LoadReport {
     pub next_offset: Option<usize>,
 }
 
+#[cfg(feature = "rig")]
+impl rig_core::tool::ContextValue for LoadReport {
+    const KEY: &'static str = "skills.load";
+}
+
 pub(crate) fn report(
     skill: &Skill,
     path: String,
@@ -137,7 +156,7 @@ pub(crate) fn report(
     LoadReport {
         skill: skill.name().to_owned(),
         path,
-        source: skill.source(),
+        source: std::borrow::Cow::Borrowed(skill.source()),
         sha256,
         bytes_read: returned.len(),
         chars_returned: returned.chars().count(),
@@ -154,7 +173,7 @@ pub(crate) fn frame(
 ) -> ToolOutput {
     let mut text = String::with_capacity(content.len() + trailer.len() + 256);
     let digest = hex(&report.sha256);
-    let (source, truncated) = (report.source, report.truncated);
+    let (source, truncated) = (&*report.source, report.truncated);
     let (bytes, chars) = (report.bytes_read, report.chars_returned);
     match config.shape {
         OutputShape::Brackets => {

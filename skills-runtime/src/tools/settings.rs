@@ -412,7 +412,7 @@ pub enum OutputShape {
 ///      all accept), like \"load_skill\"."
 /// );
 /// assert!("".parse::<ToolName>().unwrap_err().to_string().starts_with("Tool name \"\" is empty."));
-/// # Ok::<(), skills_embed_runtime::tools::ToolNameError>(())
+/// # Ok::<(), String>(())
 /// ```
 #[derive(Debug, Clone, PartialEq, Eq, Hash)]
 pub struct ToolName(String);
@@ -421,9 +421,9 @@ pub struct ToolName(String);
 const MAX_TOOL_NAME: usize = 64;
 
 impl ToolName {
-    /// Checks `name`: 1 to 64 characters of `A-Z`, `a-z`, `0-9`, `_` and `-`, else a
-    /// [`ToolNameError`] saying what is wrong. Public as [`str::parse`].
-    fn check(name: String) -> Result<Self, ToolNameError> {
+    /// Checks `name`: 1 to 64 characters of `A-Z`, `a-z`, `0-9`, `_` and `-`, else the text
+    /// of what is wrong and what a tool name is. Public as [`str::parse`].
+    fn check(name: String) -> Result<Self, String> {
         let problem = if name.is_empty() {
             Some("is empty".to_owned())
         } else if let Some((at, c)) = name
@@ -437,10 +437,12 @@ impl ToolName {
             None
         };
         match problem {
-            Some(problem) => Err(ToolNameError {
-                name: text::echo(&name),
-                problem,
-            }),
+            Some(problem) => Err(format!(
+                "Tool name {} {problem}. A tool name is 1 to 64 characters, each an ASCII letter, \
+                 a digit, '_' or '-' (what MCP clients and the OpenAI and Anthropic APIs all \
+                 accept), like \"load_skill\".",
+                text::json_string(&text::echo(&name))
+            )),
             None => Ok(ToolName(name)),
         }
     }
@@ -453,8 +455,9 @@ impl ToolName {
 }
 
 impl std::str::FromStr for ToolName {
-    type Err = ToolNameError;
-    fn from_str(name: &str) -> Result<Self, ToolNameError> {
+    /// What is wrong with the name and what a tool name is, as text.
+    type Err = String;
+    fn from_str(name: &str) -> Result<Self, String> {
         ToolName::check(name.to_owned())
     }
 }
@@ -494,19 +497,4 @@ impl PartialEq<ToolName> for &str {
     fn eq(&self, other: &ToolName) -> bool {
         *self == other.0
     }
-}
-
-/// A name refused as a [`ToolName`]: the name (clipped) and what is wrong with it.
-#[derive(Debug, Clone, PartialEq, Eq, thiserror::Error)]
-#[error(
-    "Tool name {} {problem}. A tool name is 1 to 64 characters, each an ASCII letter, a digit, \
-     '_' or '-' (what MCP clients and the OpenAI and Anthropic APIs all accept), like \"load_skill\".",
-    text::json_string(name)
-)]
-#[non_exhaustive]
-pub struct ToolNameError {
-    /// The name given, clipped to 100 characters.
-    pub name: String,
-    /// What is wrong: `is empty`, `has '\n' at byte 4`, `is 65 characters long`.
-    pub problem: String,
 }

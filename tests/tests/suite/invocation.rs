@@ -218,7 +218,7 @@ fn the_user_menu_leaves_out_what_the_user_may_not_invoke() {
     let mut session = Session::new(Tools::new(&SKILLS, Settings::default()));
     let (invoked, unknown) = session.invoke("/deploy /style-guide", |_| None).unwrap();
     assert_eq!(invoked.len(), 1);
-    assert_eq!(invoked[0].invocation.name, "deploy");
+    assert_eq!(invoked[0].0.name, "deploy");
     let refused = format!("{unknown:?}");
     assert!(
         !refused.contains("Available skills: style-guide"),
@@ -263,7 +263,7 @@ fn a_session_lets_the_user_invoke_what_the_model_may_not() {
     let mut session = Session::new(Tools::new(&SKILLS, Settings::default()));
     let (invoked, unknown) = session.invoke("/deploy prod", |_| None).unwrap();
     assert_eq!(invoked.len(), 1, "{unknown:?}");
-    assert_eq!(invoked[0].text, "Deploy to prod.\n");
+    assert_eq!(invoked[0].1, "Deploy to prod.\n");
     // The user may not invoke the style guide: left as text, reported.
     let (invoked, unknown) = session
         .invoke("please follow /style-guide", |_| None)

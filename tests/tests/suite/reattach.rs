@@ -2,8 +2,8 @@
 //! first, within a token budget per skill and in total, each cut ending with the call that loads
 //! the rest, and a closing line naming what did not fit.
 
-use skills_embed::__private::estimate_tokens;
-use skills_embed::tools::{Disclosure, Event, Reattach, Reattached, Session};
+use skills_embed::__private::{estimate_tokens, reattached_blocks as blocks};
+use skills_embed::tools::{Disclosure, Event, Reattached, Session};
 use skills_embed::tools::{Settings, ToolStyle, Tools};
 use skills_embed::{Fields, Skill, SkillSet, listing::ListingFormat};
 
@@ -42,16 +42,17 @@ fn load(session: &mut Session, name: &str) {
 }
 
 fn names(back: &Reattached) -> Vec<&str> {
-    back.skills.iter().map(|s| s.skill.as_str()).collect()
+    back.skills().collect()
 }
 
 const HEADING: &str = "Skills loaded earlier in this conversation, re-attached after it was summarised (most recent first):\n";
 
 #[test]
 fn defaults_are_claude_codes() {
-    let budget = Reattach::default();
-    assert_eq!((budget.per_skill, budget.total), (5_000, 25_000));
-    assert!(budget.counter.is_none());
+    assert_eq!(
+        (Session::REATTACH_PER_SKILL, Session::REATTACH_TOTAL),
+        (5_000, 25_000)
+    );
 }
 
 #[test]
@@ -66,13 +67,13 @@ fn most_recently_loaded_or_invoked_first() {
     load(&mut session, "beta");
     session.next_turn();
     load(&mut session, "gamma");
-    let back = session.compact(&Reattach::default());
+    let back = session.compact(Session::REATTACH_PER_SKILL, Session::REATTACH_TOTAL, None);
     assert_eq!(names(&back), ["gamma", "beta", "alpha"]);
     // Loading alpha again (answered "already loaded") makes it the most recent.
     load(&mut session, "alpha");
     // So does a user invocation of beta.
     session.invoke("/beta", |_| None).unwrap();
-    let back = session.compact(&Reattach::default());
+    let back = session.compact(Session::REATTACH_PER_SKILL, Session::REATTACH_TOTAL, None);
     assert_eq!(names(&back), ["beta", "alpha", "gamma"]);
     assert_eq!(
         back.to_string(),
@@ -90,12 +91,8 @@ fn a_skill_over_its_share_is_cut_with_the_call_that_loads_the_rest() {
     let set = set(vec![skill("deploy", &body)]);
     let mut session = Session::new(Tools::new(set.clone(), Settings::default()));
     load(&mut session, "deploy");
-    let budget = Reattach {
-        per_skill: 400,
-        ..Reattach::default()
-    };
-    let back = session.compact(&budget);
-    let deploy = &back.skills[0];
+    let back = session.compact(400, Session::REATTACH_TOTAL, None);
+    let deploy = &blocks(&back)[0];
     assert!(deploy.cut);
     assert!(
         deploy.tokens <= 400 && deploy.tokens > 300,
@@ -134,8 +131,8 @@ fn the_default_budget_keeps_the_first_5000_tokens() {
     let set = set(vec![skill("huge", &body)]);
     let mut session = Session::new(Tools::new(set.clone(), Settings::default()));
     load(&mut session, "huge");
-    let back = session.compact(&Reattach::default());
-    let huge = &back.skills[0];
+    let back = session.compact(Session::REATTACH_PER_SKILL, Session::REATTACH_TOTAL, None);
+    let huge = &blocks(&back)[0];
     assert!(
         huge.cut && huge.tokens <= 5_000 && huge.tokens > 4_500,
         "{}",
@@ -156,16 +153,12 @@ fn the_total_cuts_then_leaves_out_later_skills_and_names_them() {
     for name in ["tiny", "third", "second", "first"] {
         load(&mut session, name);
     }
-    let budget = Reattach {
-        total: 800,
-        ..Reattach::default()
-    };
-    let back = session.compact(&budget);
+    let back = session.compact(Session::REATTACH_PER_SKILL, 800, None);
     assert_eq!(names(&back), ["first", "second", "tiny"]);
-    assert!(!back.skills[0].cut && back.skills[1].cut && !back.skills[2].cut);
+    assert!(!blocks(&back)[0].cut && blocks(&back)[1].cut && !blocks(&back)[2].cut);
     assert_eq!(back.omitted, ["third"]);
     let used: usize =
-        back.skills.iter().map(|s| s.tokens).sum::<usize>() + estimate_tokens(HEADING);
+        blocks(&back).iter().map(|s| s.tokens).sum::<usize>() + estimate_tokens(HEADING);
     assert!(used <= 800, "{used}");
     let closing = back.closing.as_deref().unwrap();
     assert_eq!(
@@ -182,12 +175,8 @@ fn a_budget_too_small_for_any_skill_still_names_them_all() {
     let mut session = Session::new(Tools::new(set.clone(), Settings::default()));
     load(&mut session, "a");
     load(&mut session, "b");
-    let back = session.compact(&Reattach {
-        per_skill: 3,
-        total: 3,
-        counter: None,
-    });
-    assert!(back.skills.is_empty());
+    let back = session.compact(3, 3, None);
+    assert!(back.skills().next().is_none());
     assert_eq!(back.omitted, ["b", "a"]);
     assert_eq!(
         back.to_string(),
@@ -207,19 +196,19 @@ fn user_invocations_are_included_with_their_arguments() {
         .invoke(r#"/pdf form.pdf "my values.json""#, |_| None)
         .unwrap();
     load(&mut session, "review");
-    let back = session.compact(&Reattach::default());
+    let back = session.compact(Session::REATTACH_PER_SKILL, Session::REATTACH_TOTAL, None);
     assert_eq!(names(&back), ["review", "pdf"]);
-    assert!(back.skills[1].invoked && !back.skills[0].invoked);
+    assert!(blocks(&back)[1].invoked && !blocks(&back)[0].invoked);
     assert_eq!(
-        back.skills[1].text,
+        blocks(&back)[1].text,
         "<skill name=\"pdf\">\nFill form.pdf with my values.json.\n</skill>\n"
     );
     // The model loading it afterwards sends the plain body: that is the latest content.
     session.unload("pdf");
     session.handle("load_skill", r#"{"skill":"pdf"}"#);
-    let back = session.compact(&Reattach::default());
+    let back = session.compact(Session::REATTACH_PER_SKILL, Session::REATTACH_TOTAL, None);
     assert_eq!(
-        back.skills[0].text,
+        blocks(&back)[0].text,
         "<skill name=\"pdf\">\nFill $0 with $1.\n</skill>\n"
     );
 }
@@ -230,11 +219,8 @@ fn a_cut_user_invocation_keeps_its_arguments() {
     let set = set(vec![skill("work", &body)]);
     let mut session = Session::new(Tools::new(set.clone(), Settings::default()));
     session.invoke("/work src/lib.rs", |_| None).unwrap();
-    let back = session.compact(&Reattach {
-        per_skill: 300,
-        ..Reattach::default()
-    });
-    let work = &back.skills[0];
+    let back = session.compact(300, Session::REATTACH_TOTAL, None);
+    let work = &blocks(&back)[0];
     assert!(work.cut && work.invoked && work.tokens <= 300);
     assert!(
         work.text
@@ -258,7 +244,7 @@ fn unloaded_skills_are_not_reattached() {
     session.next_turn();
     assert!(session.unload("gone"));
     assert_eq!(session.active_skills().collect::<Vec<_>>(), ["kept"]);
-    let back = session.compact(&Reattach::default());
+    let back = session.compact(Session::REATTACH_PER_SKILL, Session::REATTACH_TOTAL, None);
     assert_eq!(names(&back), ["kept"]);
     // Unloaded is not "left out": the model can load them again, so nothing is named.
     assert!(back.omitted.is_empty());
@@ -274,13 +260,13 @@ fn files_and_chunks_alone_are_not_reattached_and_chunk_blocks_are_left_out() {
     assert!(out.is_error);
     let out = session.handle("load_skill", r#"{"skill":"chunky","chunk":"examples"}"#);
     assert!(!out.is_error, "{}", out.text);
-    let back = session.compact(&Reattach::default());
-    assert!(back.skills.is_empty() && back.omitted.is_empty());
+    let back = session.compact(Session::REATTACH_PER_SKILL, Session::REATTACH_TOTAL, None);
+    assert!(back.skills().next().is_none() && back.omitted.is_empty());
     load(&mut session, "chunky");
-    let back = session.compact(&Reattach::default());
+    let back = session.compact(Session::REATTACH_PER_SKILL, Session::REATTACH_TOTAL, None);
     // The body as the load tool serves it; the chunk is carried by the system prompt.
     assert_eq!(
-        back.skills[0].text,
+        blocks(&back)[0].text,
         "<skill name=\"chunky\">\nIntro.\n\nOutro.\n</skill>\n"
     );
     assert!(
@@ -302,10 +288,10 @@ fn a_reloaded_skill_gives_its_current_content() {
     session.drain_events();
     let after = set(vec![skill("pdf", "Use pdftotext -layout.\n")]);
     let mut session = session.over(Tools::new(after.clone(), Settings::default()));
-    let back = session.compact(&Reattach::default());
+    let back = session.compact(Session::REATTACH_PER_SKILL, Session::REATTACH_TOTAL, None);
     assert_eq!(names(&back), ["pdf"]);
     assert_eq!(
-        back.skills[0].text,
+        blocks(&back)[0].text,
         "<skill name=\"pdf\">\nUse pdftotext -layout.\n</skill>\n"
     );
     let mut session = session;
@@ -327,11 +313,7 @@ fn compact_unloads_what_was_left_out_so_it_loads_again() {
     load(&mut session, "big");
     load(&mut session, "small");
     session.drain_events();
-    let back = session.compact(&Reattach {
-        per_skill: 5_000,
-        total: 60,
-        counter: None,
-    });
+    let back = session.compact(5_000, 60, None);
     assert_eq!(names(&back), ["small"]);
     assert_eq!(back.omitted, ["big"]);
     assert_eq!(
@@ -361,12 +343,8 @@ fn the_split_style_names_its_own_tools() {
     let mut session = Session::new(Tools::new(set.clone(), config));
     session.handle("read_skill", r#"{"skill":"big"}"#);
     session.handle("read_skill", r#"{"skill":"deploy"}"#);
-    let back = session.compact(&Reattach {
-        per_skill: 300,
-        total: 320,
-        counter: None,
-    });
-    let deploy = &back.skills[0];
+    let back = session.compact(300, 320, None);
+    let deploy = &blocks(&back)[0];
     let offset = deploy.next_offset.unwrap();
     assert!(deploy.text.contains(&format!(
         "To continue, call read_skill_resource with {{\"skill\": \"deploy\", \"file\": \"SKILL.md\", \"offset\": {offset}}}.]"
@@ -389,12 +367,8 @@ fn a_host_counter_is_used() {
     let set = set(vec![skill("deploy", &body)]);
     let mut session = Session::new(Tools::new(set.clone(), Settings::default()));
     load(&mut session, "deploy");
-    let back = session.compact(&Reattach {
-        per_skill: 500,
-        total: 10_000,
-        counter: Some(chars),
-    });
-    let deploy = &back.skills[0];
+    let back = session.compact(500, 10_000, Some(chars));
+    let deploy = &blocks(&back)[0];
     assert!(deploy.cut);
     assert_eq!(deploy.tokens, deploy.text.chars().count());
     assert!(deploy.tokens <= 500);
@@ -404,8 +378,8 @@ fn a_host_counter_is_used() {
 fn nothing_loaded_gives_nothing() {
     let set = set(vec![skill("a", "A.\n")]);
     let mut session = Session::new(Tools::new(set.clone(), Settings::default()));
-    let back = session.compact(&Reattach::default());
-    assert!(back.skills.is_empty() && back.omitted.is_empty());
+    let back = session.compact(Session::REATTACH_PER_SKILL, Session::REATTACH_TOTAL, None);
+    assert!(back.skills().next().is_none() && back.omitted.is_empty());
     assert_eq!(back.to_string(), "");
 }
 
@@ -444,16 +418,12 @@ fn prints_a_reattach_after_compaction() {
         .unwrap();
     load(&mut session, "pdf");
 
-    let back = session.compact(&Reattach {
-        per_skill: 100,
-        total: 200,
-        counter: None,
-    });
+    let back = session.compact(100, 200, None);
     print!("{back}");
     assert_eq!(names(&back), ["pdf", "code-review", "deploy"]);
-    assert!(back.skills[2].cut);
+    assert!(blocks(&back)[2].cut);
     assert!(
-        back.skills[2].text.contains("## Build") && !back.skills[2].text.contains("## Staging")
+        blocks(&back)[2].text.contains("## Build") && !blocks(&back)[2].text.contains("## Staging")
     );
     assert_eq!(back.omitted, ["release-notes"]);
     // `compact` unloaded it, so the model can load it again.

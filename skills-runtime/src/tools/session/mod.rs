@@ -3,7 +3,7 @@
 //! re-attach when the host compacts the conversation ([`Session::compact`]).
 
 mod prompt;
-mod reattach;
+pub(crate) mod reattach;
 
 use std::collections::{BTreeMap, BTreeSet};
 use std::sync::Arc;
@@ -15,7 +15,7 @@ use crate::tools::Disclosure;
 use crate::tools::handler::Resolved;
 use crate::tools::render::declined;
 use crate::tools::{Call, ToolOutput, Tools};
-pub use reattach::{Reattach, Reattached, ReattachedSkill};
+pub use reattach::Reattached;
 
 /// Something the host may want to react to.
 #[derive(Debug, Clone, PartialEq, Eq)]
@@ -127,17 +127,8 @@ impl std::fmt::Display for Event {
     }
 }
 
-/// A skill the user invoked in a message, and the text to insert for it.
-#[derive(Debug, Clone, PartialEq, Eq)]
-pub struct Invoked {
-    /// Where and how the message named it, with its arguments.
-    pub invocation: Invocation,
-    /// What to insert: the body with the arguments substituted ([`invoke::render`]), or, for a
-    /// skill already loaded and invoked again without arguments, a short note saying so.
-    pub text: String,
-    /// Whether the skill's body was already loaded in this session.
-    pub already_loaded: bool,
-}
+/// What [`Session::invoke`] found: each invocation with the text to insert for it.
+type Rendered = Vec<(Invocation, String)>;
 
 #[derive(Debug, Clone, Default)]
 struct Active {
@@ -209,6 +200,19 @@ struct State {
 }
 
 impl Session {
+    /// The default tokens per skill of [`Session::compact`]: 5,000, as Claude Code.
+    ///
+    /// ```
+    /// assert_eq!(skills_embed_runtime::tools::Session::REATTACH_PER_SKILL, 5_000);
+    /// ```
+    pub const REATTACH_PER_SKILL: usize = 5_000;
+    /// The default tokens in all of [`Session::compact`]: 25,000, as Claude Code.
+    ///
+    /// ```
+    /// assert_eq!(skills_embed_runtime::tools::Session::REATTACH_TOTAL, 25_000);
+    /// ```
+    pub const REATTACH_TOTAL: usize = 25_000;
+
     /// A new conversation over `tools` (and the grants they hold: see
     /// [`Tools::with_grants`]).
     pub fn new(tools: Tools) -> Self {
@@ -288,9 +292,11 @@ impl Session {
 
     /// Finds the skills the user's `message` invokes ([`invoke::parse`]) among the skills
     /// the user may invoke (including those the model may not
-    /// invoke), renders each, and records it like a load: the skill becomes active (its tools
-    /// too), with an [`Event::Invoked`] each time and an [`Event::Loaded`] the first time. A body already loaded is not sent again
-    /// unless the invocation has arguments. Skills the permissions deny are reported as unknown;
+    /// invoke), renders each, and records it like a load. Each invocation comes with the text
+    /// to insert for it: the body with the arguments substituted ([`invoke::render`]), or, for
+    /// a skill whose body is already loaded and invoked again without arguments, a short note
+    /// saying so. The skill becomes active (its tools too), with an [`Event::Invoked`] each
+    /// time and an [`Event::Loaded`] the first time (no `Loaded`: the body was already loaded). Skills the permissions deny are reported as unknown;
     /// `ask` skills are not asked about, since the user named them. `skill_dir` gives a skill's
     /// folder on disk, when it has one, for `${SKILL_DIR}`.
     ///
@@ -307,7 +313,7 @@ impl Session {
     /// let mut session = Session::new(Tools::new(set, Settings::default()));
     ///
     /// let (invoked, unknown) = session.invoke("/pdf a.pdf", |_| None).unwrap();
-    /// assert_eq!(invoked[0].text, "Fill a.pdf.\n");
+    /// assert_eq!((invoked[0].0.name.as_str(), invoked[0].1.as_str()), ("pdf", "Fill a.pdf.\n"));
     /// assert!(unknown.is_empty());
     /// assert_eq!(session.drain_events(), [Event::Invoked { skill: "pdf".into() }, Event::Loaded { skill: "pdf".into() }]);
     ///
@@ -316,14 +322,15 @@ impl Session {
     /// let huge = "x".repeat(invoke::MAX_RENDERED_BYTES);
     /// let err = session.invoke(&format!("/pdf {huge}"), |_| None).unwrap_err();
     /// assert!(err.to_string().contains("the limit is 2000000 bytes"));
-    /// assert!(again[0].already_loaded && again[0].text.contains("already loaded"));
+    /// assert!(again[0].1.contains("already loaded"));
+    /// assert_eq!(session.drain_events(), [Event::Invoked { skill: "pdf".into() }]);
     /// assert_eq!(unknown[0].suggestion.as_deref(), Some("pdf"));
     /// ```
     pub fn invoke(
         &mut self,
         message: &str,
         skill_dir: impl Fn(&Skill) -> Option<String>,
-    ) -> Result<(Vec<Invoked>, Vec<Unknown>), crate::SkillError> {
+    ) -> Result<(Rendered, Vec<Unknown>), crate::SkillError> {
         let (invocations, unknown) = {
             // `user_invocable` already leaves out what the rules deny or the host hides.
             let visible: Vec<&Skill> = self.tools.user_invocable().collect();
@@ -349,15 +356,7 @@ impl Session {
                 let args = invocation.args.clone();
                 (text, Some(Content::User { args, dir }))
             };
-            rendered.push((
-                name,
-                content,
-                Invoked {
-                    invocation,
-                    text,
-                    already_loaded,
-                },
-            ));
+            rendered.push((name, content, (invocation, text)));
         }
         let mut invoked = Vec::new();
         for (name, content, done) in rendered {
@@ -564,7 +563,10 @@ impl Session {
 
     /// What the model had loaded, for the host to insert again after it compacts (summarises)
     /// the conversation, as Claude Code does: each skill's current content, most recently loaded
-    /// or invoked first, within `budget` tokens per skill and in total. The skills left out are
+    /// or invoked first, within `per_skill` tokens per skill and `total` in all
+    /// ([`Session::REATTACH_PER_SKILL`] and [`Session::REATTACH_TOTAL`], Claude Code's, unless
+    /// you have reasons), tokens counted by `counter` (the listing's estimate when `None`, as for
+    /// [`ListingOptions::counter`](crate::listing::ListingOptions::counter)). The skills left out are
     /// unloaded ([`Event::Compacted`], with their tools), so that loading one again sends
     /// its body instead of saying it is already loaded.
     ///
@@ -582,9 +584,9 @@ impl Session {
     ///   would be over [`MAX_RENDERED_BYTES`](invoke::MAX_RENDERED_BYTES), it is cut as if over
     ///   the budget, never built whole).
     /// - **Order and budget**: most recent first. Each skill gets at most
-    ///   [`Reattach::per_skill`] tokens, and no more than what is left of [`Reattach::total`].
-    ///   Tokens are counted by [`Reattach::counter`] on each skill's whole block as inserted
-    ///   ([`ReattachedSkill::text`]), and the sum of the blocks and the heading line stays
+    ///   `per_skill` tokens, and no more than what is left of `total`.
+    ///   Tokens are counted by `counter` on each skill's whole block as inserted
+    ///   (its `<skill>` block), and the sum of the blocks and the heading line stays
     ///   within the total.
     /// - **Cuts**: a skill over its share keeps its beginning, cut after a whole line, at the
     ///   start of a section when one starts in the last quarter of what fits, and never inside
@@ -598,7 +600,7 @@ impl Session {
     ///
     /// ```
     /// use skills_embed_runtime::{Fields, Skill, SkillSet, listing::ListingFormat};
-    /// use skills_embed_runtime::tools::{Reattach, Session, Settings, Tools};
+    /// use skills_embed_runtime::tools::{Session, Settings, Tools};
     /// let skill = |name: &str, body: &str| Skill::owned(
     ///     Fields { name: name.into(), description: "D.".into(), ..Fields::default() },
     ///     body.into(),
@@ -613,22 +615,20 @@ impl Session {
     /// session.handle("load_skill", r#"{"skill":"deploy"}"#);
     /// session.handle("load_skill", r#"{"skill":"pdf"}"#);
     ///
-    /// let back = session.compact(&Reattach { per_skill: 100, ..Reattach::default() });
-    /// let names: Vec<_> = back.skills.iter().map(|s| s.skill.as_str()).collect();
-    /// assert_eq!(names, ["pdf", "deploy"]);
-    /// assert!(!back.skills[0].cut && back.skills[1].cut);
-    /// assert!(back.skills.iter().all(|s| s.tokens <= 100));
-    /// let deploy = &back.skills[1].text;
+    /// let back = session.compact(100, Session::REATTACH_TOTAL, None);
+    /// assert_eq!(back.skills().collect::<Vec<_>>(), ["pdf", "deploy"]);
+    /// let text = back.to_string();
+    /// assert!(text.contains("<skill name=\"pdf\">\nUse pdftotext.\n</skill>\n"));
+    /// let deploy = &text[text.find("<skill name=\"deploy\">").unwrap()..];
     /// assert!(deploy.starts_with("<skill name=\"deploy\">\n# Deploy\nBuild first.\n## Step\n"));
     /// assert!(deploy.contains(r#"To continue, call load_skill with {"skill": "deploy", "path": "SKILL.md", "offset": "#));
-    /// assert!(back.to_string().contains("<skill name=\"pdf\">\nUse pdftotext.\n</skill>\n"));
     /// ```
     ///
     /// A budget too small for anything names the skill in the closing line and unloads it:
     ///
     /// ```
     /// use skills_embed_runtime::{Fields, Skill, SkillSet, listing::ListingFormat};
-    /// use skills_embed_runtime::tools::{Event, Reattach, Session, Settings, Tools};
+    /// use skills_embed_runtime::tools::{Event, Session, Settings, Tools};
     /// let fields = Fields { name: "pdf".into(), description: "D.".into(), ..Fields::default() };
     /// let set = SkillSet::from_skills(vec![Skill::owned(fields, "Use pdftotext.\n".into(), vec![])], &ListingFormat::Markdown);
     /// let mut session = Session::new(Tools::new(set, Settings::default()));
@@ -636,14 +636,19 @@ impl Session {
     /// session.drain_events();
     ///
     /// // A budget too small for anything: the closing line names the skill, and it is unloaded.
-    /// let back = session.compact(&Reattach { per_skill: 5, total: 5, counter: None });
+    /// let back = session.compact(5, 5, None);
     /// assert_eq!(back.omitted, ["pdf"]);
     /// assert!(back.to_string().contains("Not re-attached"));
     /// assert_eq!(session.drain_events(), [Event::Compacted { skill: "pdf".into() }]);
     /// assert!(session.handle("load_skill", r#"{"skill":"pdf"}"#).text.contains("Use pdftotext."));
     /// ```
-    pub fn compact(&mut self, budget: &Reattach) -> Reattached {
-        let out = reattach::reattach(self, budget);
+    pub fn compact(
+        &mut self,
+        per_skill: usize,
+        total: usize,
+        counter: Option<fn(&str) -> usize>,
+    ) -> Reattached {
+        let out = reattach::reattach(self, per_skill, total, counter);
         for name in &out.omitted {
             self.remove(name, |skill| Event::Compacted { skill });
         }
@@ -659,7 +664,7 @@ impl Session {
     ///
     /// ```
     /// use skills_embed_runtime::{Fields, Skill, SkillSet, listing::ListingFormat};
-    /// use skills_embed_runtime::tools::{Reattach, Session, Settings, Tools};
+    /// use skills_embed_runtime::tools::{Session, Settings, Tools};
     /// let set = |body: &str| {
     ///     let fields = Fields { name: "pdf".into(), description: "D.".into(), ..Fields::default() };
     ///     SkillSet::from_skills(vec![Skill::owned(fields, body.into(), vec![])], &ListingFormat::Markdown)
@@ -671,7 +676,7 @@ impl Session {
     /// let after = set("Use pdftotext -layout.\n");
     /// let mut session = session.over(Tools::new(after, Settings::default()));
     /// assert_eq!(session.active_skills().collect::<Vec<_>>(), ["pdf"]);
-    /// assert!(session.compact(&Reattach::default()).to_string().contains("pdftotext -layout"));
+    /// assert!(session.compact(Session::REATTACH_PER_SKILL, Session::REATTACH_TOTAL, None).to_string().contains("pdftotext -layout"));
     /// ```
     pub fn over(mut self, tools: Tools) -> Session {
         let before = self.active_tools_owned();
@@ -824,11 +829,8 @@ mod tests {
             let served = tools.handle(call.0, call.1).text;
             let mut session = Session::new(tools);
             session.handle(call.0, call.1);
-            let back = session.compact(&Reattach {
-                per_skill: 100,
-                ..Reattach::default()
-            });
-            let ours = cut_line(&back.skills[0].text);
+            let back = session.compact(100, Session::REATTACH_TOTAL, None);
+            let ours = cut_line(&reattach::blocks(&back)[0].text);
             assert!(ours.contains("To continue"), "{ours}");
             assert_eq!(ours, cut_line(&served));
         }
@@ -854,12 +856,9 @@ mod tests {
         let mut session = Session::new(Tools::new(set, crate::tools::Settings::default()));
         let (invoked, unknown) = session.invoke("/deploy prod", |_| None).unwrap();
         assert!(unknown.is_empty());
-        assert!(invoked[0].text.starts_with("Deploy prod.\n"));
-        let back = session.compact(&Reattach {
-            per_skill: 100,
-            ..Reattach::default()
-        });
-        let deploy = &back.skills[0];
+        assert!(invoked[0].1.starts_with("Deploy prod.\n"));
+        let back = session.compact(100, Session::REATTACH_TOTAL, None);
+        let deploy = &reattach::blocks(&back)[0];
         assert!(deploy.cut && deploy.invoked);
         assert!(
             deploy
@@ -891,8 +890,9 @@ mod tests {
         let (invoked, unknown) = session
             .invoke("/pdf a.pdf", |s| Some(format!("/x/{}", s.name())))
             .unwrap();
-        assert_eq!(invoked[0].text, "Fill a.pdf in /x/pdf.\n");
-        assert!(!invoked[0].already_loaded && unknown.is_empty());
+        assert_eq!(invoked[0].1, "Fill a.pdf in /x/pdf.\n");
+        // Not loaded before: the events below have a `Loaded`.
+        assert!(unknown.is_empty());
         assert_eq!(session.active_tools(), ["Bash"]);
         assert_eq!(
             session.drain_events(),
@@ -908,8 +908,8 @@ mod tests {
         );
         // Again with arguments: rendered again, no second `Loaded`.
         let (invoked, _) = session.invoke("/pdf b.pdf", |_| None).unwrap();
-        assert_eq!(invoked[0].text, "Fill b.pdf in ${SKILL_DIR}.\n");
-        assert!(invoked[0].already_loaded);
+        assert_eq!(invoked[0].1, "Fill b.pdf in ${SKILL_DIR}.\n");
+        // Already loaded: the events below have no second `Loaded`.
         assert_eq!(
             session.drain_events(),
             [Event::Invoked {
@@ -921,7 +921,7 @@ mod tests {
             .invoke("$deploy /secret /internal", |_| None)
             .unwrap();
         assert_eq!(invoked.len(), 1);
-        assert_eq!(invoked[0].text, "Deploy.\n");
+        assert_eq!(invoked[0].1, "Deploy.\n");
         let texts: Vec<_> = unknown.iter().map(|u| u.text.as_str()).collect();
         assert_eq!(texts, ["/secret", "/internal"]);
         assert!(session.pending_approvals().next().is_none());

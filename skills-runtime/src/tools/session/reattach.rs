@@ -1,5 +1,5 @@
 //! What [`Session::compact`](Session::compact) gives back after the host summarises a
-//! conversation: the budget ([`Reattach`]), the blocks ([`Reattached`]), and where a skill's
+//! conversation: the blocks ([`Reattached`]) within the budget it is given, and where a skill's
 //! text is cut to fit.
 
 use std::borrow::Cow;
@@ -13,73 +13,31 @@ use crate::tools::{READ_SKILL, READ_SKILL_RESOURCE, ToolStyle};
 /// The heading [`Reattached`] writes before the skills.
 pub(crate) const REATTACH_HEADING: &str = "Skills loaded earlier in this conversation, re-attached after it was summarised (most recent first):\n";
 
-/// How much [`Session::compact`](Session::compact) gives back, in tokens: Claude Code's budget by default, the
-/// first 5,000 tokens of each skill and 25,000 in all.
+/// What [`Session::compact`](Session::compact) gives back: the skills re-attached, most
+/// recent first, and the skills left out. Written out (`to_string()`, the text to insert after
+/// the summary) it is the heading line, one `<skill name="…">` block per skill re-attached
+/// (cut to fit, ending with how to load the rest), and a closing line naming the skills left
+/// out; nothing at all when nothing was loaded.
 ///
 /// ```
-/// use skills_embed_runtime::tools::Reattach;
-/// let budget = Reattach::default();
-/// assert_eq!((budget.per_skill, budget.total), (Reattach::PER_SKILL, Reattach::TOTAL));
-/// assert_eq!((budget.per_skill, budget.total), (5_000, 25_000));
+/// use skills_embed_runtime::{Fields, Skill, SkillSet, listing::ListingFormat, tools::Tools};
+/// use skills_embed_runtime::tools::Session;
+/// let fields = Fields { name: "pdf".into(), description: "D.".into(), ..Fields::default() };
+/// let set = SkillSet::from_skills(vec![Skill::owned(fields, "Fill $0.\n".into(), vec![])], &ListingFormat::Markdown);
+/// let mut session = Session::new(Tools::new(set, Default::default()));
+/// let back = session.compact(Session::REATTACH_PER_SKILL, Session::REATTACH_TOTAL, None);
+/// assert!(back.skills().next().is_none() && back.omitted.is_empty() && back.to_string().is_empty());
 ///
-/// // Your tokenizer, and room for two skills.
-/// fn count(text: &str) -> usize { text.split_whitespace().count() * 4 / 3 }
-/// let budget = Reattach { total: 10_000, counter: Some(count), ..Reattach::default() };
-/// assert_eq!(budget.per_skill, 5_000);
-/// ```
-#[derive(Debug, Clone, Copy)]
-pub struct Reattach {
-    /// The most tokens one skill's block may take.
-    pub per_skill: usize,
-    /// The most tokens all the blocks and the heading line may take together.
-    pub total: usize,
-    /// Counts tokens; the listing's estimate when `None`, as for
-    /// [`ListingOptions::counter`](crate::listing::ListingOptions::counter).
-    pub counter: Option<fn(&str) -> usize>,
-}
-
-impl Reattach {
-    /// The default [`Reattach::per_skill`]: 5,000 tokens, as Claude Code.
-    ///
-    /// ```
-    /// assert_eq!(skills_embed_runtime::tools::Reattach::PER_SKILL, 5_000);
-    /// ```
-    pub const PER_SKILL: usize = 5_000;
-    /// The default [`Reattach::total`]: 25,000 tokens, as Claude Code.
-    ///
-    /// ```
-    /// assert_eq!(skills_embed_runtime::tools::Reattach::TOTAL, 25_000);
-    /// ```
-    pub const TOTAL: usize = 25_000;
-}
-
-impl Default for Reattach {
-    fn default() -> Self {
-        Reattach {
-            per_skill: Reattach::PER_SKILL,
-            total: Reattach::TOTAL,
-            counter: None,
-        }
-    }
-}
-
-/// What [`Session::compact`](Session::compact) gives back: the blocks to insert, most recent first, and the
-/// skills left out. Written out (`to_string()`, the text to insert after the summary) it is the
-/// heading line, the blocks, and a closing line naming the skills left out; nothing at all when
-/// nothing was loaded.
-///
-/// ```
-/// use skills_embed_runtime::{SkillSet, listing::ListingFormat, tools::Tools};
-/// use skills_embed_runtime::tools::{Reattach, Session};
-/// let set = SkillSet::from_skills(Vec::new(), &ListingFormat::Markdown);
-/// let back = Session::new(Tools::new(set, Default::default())).compact(&Reattach::default());
-/// assert!(back.skills.is_empty() && back.omitted.is_empty() && back.to_string().is_empty());
+/// session.invoke("/pdf a.pdf", |_| None).unwrap();
+/// let back = session.compact(Session::REATTACH_PER_SKILL, Session::REATTACH_TOTAL, None);
+/// assert_eq!(back.skills().collect::<Vec<_>>(), ["pdf"]);
+/// assert!(back.to_string().ends_with("<skill name=\"pdf\">\nFill a.pdf.\n</skill>\n"));
 /// ```
 #[derive(Debug, Clone, Default, PartialEq, Eq)]
 #[non_exhaustive]
 pub struct Reattached {
-    /// The skills re-attached, most recently loaded or invoked first.
-    pub skills: Vec<ReattachedSkill>,
+    /// The blocks, most recently loaded or invoked first.
+    blocks: Vec<ReattachedSkill>,
     /// The skills left out because none of their content fitted, most recent first.
     pub omitted: Vec<String>,
     /// The line naming [`Reattached::omitted`] and how to load them, when any: written after
@@ -87,12 +45,20 @@ pub struct Reattached {
     pub closing: Option<String>,
 }
 
+impl Reattached {
+    /// The names of the skills re-attached, most recently loaded or invoked first (see the
+    /// example on [`Reattached`]).
+    pub fn skills(&self) -> impl Iterator<Item = &str> {
+        self.blocks.iter().map(|b| b.skill.as_str())
+    }
+}
+
 impl std::fmt::Display for Reattached {
     fn fmt(&self, f: &mut std::fmt::Formatter<'_>) -> std::fmt::Result {
-        if !self.skills.is_empty() {
+        if !self.blocks.is_empty() {
             f.write_str(REATTACH_HEADING)?;
         }
-        for skill in &self.skills {
+        for skill in &self.blocks {
             f.write_str(&skill.text)?;
         }
         if let Some(closing) = &self.closing {
@@ -102,23 +68,9 @@ impl std::fmt::Display for Reattached {
     }
 }
 
-/// One skill re-attached by [`Session::compact`](Session::compact).
-///
-/// ```
-/// use skills_embed_runtime::{Fields, Skill, SkillSet, listing::ListingFormat, tools::Tools};
-/// use skills_embed_runtime::tools::{Reattach, Session};
-/// let fields = Fields { name: "pdf".into(), description: "D.".into(), ..Fields::default() };
-/// let set = SkillSet::from_skills(vec![Skill::owned(fields, "Fill $0.\n".into(), vec![])], &ListingFormat::Markdown);
-/// let mut session = Session::new(Tools::new(set, Default::default()));
-/// session.invoke("/pdf a.pdf", |_| None).unwrap();
-/// let back = session.compact(&Reattach::default());
-/// let pdf = &back.skills[0];
-/// assert_eq!(pdf.text, "<skill name=\"pdf\">\nFill a.pdf.\n</skill>\n");
-/// assert!(pdf.invoked && !pdf.cut && pdf.next_offset.is_none());
-/// assert!(pdf.tokens > 0);
-/// ```
+/// One skill's block in a [`Reattached`], with what was counted and cut. Not a public API:
+/// tests reach it through `__private` ([`blocks`]).
 #[derive(Debug, Clone, PartialEq, Eq)]
-#[non_exhaustive]
 pub struct ReattachedSkill {
     /// The skill's name.
     pub skill: String,
@@ -133,6 +85,11 @@ pub struct ReattachedSkill {
     pub next_offset: Option<usize>,
     /// Whether the content is a user invocation's, with its arguments filled in.
     pub invoked: bool,
+}
+
+/// The blocks of `back`, most recent first (tests, through `__private`).
+pub fn blocks(back: &Reattached) -> &[ReattachedSkill] {
+    &back.blocks
 }
 
 /// The end of the longest beginning of `text` that costs at most `limit` tokens, cut after a
@@ -227,10 +184,15 @@ fn is_heading(line: &str) -> bool {
 
 /// What the model had loaded, for the reattach after a compaction (the budget and cuts of
 /// [`Session::compact`]).
-pub(super) fn reattach(session: &Session, budget: &Reattach) -> Reattached {
-    let counter = budget.counter.unwrap_or(crate::listing::estimate_tokens);
+pub(super) fn reattach(
+    session: &Session,
+    per_skill: usize,
+    total: usize,
+    counter: Option<fn(&str) -> usize>,
+) -> Reattached {
+    let counter = counter.unwrap_or(crate::listing::estimate_tokens);
     let mut out = Reattached::default();
-    let mut left = budget.total.saturating_sub(counter(REATTACH_HEADING));
+    let mut left = total.saturating_sub(counter(REATTACH_HEADING));
     let mut below = u64::MAX;
     while let Some((name, active)) = session
         .state
@@ -240,10 +202,10 @@ pub(super) fn reattach(session: &Session, budget: &Reattach) -> Reattached {
         .max_by_key(|(_, a)| a.last_seq)
     {
         below = active.last_seq;
-        match reattach_one(session, name, active, budget.per_skill.min(left), counter) {
+        match reattach_one(session, name, active, per_skill.min(left), counter) {
             Some(entry) => {
                 left = left.saturating_sub(entry.tokens);
-                out.skills.push(entry);
+                out.blocks.push(entry);
             }
             None => out.omitted.push(name.clone()),
         }

@@ -9,7 +9,8 @@ use rig_core::test_utils::{MockCompletionModel, MockTurn};
 use rig_core::tool::{ToolContext, ToolErrorKind};
 use serde_json::{Value, json};
 use skills_embed::policy::{Answer, Permissions};
-use skills_embed::rig::{SkillLoad, SkillTools};
+use skills_embed::rig::SkillTools;
+use skills_embed::tools::LoadReport;
 
 skills_embed::skills!("../../skills/examples/skills");
 
@@ -53,21 +54,16 @@ async fn the_tools_through_a_tool_set() {
         text.starts_with("[Skill: code-review | source=embedded]"),
         "{text}"
     );
-    let load: SkillLoad = context.result().unwrap().unwrap();
+    let load: LoadReport = context.result().unwrap().unwrap();
     assert_eq!(load.skill, "code-review");
     assert_eq!(load.path, "SKILL.md");
     assert_eq!(
         load.sha256,
-        format!(
-            "sha256:{}",
-            skills_embed::__private::hex(
-                &SKILLS
-                    .skill(SkillId::CodeReview)
-                    .load("SKILL.md")
-                    .unwrap()
-                    .sha256()
-            )
-        )
+        SKILLS
+            .skill(SkillId::CodeReview)
+            .load("SKILL.md")
+            .unwrap()
+            .sha256()
     );
 
     // Misses and bad arguments: errors whose model-visible text says what exists.
@@ -317,7 +313,7 @@ async fn dynamic_tools_over_an_overlay() {
         .await
         .unwrap();
     assert!(out.as_text().unwrap().contains("Run pg_dump."));
-    let report: SkillLoad = context.result().unwrap().unwrap();
+    let report: LoadReport = context.result().unwrap().unwrap();
     assert_eq!(report.source, "disk");
     // ... and tools built again show the new skill in their schema.
     let rebuilt = source.tools();
