@@ -33,4 +33,4 @@ pub use runner::{FileRun, FileRunner};
 pub use session::{Event, Reattached, Session};
 #[cfg(any(feature = "mcp", feature = "rig"))]
 pub(crate) use settings::Snapshot;
-pub use settings::{Hooks, OutputShape, Settings, Source, ToolName, ToolStyle};
+pub use settings::{Hooks, OutputShape, Settings, Source, ToolName, ToolNameError, ToolStyle};

@@ -412,7 +412,7 @@ pub enum OutputShape {
 ///      all accept), like \"load_skill\"."
 /// );
 /// assert!("".parse::<ToolName>().unwrap_err().to_string().starts_with("Tool name \"\" is empty."));
-/// # Ok::<(), String>(())
+/// # Ok::<(), skills_embed_runtime::tools::ToolNameError>(())
 /// ```
 #[derive(Debug, Clone, PartialEq, Eq, Hash)]
 pub struct ToolName(String);
@@ -421,9 +421,9 @@ pub struct ToolName(String);
 const MAX_TOOL_NAME: usize = 64;
 
 impl ToolName {
-    /// Checks `name`: 1 to 64 characters of `A-Z`, `a-z`, `0-9`, `_` and `-`, else the text
-    /// of what is wrong and what a tool name is. Public as [`str::parse`].
-    fn check(name: String) -> Result<Self, String> {
+    /// Checks `name`: 1 to 64 characters of `A-Z`, `a-z`, `0-9`, `_` and `-`, else a
+    /// [`ToolNameError`] saying what is wrong. Public as [`str::parse`].
+    fn check(name: String) -> Result<Self, ToolNameError> {
         let problem = if name.is_empty() {
             Some("is empty".to_owned())
         } else if let Some((at, c)) = name
@@ -437,12 +437,10 @@ impl ToolName {
             None
         };
         match problem {
-            Some(problem) => Err(format!(
-                "Tool name {} {problem}. A tool name is 1 to 64 characters, each an ASCII letter, \
-                 a digit, '_' or '-' (what MCP clients and the OpenAI and Anthropic APIs all \
-                 accept), like \"load_skill\".",
-                text::json_string(&text::echo(&name))
-            )),
+            Some(problem) => Err(ToolNameError {
+                name: text::echo(&name),
+                problem,
+            }),
             None => Ok(ToolName(name)),
         }
     }
@@ -455,9 +453,8 @@ impl ToolName {
 }
 
 impl std::str::FromStr for ToolName {
-    /// What is wrong with the name and what a tool name is, as text.
-    type Err = String;
-    fn from_str(name: &str) -> Result<Self, String> {
+    type Err = ToolNameError;
+    fn from_str(name: &str) -> Result<Self, ToolNameError> {
         ToolName::check(name.to_owned())
     }
 }
@@ -497,4 +494,19 @@ impl PartialEq<ToolName> for &str {
     fn eq(&self, other: &ToolName) -> bool {
         *self == other.0
     }
+}
+
+/// A name refused as a [`ToolName`]: the name (clipped) and what is wrong with it.
+#[derive(Debug, Clone, PartialEq, Eq, thiserror::Error)]
+#[error(
+    "Tool name {} {problem}. A tool name is 1 to 64 characters, each an ASCII letter, a digit, \
+     '_' or '-' (what MCP clients and the OpenAI and Anthropic APIs all accept), like \"load_skill\".",
+    text::json_string(name)
+)]
+#[non_exhaustive]
+pub struct ToolNameError {
+    /// The name given, clipped to 100 characters.
+    pub name: String,
+    /// What is wrong: `is empty`, `has '\n' at byte 4`, `is 65 characters long`.
+    pub problem: String,
 }
