@@ -109,7 +109,7 @@ pub mod __private {
     #[cfg(feature = "mcp-http")]
     pub use crate::mcp::http::run_http;
     #[cfg(feature = "mcp")]
-    pub use crate::mcp::{skill_md::manifest_digest, uri::file_uri};
+    pub use crate::mcp::{connection::SharedLimit, skill_md::manifest_digest, uri::file_uri};
 }
 
 pub use model::error::SkillError;
