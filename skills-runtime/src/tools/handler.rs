@@ -130,7 +130,7 @@ impl Tools {
     /// unchanged (see [`Grants`]).
     ///
     /// ```
-    /// use skills_embed_runtime::policy::{Answer, Grants, Permissions};
+    /// use skills_embed_runtime::policy::{Answer, Grants, Permissions, Subject};
     /// use skills_embed_runtime::tools::{Settings, Tools};
     /// use skills_embed_runtime::{Fields, Skill, SkillSet, listing::ListingFormat};
     /// let fields = Fields { name: "deploy".into(), description: "Deploy.".into(), ..Fields::default() };
