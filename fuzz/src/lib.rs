@@ -179,7 +179,7 @@ pub fn path(data: &[u8]) {
                 requested,
                 ..
             }) => {
-                assert_eq!(p, problem);
+                assert_eq!(p, problem.to_string());
                 assert_eq!(requested, raw);
                 assert_eq!(available, FILES);
             }

@@ -12,7 +12,7 @@ use quote::{format_ident, quote};
 use skills_embed_runtime::__private::{SkillSource, Tree, scan};
 use skills_embed_runtime::Fields;
 use skills_embed_runtime::listing::{self, Entry};
-use skills_embed_runtime::parse::{Diagnostic, Rule, ScanOptions, Severity};
+use skills_embed_runtime::parse::{Diagnostic, Rule, ScanOptions};
 use syn::{Ident, LitStr};
 
 use crate::ast::{Input, Options};
@@ -39,16 +39,18 @@ pub(crate) fn expand(input: Input) -> TokenStream {
     let mut warnings = Vec::new();
     for d in &tree.diagnostics {
         let shown = d.relative_to(&base);
-        match d.severity {
-            Severity::Error if d.rule == Rule::MissingPath => cx.error_at(
+        if !d.is_error() {
+            warnings.push(shown.to_string());
+        } else if d.rule == Rule::MissingPath {
+            cx.error_at(
                 span,
                 format!(
                     "{shown} (the path is relative to CARGO_MANIFEST_DIR, or to {BASE_DIR_VAR} \
                      when that is set, as a trybuild test does)"
                 ),
-            ),
-            Severity::Error => cx.error_at(span, &shown),
-            Severity::Warning => warnings.push(shown.to_string()),
+            );
+        } else {
+            cx.error_at(span, &shown);
         }
     }
     let skills: Vec<&SkillSource> = tree.skills.iter().collect();

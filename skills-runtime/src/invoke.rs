@@ -24,11 +24,20 @@ pub use crate::model::invocation::InvocationFields;
 use crate::model::skill::Skill;
 use crate::text::closest;
 
-/// One skill invoked by the message. How it was written is the message's character at `at`:
-/// `/` (a command at the start of the message, or a mention), `$` or `[` (a link).
+/// A name the message writes like an invocation: a skill it invokes (first list of [`parse`]),
+/// or a name that is not a skill the user may invoke, left as text (second list). How it was
+/// written is the message's character at `at`: `/` (a command at the start of the message, or
+/// a mention), `$` or `[` (a link).
+///
+/// ```
+/// let (invoked, unknown) = skills_embed_runtime::invoke::parse("/pdf a.pdf", ["pdf"]);
+/// assert_eq!((invoked[0].name.as_str(), invoked[0].args.as_str()), ("pdf", "a.pdf"));
+/// let (_, unknown) = skills_embed_runtime::invoke::parse("try $pfd", ["pdf"]);
+/// assert_eq!((unknown[0].text.as_str(), unknown[0].suggestion.as_deref()), ("$pfd", Some("pdf")));
+/// ```
 #[derive(Debug, Clone, PartialEq, Eq)]
 pub struct Invocation {
-    /// The skill's name.
+    /// The name as written, without its `/`, `$` or link brackets.
     pub name: String,
     /// The arguments as typed (trimmed); only `/name args` at the start of the message has any.
     pub args: String,
@@ -36,16 +45,10 @@ pub struct Invocation {
     pub path: Option<String>,
     /// Byte offset of the invocation in the message.
     pub at: usize,
-}
-
-/// A name written like an invocation that is not a skill the user may invoke: left as text.
-#[derive(Debug, Clone, PartialEq, Eq)]
-pub struct Unknown {
-    /// The text as written, e.g. `/pfd`.
+    /// The invocation as written, without its arguments: `/pdf`, `$pdf`, `[$pdf](path)`.
     pub text: String,
-    /// Byte offset in the message.
-    pub at: usize,
-    /// The closest invocable name, when one is close.
+    /// For a name that is not a skill the user may invoke: the closest invocable name, when one
+    /// is close. `None` for a skill invoked.
     pub suggestion: Option<String>,
 }
 
@@ -55,7 +58,7 @@ struct Parsed {
     /// The skills invoked, in message order, each once (the first time it is named).
     invocations: Vec<Invocation>,
     /// Names written like invocations that are unknown or not invocable.
-    unknown: Vec<Unknown>,
+    unknown: Vec<Invocation>,
 }
 
 /// Finds the skills a user's message invokes among `names`: the skills the user may invoke.
@@ -67,7 +70,7 @@ struct Parsed {
 ///   that does not go on into a path: `/usr/bin`, `a/b`, `http://x/y` and `/a.b` are not
 ///   invocations). `[$name](path)` is a Codex link.
 /// - A name is letters, digits, `-` and `_`. A skill named twice is invoked once.
-/// - A name that is not among `names` stays text and is reported as [`Unknown`]; only
+/// - A name that is not among `names` stays text and is reported in the second list; only
 ///   `names` are suggested, so a skill the user may not invoke is left out of `names` and
 ///   reported exactly like an unknown one. A `$word` is reported only when it is close to a
 ///   name, since `$HOME` or `$5` are ordinary text.
@@ -92,7 +95,7 @@ struct Parsed {
 pub fn parse<'a>(
     message: &str,
     names: impl IntoIterator<Item = &'a str>,
-) -> (Vec<Invocation>, Vec<Unknown>) {
+) -> (Vec<Invocation>, Vec<Invocation>) {
     let found = scan(message, names);
     (found.invocations, found.unknown)
 }
@@ -117,6 +120,8 @@ fn scan<'a>(message: &str, names: impl IntoIterator<Item = &'a str>) -> Parsed {
                     args: message[name_end..].trim().to_owned(),
                     path: None,
                     at: start,
+                    text: message[start..name_end].to_owned(),
+                    suggestion: None,
                 });
                 return out;
             }
@@ -141,7 +146,7 @@ fn scan<'a>(message: &str, names: impl IntoIterator<Item = &'a str>) -> Parsed {
             let name = &message[next..name_end];
             if !name.is_empty() && ends_word(&message[name_end..]) {
                 if allowed.contains(&name) {
-                    push(&mut out, name, None, i);
+                    push(&mut out, name, None, &message[i..name_end], i);
                 } else {
                     let u = unknown(message, i, name_end, &allowed);
                     if c == '/' || u.suggestion.is_some() {
@@ -169,31 +174,44 @@ fn link(message: &str, at: usize, allowed: &[&str], out: &mut Parsed) -> Option<
     }
     let end = name_end + 2 + close + 1;
     if allowed.contains(&name) {
-        push(out, name, Some(rest[..close].to_owned()), at);
+        push(
+            out,
+            name,
+            Some(rest[..close].to_owned()),
+            &message[at..end],
+            at,
+        );
     } else {
-        out.unknown.push(unknown(message, at, end, allowed));
+        let mut u = unknown(message, at, end, allowed);
+        u.path = Some(rest[..close].to_owned());
+        out.unknown.push(u);
     }
     Some(end)
 }
 
-fn push(out: &mut Parsed, name: &str, path: Option<String>, at: usize) {
+fn push(out: &mut Parsed, name: &str, path: Option<String>, text: &str, at: usize) {
     if out.invocations.iter().all(|i| i.name != name) {
         out.invocations.push(Invocation {
             name: name.to_owned(),
             args: String::new(),
             path,
             at,
+            text: text.to_owned(),
+            suggestion: None,
         });
     }
 }
 
-fn unknown(message: &str, at: usize, end: usize, allowed: &[&str]) -> Unknown {
+fn unknown(message: &str, at: usize, end: usize, allowed: &[&str]) -> Invocation {
     let text = &message[at..end];
     let name = text.trim_start_matches(['[', '/', '$']);
     let name = &name[..token_end(name, 0)];
-    Unknown {
-        text: text.to_owned(),
+    Invocation {
+        name: name.to_owned(),
+        args: String::new(),
+        path: None,
         at,
+        text: text.to_owned(),
         suggestion: closest(name, allowed.iter().copied()),
     }
 }

@@ -14,7 +14,7 @@
 //! |---|---|
 //! | get a skill, its body, a resource or a chunk | [`SkillSet`], [`Skill`], [`Loaded`] |
 //! | build a skill at run time | [`Skill::owned`] with [`Fields`] and [`File`] |
-//! | act on a miss | [`SkillError`], [`PathProblem`] (its `Display` lists what exists) |
+//! | act on a miss | [`SkillError`] (its `Display` lists what exists) |
 //! | write the L1 listing into a prompt | [`SkillSet::summary`], [`SkillSet::listing`] with [`listing::ListingOptions`] |
 //! | offer tools to a model and answer its calls | [`tools::Tools`], [`tools`] (definitions, [`tools::Session`], disclosure modes) |
 //! | let the user invoke a skill (`/name args`) | [`invoke`] |
@@ -110,14 +110,13 @@ pub mod __private {
     #[cfg(feature = "mcp-http")]
     pub use crate::mcp::http::run_http;
     #[cfg(feature = "mcp")]
-    pub use crate::mcp::{skill_md::manifest_digest, uri::file_uri};
+    pub use crate::mcp::{connection::SharedLimit, skill_md::manifest_digest, uri::file_uri};
 }
 
 pub use model::error::SkillError;
 pub use model::fields::Fields;
 pub use model::file::File;
 pub use model::id::SkillIdentifier;
-pub use model::path::PathProblem;
 pub use model::script::{Script, ScriptError};
 pub use model::set::SkillSet;
 pub use model::skill::{Loaded, Skill};

@@ -31,7 +31,7 @@
 //! | embed a folder, checked when the crate compiles | [`skills!`] |
 //! | get a skill, its body, a resource or a chunk | [`SkillSet`], [`Skill`], [`Loaded`] |
 //! | build a skill at run time | [`Skill::owned`] with [`Fields`] and [`File`] |
-//! | act on a miss | [`SkillError`], [`PathProblem`]: their text lists what exists |
+//! | act on a miss | [`SkillError`]: its text lists what exists |
 //! | write the L1 listing into a prompt | [`SkillSet::summary`], [`SkillSet::listing`] with [`listing::ListingOptions`] (formats, budgets) |
 //! | offer tools to a model and answer its calls | [`tools::Tools`], [`tools`] (definitions, `Session`, disclosure modes) |
 //! | let the user invoke a skill (`/name args`) | [`invoke`] |
@@ -64,8 +64,7 @@
 extern crate self as skills_embed;
 
 pub use skills_embed_runtime::{
-    Fields, File, Loaded, PathProblem, Script, ScriptError, Skill, SkillError, SkillIdentifier,
-    SkillSet,
+    Fields, File, Loaded, Script, ScriptError, Skill, SkillError, SkillIdentifier, SkillSet,
 };
 pub use skills_embed_runtime::{invoke, listing, policy, tools};
 

@@ -23,36 +23,52 @@ use crate::text::echo;
 
 /// The process-wide limit's size: with files of up to 2 MB, some hundreds of megabytes at
 /// worst.
-const SERVER_MAX_IN_FLIGHT: usize = 64;
+pub(super) const SERVER_MAX_IN_FLIGHT: usize = 64;
 
-/// A limit on the requests answered at once, shared by every server given a clone of it
-/// (in [`Options::server_limit`](super::Options::server_limit)): the bound for the whole
-/// process when one program serves many connections. By default every server shares one
-/// process-wide limit of 64.
-///
-/// ```
-/// use skills_embed_runtime::mcp::{InFlightLimit, McpServer, Options};
-/// # static SKILLS: skills_embed_runtime::SkillSet = skills_embed_runtime::SkillSet::empty();
-/// // These two servers answer at most 32 requests at once together.
-/// let options = Options { server_limit: InFlightLimit::new(32), ..Options::default() };
-/// let first = McpServer::new(&SKILLS, Default::default()).with_options(options.clone());
-/// let second = McpServer::new(&SKILLS, Default::default()).with_options(options);
-/// # drop((first, second));
-/// ```
+/// Not a public API: what makes the servers built from one [`Options`](super::Options) (or its
+/// clones) share one limit per `server_max_in_flight`. Each `Options::default()` holds a new
+/// one.
+#[derive(Clone, Default)]
+pub struct SharedLimit(Arc<Mutex<Vec<InFlightLimit>>>);
+
+impl SharedLimit {
+    /// The limit of `max` requests this value's servers share: the one made before with that
+    /// size, else a new one.
+    pub(super) fn get(&self, max: usize) -> InFlightLimit {
+        let max = max.clamp(1, Semaphore::MAX_PERMITS);
+        let mut held = lock(&self.0);
+        if let Some(limit) = held.iter().find(|l| l.max == max) {
+            return limit.clone();
+        }
+        let limit = InFlightLimit::new(max);
+        held.push(limit.clone());
+        limit
+    }
+
+    /// The process-wide limit of 64, for the servers given no `Options`.
+    pub(super) fn process() -> Self {
+        SharedLimit(Arc::new(Mutex::new(vec![InFlightLimit::process()])))
+    }
+}
+
+impl fmt::Debug for SharedLimit {
+    fn fmt(&self, f: &mut fmt::Formatter<'_>) -> fmt::Result {
+        f.write_str("SharedLimit")
+    }
+}
+
+/// A limit on the requests answered at once, shared by every server built from one
+/// [`Options`](super::Options) (see [`Options::server_max_in_flight`](super::Options::server_max_in_flight)):
+/// the bound for the whole process when one program serves many connections.
 #[derive(Clone)]
-pub struct InFlightLimit {
+pub(crate) struct InFlightLimit {
     permits: Arc<Semaphore>,
     max: usize,
 }
 
 impl InFlightLimit {
     /// A limit of `max` requests at once (at least one: a limit of zero would answer nothing).
-    ///
-    /// ```
-    /// let limit = skills_embed_runtime::mcp::InFlightLimit::new(0);
-    /// assert!(format!("{limit:?}").contains("max: 1"));
-    /// ```
-    pub fn new(max: usize) -> Self {
+    pub(crate) fn new(max: usize) -> Self {
         let max = max.clamp(1, Semaphore::MAX_PERMITS);
         InFlightLimit {
             permits: Arc::new(Semaphore::new(max)),
@@ -60,7 +76,7 @@ impl InFlightLimit {
         }
     }
 
-    /// The process-wide limit every server shares unless given another.
+    /// The process-wide limit every server given no [`Options`](super::Options) shares.
     pub(super) fn process() -> Self {
         static PROCESS: OnceLock<InFlightLimit> = OnceLock::new();
         PROCESS

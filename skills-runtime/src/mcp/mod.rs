@@ -70,8 +70,9 @@
 //!
 //! A client can send requests faster than it reads the answers. [`McpServer::serve`] (and so
 //! [`McpServer::run_stdio`]) bounds the requests being answered: at most
-//! [`Options::max_in_flight`] per connection (8 by default) and [`Options::server_limit`]
-//! across the process (an [`InFlightLimit`], 64 by default). A request counts from when it is
+//! [`Options::max_in_flight`] per connection (8 by default) and
+//! [`Options::server_max_in_flight`] across the servers built from one `Options` (64 by
+//! default; servers given no `Options` share one limit of 64 for the process). A request counts from when it is
 //! read until its answer has been written to the transport; while the limit is reached the
 //! server reads nothing more from that client, so the client's own writes wait (backpressure)
 //! and the server's memory stays flat whatever the client pipelines. A client must therefore read answers while it
@@ -116,7 +117,7 @@
 //!   only). Every token has its own sessions: a session opened with one token is unknown (404)
 //!   under another, for every method.
 //! - A request body over [`Options::max_body`] is refused (413), at most
-//!   [`Options::server_limit`] requests are answered at once, and at most
+//!   [`Options::server_max_in_flight`] requests are answered at once, and at most
 //!   [`Options::max_sessions`] sessions are held (one more is answered 503). One session has at
 //!   most [`Options::max_in_flight`] of the server's requests in flight, as a stdio connection:
 //!   a client that floods one session waits behind itself, not in front of the others.
@@ -170,7 +171,7 @@
 #[doc(no_inline)]
 pub use rmcp;
 
-mod connection;
+pub(crate) mod connection;
 mod handler;
 #[cfg(feature = "mcp-http")]
 pub(crate) mod http;
@@ -180,7 +181,6 @@ mod session;
 pub(crate) mod skill_md;
 pub(crate) mod uri;
 
-pub use connection::InFlightLimit;
 pub use options::Options;
 pub use server::McpServer;
 

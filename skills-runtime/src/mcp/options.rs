@@ -3,7 +3,7 @@
 
 use std::time::Duration;
 
-use super::connection::InFlightLimit;
+use super::connection::{SERVER_MAX_IN_FLIGHT, SharedLimit};
 
 /// What an [`McpServer`](super::McpServer) says of itself, and the limits on what a client can
 /// make it hold: one value for every transport, each field with a documented default.
@@ -16,13 +16,13 @@ use super::connection::InFlightLimit;
 ///
 /// ```
 /// use std::time::Duration;
-/// use skills_embed_runtime::mcp::{InFlightLimit, McpServer, Options};
+/// use skills_embed_runtime::mcp::{McpServer, Options};
 /// # static SKILLS: skills_embed_runtime::SkillSet = skills_embed_runtime::SkillSet::empty();
 /// let options = Options {
 ///     name: "acme-skills".into(),
 ///     version: "2.1.0".into(),
 ///     max_in_flight: 4,
-///     server_limit: InFlightLimit::new(16),
+///     server_max_in_flight: 16,
 ///     allowed_hosts: vec!["skills.example.com".into()],
 ///     idle_timeout: Duration::from_secs(2),
 ///     ..Options::default()
@@ -45,11 +45,26 @@ pub struct Options {
     /// started (a script run) has ended; while they are all taken nothing more is read from
     /// that client (over HTTP, its next request waits). Default 8; at least one.
     pub max_in_flight: usize,
-    /// Requests answered at once by every server given a clone of this limit together.
-    /// Default: one limit of 64 shared by every server of the process (with files of up to
-    /// 2 MB, some hundreds of megabytes at worst). Over HTTP a session's event stream (GET)
-    /// does not count.
-    pub server_limit: InFlightLimit,
+    /// Requests answered at once by every server built from this value (or a clone of it)
+    /// together, its HTTP sessions included: the bound for the whole process when one program
+    /// serves many connections. Default 64 (with files of up to 2 MB, some hundreds of
+    /// megabytes at worst); at least one. A server given no `Options` shares one process-wide
+    /// limit of 64 with every other such server. Over HTTP a session's event stream (GET) does
+    /// not count.
+    ///
+    /// ```
+    /// use skills_embed_runtime::mcp::{McpServer, Options};
+    /// # static SKILLS: skills_embed_runtime::SkillSet = skills_embed_runtime::SkillSet::empty();
+    /// // These two servers answer at most 32 requests at once together.
+    /// let options = Options { server_max_in_flight: 32, ..Options::default() };
+    /// let first = McpServer::new(&SKILLS, Default::default()).with_options(options.clone());
+    /// let second = McpServer::new(&SKILLS, Default::default()).with_options(options);
+    /// # drop((first, second));
+    /// ```
+    pub server_max_in_flight: usize,
+    /// Not a public API: what the servers built from this value share (their in-flight limit).
+    #[doc(hidden)]
+    pub shared: SharedLimit,
     /// HTTP: serve without sessions, every request answered by a new server in plain JSON, so
     /// replicas need no sticky routing; what belongs to a session (the `always` answers of the
     /// approval hook, `remember_loads`, `logging/setLevel`, subscriptions, list-changed
@@ -91,7 +106,8 @@ impl Default for Options {
             version: env!("CARGO_PKG_VERSION").to_owned(),
             remember_loads: false,
             max_in_flight: 8,
-            server_limit: InFlightLimit::process(),
+            server_max_in_flight: SERVER_MAX_IN_FLIGHT,
+            shared: SharedLimit::default(),
             stateless: false,
             allowed_hosts: Vec::new(),
             allowed_origins: Vec::new(),
@@ -100,6 +116,21 @@ impl Default for Options {
             max_connections: None,
             header_read_timeout: Duration::from_secs(10),
             idle_timeout: Duration::from_secs(5),
+        }
+    }
+}
+
+impl Options {
+    /// The in-flight limit of a server built from these options.
+    pub(super) fn server_limit(&self) -> super::connection::InFlightLimit {
+        self.shared.get(self.server_max_in_flight)
+    }
+
+    /// What a server given no `Options` serves with: the defaults, and the process-wide limit.
+    pub(super) fn process() -> Self {
+        Options {
+            shared: SharedLimit::process(),
+            ..Options::default()
         }
     }
 }

@@ -100,7 +100,7 @@ impl McpServer {
     pub fn new(source: impl Into<Source>, settings: Settings) -> Self {
         McpServer {
             handler: Handler::new(source.into(), settings),
-            options: Arc::new(Options::default()),
+            options: Arc::new(Options::process()),
             tokens: Vec::new(),
         }
     }
@@ -175,7 +175,7 @@ impl McpServer {
     /// anything rmcp can serve over) until it disconnects.
     ///
     /// At most [`Options::max_in_flight`] requests of this client (and the
-    /// [`Options::server_limit`] across servers) are answered at once, each counted from when
+    /// [`Options::server_max_in_flight`] across servers) are answered at once, each counted from when
     /// it is read until its answer is written; meanwhile nothing more is read from the client
     /// (see the [module documentation](super#limits-on-what-a-client-can-make-the-server-hold)).
     ///
@@ -194,7 +194,7 @@ impl McpServer {
         let transport = Bounded::new(
             transport.into_transport(),
             self.options.max_in_flight,
-            &self.options.server_limit,
+            &self.options.server_limit(),
         );
         let running = ServiceExt::serve(Guarded(self.handler), transport)
             .await

@@ -3,8 +3,6 @@
 
 use std::fmt;
 
-use super::path::PathProblem;
-
 /// An error from looking up a skill or one of its files.
 ///
 /// ```
@@ -79,8 +77,10 @@ pub enum SkillError {
         skill: String,
         /// The path as sent.
         requested: String,
-        /// What is wrong with it.
-        problem: PathProblem,
+        /// What is wrong with it, the phrase the message uses: "it is empty", "it is absolute",
+        /// "it contains a `..` segment", "... a backslash", "... a NUL or control character"
+        /// or "... a percent-encoded byte".
+        problem: &'static str,
         /// Every path the skill serves, sorted.
         available: Vec<String>,
     },

@@ -514,7 +514,7 @@ impl Skill {
         let request = path::check(path).map_err(|problem| SkillError::InvalidPath {
             skill: self.name().to_owned(),
             requested: path.to_owned(),
-            problem,
+            problem: problem.describe(),
             available: self.paths().map(str::to_owned).collect(),
         })?;
         let found = match &self.repr {

@@ -47,7 +47,7 @@ pub enum Profile {
     strum::VariantNames,
 )]
 #[strum(serialize_all = "kebab-case")]
-pub enum Severity {
+pub(crate) enum Severity {
     /// Reported, and the skill is still used.
     Warning,
     /// The skill is not used (and `skills!` does not compile).
@@ -196,8 +196,8 @@ rules! {
 /// ```
 #[derive(Debug, Clone, PartialEq, Eq)]
 pub struct Diagnostic {
-    /// Error or warning.
-    pub severity: Severity,
+    /// Error or warning: [`Diagnostic::is_error`] reads it.
+    pub(crate) severity: Severity,
     /// The rule broken.
     pub rule: Rule,
     /// The file (or folder) concerned.

@@ -71,10 +71,10 @@ pub struct Manifest {
 ///
 /// ```
 /// use std::path::Path;
-/// use skills_embed_runtime::parse::{Profile, Rule, ScanOptions, Severity, check};
+/// use skills_embed_runtime::parse::{Profile, Rule, ScanOptions, check};
 /// let text = "---\nname: pdf\ndescription: PDFs.\ncolour: blue\n---\n";
 /// let strict = check(text, Path::new("pdf/SKILL.md"), &ScanOptions::default());
-/// assert_eq!((strict[0].rule, strict[0].severity), (Rule::UnknownField, Severity::Error));
+/// assert_eq!((strict[0].rule, strict[0].is_error()), (Rule::UnknownField, true));
 /// let lenient = ScanOptions { profile: Profile::Lenient, ..ScanOptions::default() };
 /// assert!(!check(text, Path::new("pdf/SKILL.md"), &lenient)[0].is_error());
 /// ```

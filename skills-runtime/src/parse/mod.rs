@@ -48,7 +48,8 @@ pub(crate) mod walk;
 mod walker;
 mod yaml;
 
-pub use diagnostic::{Diagnostic, Profile, Rule, Severity};
+pub(crate) use diagnostic::Severity;
+pub use diagnostic::{Diagnostic, Profile, Rule};
 pub use dialect::Dialect;
 pub use manifest::check;
 pub(crate) use manifest::{Manifest, parse_manifest_with};

@@ -56,7 +56,7 @@ pub(super) fn diagnostic_json(d: &Diagnostic) -> serde_json::Value {
         "file": d.file.display().to_string(),
         "line": line,
         "column": column,
-        "severity": d.severity.to_string(),
+        "severity": if d.is_error() { "error" } else { "warning" },
         "rule": d.rule.to_string(),
         "message": d.message,
     })

@@ -12,7 +12,7 @@ use std::time::Duration;
 use skills_embed::__private::{Discovered, Found, Root};
 use skills_embed::__private::{resolve, scan_root};
 use skills_embed::disk::{Discovery, SourceKind};
-use skills_embed::parse::{Profile, Rule, Severity};
+use skills_embed::parse::{Profile, Rule};
 use skills_embed::{Fields, Skill};
 
 /// A temporary folder, and its canonical path (what discovery reports paths under).
@@ -61,12 +61,12 @@ fn roots(discovery: &Discovery) -> Vec<(PathBuf, SourceKind)> {
         .collect()
 }
 
-/// Each diagnostic as (rule, severity, file).
-fn problems(found: &Discovered) -> Vec<(Rule, Severity, PathBuf)> {
+/// Each diagnostic as (rule, whether it is an error, file).
+fn problems(found: &Discovered) -> Vec<(Rule, bool, PathBuf)> {
     found
         .diagnostics
         .iter()
-        .map(|d| (d.rule, d.severity, d.file.clone()))
+        .map(|d| (d.rule, d.is_error(), d.file.clone()))
         .collect()
 }
 
@@ -171,8 +171,8 @@ fn same_name_in_project_and_user_the_project_wins_and_a_warning_names_both() {
     let loser = home.join(".claude/skills/pdf/SKILL.md");
     let winner = repo.join(".agents/skills/pdf/SKILL.md");
     assert_eq!(
-        (warning.rule, warning.severity, &warning.file),
-        (Rule::DuplicateName, Severity::Warning, &loser)
+        (warning.rule, warning.is_error(), &warning.file),
+        (Rule::DuplicateName, false, &loser)
     );
     assert_eq!(
         warning.message,
@@ -279,7 +279,7 @@ fn more_folders_than_the_cap_give_a_warning_not_a_failure() {
         .filter(|d| d.rule == Rule::ScanLimit)
         .collect();
     assert_eq!(limits.len(), 1, "{:?}", found.diagnostics);
-    assert_eq!(limits[0].severity, Severity::Warning);
+    assert!(!limits[0].is_error());
     assert_eq!(limits[0].file, root);
     assert!(limits[0].message.contains("2000"), "{}", limits[0]);
 
@@ -324,7 +324,7 @@ fn a_symlinked_skill_folder_is_followed_only_when_asked() {
     assert_eq!(names(&found), ["plain"]);
     assert_eq!(
         problems(&found),
-        [(Rule::SymlinkSkipped, Severity::Warning, root.join("linked"))]
+        [(Rule::SymlinkSkipped, false, root.join("linked"))]
     );
 
     let mut follow = only_root(&root);
@@ -364,9 +364,9 @@ fn a_symlink_out_of_the_root_is_never_read() {
         let a = found.get("a").unwrap();
         assert_eq!(a.skill.paths().collect::<Vec<_>>(), ["SKILL.md"]);
         let expected = if follow_symlinks {
-            (Rule::SymlinkEscape, Severity::Error)
+            (Rule::SymlinkEscape, true)
         } else {
-            (Rule::SymlinkSkipped, Severity::Warning)
+            (Rule::SymlinkSkipped, false)
         };
         assert_eq!(
             problems(&found),
@@ -408,14 +408,10 @@ fn a_fifo_and_a_broken_symlink_are_reported_without_hanging() {
     assert_eq!(
         problems(&found),
         [
-            (
-                Rule::SymlinkSkipped,
-                Severity::Warning,
-                root.join("a/dangling")
-            ),
-            (Rule::SpecialFile, Severity::Warning, root.join("a/pipe")),
-            (Rule::ReadError, Severity::Error, root.join("b/SKILL.md")),
-            (Rule::ReadError, Severity::Error, root.join("c/SKILL.md")),
+            (Rule::SymlinkSkipped, false, root.join("a/dangling")),
+            (Rule::SpecialFile, false, root.join("a/pipe")),
+            (Rule::ReadError, true, root.join("b/SKILL.md")),
+            (Rule::ReadError, true, root.join("c/SKILL.md")),
         ]
     );
     for manifest in ["b/SKILL.md", "c/SKILL.md"] {
@@ -477,11 +473,7 @@ fn the_profile_is_the_callers_choice_and_lenient_by_default() {
     assert_eq!(names(&lenient), ["other-name"]);
     assert_eq!(
         problems(&lenient),
-        [(
-            Rule::NameDirMismatch,
-            Severity::Warning,
-            root.join("folder/SKILL.md")
-        )]
+        [(Rule::NameDirMismatch, false, root.join("folder/SKILL.md"))]
     );
 
     let mut strict = only_root(&root);
@@ -508,11 +500,7 @@ fn a_file_over_the_read_cap_is_left_out_and_its_skill_loads() {
     assert_eq!(big.paths().collect::<Vec<_>>(), ["SKILL.md", "notes.md"]);
     assert_eq!(
         problems(&found),
-        [(
-            Rule::ResourceTooLarge,
-            Severity::Warning,
-            root.join("big/data.txt")
-        )]
+        [(Rule::ResourceTooLarge, false, root.join("big/data.txt"))]
     );
     let d = &found.diagnostics[0];
     assert!(d.message.contains("the cap is 1000 bytes"), "{d}");
@@ -738,12 +726,8 @@ fn a_root_that_is_a_file_is_reported_and_a_missing_one_is_not() {
     assert_eq!(
         problems(&found),
         [
-            (Rule::ReadError, Severity::Error, base.join("file")),
-            (
-                Rule::ReadError,
-                Severity::Warning,
-                home.join(".claude/skills")
-            ),
+            (Rule::ReadError, true, base.join("file")),
+            (Rule::ReadError, false, home.join(".claude/skills")),
         ],
         "named on purpose: an error; a conventional folder: a warning"
     );
@@ -778,7 +762,7 @@ fn an_empty_root_is_news_only_when_it_was_named() {
     let found = discovery.scan();
     assert_eq!(
         problems(&found),
-        [(Rule::MissingSkillMd, Severity::Warning, base.join("named"))]
+        [(Rule::MissingSkillMd, false, base.join("named"))]
     );
 }
 

@@ -14,7 +14,7 @@ use std::path::{Path, PathBuf};
 use serde_json::json;
 use skills_embed::__private::scan;
 use skills_embed::disk::Discovery;
-use skills_embed::parse::{Dialect, Profile, Rule, ScanOptions, Severity};
+use skills_embed::parse::{Dialect, Profile, Rule, ScanOptions};
 use skills_embed::tools::Session;
 use skills_embed::{
     SkillSet, invoke,
@@ -349,7 +349,7 @@ fn lenient_discovery_honours_every_dialect_with_a_warning_naming_the_client() {
     let warnings: Vec<String> = found
         .diagnostics
         .iter()
-        .filter(|d| d.severity == Severity::Warning && d.rule == Rule::UnknownField)
+        .filter(|d| !d.is_error() && d.rule == Rule::UnknownField)
         .map(|d| {
             format!(
                 "{}:{}",
@@ -452,10 +452,10 @@ fn strict_with_one_dialect_checks_its_types_with_lines() {
     let found: Vec<_> = tree
         .diagnostics
         .iter()
-        .map(|d| (d.rule, d.severity, d.line, d.column))
+        .map(|d| (d.rule, d.is_error(), d.line, d.column))
         .collect();
     // Codex is not opted in and the profile is strict: its file is not read.
-    assert_eq!(found, [(Rule::ClientFieldType, Severity::Error, 4, 1)]);
+    assert_eq!(found, [(Rule::ClientFieldType, true, 4, 1)]);
     assert!(
         tree.diagnostics[0]
             .message

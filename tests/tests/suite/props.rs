@@ -149,7 +149,7 @@ fn assert_file_or_listed_miss(skill: &Skill, raw: &str) -> Result<(), TestCaseEr
                 ..
             }),
         ) => {
-            prop_assert_eq!(problem, p);
+            prop_assert_eq!(problem.to_string(), p);
             prop_assert_eq!(available, paths);
         }
         (checked, loaded) => {

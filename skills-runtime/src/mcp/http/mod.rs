@@ -95,7 +95,7 @@ impl HttpServer {
             tokens,
             max_body: options.max_body,
             per_session: options.max_in_flight,
-            limit: options.server_limit.clone(),
+            limit: options.server_limit(),
             max_sessions: options.max_sessions,
             connections: listen::Connections {
                 max: options.max_connections.map(|max| max.max(1)),

@@ -8,7 +8,7 @@ pub(crate) mod reattach;
 use std::collections::{BTreeMap, BTreeSet};
 use std::sync::Arc;
 
-use crate::invoke::{self, Invocation, Unknown};
+use crate::invoke::{self, Invocation};
 use crate::model::skill::Skill;
 use crate::policy::{Access, Answer, Subject};
 use crate::tools::Disclosure;
@@ -330,7 +330,7 @@ impl Session {
         &mut self,
         message: &str,
         skill_dir: impl Fn(&Skill) -> Option<String>,
-    ) -> Result<(Rendered, Vec<Unknown>), crate::SkillError> {
+    ) -> Result<(Rendered, Vec<Invocation>), crate::SkillError> {
         let (invocations, unknown) = {
             // `user_invocable` already leaves out what the rules deny or the host hides.
             let visible: Vec<&Skill> = self.tools.user_invocable().collect();

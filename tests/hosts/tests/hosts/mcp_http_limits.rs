@@ -10,7 +10,7 @@ use std::time::Duration;
 
 use rmcp::model::CallToolRequestParams;
 use serde_json::{Value, json};
-use skills_embed::mcp::{InFlightLimit, McpServer, Options};
+use skills_embed::mcp::{McpServer, Options};
 use skills_embed::policy::{Answer, Permissions};
 use tokio::io::{AsyncReadExt, AsyncWriteExt};
 use tokio::net::TcpStream;
@@ -309,7 +309,7 @@ async fn a_session_that_floods_does_not_hold_every_slot() {
             }),
         )
         .with_options(Options {
-            server_limit: InFlightLimit::new(16),
+            server_max_in_flight: 16,
             ..Options::default()
         }),
     )
@@ -367,7 +367,7 @@ async fn a_session_that_floods_does_not_hold_every_slot() {
 async fn every_request_gives_its_slot_back() {
     let (addr, stop, running) = start(
         McpServer::new(&SKILLS, skills_embed::tools::Settings::default()).with_options(Options {
-            server_limit: InFlightLimit::new(1),
+            server_max_in_flight: 1,
             ..Options::default()
         }),
     )
@@ -402,7 +402,7 @@ async fn a_body_that_does_not_come_holds_no_slot() {
     let timeout = Duration::from_secs(2);
     let (addr, stop, running) = start(
         McpServer::new(&SKILLS, skills_embed::tools::Settings::default()).with_options(Options {
-            server_limit: InFlightLimit::new(1),
+            server_max_in_flight: 1,
             header_read_timeout: timeout,
             ..Options::default()
         }),

@@ -14,7 +14,7 @@ use schemars::JsonSchema;
 use serde::Deserialize;
 use serde_json::{Value, json};
 use skills_embed::listing::ListingFormat;
-use skills_embed::mcp::{InFlightLimit, McpServer, Options};
+use skills_embed::mcp::{McpServer, Options};
 use skills_embed::{Fields, File, Script, Skill, SkillSet};
 use tokio::io::AsyncWriteExt;
 use tokio::net::TcpStream;
@@ -83,7 +83,7 @@ fn server(max: usize) -> McpServer {
         skills_embed::tools::Settings::default().with_file_runner(Arc::new(Shell)),
     )
     .with_options(Options {
-        server_limit: InFlightLimit::new(max),
+        server_max_in_flight: max,
         ..Options::default()
     })
 }

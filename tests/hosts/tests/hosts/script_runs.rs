@@ -16,7 +16,7 @@ use schemars::JsonSchema;
 use serde::Deserialize;
 use serde_json::json;
 use skills_embed::listing::ListingFormat;
-use skills_embed::mcp::{InFlightLimit, McpServer, Options};
+use skills_embed::mcp::{McpServer, Options};
 use skills_embed::tools::{FileRun, FileRunner};
 use skills_embed::{Fields, File, Script, ScriptError, Skill, SkillSet};
 
@@ -143,7 +143,7 @@ async fn a_hang_up_kills_the_script_files_process() {
         skills_embed::tools::Settings::default().with_file_runner(Arc::new(Shell)),
     )
     .with_options(Options {
-        server_limit: InFlightLimit::new(8),
+        server_max_in_flight: 8,
         ..Options::default()
     });
     let client = connect(server, ()).await;
@@ -173,7 +173,7 @@ async fn a_cancelled_call_kills_the_script_files_process_and_frees_its_slot() {
     )
     .with_options(Options {
         max_in_flight: 1,
-        server_limit: InFlightLimit::new(8),
+        server_max_in_flight: 8,
         ..Options::default()
     });
     let client = connect(server, ()).await;
@@ -205,12 +205,12 @@ async fn a_cancelled_call_kills_the_script_files_process_and_frees_its_slot() {
 async fn a_plain_functions_run_keeps_its_slot_until_it_returns() {
     let release = Release;
     // One request at a time across the two servers.
-    let limit = InFlightLimit::new(1);
-    let first =
-        McpServer::new(skills(), skills_embed::tools::Settings::default()).with_options(Options {
-            server_limit: limit.clone(),
-            ..Options::default()
-        });
+    let options = Options {
+        server_max_in_flight: 1,
+        ..Options::default()
+    };
+    let first = McpServer::new(skills(), skills_embed::tools::Settings::default())
+        .with_options(options.clone());
     let (server_end, client_end) = tokio::io::duplex(1 << 20);
     let served = tokio::spawn(first.serve(server_end));
     let first = ().serve(client_end).await.expect("initialize");
@@ -231,10 +231,7 @@ async fn a_plain_functions_run_keeps_its_slot_until_it_returns() {
         .unwrap();
 
     let second =
-        McpServer::new(skills(), skills_embed::tools::Settings::default()).with_options(Options {
-            server_limit: limit.clone(),
-            ..Options::default()
-        });
+        McpServer::new(skills(), skills_embed::tools::Settings::default()).with_options(options);
     let mut second = tokio::spawn(async move {
         let client = connect(second, ()).await;
         client.list_all_tools().await.map(|tools| tools.len())
