@@ -52,7 +52,7 @@ skills_embed::skills!("$tree"$( [ "$lib" = skills_lz4 ] && echo ', compress = tr
 fn main() {
     let a: Vec<String> = std::env::args().collect();
     let (name, path) = (a.get(1).map_or("", String::as_str), a.get(2).map_or("", String::as_str));
-    match SKILLS.load_by_name(name, path) {
+    match SKILLS.get(name).and_then(|s| s.load(path)) {
         Ok(f) => println!("{}", f.bytes().iter().map(|b| u64::from(*b)).sum::<u64>()),
         Err(e) => println!("{e}"),
     }
