@@ -361,6 +361,10 @@ impl Script {
         timeout: Duration,
         cancel: &CancelToken,
     ) -> Result<String, ScriptError> {
+        // Cancelled while waiting for its turn: nothing is started.
+        if cancel.is_cancelled() {
+            return Err(ScriptError::Cancelled);
+        }
         self.function().run(args, timeout, cancel)
     }
 
@@ -531,11 +535,8 @@ impl<A, T, E> ScriptFn for FnScript<A, T, E> {
         &self,
         args: Value,
         _timeout: Duration,
-        cancel: &CancelToken,
+        _cancel: &CancelToken,
     ) -> Result<String, ScriptError> {
-        if cancel.is_cancelled() {
-            return Err(ScriptError::Cancelled);
-        }
         (self.show)((self.f)((self.decode)(args)?))
     }
 }
@@ -551,9 +552,6 @@ impl<A, F> ScriptFn for AsyncScript<A, F> {
         timeout: Duration,
         cancel: &CancelToken,
     ) -> Result<String, ScriptError> {
-        if cancel.is_cancelled() {
-            return Err(ScriptError::Cancelled);
-        }
         (self.drive)((self.f)((self.decode)(args)?), timeout, cancel)
     }
 }
@@ -779,6 +777,22 @@ mod tests {
                 .unwrap(),
             "ran"
         );
+    }
+
+    #[test]
+    fn a_run_cancelled_before_it_starts_never_calls_the_function() {
+        use std::sync::atomic::{AtomicBool, Ordering};
+        static CALLED: AtomicBool = AtomicBool::new(false);
+        fn mark(a: Args) -> Result<u32, String> {
+            CALLED.store(true, Ordering::SeqCst);
+            Ok(a.n)
+        }
+        let cancel = CancelToken::default();
+        cancel.cancel();
+        let script = Script::new("s", "mark", mark);
+        let out = script.run(serde_json::json!({"n": 1}), Duration::from_secs(1), &cancel);
+        assert_eq!(out, Err(ScriptError::Cancelled));
+        assert!(!CALLED.load(Ordering::SeqCst));
     }
 
     #[test]

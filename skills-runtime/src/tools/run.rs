@@ -55,10 +55,6 @@ impl ScriptFn for FileScript {
         timeout: Duration,
         cancel: &CancelToken,
     ) -> Result<String, ScriptError> {
-        // Cancelled while waiting for its turn: no process is started.
-        if cancel.is_cancelled() {
-            return Err(ScriptError::Cancelled);
-        }
         let argv: Argv = serde_json::from_value(args).map_err(|e| ScriptError::InvalidArgs {
             problem: e.to_string(),
             schema: self.schema().to_string(),
@@ -124,7 +120,7 @@ pub(crate) fn run(
         if cancel.is_cancelled() {
             return Err(ScriptError::Cancelled);
         }
-        script.function().run(args, config.script_timeout, cancel)
+        script.run(args, config.script_timeout, cancel)
     }))
     .unwrap_or_else(|payload| Err(ScriptError::Panicked(panic_message(payload.as_ref()))));
     let heading = format!(
