@@ -40,8 +40,14 @@ pub(super) fn check_unknown_fields(cx: &mut Checker<'_>, mapping: &Mapping) -> S
         let hint = closest(&key.replace('_', "-"), ALLOWED_FIELDS.iter().copied())
             .map(|field| format!(" (did you mean {field:?}?)"))
             .unwrap_or_default();
+        // A field a client defines: say which option accepts it (strict only: lenient already
+        // reads the client fields, with their own warning).
+        let client = dialect::claude_code_field(&key)
+            .filter(|_| !cx.lenient())
+            .map(|_| opt_in(Dialect::ClaudeCode))
+            .unwrap_or_default();
         let message = format!(
-            "unknown field {key:?}{hint}; the allowed fields are {}",
+            "unknown field {key:?}{hint}; the allowed fields are {}{client}",
             ALLOWED_FIELDS.join(", ")
         );
         cx.strict_error(Rule::UnknownField, cx.key_pos(&key), message);
@@ -72,6 +78,18 @@ fn check_client_type(
     );
     let severity = cx.reading(dialect).type_severity();
     cx.push(severity, Rule::ClientFieldType, cx.key_pos(key), message);
+}
+
+/// How to accept a field `dialect` defines, for an `unknown-field` error: the CLI flag and the
+/// macro's option.
+fn opt_in(dialect: Dialect) -> String {
+    let ident = <&str>::from(dialect).replace('-', "_");
+    format!(
+        "; it is a {} field: opt in to the {dialect} dialect to accept it \
+         (`skills validate --dialect {dialect}`, `skills!(..., dialects = [{ident}])`, \
+         or `ScanOptions::dialects`)",
+        dialect.client()
+    )
 }
 
 /// A client field's portability warning under the lenient profile.
@@ -244,12 +262,17 @@ mod tests {
             found(&diagnostics),
             [4, 5, 6, 7, 8].map(|line| ("unknown-field", E, line, 1))
         );
-        // The message is the specification's, as for any unknown field.
+        // The specification's message, and the option that accepts the field.
         assert_eq!(
             diagnostics[0].message,
             "unknown field \"disable-model-invocation\"; the allowed fields are name, description, \
-             license, compatibility, metadata, allowed-tools"
+             license, compatibility, metadata, allowed-tools; it is a Claude Code field: opt in \
+             to the claude-code dialect to accept it (`skills validate --dialect claude-code`, \
+             `skills!(..., dialects = [claude_code])`, or `ScanOptions::dialects`)"
         );
+        // A field no client defines gets no such advice.
+        let (_, diagnostics) = dialects(&with("colour: red\n"), Profile::Strict, Dialects::NONE);
+        assert!(!single(&diagnostics).message.contains("dialect"));
         // Nothing is honoured.
         assert!(manifest.fields.invocation.is_default());
         assert!(extra_of(&manifest).is_empty());
