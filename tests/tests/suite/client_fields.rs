@@ -157,3 +157,71 @@ fn when_to_use_is_appended_to_the_description_in_the_listing() {
         "Review a change for correctness and style."
     );
 }
+
+/// A collection in the layout of a real one (display names in `name`, folders with spaces or
+/// underscores, Claude Code fields): every name a message suggests passes the name rules,
+/// and a client field's error says which option accepts it.
+#[test]
+fn messages_on_a_real_layout_suggest_valid_names_and_the_dialect() {
+    use skills_embed::parse::validate;
+    let root = Path::new(env!("CARGO_MANIFEST_DIR")).join("fixtures/collections/title-case-names");
+    let diagnostics = validate(&root, &ScanOptions::default());
+    let line = |file: &str, rule: &str| {
+        diagnostics
+            .iter()
+            .find(|d| d.file.ends_with(file) && <&str>::from(d.rule) == rule)
+            .map(|d| d.message.clone())
+            .unwrap_or_else(|| panic!("no {rule} in {file}: {diagnostics:#?}"))
+    };
+    assert_eq!(
+        line("ahrefs-automation/SKILL.md", "name-case"),
+        r#"name "Ahrefs Automation" must be lowercase: use "ahrefs-automation""#
+    );
+    assert_eq!(
+        line("ahrefs-automation/SKILL.md", "name-dir-mismatch"),
+        r#"name "Ahrefs Automation" must match the folder name "ahrefs-automation": use `name: ahrefs-automation`"#
+    );
+    assert_eq!(
+        line("pdf_tools/SKILL.md", "name-dir-mismatch"),
+        r#"name "PDF_Tools v2.0" must match the folder name "pdf_tools": rename the folder to "pdf-tools" and use `name: pdf-tools`"#
+    );
+    assert_eq!(
+        line("My Notes/SKILL.md", "name-missing"),
+        "name is required: add `name: my-notes` and rename the folder to match"
+    );
+    assert!(
+        line("review-helper/SKILL.md", "unknown-field").contains("--dialect claude-code"),
+        "{diagnostics:#?}"
+    );
+    // Every suggestion, checked by the validator itself.
+    let mut checked = 0;
+    for d in &diagnostics {
+        for marker in [": use \"", "`name: ", "folder to \""] {
+            for (at, _) in d.message.match_indices(marker) {
+                let rest = &d.message[at + marker.len()..];
+                let name = &rest[..rest.find(['"', '`']).unwrap()];
+                let text = format!("---\nname: {name}\ndescription: d\n---\n");
+                let file = format!("{name}/SKILL.md");
+                let problems =
+                    skills_embed::parse::check(&text, Path::new(&file), &ScanOptions::default());
+                assert!(
+                    problems.is_empty(),
+                    "{} suggests {name:?}: {problems:#?}",
+                    d.message
+                );
+                checked += 1;
+            }
+        }
+    }
+    assert!(checked >= 8, "{checked}");
+    // With the dialect, the Claude Code skill is valid and its fields typed.
+    let options = ScanOptions {
+        dialects: vec![Dialect::ClaudeCode],
+        ..ScanOptions::default()
+    };
+    let tree = scan(&root, &options);
+    let (set, _) = skills_embed::__private::set_of(&tree, &ListingFormat::default());
+    let review = set.get("review-helper").unwrap().client();
+    assert_eq!(review.disallowed_tools, ["Edit", "Write"]);
+    assert_eq!(review.model.as_deref(), Some("sonnet"));
+}
