@@ -54,10 +54,12 @@ use crate::model::fields::{CodexInterface, CodexTool};
 #[non_exhaustive]
 pub enum Dialect {
     /// Claude Code: `disable-model-invocation`, `user-invocable`, `argument-hint`, `arguments`,
-    /// and the other fields it defines (`model`, `context`, `hooks`, ...).
+    /// `when_to_use`, `disallowed-tools`, `paths`, `context`, `agent`, `model`, and the other
+    /// fields it defines (`effort`, `hooks`, ...).
     #[strum(to_string = "claude-code", serialize = "claude_code")]
     ClaudeCode,
-    /// Codex: `agents/openai.yaml` with `policy.allow_implicit_invocation`.
+    /// Codex: `agents/openai.yaml` with `policy.allow_implicit_invocation`, `interface` and
+    /// `dependencies.tools`.
     Codex,
     /// OpenCode: `metadata: { opencode/autoinvoke: "false" }`.
     OpenCode,
