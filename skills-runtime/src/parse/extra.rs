@@ -41,10 +41,8 @@ pub(super) fn check_unknown_fields(cx: &mut Checker<'_>, mapping: &Mapping) -> S
         let hint = closest(&key.replace('_', "-"), ALLOWED_FIELDS.iter().copied())
             .map(|field| format!(" (did you mean {field:?}?)"))
             .unwrap_or_default();
-        // A field a client defines: say which option accepts it (strict only: lenient already
-        // reads the client fields, with their own warning).
+        // A field a client defines: say which option accepts it.
         let client = dialect::claude_code_field(&key)
-            .filter(|_| !cx.lenient())
             .map(|_| opt_in(Dialect::ClaudeCode))
             .unwrap_or_default();
         let message = format!(
@@ -356,6 +354,14 @@ mod tests {
              license, compatibility, metadata, allowed-tools; it is a Claude Code field: opt in \
              to the claude-code dialect to accept it (`skills validate --dialect claude-code`, \
              `skills!(..., dialects = [claude_code])`, or `ScanOptions::dialects`)"
+        );
+        // Lenient: a client field this crate does not read is an unknown field too, with the
+        // same advice.
+        let (_, diagnostics) = dialects(&with("effort: high\n"), Profile::Lenient, Dialects::NONE);
+        assert!(
+            single(&diagnostics)
+                .message
+                .contains("`skills validate --dialect claude-code`")
         );
         // A field no client defines gets no such advice.
         let (_, diagnostics) = dialects(&with("colour: red\n"), Profile::Strict, Dialects::NONE);
