@@ -82,13 +82,14 @@ pub(crate) fn expand(input: Input) -> TokenStream {
     let summary = listing::summary(
         kept.iter()
             .filter(|(s, ..)| s.valid && model_may_invoke(s))
-            .map(|(s, name, _)| Entry {
-                name,
-                description: s
-                    .manifest
-                    .as_ref()
-                    .map_or("", |m| m.fields.description.as_str()),
-                ..Entry::default()
+            .map(|(s, name, _)| {
+                let fields = s.manifest.as_ref().map(|m| &m.fields);
+                Entry {
+                    name,
+                    description: fields.map_or("", |f| f.description.as_str()),
+                    when_to_use: fields.and_then(|f| f.client.when_to_use.as_deref()),
+                    ..Entry::default()
+                }
             }),
         &input.options.summary,
     );
@@ -414,6 +415,13 @@ fn expand_static(
         // Canonical JSON text from the validator, embedded as is: the disk loader holds the same
         // bytes, so both give one `content_digest`.
         let extra = strings.intern(&m.extra);
+        let when_to_use = strings.optional(m.client.when_to_use.as_deref());
+        let client_json = skills_embed_runtime::__private::client_json(&m.client);
+        let client = if client_json.is_empty() {
+            quote!((0, 0))
+        } else {
+            strings.intern(&client_json)
+        };
         // A skill with errors gets its fields but no files, so no `include_bytes!` adds errors
         // of its own on top of the diagnostics.
         let (first_file, first_chunk) = (files.len(), chunks.len());
@@ -453,6 +461,8 @@ fn expand_static(
                 policy: #policy,
                 argument_hint: #argument_hint,
                 arguments: #arguments,
+                when_to_use: #when_to_use,
+                client: #client,
             }
         });
     }

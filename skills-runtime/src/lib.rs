@@ -114,7 +114,7 @@ pub mod __private {
 }
 
 pub use model::error::SkillError;
-pub use model::fields::Fields;
+pub use model::fields::{ClientFields, CodexInterface, CodexTool, Fields};
 pub use model::file::File;
 pub use model::id::SkillIdentifier;
 pub use model::script::{Script, ScriptError};

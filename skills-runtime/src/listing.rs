@@ -242,6 +242,9 @@ pub struct Entry<'a> {
     pub name: &'a str,
     /// The description.
     pub description: &'a str,
+    /// Claude Code's `when_to_use`: listed after the description, as `description - when_to_use`,
+    /// the two cut together to the description cap.
+    pub when_to_use: Option<&'a str>,
     /// Where its SKILL.md is, for skills on disk (XML `<location>`).
     pub location: Option<&'a str>,
     /// Whether it has files other than SKILL.md.
@@ -257,6 +260,33 @@ pub struct Entry<'a> {
 pub fn render(entries: &[Entry<'_>], options: &ListingOptions) -> String {
     if entries.is_empty() {
         return String::new();
+    }
+    // Claude Code's `when_to_use`: appended to the description in every format, the two cut
+    // together to the description cap, budget or not (what Claude Code lists).
+    if entries.iter().any(|e| e.when_to_use.is_some()) {
+        let cap = options
+            .description_cap
+            .unwrap_or(DEFAULT_DESCRIPTION_CAP)
+            .max(MIN_DESCRIPTION_CHARS);
+        let combined: Vec<Option<String>> = entries
+            .iter()
+            .map(|e| {
+                let when = e.when_to_use.filter(|w| !w.trim().is_empty())?;
+                let text = format!("{} - {}", e.description, when.trim());
+                Some(crate::text::clip(&text, cap).into_owned())
+            })
+            .collect();
+        let resolved: Vec<Entry<'_>> = entries
+            .iter()
+            .zip(&combined)
+            .map(|(e, text)| Entry {
+                description: text.as_deref().unwrap_or(e.description),
+                when_to_use: None,
+                chunks: e.chunks.clone(),
+                ..*e
+            })
+            .collect();
+        return render(&resolved, options);
     }
     match options.budget {
         Some(budget) => render_budgeted(entries, options, budget),
@@ -769,6 +799,86 @@ mod tests {
             render(&entries, &template),
             "\"a\\nb\" = Say {name} and {chunks}; keep {braces} {\n"
         );
+    }
+
+    #[test]
+    fn when_to_use_is_appended_in_every_format_within_the_cap() {
+        let entries = [
+            Entry {
+                name: "review",
+                description: "Review a change.",
+                when_to_use: Some("The user asks for a review."),
+                ..Entry::default()
+            },
+            Entry {
+                name: "plain",
+                description: "No when_to_use.",
+                when_to_use: Some("  "),
+                ..Entry::default()
+            },
+        ];
+        let format = |format| ListingOptions {
+            format,
+            ..Default::default()
+        };
+        assert_eq!(
+            render(&entries, &format(ListingFormat::Markdown)),
+            render(
+                &[
+                    Entry {
+                        description: "Review a change. - The user asks for a review.",
+                        when_to_use: None,
+                        ..entries[0].clone()
+                    },
+                    Entry {
+                        when_to_use: None,
+                        ..entries[1].clone()
+                    },
+                ],
+                &format(ListingFormat::Markdown)
+            )
+        );
+        assert!(
+            render(&entries, &format(ListingFormat::Markdown))
+                .contains("- review: Review a change. - The user asks for a review.\n")
+        );
+        let xml = render(&entries, &format(ListingFormat::Xml));
+        assert!(
+            xml.contains(
+                "<description>\nReview a change. - The user asks for a review.\n</description>"
+            ),
+            "{xml}"
+        );
+        let template = format(ListingFormat::Template("{name}: {description}\n".into()));
+        assert!(
+            render(&entries, &template).starts_with("review: Review a change. - The user asks")
+        );
+        // The combined text is cut to the cap (1,536 by default, as Claude Code does), with
+        // no budget set; a description alone is not.
+        let long = "w ".repeat(1_000);
+        let entries = [Entry {
+            name: "long",
+            description: "Short.",
+            when_to_use: Some(&long),
+            ..Entry::default()
+        }];
+        let listed = render(&entries, &ListingOptions::default());
+        let text = listed.trim_end().strip_prefix("- long: ").unwrap();
+        assert!(
+            text.ends_with('…') && text.starts_with("Short. - w w"),
+            "{text}"
+        );
+        assert!(
+            text.chars().count() <= DEFAULT_DESCRIPTION_CAP,
+            "{}",
+            text.chars().count()
+        );
+        let capped = ListingOptions {
+            description_cap: Some(100),
+            ..Default::default()
+        };
+        let listed = render(&entries, &capped);
+        assert!(listed.trim_end().chars().count() <= 100 + "- long: ".len());
     }
 
     #[test]

@@ -64,7 +64,8 @@
 extern crate self as skills_embed;
 
 pub use skills_embed_runtime::{
-    Fields, File, Loaded, Script, ScriptError, Skill, SkillError, SkillIdentifier, SkillSet,
+    ClientFields, CodexInterface, CodexTool, Fields, File, Loaded, Script, ScriptError, Skill,
+    SkillError, SkillIdentifier, SkillSet,
 };
 pub use skills_embed_runtime::{invoke, listing, policy, tools};
 

@@ -130,3 +130,9 @@ pub fn closest_of<'a>(
 pub fn invocation_flags(fields: &InvocationFields) -> u8 {
     fields.flags()
 }
+
+/// The JSON text an embedded skill stores for its client fields (empty when none is set): the
+/// text `Skill::client` reads back and the digest hashes, the same as the disk loader's.
+pub fn client_json(fields: &crate::model::fields::ClientFields) -> String {
+    fields.to_json()
+}

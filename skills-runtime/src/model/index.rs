@@ -130,6 +130,11 @@ pub struct SkillEntry {
     pub argument_hint: Span,
     /// Its named `arguments`, separated by single spaces (`(0, 0)` for none).
     pub arguments: Span,
+    /// Claude Code's `when_to_use`, or `NONE` (kept apart from `client` so that a listing
+    /// reads it without parsing).
+    pub when_to_use: Span,
+    /// Its client fields as JSON text (`ClientFields`'s, `(0, 0)` for none).
+    pub client: Span,
 }
 
 impl SkillEntry {
@@ -147,6 +152,8 @@ impl SkillEntry {
         policy: 0,
         argument_hint: NONE,
         arguments: (0, 0),
+        when_to_use: NONE,
+        client: (0, 0),
     };
 }
 

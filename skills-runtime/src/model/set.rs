@@ -202,6 +202,7 @@ impl<Id> SkillSet<Id> {
             .map(|s| listing::Entry {
                 name: s.name(),
                 description: s.description(),
+                when_to_use: s.when_to_use(),
                 ..listing::Entry::default()
             })
             .collect();

@@ -4,13 +4,14 @@
 //! Embedded skills are views into the tables of an [`Index`] in the binary; skills read at run
 //! time own their data. Both serve through the same methods.
 
+use std::borrow::Cow;
 use std::collections::BTreeMap;
 use std::fmt;
 use std::sync::{Arc, PoisonError, RwLock};
 
 use super::chunk::Chunk;
 use super::error::SkillError;
-use super::fields::Fields;
+use super::fields::{ClientFields, Fields};
 use super::file::{File, sha256};
 use super::index::{self, FileEntry, Index};
 use super::invocation::{InvocationFields, InvocationPolicy};
@@ -303,6 +304,12 @@ impl Skill {
         for name in policy.arguments() {
             part(name.as_bytes());
         }
+        // Only when set, so the digest of a skill without client fields is what it was.
+        let client = self.client_json();
+        if !client.is_empty() {
+            part(b"client");
+            part(client.as_bytes());
+        }
         part(b"files");
         for file in self.files() {
             part(file.path().as_bytes());
@@ -331,6 +338,43 @@ impl Skill {
     /// ```
     pub fn invocation(&self) -> InvocationFields {
         self.policy().to_fields()
+    }
+
+    /// The client fields beyond the specification, typed (see [`ClientFields`]): Claude Code's
+    /// `when_to_use`, `disallowed-tools`, `paths`, `context`, `agent`, `model`, and Codex's
+    /// `interface` and `dependencies.tools`. Read and checked when the skill was read.
+    ///
+    /// ```
+    /// use skills_embed_runtime::{ClientFields, Fields, Skill};
+    /// let fields = Fields {
+    ///     name: "review".into(),
+    ///     client: ClientFields { context: Some("fork".into()), agent: Some("Explore".into()), ..ClientFields::default() },
+    ///     ..Fields::default()
+    /// };
+    /// let skill = Skill::owned(fields, String::new(), vec![]);
+    /// assert_eq!(skill.client().agent.as_deref(), Some("Explore"));
+    /// ```
+    pub fn client(&self) -> ClientFields {
+        match &self.repr {
+            Repr::Embedded(..) => ClientFields::from_json(&self.client_json()),
+            Repr::Owned(o) => o.fields.client.clone(),
+        }
+    }
+
+    /// The client fields as the JSON text an embedded skill stores (empty when none is set).
+    fn client_json(&self) -> Cow<'_, str> {
+        match &self.repr {
+            Repr::Embedded(index, at, _) => Cow::Borrowed(index.str(index.skill(*at).client)),
+            Repr::Owned(o) => Cow::Owned(o.fields.client.to_json()),
+        }
+    }
+
+    /// Claude Code's `when_to_use`, which listings append to the description.
+    pub(crate) fn when_to_use(&self) -> Option<&str> {
+        match &self.repr {
+            Repr::Embedded(index, at, _) => index.opt_str(index.skill(*at).when_to_use),
+            Repr::Owned(o) => o.fields.client.when_to_use.as_deref(),
+        }
     }
 
     /// [`invocation`](Self::invocation) as a view that allocates nothing, for the filters that
@@ -484,6 +528,7 @@ impl Skill {
         Entry {
             name: self.name(),
             description: self.description(),
+            when_to_use: self.when_to_use(),
             location: None,
             has_resources: self.resources().next().is_some(),
             has_scripts: self.has_scripts(),

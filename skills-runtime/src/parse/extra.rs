@@ -9,6 +9,7 @@ use super::dialect::{self, Dialect, Expect, Reading};
 use super::fields::ALLOWED_FIELDS;
 use super::value::{json_text, key_text, kind, scalar_text, to_json, untag};
 use super::{Rule, Severity};
+use crate::model::fields::ClientFields;
 use crate::model::invocation::InvocationFields;
 use crate::text::{clip, closest};
 
@@ -22,11 +23,11 @@ pub(super) fn check_unknown_fields(cx: &mut Checker<'_>, mapping: &Mapping) -> S
         if ALLOWED_FIELDS.contains(&key.as_str()) {
             continue;
         }
-        if let Some((expect, invocation)) = dialect::claude_code_field(&key) {
+        if let Some((expect, read)) = dialect::claude_code_field(&key) {
             let reading = cx.reading(Dialect::ClaudeCode);
-            // Opted in: a known field. Lenient: the invocation fields are honoured, with a
-            // warning; the other client fields stay unknown fields (kept, warned).
-            if reading == Reading::Known || (reading == Reading::Warned && invocation) {
+            // Opted in: a known field. Lenient: the fields this crate reads are honoured, with
+            // a warning; the other client fields stay unknown fields (kept, warned).
+            if reading == Reading::Known || (reading == Reading::Warned && read) {
                 if reading == Reading::Warned {
                     let (what, pos) = (format!("field {key:?}"), cx.key_pos(&key));
                     warn_client_field(cx, what, Dialect::ClaudeCode, pos);
@@ -40,8 +41,12 @@ pub(super) fn check_unknown_fields(cx: &mut Checker<'_>, mapping: &Mapping) -> S
         let hint = closest(&key.replace('_', "-"), ALLOWED_FIELDS.iter().copied())
             .map(|field| format!(" (did you mean {field:?}?)"))
             .unwrap_or_default();
+        // A field a client defines: say which option accepts it.
+        let client = dialect::claude_code_field(&key)
+            .map(|_| opt_in(Dialect::ClaudeCode))
+            .unwrap_or_default();
         let message = format!(
-            "unknown field {key:?}{hint}; the allowed fields are {}",
+            "unknown field {key:?}{hint}; the allowed fields are {}{client}",
             ALLOWED_FIELDS.join(", ")
         );
         cx.strict_error(Rule::UnknownField, cx.key_pos(&key), message);
@@ -64,14 +69,30 @@ fn check_client_type(
     if value.is_null() || expect.accepts(value) {
         return;
     }
+    // A value out of a fixed set is shown; a value of the wrong type is named by its type.
+    let found = match (expect, scalar_text(value, None)) {
+        (Expect::OneOf(_), Some(text)) => format!("{:?}", clip(&text, 41)),
+        _ => kind(value).to_string(),
+    };
     let message = format!(
-        "field {key:?} ({}) must be {}, not {}",
+        "field {key:?} ({}) must be {}, not {found}",
         dialect.client(),
         expect.describe(),
-        kind(value)
     );
     let severity = cx.reading(dialect).type_severity();
     cx.push(severity, Rule::ClientFieldType, cx.key_pos(key), message);
+}
+
+/// How to accept a field `dialect` defines, for an `unknown-field` error: the CLI flag and the
+/// macro's option.
+fn opt_in(dialect: Dialect) -> String {
+    let ident = <&str>::from(dialect).replace('-', "_");
+    format!(
+        "; it is a {} field: opt in to the {dialect} dialect to accept it \
+         (`skills validate --dialect {dialect}`, `skills!(..., dialects = [{ident}])`, \
+         or `ScanOptions::dialects`)",
+        dialect.client()
+    )
 }
 
 /// A client field's portability warning under the lenient profile.
@@ -163,6 +184,88 @@ pub(super) fn read_invocation(
     policy
 }
 
+/// Claude Code's fields typed ([`ClientFields`]), as far as the profile and the dialects read
+/// them; a value of the wrong type (reported with the unknown fields) is left out. Codex's part
+/// comes from `agents/openai.yaml`, read with the skill's folder.
+pub(super) fn read_client(cx: &Checker<'_>, mapping: &Mapping) -> ClientFields {
+    let mut client = ClientFields::default();
+    if cx.reading(Dialect::ClaudeCode) == Reading::Ignored {
+        return client;
+    }
+    let get = |key: &str| {
+        let value = mapping.get(key).map(untag)?;
+        let (expect, _) = dialect::claude_code_field(key)?;
+        expect.accepts(value).then_some(value)
+    };
+    let text = |key: &str| {
+        scalar_text(get(key)?, cx.raw_value(key).as_deref())
+            .map(|text| text.trim().to_owned())
+            .filter(|text| !text.is_empty())
+    };
+    client.when_to_use = text("when_to_use");
+    client.context = text("context");
+    client.agent = text("agent");
+    client.model = text("model");
+    // A list, or one string: tools separated by spaces or commas (`Edit, Write` is common),
+    // paths by commas (a glob may hold spaces; `{a,b}` keeps its comma).
+    client.disallowed_tools = items(get("disallowed-tools"), |c, depth| {
+        depth.parens == 0 && (c == ',' || c.is_whitespace())
+    });
+    client.paths = items(get("paths"), |c, depth| depth.braces == 0 && c == ',');
+    client
+}
+
+/// How deep a character sits in `(...)` and `{...}`.
+#[derive(Default)]
+struct Depth {
+    parens: usize,
+    braces: usize,
+}
+
+/// The items of a list value (each trimmed), or of a string split where `splits` says, outside
+/// the brackets it tracks; empty items dropped.
+fn items(value: Option<&Value>, splits: impl Fn(char, &Depth) -> bool) -> Vec<String> {
+    let pieces: Vec<String> = match value {
+        Some(Value::Sequence(list)) => {
+            return list
+                .iter()
+                .filter_map(|item| scalar_text(item, None))
+                .map(|item| item.trim().to_owned())
+                .filter(|item| !item.is_empty())
+                .collect();
+        }
+        Some(other) => match scalar_text(other, None) {
+            Some(text) => {
+                let (mut pieces, mut current, mut depth) =
+                    (Vec::new(), String::new(), Depth::default());
+                for c in text.chars() {
+                    if splits(c, &depth) {
+                        pieces.push(std::mem::take(&mut current));
+                        continue;
+                    }
+                    match c {
+                        '(' => depth.parens += 1,
+                        ')' => depth.parens = depth.parens.saturating_sub(1),
+                        '{' => depth.braces += 1,
+                        '}' => depth.braces = depth.braces.saturating_sub(1),
+                        _ => {}
+                    }
+                    current.push(c);
+                }
+                pieces.push(current);
+                pieces
+            }
+            None => Vec::new(),
+        },
+        None => Vec::new(),
+    };
+    pieces
+        .into_iter()
+        .map(|piece| piece.trim().to_owned())
+        .filter(|piece| !piece.is_empty())
+        .collect()
+}
+
 /// The names in an `arguments` value: separated by spaces or commas.
 fn argument_words(text: &str) -> Vec<String> {
     text.split(|c: char| c == ',' || c.is_whitespace())
@@ -244,12 +347,25 @@ mod tests {
             found(&diagnostics),
             [4, 5, 6, 7, 8].map(|line| ("unknown-field", E, line, 1))
         );
-        // The message is the specification's, as for any unknown field.
+        // The specification's message, and the option that accepts the field.
         assert_eq!(
             diagnostics[0].message,
             "unknown field \"disable-model-invocation\"; the allowed fields are name, description, \
-             license, compatibility, metadata, allowed-tools"
+             license, compatibility, metadata, allowed-tools; it is a Claude Code field: opt in \
+             to the claude-code dialect to accept it (`skills validate --dialect claude-code`, \
+             `skills!(..., dialects = [claude_code])`, or `ScanOptions::dialects`)"
         );
+        // Lenient: a client field this crate does not read is an unknown field too, with the
+        // same advice.
+        let (_, diagnostics) = dialects(&with("effort: high\n"), Profile::Lenient, Dialects::NONE);
+        assert!(
+            single(&diagnostics)
+                .message
+                .contains("`skills validate --dialect claude-code`")
+        );
+        // A field no client defines gets no such advice.
+        let (_, diagnostics) = dialects(&with("colour: red\n"), Profile::Strict, Dialects::NONE);
+        assert!(!single(&diagnostics).message.contains("dialect"));
         // Nothing is honoured.
         assert!(manifest.fields.invocation.is_default());
         assert!(extra_of(&manifest).is_empty());
@@ -268,12 +384,13 @@ mod tests {
              Skills specification: it is honoured here, other clients ignore it; opt in to the \
              claude-code dialect to accept it without this warning"
         );
-        // `model` is not an invocation field: the usual unknown-field warning.
+        // `model` is read too (typed in the client fields), with the same warning.
         assert!(
             diagnostics[4]
                 .message
-                .starts_with("unknown field \"model\"")
+                .starts_with("field \"model\" is a Claude Code field")
         );
+        assert_eq!(manifest.fields.client.model.as_deref(), Some("sonnet"));
         let policy = manifest.fields.invocation.clone();
         assert!(!policy.model_may_invoke && !policy.user_may_invoke);
         assert_eq!(policy.argument_hint.as_deref(), Some("[file] [out]"));
@@ -330,7 +447,7 @@ mod tests {
                 && manifest.fields.invocation.user_may_invoke
         );
         // Lenient without the opt-in: the same problems are warnings, beside the portability
-        // warnings; the other client fields are not checked.
+        // warnings; the client fields this crate does not read (`hooks`) are not checked.
         let (_, diagnostics) = dialects(&text, Profile::Lenient, Dialects::NONE);
         let types: Vec<_> = found(&diagnostics)
             .into_iter()
@@ -373,6 +490,83 @@ mod tests {
         );
         assert_eq!(read("argument-hint: \"  \"\n").argument_hint, None);
         assert!(read("disable-model-invocation: false\nuser-invocable: true\n").is_default());
+    }
+
+    const CLIENT: &str = "when_to_use: The user asks for a review.\n\
+                          disallowed-tools: Edit, Write Bash(git push:*)\n\
+                          paths: \"src/**/*.rs, docs/{a,b}/*.md\"\n\
+                          context: fork\nagent: Explore\nmodel: sonnet\n";
+
+    #[test]
+    fn client_fields_are_typed_when_read() {
+        for (profile, dialects_read, warnings) in [
+            (Profile::Strict, Dialects::from(Dialect::ClaudeCode), 0),
+            (Profile::Lenient, Dialects::NONE, 6),
+        ] {
+            let (manifest, diagnostics) = dialects(&with(CLIENT), profile, dialects_read);
+            assert_eq!(diagnostics.len(), warnings, "{diagnostics:#?}");
+            assert!(diagnostics.iter().all(|d| !d.is_error()));
+            let client = &manifest.fields.client;
+            assert_eq!(
+                client.when_to_use.as_deref(),
+                Some("The user asks for a review.")
+            );
+            assert_eq!(
+                client.disallowed_tools,
+                ["Edit", "Write", "Bash(git push:*)"]
+            );
+            assert_eq!(client.paths, ["src/**/*.rs", "docs/{a,b}/*.md"]);
+            assert_eq!(client.context.as_deref(), Some("fork"));
+            assert_eq!(client.agent.as_deref(), Some("Explore"));
+            assert_eq!(client.model.as_deref(), Some("sonnet"));
+            // Still kept as written, beside the unknown fields.
+            assert_eq!(
+                extra_of(&manifest)["disallowed-tools"],
+                "Edit, Write Bash(git push:*)"
+            );
+        }
+        // Strict without the opt-in: unknown fields, nothing typed.
+        let (manifest, diagnostics) = dialects(&with(CLIENT), Profile::Strict, Dialects::NONE);
+        assert_eq!(diagnostics.len(), 6);
+        assert_eq!(manifest.fields.client, crate::ClientFields::default());
+        // Lists are read item by item.
+        let list = with("disallowed-tools:\n  - Edit\n  - Bash(rm -rf *)\npaths: [\"a b/*\", c]\n");
+        let client = dialects(&list, Profile::Strict, Dialect::ClaudeCode.into())
+            .0
+            .fields
+            .client;
+        assert_eq!(client.disallowed_tools, ["Edit", "Bash(rm -rf *)"]);
+        assert_eq!(client.paths, ["a b/*", "c"]);
+    }
+
+    #[test]
+    fn client_field_types_are_checked_at_their_lines() {
+        let text = with(
+            "disallowed-tools: {a: b}\npaths: [[a]]\ncontext: inherit\nagent: [x]\nmodel: {a: 1}\nwhen_to_use: [a]\n",
+        );
+        let (manifest, diagnostics) = dialects(&text, Profile::Strict, Dialect::ClaudeCode.into());
+        assert_eq!(
+            found(&diagnostics),
+            [4, 5, 6, 7, 8, 9].map(|line| ("client-field-type", E, line, 1))
+        );
+        let messages: Vec<&str> = diagnostics.iter().map(|d| d.message.as_str()).collect();
+        assert_eq!(
+            messages,
+            [
+                "field \"disallowed-tools\" (Claude Code) must be a string or a list of strings, not a mapping",
+                "field \"paths\" (Claude Code) must be a string or a list of strings, not a list",
+                "field \"context\" (Claude Code) must be \"fork\", not \"inherit\"",
+                "field \"agent\" (Claude Code) must be a string, not a list",
+                "field \"model\" (Claude Code) must be a string, not a mapping",
+                "field \"when_to_use\" (Claude Code) must be a string, not a list",
+            ]
+        );
+        // A wrong value is left out.
+        assert_eq!(manifest.fields.client, crate::ClientFields::default());
+        // Lenient: warnings, and still left out.
+        let (manifest, diagnostics) = dialects(&text, Profile::Lenient, Dialects::NONE);
+        assert!(diagnostics.iter().all(|d| !d.is_error()));
+        assert_eq!(manifest.fields.client, crate::ClientFields::default());
     }
 
     #[test]

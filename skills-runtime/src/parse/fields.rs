@@ -31,7 +31,8 @@ pub const MAX_DESCRIPTION_CHARS: usize = 1024;
 pub const MAX_COMPATIBILITY_CHARS: usize = 500;
 
 /// `name`: required text, trimmed and NFKC-normalised, checked against the naming rules and,
-/// with `dir_name`, against the folder's name.
+/// with `dir_name`, against the folder's name. Every name a message suggests comes from
+/// [`suggest_name`], so it passes these same rules.
 pub(super) fn check_name(
     cx: &mut Checker<'_>,
     value: Option<&Value>,
@@ -41,7 +42,15 @@ pub(super) fn check_name(
     // A folder name with a control character would break the one-line message.
     let hint = dir_name
         .filter(|dir| !dir.is_empty() && !dir.chars().any(char::is_control))
-        .map(|dir| format!(": add `name: {dir}`"))
+        .and_then(|dir| {
+            let name = suggest_name(dir)?;
+            let rename = if name == dir.nfkc().collect::<String>() {
+                ""
+            } else {
+                " and rename the folder to match"
+            };
+            Some(format!(": add `name: {name}`{rename}"))
+        })
         .unwrap_or_default();
     let Some(text) = required_text(cx, "name", value, Rule::NameMissing, Rule::NameType, &hint)
     else {
@@ -56,35 +65,61 @@ pub(super) fn check_name(
     if let Some(dir) = dir_name {
         let dir: String = dir.nfkc().collect();
         if dir != name {
-            let message = format!("name {name:?} must match the folder name {dir:?}");
+            let valid = |text: &str| name_problems(text).is_empty();
+            let fix = match (valid(&dir), valid(&name)) {
+                (true, true) => format!(": use `name: {dir}`, or rename the folder to {name:?}"),
+                (true, false) => format!(": use `name: {dir}`"),
+                (false, true) => format!(": rename the folder to {name:?}"),
+                (false, false) => suggest_name(&dir)
+                    .map(|s| format!(": rename the folder to {s:?} and use `name: {s}`"))
+                    .unwrap_or_default(),
+            };
+            let message = format!("name {name:?} must match the folder name {dir:?}{fix}");
             cx.strict_error(Rule::NameDirMismatch, pos, message);
         }
     }
     name
 }
 
-/// The rules on the name's own text (length, case, hyphens, characters).
+/// The rules on the name's own text (length, case, hyphens, characters); a message of each
+/// ends with the valid name [`suggest_name`] makes of it, when there is one.
 fn check_name_text(cx: &mut Checker<'_>, name: &str, pos: Pos) {
+    let problems = name_problems(name);
+    if problems.is_empty() {
+        return;
+    }
+    let suggestion = suggest_name(name)
+        .map(|s| format!(": use {s:?}"))
+        .unwrap_or_default();
+    for (rule, message) in problems {
+        let message = format!("{message}{suggestion}");
+        if rule == Rule::NameTooLong {
+            cx.strict_error(rule, pos, message);
+        } else {
+            cx.error(rule, pos, message);
+        }
+    }
+}
+
+/// What the naming rules find wrong with `name` (already NFKC-normalised): each rule broken,
+/// with its message. Empty for a valid name.
+fn name_problems(name: &str) -> Vec<(Rule, String)> {
+    let mut problems = Vec::new();
     let length = name.chars().count();
     if length > MAX_NAME_CHARS {
         let message = format!("name is {length} characters; the limit is {MAX_NAME_CHARS}");
-        cx.strict_error(Rule::NameTooLong, pos, message);
+        problems.push((Rule::NameTooLong, message));
     }
-    let lower = name.to_lowercase();
-    if lower != name {
-        cx.error(
-            Rule::NameCase,
-            pos,
-            format!("name {name:?} must be lowercase: use {lower:?}"),
-        );
+    if name.to_lowercase() != name {
+        problems.push((Rule::NameCase, format!("name {name:?} must be lowercase")));
     }
     if name.starts_with('-') || name.ends_with('-') {
         let message = format!("name {name:?} must not start or end with a hyphen");
-        cx.error(Rule::NameHyphenEdge, pos, message);
+        problems.push((Rule::NameHyphenEdge, message));
     }
     if name.contains("--") {
         let message = format!("name {name:?} must not contain consecutive hyphens (\"--\")");
-        cx.error(Rule::NameDoubleHyphen, pos, message);
+        problems.push((Rule::NameDoubleHyphen, message));
     }
     let invalid: BTreeSet<char> = name
         .chars()
@@ -96,8 +131,38 @@ fn check_name_text(cx: &mut Checker<'_>, name: &str, pos: Pos) {
             "name {name:?} contains {}: only lowercase letters, digits and hyphens are allowed",
             listed.join(", ")
         );
-        cx.error(Rule::NameChars, pos, message);
+        problems.push((Rule::NameChars, message));
     }
+    if name.is_empty() {
+        problems.push((Rule::NameMissing, "name is empty".to_owned()));
+    }
+    problems
+}
+
+/// The valid name closest to `text` (a name or a folder name): NFKC, lowercase, spaces,
+/// underscores and dots as hyphens, other characters dropped, hyphens collapsed and trimmed,
+/// at most [`MAX_NAME_CHARS`]. `None` when nothing valid remains; what it returns passes every
+/// rule of [`name_problems`] (checked here, so a rule added there cannot be suggested past).
+pub(crate) fn suggest_name(text: &str) -> Option<String> {
+    let lowered: String = text.nfkc().collect::<String>().to_lowercase();
+    let mut name = String::new();
+    for c in lowered.nfkc() {
+        let c = if c.is_whitespace() || matches!(c, '_' | '.' | '-') {
+            '-'
+        } else if c.is_alphanumeric() && c.to_lowercase().eq([c]) {
+            c
+        } else {
+            continue;
+        };
+        if c == '-' && (name.is_empty() || name.ends_with('-')) {
+            continue;
+        }
+        name.push(c);
+    }
+    let name: String = name.chars().take(MAX_NAME_CHARS).collect();
+    let name = name.trim_end_matches('-');
+    let stable = name.nfkc().eq(name.chars());
+    (stable && name_problems(name).is_empty()).then(|| name.to_owned())
 }
 
 /// `description`: required text, trimmed; its length is measured before trimming.
@@ -404,7 +469,10 @@ mod tests {
         assert_eq!(found(&diagnostics), [("name-too-long", E, 2, 1)]);
         assert_eq!(
             diagnostics[0].message,
-            "name is 65 characters; the limit is 64"
+            format!(
+                "name is 65 characters; the limit is 64: use {:?}",
+                "a".repeat(64)
+            )
         );
         assert_eq!(found(&lenient(&text).1), [("name-too-long", W, 2, 1)]);
         let sixty_four = format!("---\nname: {}\ndescription: d\n---\n", "é".repeat(64));
@@ -427,22 +495,27 @@ mod tests {
             (
                 "-pdf",
                 "name-hyphen-edge",
-                r#"name "-pdf" must not start or end with a hyphen"#,
+                r#"name "-pdf" must not start or end with a hyphen: use "pdf""#,
             ),
             (
                 "pdf-",
                 "name-hyphen-edge",
-                r#"name "pdf-" must not start or end with a hyphen"#,
+                r#"name "pdf-" must not start or end with a hyphen: use "pdf""#,
             ),
             (
                 "pdf--tools",
                 "name-double-hyphen",
-                r#"name "pdf--tools" must not contain consecutive hyphens ("--")"#,
+                r#"name "pdf--tools" must not contain consecutive hyphens ("--"): use "pdf-tools""#,
             ),
             (
                 "pdf_tools.x",
                 "name-chars",
-                r#"name "pdf_tools.x" contains '.', '_': only lowercase letters, digits and hyphens are allowed"#,
+                r#"name "pdf_tools.x" contains '.', '_': only lowercase letters, digits and hyphens are allowed: use "pdf-tools-x""#,
+            ),
+            (
+                "+++",
+                "name-chars",
+                r#"name "+++" contains '+': only lowercase letters, digits and hyphens are allowed"#,
             ),
         ];
         for (name, rule, message) in cases {
@@ -505,13 +578,87 @@ mod tests {
         assert_eq!(found(&diagnostics), [("name-dir-mismatch", E, 2, 1)]);
         assert_eq!(
             diagnostics[0].message,
-            r#"name "correct-name" must match the folder name "wrong-name""#
+            r#"name "correct-name" must match the folder name "wrong-name": use `name: wrong-name`, or rename the folder to "correct-name""#
         );
         assert_eq!(
             found(&parse(text, Some("wrong-name"), Profile::Lenient).1),
             [("name-dir-mismatch", W, 2, 1)]
         );
         assert!(parse(text, None, Profile::Strict).1.is_empty());
+    }
+
+    #[test]
+    fn every_suggested_name_is_valid() {
+        // Real names (64 real skills wrote "Ahrefs Automation") and the odd cases: the
+        // suggestion passes every name rule, or there is none.
+        let cases = [
+            ("Ahrefs Automation", Some("ahrefs-automation")),
+            ("PDF_Tools v2.0", Some("pdf-tools-v2-0")),
+            ("  --Weird__  Name--  ", Some("weird-name")),
+            ("Café Crème", Some("café-crème")),
+            ("\u{FB01}le", Some("file")),
+            ("НАВЫК Плюс", Some("навык-плюс")),
+            ("C++ / Rust!", Some("c-rust")),
+            ("🚀🚀", None),
+            ("---", None),
+            ("", None),
+        ];
+        for (text, expected) in cases {
+            assert_eq!(suggest_name(text).as_deref(), expected, "{text:?}");
+        }
+        let long = suggest_name(&format!("{}-b", "a".repeat(63))).unwrap();
+        assert_eq!(
+            long,
+            "a".repeat(63),
+            "cut at 64, then the trailing hyphen trimmed"
+        );
+        for text in [
+            "Ahrefs Automation",
+            "X".repeat(200).as_str(),
+            "İstanbul ΣΑΣ",
+            "ǅemal",
+        ] {
+            if let Some(name) = suggest_name(text) {
+                assert!(name_problems(&name).is_empty(), "{text:?} -> {name:?}");
+            }
+        }
+    }
+
+    #[test]
+    fn the_message_for_a_real_name_suggests_a_valid_one() {
+        let text = "---\nname: Ahrefs Automation\ndescription: d\n---\n";
+        let diagnostics = parse(text, Some("ahrefs-automation"), Profile::Strict).1;
+        let messages: Vec<&str> = diagnostics.iter().map(|d| d.message.as_str()).collect();
+        assert_eq!(
+            messages,
+            [
+                r#"name "Ahrefs Automation" must be lowercase: use "ahrefs-automation""#,
+                r#"name "Ahrefs Automation" contains ' ': only lowercase letters, digits and hyphens are allowed: use "ahrefs-automation""#,
+                r#"name "Ahrefs Automation" must match the folder name "ahrefs-automation": use `name: ahrefs-automation`"#,
+            ]
+        );
+        // A missing name in a folder whose name is not valid: the valid form, and the rename.
+        let diagnostics = parse(
+            "---\ndescription: d\n---\n",
+            Some("My Skill"),
+            Profile::Strict,
+        )
+        .1;
+        assert_eq!(
+            single(&diagnostics).message,
+            "name is required: add `name: my-skill` and rename the folder to match"
+        );
+        // Neither the name nor the folder valid: one valid name for both.
+        let diagnostics = parse(
+            "---\nname: A B\ndescription: d\n---\n",
+            Some("C D"),
+            Profile::Strict,
+        )
+        .1;
+        assert_eq!(
+            diagnostics.last().unwrap().message,
+            r#"name "A B" must match the folder name "C D": rename the folder to "c-d" and use `name: c-d`"#
+        );
     }
 
     #[test]
@@ -526,7 +673,7 @@ mod tests {
         .1;
         assert_eq!(
             single(&diagnostics).message,
-            r#"name "a" must match the folder name "a\nb""#
+            r#"name "a" must match the folder name "a\nb": rename the folder to "a""#
         );
     }
 

@@ -32,7 +32,7 @@ use super::checker::Checker;
 use super::colon::{ColonFix, load_repairing_colons};
 use super::dialect::Dialects;
 use super::events::{self, KeyEntry, NestingError};
-use super::extra::{check_unknown_fields, read_invocation};
+use super::extra::{check_unknown_fields, read_client, read_invocation};
 use super::fields::{
     check_allowed_tools, check_compatibility, check_description, check_license, check_metadata,
     check_name,
@@ -155,6 +155,7 @@ fn check_fields(cx: &mut Checker<'_>, mapping: &Mapping, dir_name: Option<&str>)
     let metadata = check_metadata(cx, mapping.get("metadata"));
     let allowed_tools = check_allowed_tools(cx, mapping.get("allowed-tools"));
     let invocation = read_invocation(cx, mapping, &metadata);
+    let client = read_client(cx, mapping);
     Fields {
         name,
         description,
@@ -164,6 +165,7 @@ fn check_fields(cx: &mut Checker<'_>, mapping: &Mapping, dir_name: Option<&str>)
         allowed_tools,
         extra,
         invocation,
+        client,
     }
 }
 

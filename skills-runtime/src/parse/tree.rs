@@ -397,8 +397,9 @@ pub(super) fn read_skill(
 }
 
 /// Codex's `agents/openai.yaml` beside SKILL.md, when the profile or the dialects read it:
-/// `policy.allow_implicit_invocation: false` means the model may not invoke the skill. The
-/// file stays one of the skill's resources.
+/// `policy.allow_implicit_invocation: false` means the model may not invoke the skill;
+/// `interface` and `dependencies.tools` go to the client fields. The file stays one of the
+/// skill's resources.
 fn read_codex_policy(
     dir: &Path,
     manifest: &mut Manifest,
@@ -441,11 +442,13 @@ fn read_codex_policy(
             return;
         }
     };
-    let (allow, diagnostics) = dialect::read_codex(&path, &text, reading);
+    let (codex, diagnostics) = dialect::read_codex(&path, &text, reading);
     found.extend(diagnostics);
-    if allow == Some(false) {
+    if codex.allow_implicit == Some(false) {
         manifest.fields.invocation.model_may_invoke = false;
     }
+    manifest.fields.client.interface = codex.interface;
+    manifest.fields.client.tools = codex.tools;
 }
 
 /// The body's size limits and its `<chunk>` blocks.

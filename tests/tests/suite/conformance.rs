@@ -158,7 +158,10 @@ fn name_too_long() {
     // character limit"; and the lenient profile makes it a warning.
     assert_eq!(
         messages(&long_name, &text, Rule::NameTooLong),
-        ["name is 70 characters; the limit is 64"]
+        [format!(
+            "name is 70 characters; the limit is 64: use {:?}",
+            "a".repeat(64)
+        )]
     );
     assert_eq!(lenient(&long_name, &text), [("name-too-long", W)]);
 }

@@ -5,6 +5,7 @@
 
 mod approval;
 mod budget;
+mod client_fields;
 mod compress;
 mod concurrency;
 mod conformance;

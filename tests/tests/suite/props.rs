@@ -409,3 +409,44 @@ fn property_findings_stay_fixed() {
     );
     assert_eq!(section(text, "usage").unwrap().start, 0);
 }
+
+/// The name a message suggests after `: use "` or `name: `, up to its closing quote or
+/// backtick.
+fn suggested_names(message: &str) -> Vec<String> {
+    let mut names = Vec::new();
+    for (start, end) in [(": use \"", '"'), ("`name: ", '`'), ("folder to \"", '"')] {
+        let mut rest = message;
+        while let Some(at) = rest.find(start) {
+            rest = &rest[at + start.len()..];
+            if let Some(stop) = rest.find(end) {
+                names.push(rest[..stop].to_owned());
+            }
+        }
+    }
+    names
+}
+
+proptest! {
+    #![proptest_config(ProptestConfig { cases: 512, ..ProptestConfig::default() })]
+
+    /// Every name a message suggests (the name rules' `use "..."`, the missing name's
+    /// `name: ...`, the folder mismatch's rename) passes the validator's name rules itself.
+    #[test]
+    fn every_suggested_name_passes_the_name_rules(
+        name in "[ A-Za-z0-9_.\\-+/!éÉİΣß\u{301}\u{FB01}🚀]{0,80}",
+        folder in "[ A-Za-z0-9_.\\-éÉ]{1,70}",
+    ) {
+        let folder = folder.replace('/', "_");
+        prop_assume!(folder.trim() == folder && folder != "." && folder != "..");
+        let text = format!("---\nname: {}\ndescription: d\n---\n", json!(name));
+        let file = format!("{folder}/SKILL.md");
+        for d in skills_embed::parse::check(&text, Path::new(&file), &ScanOptions::default()) {
+            for suggested in suggested_names(&d.message) {
+                let again = format!("---\nname: {suggested}\ndescription: d\n---\n");
+                let file = format!("{suggested}/SKILL.md");
+                let problems = skills_embed::parse::check(&again, Path::new(&file), &ScanOptions::default());
+                prop_assert!(problems.is_empty(), "{:?} suggested {suggested:?}: {problems:?}", d.message);
+            }
+        }
+    }
+}

@@ -13,6 +13,9 @@ mod basic_xml {
 mod example {
     skills_embed::skills!("../../skills/examples/skills");
 }
+mod client {
+    skills_embed::skills!("../fixtures/client", dialects = [claude_code, codex]);
+}
 
 fn fixture(path: &str) -> PathBuf {
     Path::new(env!("CARGO_MANIFEST_DIR"))
@@ -143,6 +146,32 @@ fn prompt_is_byte_identical_to_the_macro_summary() {
     assert_eq!(stdout(&o), basic_xml::SKILLS.summary());
     let o = run(&["prompt", &path("skills/examples/skills")]);
     assert_eq!(stdout(&o), example::SKILLS.summary());
+}
+
+#[test]
+fn prompt_lists_when_to_use_as_the_macro_does() {
+    let folder = path("tests/fixtures/client");
+    let args = [
+        "prompt",
+        "--dialect",
+        "claude-code",
+        "--dialect",
+        "codex",
+        &folder,
+    ];
+    let o = run(&args);
+    assert_eq!(o.status.code(), Some(0), "{}", stderr(&o));
+    assert_eq!(stdout(&o), client::SKILLS.summary());
+    assert!(stdout(&o).contains("style. - The user asks for a review"));
+    let o = run(&[
+        "validate",
+        "--dialect",
+        "claude-code",
+        "--dialect",
+        "codex",
+        &folder,
+    ]);
+    assert_eq!(o.status.code(), Some(0), "{}", stdout(&o));
 }
 
 #[test]
