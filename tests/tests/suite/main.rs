@@ -26,6 +26,7 @@ mod overlay;
 mod props;
 mod readme;
 mod reattach;
+mod references;
 mod scripts;
 mod skill_links;
 mod tools;
