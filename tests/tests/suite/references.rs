@@ -112,3 +112,42 @@ fn discovery_and_lenient_loading_serve_the_skill_with_a_warning() {
             .any(|d| d.rule == Rule::BrokenReference && d.is_error())
     );
 }
+
+/// Layouts found in public collections, in our own words (`fixtures/collections/body-references`):
+/// a skill about writing skills that names example paths in code and shows a body in a fenced
+/// block (anthropics/skills' and openai/skills' skill-creator), links with `./`, a fragment and
+/// emoji text into a folder the specification does not name (`reference/`, mcp-builder), paths
+/// in code outside the skill (`$APP_HOME/...`, `tmp/...`, `~/...`) and commands in code
+/// (openai/skills' imagegen and skill-installer). None is an error; the paths in code that name
+/// no file of their skill are warnings.
+#[test]
+fn real_layouts_give_no_false_errors() {
+    let root = Path::new(env!("CARGO_MANIFEST_DIR")).join("fixtures/collections/body-references");
+    let found = validate(&root, &ScanOptions::for_repositories());
+    assert!(!found.iter().any(|d| d.is_error()), "{found:#?}");
+    let warned: Vec<String> = found
+        .iter()
+        .map(|d| {
+            assert_eq!(d.rule, Rule::BrokenReference, "{d}");
+            let skill = d
+                .file
+                .parent()
+                .unwrap()
+                .file_name()
+                .unwrap()
+                .to_string_lossy();
+            let target = d.message.split('"').nth(1).unwrap();
+            format!("{skill}: {target}")
+        })
+        .collect();
+    assert_eq!(
+        warned,
+        [
+            "image-maker: references/prompting.md",
+            "skill-writer: scripts/rotate_pdf.py",
+            "skill-writer: references/finance.md",
+            "skill-writer: assets/logo.png",
+            "skill-writer: assets/site-template",
+        ]
+    );
+}
