@@ -348,6 +348,10 @@ pub(crate) fn check(source: &SkillSource, options: &ScanOptions) -> Vec<Diagnost
             referenced.insert(local.path);
             continue;
         }
+        if in_nested_skill(&source.dir, &local.path) {
+            // A skill of its own inside this one: a link into another skill, left alone.
+            continue;
+        }
         let message = broken(source, &files, &reference, &local);
         let line = first_line + reference.line;
         // A link is a promise the reader follows; a path in code may be an example (a skill
@@ -442,6 +446,17 @@ pub(crate) fn check(source: &SkillSource, options: &ScanOptions) -> Vec<Diagnost
     found
 }
 
+/// Whether `path` lies in a skill nested in the skill at `dir` (a folder on the way holds a
+/// SKILL.md); asked only of paths the skill does not have, so a body costs no file system
+/// probes while its references resolve.
+fn in_nested_skill(dir: &Path, path: &str) -> bool {
+    let mut folder = dir.to_owned();
+    path.split('/').any(|part| {
+        folder.push(part);
+        folder.join(MANIFEST).is_file()
+    })
+}
+
 /// The message of a reference to a file the skill does not have.
 fn broken(source: &SkillSource, files: &Files<'_>, reference: &Reference, local: &Local) -> String {
     let what = if local.folder { "folder" } else { "file" };
@@ -455,7 +470,7 @@ fn broken(source: &SkillSource, files: &Files<'_>, reference: &Reference, local:
     if std::fs::symlink_metadata(source.dir.join(&local.path)).is_ok() {
         message.push_str(
             " among its files (it exists, but is left out: a dot-file, an include/exclude glob or \
-             the size cap)",
+             the size cap, or a link out of the skill)",
         );
     }
     match suggestion(files, local) {
@@ -758,6 +773,27 @@ mod tests {
         }
 
         #[test]
+        fn a_link_into_a_nested_skill_is_a_link_into_another_skill() {
+            let root = tempfile::tempdir().unwrap();
+            skill(
+                root.path(),
+                "---\nname: forms\ndescription: Fills forms.\n---\n[inner](inner/SKILL.md) [its file](inner/a.md) [gone](inner2/SKILL.md)\n",
+            );
+            let inner = root.path().join("forms/inner");
+            fs::create_dir_all(&inner).unwrap();
+            fs::write(
+                inner.join("SKILL.md"),
+                "---\nname: inner\ndescription: Inner.\n---\nBody.\n",
+            )
+            .unwrap();
+            let found = problems(root.path(), &ScanOptions::default());
+            let [gone] = &found[..] else {
+                panic!("{found:#?}")
+            };
+            assert_eq!((gone.0, gone.3), (Rule::BrokenReference, 55));
+        }
+
+        #[test]
         fn references_one_level_deep_and_unreferenced_files() {
             let root = tempfile::tempdir().unwrap();
             skill(
@@ -811,5 +847,38 @@ mod tests {
                     .all(|d| d.0 == Rule::UnreferencedFile && !d.1 && d.2 == 0)
             );
         }
+    }
+}
+
+/// Examples of items this module keeps to the crate (the macro reaches them through
+/// `__private`).
+#[cfg(test)]
+mod examples {
+    #[test]
+    fn references_example() {
+        use crate::parse::references::{Kind, references};
+        let body = "Fill it with [the filler](script:fill_form), read [the guide](references/guide.md)\nand run `scripts/fill.py`.\n```\n[x](script:ignored)\n```\n";
+        let found = references(body);
+        let seen: Vec<(Kind, &str, usize, usize)> = found
+            .iter()
+            .map(|r| (r.kind, r.target.as_str(), r.line, r.column))
+            .collect();
+        assert_eq!(
+            seen,
+            [
+                (Kind::Link, "script:fill_form", 1, 27),
+                (Kind::Link, "references/guide.md", 1, 63),
+                (Kind::Code, "scripts/fill.py", 2, 10),
+            ]
+        );
+        assert_eq!(found[0].script(), Some("fill_form"));
+        assert_eq!(found[1].script(), None);
+    }
+
+    #[test]
+    fn is_script_name_example() {
+        use crate::parse::references::is_script_name;
+        assert!(is_script_name("fill_form"));
+        assert!(!is_script_name("fill form") && !is_script_name("2fill"));
     }
 }

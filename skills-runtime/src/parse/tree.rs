@@ -113,7 +113,8 @@ pub struct ScanOptions {
     /// or hostile file system cannot hold a reload for ever.
     pub max_time: Option<std::time::Duration>,
     /// Warn (`unreferenced-file`) about each file of a skill that neither its body nor a file
-    /// the body references refers to. Off by default (`skills validate --unreferenced`).
+    /// the body references refers to. Off by default (`skills validate --unreferenced`,
+    /// `skills!(..., unreferenced_files = true)`).
     pub unreferenced_files: bool,
 }
 
