@@ -10,7 +10,10 @@
 //!   after its `#fragment` and `?query` are cut, it is percent-decoded and a leading `./`
 //!   dropped, stays inside the skill's folder. A path that leaves it (`../other/SKILL.md`) links
 //!   into another skill or elsewhere and is left alone. It is read relative to the file holding
-//!   the link. A destination ending in `/` names a folder, which must exist as one.
+//!   the link. A destination ending in `/` names a folder, which must exist as one. One that
+//!   starts with a placeholder for the skill's folder (`${CLAUDE_SKILL_DIR}/`, `${SKILL_DIR}/`,
+//!   `{baseDir}/`, common in real collections) is read from the skill's folder; any other
+//!   placeholder (`$`, `{`) names nothing we can check.
 //! - An inline code span names a file of the skill when the whole span is one relative path
 //!   (no whitespace, no pattern or placeholder characters such as `*`, `{`, `$`, `:`) of at least
 //!   two parts whose first part is one of the specification's folders (`scripts`, `references`,
@@ -41,6 +44,11 @@ use crate::text::{closest, echo};
 
 /// The link target that marks a Rust script, as in `[fill the form](script:fill_form)`.
 pub const SCRIPT_SCHEME: &str = "script:";
+
+/// What clients replace with the skill's folder in a body: `${SKILL_DIR}` and
+/// `${CLAUDE_SKILL_DIR}` (Claude Code's; `invoke::render` replaces both) and `{baseDir}`
+/// (OpenClaw's). A path after one is read from the skill's folder.
+const SKILL_DIR_PLACEHOLDERS: &[&str] = &["${SKILL_DIR}/", "${CLAUDE_SKILL_DIR}/", "{baseDir}/"];
 
 /// The folders the Agent Skills specification names inside a skill.
 const SPEC_FOLDERS: &[&str] = &["scripts", "references", "assets"];
@@ -226,7 +234,16 @@ pub(crate) struct Local {
 /// The file of the skill a link destination names, read relative to `base` (the folder of the
 /// file holding the link, relative to the skill's folder; empty for SKILL.md).
 pub(crate) fn link_target(dest: &str, base: &str) -> Option<Local> {
-    if dest.is_empty() || dest.starts_with(['#', '/', '\\']) || has_scheme(dest) {
+    let (dest, base) = match from_skill_dir(dest) {
+        Some(rest) => (rest, ""),
+        None => (dest, base),
+    };
+    // Another placeholder (`${CLAUDE_PLUGIN_ROOT}/...`, `{lang}/...`) names no file we can see.
+    if dest.is_empty()
+        || dest.starts_with(['#', '/', '\\'])
+        || dest.contains(['$', '{', '}'])
+        || has_scheme(dest)
+    {
         return None;
     }
     let cut = dest.find(['#', '?']).unwrap_or(dest.len());
@@ -241,19 +258,33 @@ pub(crate) fn code_target(span: &str, folders: &BTreeSet<&str>) -> Option<Local>
         '*', '?', '[', ']', '{', '}', '<', '>', '|', '$', ':', '=', ',', ';', '\'', '"', '(', ')',
         '`', '\\', '#', '%', '~', '@',
     ];
+    let (span, anywhere) = match from_skill_dir(span) {
+        Some(rest) => (rest, true),
+        None => (span, false),
+    };
     if span.is_empty()
         || span.contains(char::is_whitespace)
         || span.contains(NOT_IN_PATHS)
         || span.starts_with('/')
-        || !span.contains('/')
+        || !(anywhere || span.contains('/'))
     {
         return None;
     }
     let local = normalise("", span)?;
+    if anywhere {
+        return Some(local);
+    }
     let mut parts = local.path.split('/');
     let first = parts.next()?;
     let checked = SPEC_FOLDERS.contains(&first) || folders.contains(first);
     (checked && parts.next().is_some()).then_some(local)
+}
+
+/// The rest of a path that starts with a placeholder for the skill's folder.
+fn from_skill_dir(path: &str) -> Option<&str> {
+    SKILL_DIR_PLACEHOLDERS
+        .iter()
+        .find_map(|p| path.strip_prefix(p))
 }
 
 /// Whether `dest` starts with a URL scheme (`https:`, `mailto:`, `script:`, `C:`).
@@ -644,6 +675,22 @@ mod tests {
         ] {
             assert_eq!(file(not_a_file), None, "{not_a_file}");
         }
+        assert_eq!(
+            file("${CLAUDE_SKILL_DIR}/references/a.md"),
+            Some(("references/a.md".into(), false))
+        );
+        let placeholder = link_target("{baseDir}/scripts/x.py", "references").unwrap();
+        assert_eq!(
+            placeholder.path, "scripts/x.py",
+            "read from the skill's folder"
+        );
+        for not_a_file in [
+            "${CLAUDE_SKILL_DIR}/../other/SKILL.md",
+            "${CLAUDE_PLUGIN_ROOT}/a.md",
+            "{lang}/a.md",
+        ] {
+            assert_eq!(file(not_a_file), None, "{not_a_file}");
+        }
         let nested = link_target("b.md", "references").unwrap();
         assert_eq!(nested.path, "references/b.md");
         assert_eq!(
@@ -665,13 +712,18 @@ mod tests {
             file("templates/x.html").as_deref(),
             Some("templates/x.html")
         );
+        assert_eq!(file("${SKILL_DIR}/notes.md").as_deref(), Some("notes.md"));
+        assert_eq!(
+            file("{baseDir}/scripts/x.py").as_deref(),
+            Some("scripts/x.py")
+        );
         for not_checked in [
             "src/main.rs",
             "scripts/",
             "scripts",
             "python scripts/fill.py",
             "scripts/*.py",
-            "{baseDir}/scripts/x.py",
+            "{lang}/scripts/x.py",
             "$SKILL_DIR/scripts/x.py",
             "scripts/x.py:12",
             "https://x.org/scripts/a",

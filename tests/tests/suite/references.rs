@@ -116,7 +116,8 @@ fn discovery_and_lenient_loading_serve_the_skill_with_a_warning() {
 /// Layouts found in public collections, in our own words (`fixtures/collections/body-references`):
 /// a skill about writing skills that names example paths in code and shows a body in a fenced
 /// block (anthropics/skills' and openai/skills' skill-creator), links with `./`, a fragment and
-/// emoji text into a folder the specification does not name (`reference/`, mcp-builder), paths
+/// emoji text into a folder the specification does not name (`reference/`, mcp-builder), links
+/// through `${CLAUDE_SKILL_DIR}` and `{baseDir}` (common in public collections), paths
 /// in code outside the skill (`$APP_HOME/...`, `tmp/...`, `~/...`) and commands in code
 /// (openai/skills' imagegen and skill-installer). None is an error; the paths in code that name
 /// no file of their skill are warnings.
