@@ -510,7 +510,7 @@ fn broken(source: &SkillSource, files: &Files<'_>, reference: &Reference, local:
             message.push_str("; it has no files besides SKILL.md: add the file or fix the path");
         }
         None => message.push_str(&format!(
-            "; its files are: {}",
+            "; its files are: {}: fix the path or add the file",
             list(files.files.iter().copied().filter(|f| *f != MANIFEST), 10)
         )),
     }
