@@ -199,7 +199,10 @@ pub fn skill(spec: &TreeSpec, i: usize) -> GenSkill {
             }
         };
         let bytes = match kind.class {
-            Class::Manifest => manifest(&mut rng, &name, spec.file_bytes, &mut description),
+            Class::Manifest => {
+                let files = spec.files_per_skill;
+                manifest(&mut rng, &name, spec.file_bytes, files, &mut description)
+            }
             Class::Markdown => markdown(&mut rng, spec.file_bytes),
             Class::Python => code(&mut rng, spec.file_bytes, Lang::Python),
             Class::Shell => code(&mut rng, spec.file_bytes, Lang::Shell),
@@ -306,7 +309,16 @@ impl Rng {
     }
 }
 
-fn manifest(rng: &mut Rng, name: &str, target: usize, description: &mut String) -> Vec<u8> {
+/// A SKILL.md of about `target` bytes. Its body links the guide and names the script only when
+/// the skill has them (`files`: the first four of `KINDS`), as the validator checks a body's
+/// references; a 10-file skill's text is what it always was.
+fn manifest(
+    rng: &mut Rng,
+    name: &str,
+    target: usize,
+    files: usize,
+    description: &mut String,
+) -> Vec<u8> {
     let words = 14 + rng.below(16);
     *description = format!(
         "{} Use when the user asks to {} {} {}.",
@@ -316,10 +328,14 @@ fn manifest(rng: &mut Rng, name: &str, target: usize, description: &mut String) 
         rng.word()
     );
     let mut out = format!(
-        "---\nname: {name}\ndescription: {description}\nlicense: MIT\n---\n\n# {}\n\n\
-         Read [the guide](references/guide.md) first, then run `scripts/run.py`.\n\n",
+        "---\nname: {name}\ndescription: {description}\nlicense: MIT\n---\n\n# {}\n\n",
         title(name)
     );
+    out.push_str(match files {
+        0 | 1 => "Read this first.\n\n",
+        2 | 3 => "Read [the guide](references/guide.md) first.\n\n",
+        _ => "Read [the guide](references/guide.md) first, then run `scripts/run.py`.\n\n",
+    });
     fill_markdown(rng, &mut out, target);
     out.into_bytes()
 }

@@ -14,7 +14,7 @@ use crate::ctxt::Ctxt;
 /// The options every key may set, for messages.
 const KEYS: &str = "profile, dialects, enum_name, static_name, include, exclude, dotfiles, summary, \
                     body_limit, max_body_lines, max_body_chars, max_resource_bytes, max_depth, \
-                    max_entries, max_skill_entries, compress, scripts, crate";
+                    max_entries, max_skill_entries, unreferenced_files, compress, scripts, crate";
 
 pub(crate) struct Input {
     pub(crate) path: LitStr,
@@ -244,6 +244,9 @@ impl Options {
                     options.exclude = v.iter().map(LitStr::value).collect()
                 }
                 ("dotfiles", Value::Bool(v)) => options.dotfiles = v.value,
+                ("unreferenced_files", Value::Bool(v)) => {
+                    options.limits.unreferenced_files = v.value
+                }
                 ("crate", Value::Path(v)) => options.krate = v.into_token_stream(),
                 ("scripts", Value::Scripts(v)) => options.scripts = v.into_iter().collect(),
                 ("scripts", v) => cx.error_spanned_by(
@@ -310,7 +313,7 @@ impl Options {
                     v.tokens(),
                     format!("`{name}` takes a list of globs, e.g. {name} = [\"**/*.md\"]"),
                 ),
-                ("dotfiles" | "compress", v) => {
+                ("dotfiles" | "compress" | "unreferenced_files", v) => {
                     cx.error_spanned_by(v.tokens(), format!("`{name}` takes `true` or `false`"))
                 }
                 _ => cx.error_spanned_by(

@@ -323,26 +323,29 @@ fn expand_scripts(
             .filter(|(s, ..)| s == name)
             .map(|(_, n, _)| n.as_str())
             .collect();
-        for reference in skills_embed_runtime::__private::script_references(body) {
-            let problem = if !skills_embed_runtime::__private::is_script_name(&reference.name) {
+        // The body's links as the validator reads them (one scanner): those naming `script:`.
+        for reference in skills_embed_runtime::__private::references(body) {
+            let Some(script) = reference.script() else {
+                continue;
+            };
+            let problem = if !skills_embed_runtime::__private::is_script_name(script) {
                 format!(
-                    "the link target `script:{}` is not a Rust script's name (letters, digits and `_`), \
-                     e.g. [fill the form](script:fill_form)",
-                    reference.name
+                    "the link target `script:{script}` is not a Rust script's name (letters, digits and `_`), \
+                     e.g. [fill the form](script:fill_form)"
                 )
-            } else if registered.contains(&reference.name.as_str()) {
+            } else if registered.contains(&script) {
                 continue;
             } else if registered.is_empty() {
                 format!(
                     "the body links to the Rust script `{r}`, but skill \"{name}\" has no scripts; \
                      register the function: skills!(..., scripts = {{ \"{name}\" => [{r}] }})",
-                    r = reference.name
+                    r = script
                 )
             } else {
                 format!(
                     "the body links to the Rust script `{}`, which is not registered for skill \"{name}\"; \
                      its scripts are: {}",
-                    reference.name,
+                    script,
                     registered.join(", ")
                 )
             };

@@ -92,9 +92,11 @@ pub mod __private {
     #[cfg(feature = "parse")]
     pub use crate::parse::manifest::{Manifest, parse_manifest};
     #[cfg(feature = "parse")]
-    pub use crate::parse::scan::scan;
+    pub use crate::parse::references::{
+        Kind as ReferenceKind, Reference, is_script_name, references,
+    };
     #[cfg(feature = "parse")]
-    pub use crate::parse::script_refs::{is_script_name, script_references};
+    pub use crate::parse::scan::scan;
     #[cfg(feature = "parse")]
     pub use crate::parse::tree::{Resource, SKIPPED_FOLDERS, SkillSource, Tree};
     #[cfg(feature = "parse")]

@@ -162,6 +162,7 @@ pub fn run_cli(scripts: impl IntoIterator<Item = Script>) -> std::process::ExitC
 /// | `max_depth = N \| none` | `128` | how many levels below the folder any file is read; a folder there that holds more gets a `scan-limit` warning |
 /// | `max_entries = N \| none` | `100_000` | files and folders read in all; the walk stops at the cap with a `scan-limit` warning |
 /// | `max_skill_entries = N \| none` | `10_000` | files and folders read per skill; the rest of a skill over it are left out with a `scan-limit` warning |
+/// | `unreferenced_files = true \| false` | `false` | warn (`unreferenced-file`) about each file nothing in its skill refers to |
 /// | `compress = true \| false` | `false` | LZ4-compress each skill's text when the crate compiles (feature `compress`); decompressed once per skill on first access |
 /// | `scripts = { "skill" => [function, async function, ...], ... }` | none | Rust functions that are the skills' scripts (see [Rust scripts](#rust-scripts)) |
 /// | `crate = path` | this crate, whatever your Cargo.toml calls it | where generated code finds this crate; for a crate that re-exports it, e.g. `crate = ::agent_kit::skills_embed` |

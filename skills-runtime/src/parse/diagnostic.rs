@@ -175,6 +175,15 @@ rules! {
     /// A body links to a Rust script (`[...](script:NAME)`) that is not registered for its skill
     /// (macro only).
     ScriptReference = "script-reference",
+    /// A body links to a file or folder of its skill that does not exist (a warning in the
+    /// lenient profile, and for a path named in inline code); URLs, anchors, links leaving the
+    /// skill and code blocks are not checked.
+    BrokenReference = "broken-reference",
+    /// A Markdown file that SKILL.md references refers to further files of the skill, which
+    /// SKILL.md does not: references stay one level deep (warning).
+    NestedReference = "nested-reference",
+    /// A file of the skill that nothing refers to, with `unreferenced_files` on (warning).
+    UnreferencedFile = "unreferenced-file",
 }
 
 /// One problem found in a skill, with its place.

@@ -67,7 +67,8 @@ pub struct Manifest {
 ///
 /// `file` places the diagnostics, and its folder's name is what the `name-dir-mismatch` rule
 /// compares the name with (a bare `SKILL.md` skips that rule). The rest is as `parse_manifest`
-/// below reads it.
+/// below reads it. What the body refers to (`broken-reference`) needs the skill's files, so only
+/// [`validate`](super::validate()) checks it.
 ///
 /// ```
 /// use std::path::Path;

@@ -38,8 +38,8 @@ mod fields;
 pub(crate) mod frontmatter;
 pub(crate) mod manifest;
 pub(crate) mod read;
+pub(crate) mod references;
 pub(crate) mod scan;
-pub(crate) mod script_refs;
 #[cfg(test)]
 mod testing;
 pub(crate) mod tree;

@@ -185,6 +185,12 @@ fn read_skills(
     let mut skills: Vec<SkillSource> = skills.into_values().collect();
     for s in &mut skills {
         s.resources.sort_by(|a, b| a.path.cmp(&b.path));
+        // What the body promises is checked once the skill's files are known.
+        if s.manifest.is_some() {
+            let found = super::references::check(s, walk.options);
+            s.valid &= !found.iter().any(Diagnostic::is_error);
+            diagnostics.extend(found);
+        }
     }
     skills.sort_by_key(SkillSource::name);
     skills

@@ -112,6 +112,10 @@ pub struct ScanOptions {
     /// build reads the same files however busy the machine; discovery sets it, so that a slow
     /// or hostile file system cannot hold a reload for ever.
     pub max_time: Option<std::time::Duration>,
+    /// Warn (`unreferenced-file`) about each file of a skill that neither its body nor a file
+    /// the body references refers to. Off by default (`skills validate --unreferenced`,
+    /// `skills!(..., unreferenced_files = true)`).
+    pub unreferenced_files: bool,
 }
 
 impl Default for ScanOptions {
@@ -137,6 +141,7 @@ impl Default for ScanOptions {
             max_entries: walk.max_entries,
             max_skill_entries: walk.max_skill_entries,
             max_time: walk.max_time,
+            unreferenced_files: false,
         }
     }
 }

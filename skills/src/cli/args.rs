@@ -47,6 +47,10 @@ pub(super) enum Command {
         /// Output format.
         #[arg(long, value_enum, default_value_t = ReportFormat::Text)]
         format: ReportFormat,
+        /// Warn (`unreferenced-file`) about each file of a skill that neither its SKILL.md nor a
+        /// file SKILL.md references refers to.
+        #[arg(long)]
+        unreferenced: bool,
     },
     /// One row per skill: name, description, files, bytes, source.
     #[command(override_usage = "skills list [OPTIONS] <PATH | --discover>")]

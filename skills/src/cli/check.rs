@@ -13,8 +13,10 @@ pub(super) fn validate(
     common: &Common,
     dot_folders: bool,
     format: ReportFormat,
+    unreferenced: bool,
 ) -> Outcome {
-    let options = common.validate_options(dot_folders);
+    let mut options = common.validate_options(dot_folders);
+    options.unreferenced_files = unreferenced;
     let mut all = Vec::new();
     let mut skills = 0;
     for path in paths {

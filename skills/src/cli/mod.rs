@@ -54,7 +54,8 @@ pub fn main() -> ExitCode {
             common,
             no_dot_folders,
             format,
-        } => check::validate(&paths, &common, !no_dot_folders, format),
+            unreferenced,
+        } => check::validate(&paths, &common, !no_dot_folders, format, unreferenced),
         Command::List { target, common } => show::list(&target.target(), &common),
         Command::Menu { target, common } => show::menu(&target.target(), &common),
         Command::Prompt {

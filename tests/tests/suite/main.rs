@@ -27,6 +27,7 @@ mod overlay;
 mod props;
 mod readme;
 mod reattach;
+mod references;
 mod scripts;
 mod skill_links;
 mod tools;

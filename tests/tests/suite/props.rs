@@ -162,6 +162,55 @@ fn assert_file_or_listed_miss(skill: &Skill, raw: &str) -> Result<(), TestCaseEr
     Ok(())
 }
 
+/// Pieces of Markdown bodies: every link form, code spans and fences, escapes and multi-byte
+/// text.
+fn body_markdown() -> impl Strategy<Value = String> {
+    let piece = prop::sample::select(vec![
+        "[",
+        "]",
+        "(",
+        ")",
+        "<",
+        ">",
+        "`",
+        "``",
+        "```\n",
+        "~~~\n",
+        "    ",
+        "\n",
+        "\r\n",
+        "!",
+        "\\",
+        "#",
+        "?",
+        "%20",
+        "./",
+        "../",
+        "references/",
+        "a.md",
+        " \"t\"",
+        "[r]: ",
+        "[r]",
+        "script:",
+        "https://x",
+        "${CLAUDE_SKILL_DIR}/",
+        "{baseDir}/",
+        "*",
+        "é",
+        "日本",
+        "🎉",
+        "> ",
+        "- ",
+        "[^1]: ",
+        "| a | b |\n",
+        "<!-- ",
+        " -->",
+        "&amp;",
+        " ",
+    ]);
+    prop::collection::vec(piece, 0..60).prop_map(|p| p.concat())
+}
+
 proptest! {
     #![proptest_config(ProptestConfig { cases: 512, ..ProptestConfig::default() })]
 
@@ -175,6 +224,20 @@ proptest! {
             prop_assert!(parts.yaml_offset <= parts.body_start);
             prop_assert!(!parts.yaml.trim().is_empty());
             prop_assert!(parts.yaml.len() <= skills_embed::__private::MAX_FRONTMATTER_BYTES);
+        }
+    }
+
+    /// Issue 27: the body scanner takes any text; every reference it finds is placed on a line
+    /// of the text, at a column of that line.
+    #[test]
+    fn the_body_scanner_places_every_reference_in_the_text(
+        text in prop_oneof![body_markdown(), any::<String>()],
+    ) {
+        let lines: Vec<&str> = text.split('\n').collect();
+        for r in skills_embed::__private::references(&text) {
+            prop_assert!(r.line >= 1 && r.line <= lines.len(), "{r:?}");
+            let width = lines[r.line - 1].chars().count();
+            prop_assert!(r.column >= 1 && r.column <= width + 1, "{r:?} in {:?}", lines[r.line - 1]);
         }
     }
 
