@@ -21,12 +21,11 @@
 //!   not checked, nor `scripts/` alone (how authors talk about a skill's layout).
 //! - Fenced and indented code blocks are skipped: a sample there shows syntax (often of another
 //!   skill), it is not a promise of this one.
-//! - A link to a missing file is a `broken-reference` error in the strict profile (a warning in
-//!   the lenient one, as discovery reads), naming the closest existing path or listing what
-//!   exists. A code span naming a missing file is a `broken-reference` warning in both: a path
-//!   in prose may be an example, and skills that teach how to write skills (skill-creator in
-//!   anthropics/skills and openai/skills) name `scripts/rotate_pdf.py` or
-//!   `references/finance.md` they do not have.
+//! - A link or code span naming a missing file is a `broken-reference` error in the strict
+//!   profile (a warning in the lenient one, as discovery reads), naming the closest existing
+//!   path or listing what exists. An example path that names no file of the skill (skill-creator
+//!   in anthropics/skills names `scripts/rotate_pdf.py`) belongs in a code block, which is not
+//!   read.
 //! - One level deep: a Markdown file the body references that itself refers to further files of
 //!   the skill, which the body does not reference, gets a `nested-reference` warning.
 //! - With [`ScanOptions::unreferenced_files`], a file nothing refers to gets an
@@ -385,9 +384,8 @@ pub(crate) fn check(source: &SkillSource, options: &ScanOptions) -> Vec<Diagnost
         }
         let message = broken(source, &files, &reference, &local);
         let line = first_line + reference.line;
-        // A link is a promise the reader follows; a path in code may be an example (a skill
-        // about writing skills names `scripts/rotate_pdf.py` it does not have): a warning.
-        let warn = options.profile == Profile::Lenient || reference.kind == Kind::Code;
+        // Lenient reading serves someone else's skill anyway: the model may still use the rest.
+        let warn = options.profile == Profile::Lenient;
         found.push(match warn {
             true => Diagnostic::warning(
                 Rule::BrokenReference,
@@ -789,7 +787,7 @@ mod tests {
             );
             assert_eq!(
                 (code.0, code.1, code.2, code.3),
-                (Rule::BrokenReference, false, 8, 75)
+                (Rule::BrokenReference, true, 8, 75)
             );
             assert!(
                 code.4.contains("did you mean \"scripts/fill.py\""),

@@ -1,7 +1,5 @@
-// A path in inline code naming a file the skill does not have is a warning (a path in prose
-// may be an example); `deny` turns it into an error so the snapshot pins its text.
-#![deny(deprecated)]
-
+// A path in inline code naming a file the skill does not have is an error, as a broken link is:
+// a model reads it and tries it.
 skills_embed::skills!("fixtures/fail/broken-reference-code");
 
 fn main() {
