@@ -6,15 +6,20 @@ use std::path::PathBuf;
 use super::args::{Common, ReportFormat};
 use super::{Outcome, outcome_of};
 use crate::__private::scan;
-use crate::parse::Diagnostic;
+use crate::parse::{Diagnostic, Profile};
 
 pub(super) fn validate(
     paths: &[PathBuf],
     common: &Common,
-    dot_folders: bool,
+    lenient: bool,
     format: ReportFormat,
 ) -> Outcome {
-    let options = common.validate_options(dot_folders);
+    let profile = if lenient {
+        Profile::Lenient
+    } else {
+        Profile::Strict
+    };
+    let options = common.scan_options(Some(profile));
     let mut all = Vec::new();
     let mut skills = 0;
     for path in paths {

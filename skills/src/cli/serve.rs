@@ -1,11 +1,11 @@
 //! `skills serve`: an overlay of the target served over MCP (stdio, or Streamable HTTP), its
 //! permission and token files.
 
-use std::path::{Path, PathBuf};
+use std::path::Path;
 
 use super::args::{Common, Target};
 use super::check::plural;
-use super::{Outcome, base, outcome_of, usage};
+use super::{Outcome, base, left_out, left_out_line};
 use crate::disk::Discovery;
 use crate::tools::Settings;
 
@@ -74,40 +74,29 @@ pub(super) fn serve(
     use crate::mcp::McpServer;
     use crate::policy::Access;
 
-    let discovery = match target {
-        Target::Path(path) => {
-            if !path.exists() {
-                return usage(&format!("{}: no such file or folder", path.display()));
-            }
-            // A SKILL.md names its skill's folder.
-            let root = if path.is_file() {
-                path.parent()
-                    .map_or_else(|| PathBuf::from("."), Path::to_path_buf)
-            } else {
-                path.clone()
-            };
-            let defaults = common.discovery();
-            let mut scan = common.options();
-            // A reload is bounded in time as discovery's are, so no tree can hold one for ever.
-            scan.max_time = defaults.scan.max_time;
-            Discovery {
-                project: false,
-                user: false,
-                env_var: None,
-                code_roots: vec![root],
-                scan,
-                ..defaults
-            }
+    let unreadable = super::show::unreadable(target, common);
+    if !unreadable.is_empty() {
+        for d in &unreadable {
+            eprintln!("{d}");
         }
-        Target::Discover => common.discovery(),
-    };
+        return Outcome::Usage;
+    }
+    let mut discovery = common.discovery(target);
+    // A reload is bounded in time as discovery's are, so no tree can hold one for ever.
+    discovery.scan.max_time = Discovery::default().scan.max_time;
     // Over the binary's Rust scripts, which the overlay keeps with the skills of their names.
     let overlay = Arc::new(Overlay::new(base(), discovery));
-    let diagnostics = overlay.diagnostics();
+    let diagnostics: Vec<_> = overlay
+        .diagnostics()
+        .into_iter()
+        .map(|d| super::show::as_given(target, d))
+        .collect();
     for d in &diagnostics {
         eprintln!("{d}");
     }
-    let outcome = outcome_of(&diagnostics).min(Outcome::Invalid);
+    if let Some(line) = left_out_line(&left_out(&diagnostics)) {
+        eprintln!("{line}");
+    }
     let set = overlay.snapshot();
     let over = http
         .as_ref()
@@ -182,7 +171,7 @@ pub(super) fn serve(
         }
     };
     match served {
-        Ok(()) => outcome,
+        Ok(()) => Outcome::Ok,
         Err(e) => {
             eprintln!("error: {e}");
             Outcome::Usage
