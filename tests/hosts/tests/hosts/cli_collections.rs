@@ -348,3 +348,49 @@ impl Drop for Server {
         let _ = self.child.wait();
     }
 }
+
+/// Issue 27 item 4: what the walker says about links, as every command prints it.
+#[test]
+fn link_messages_say_what_happened() {
+    let root = collection("agents-link");
+    let o = run(&["validate", &root]);
+    assert_eq!(o.status.code(), Some(0), "{}", out(&o));
+    assert!(
+        err(&o).contains("checked 1 skill: 0 errors, 0 warnings"),
+        "{}",
+        err(&o)
+    );
+    let o = run(&["list", &root]);
+    assert_eq!(err(&o), "");
+    assert!(
+        out(&o).trim_end().ends_with("agents-link/skills/tidy"),
+        "{}",
+        out(&o)
+    );
+
+    let root = collection("link-faults");
+    let o = run(&["validate", &root]);
+    let report = out(&o);
+    assert!(
+        report.contains("link-faults/dangling/notes.md: error[read-error]: broken symbolic link to `missing.md`: ")
+            && report.contains("link-faults/looping/again: error[read-error]: symbolic link to `.` loops back to ")
+            && !report.contains("skipped"),
+        "{report}"
+    );
+    let o = run(&["validate", &format!("{root}/escape")]);
+    assert_eq!(out(&o).lines().count(), 1, "{}", out(&o));
+    assert!(
+        out(&o).contains("escape/SKILL.md: error[symlink-escape]"),
+        "{}",
+        out(&o)
+    );
+    // The skills around a fault are still served.
+    let o = run(&["list", &root]);
+    assert_eq!(
+        listed(&o),
+        ["dangling", "looping"],
+        "{}{}",
+        out(&o),
+        err(&o)
+    );
+}
