@@ -206,6 +206,20 @@ pub(super) enum Command {
         #[command(flatten)]
         common: Common,
     },
+    /// Start a skill: DIR/NAME/SKILL.md (its `name`, a description to edit, a body template)
+    /// and the folders the specification names (scripts/, references/, assets/); prints the
+    /// `skills!` and build.rs lines that embed DIR.
+    #[command(
+        after_help = "Exit status: 0 written, 1 NAME is not a valid skill name (the validator's \
+                      message says why), 2 DIR/NAME exists already or cannot be written."
+    )]
+    New {
+        /// The skill's name: 1 to 64 lowercase letters, digits and hyphens.
+        name: String,
+        /// The folder of skills to write it in (created if missing).
+        #[arg(default_value = "skills")]
+        dir: PathBuf,
+    },
 }
 
 #[derive(clap::Args)]

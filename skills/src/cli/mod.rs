@@ -4,10 +4,11 @@
 //! Exit codes: 0 success, 1 a skill failed validation (or a lookup missed), 2 usage or I/O error.
 //!
 //! `args` is the command line as clap reads it, `check` the `validate` command, `show` the
-//! commands that print what a model or a user gets, `serve` the MCP server.
+//! commands that print what a model or a user gets, `serve` the MCP server, `new` a new skill.
 
 mod args;
 mod check;
+mod new;
 mod serve;
 mod show;
 
@@ -105,6 +106,7 @@ pub fn main() -> ExitCode {
             dest,
             common,
         } => show::extract(&path, &skill, &dest, &common),
+        Command::New { name, dir } => new::new(&name, &dir),
         Command::Serve {
             target,
             common,

@@ -394,3 +394,70 @@ fn link_messages_say_what_happened() {
         err(&o)
     );
 }
+
+/// Issue 27 item 5: `skills new` writes a skill `validate` passes strictly, the folders the
+/// specification names, and the lines that embed it; it refuses an invalid name with the
+/// validator's message and never writes over what exists.
+#[test]
+fn skills_new_writes_a_valid_skill_and_refuses_what_it_must() {
+    let tmp = tempfile::tempdir().unwrap();
+    let dir = tmp.path().join("skills");
+    let dir_text = dir.to_str().unwrap();
+    let o = run(&["new", "pdf-forms", dir_text]);
+    assert_eq!(o.status.code(), Some(0), "{}", err(&o));
+    let skill = dir.join("pdf-forms");
+    for sub in ["scripts", "references", "assets"] {
+        assert!(skill.join(sub).is_dir(), "{sub}");
+    }
+    let text = std::fs::read_to_string(skill.join("SKILL.md")).unwrap();
+    assert!(
+        text.starts_with("---\nname: pdf-forms\ndescription: "),
+        "{text}"
+    );
+    assert!(
+        out(&o).contains(&format!("    skills_embed::skills!({dir_text:?});"))
+            && out(&o).contains(&format!(
+                "    println!(\"cargo::rerun-if-changed={dir_text}\");"
+            )),
+        "{}",
+        out(&o)
+    );
+    let o = run(&["validate", dir_text]);
+    assert_eq!(o.status.code(), Some(0), "{}", out(&o));
+    assert_eq!(out(&o), "");
+    assert!(
+        err(&o).contains("checked 1 skill: 0 errors, 0 warnings"),
+        "{}",
+        err(&o)
+    );
+
+    // Never over what exists: the file is left as it was.
+    std::fs::write(skill.join("SKILL.md"), "mine").unwrap();
+    let o = run(&["new", "pdf-forms", dir_text]);
+    assert_eq!(o.status.code(), Some(2));
+    assert!(
+        err(&o).contains("exists already; nothing was written"),
+        "{}",
+        err(&o)
+    );
+    assert_eq!(
+        std::fs::read_to_string(skill.join("SKILL.md")).unwrap(),
+        "mine"
+    );
+
+    // An invalid name: the validator's own rule and message, and nothing written.
+    for (name, rule) in [
+        (
+            "Pdf Forms",
+            "error[name-case]: name \"Pdf Forms\" must be lowercase",
+        ),
+        ("a: b", "error[name-chars]"),
+        ("", "error[name-missing]"),
+    ] {
+        let o = run(&["new", name, dir_text]);
+        assert_eq!(o.status.code(), Some(1), "{name}");
+        assert!(err(&o).contains(rule), "{name}: {}", err(&o));
+        assert!(err(&o).contains("no skill written"), "{}", err(&o));
+    }
+    assert_eq!(std::fs::read_dir(&dir).unwrap().count(), 1);
+}
