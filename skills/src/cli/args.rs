@@ -389,6 +389,7 @@ impl Common {
 }
 
 /// Where skills come from: the folders given on the command line, or discovery.
+#[derive(Clone)]
 pub(super) enum Target {
     Paths(Vec<PathBuf>),
     Discover,

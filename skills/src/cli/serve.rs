@@ -130,10 +130,19 @@ pub(super) fn serve(
     // (issue 13: a reload on the request path, walking a link to `/`, left the server
     // answering nothing, not even `ping`).
     drop(set);
+    let named = target.clone();
     let _watching = overlay
-        .watch(Duration::from_secs(1), |report| {
-            for d in &report.diagnostics {
+        .watch(Duration::from_secs(1), move |report| {
+            let diagnostics: Vec<_> = report
+                .diagnostics
+                .iter()
+                .map(|d| super::show::as_given(&named, d.clone()))
+                .collect();
+            for d in &diagnostics {
                 eprintln!("{d}");
+            }
+            if let Some(line) = left_out_line(&left_out(&diagnostics)) {
+                eprintln!("{line}");
             }
             eprintln!(
                 "skills serve: reloaded (added {:?}, removed {:?}, changed {:?})",
