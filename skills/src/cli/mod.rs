@@ -168,12 +168,17 @@ pub(crate) fn usage(message: &str) -> Outcome {
 }
 
 /// The skills a lenient reading left out, each SKILL.md with the rules of its errors: what
-/// `list`, `serve` and the others name on stderr (an error read leniently leaves its skill
-/// out; the rest are served).
-pub(crate) fn left_out(diagnostics: &[Diagnostic]) -> Vec<(std::path::PathBuf, Vec<Rule>)> {
+/// `list`, `serve` and the others name on stderr. A SKILL.md with an error that is not among
+/// the `served` ones is a skill left out.
+pub(crate) fn left_out(
+    diagnostics: &[Diagnostic],
+    served: &[std::path::PathBuf],
+) -> Vec<(std::path::PathBuf, Vec<Rule>)> {
     let mut skills: Vec<(std::path::PathBuf, Vec<Rule>)> = Vec::new();
     let manifests = diagnostics.iter().filter(|d| {
-        d.is_error() && d.file.file_name() == Some(crate::__private::MANIFEST.as_ref())
+        d.is_error()
+            && d.file.file_name() == Some(crate::__private::MANIFEST.as_ref())
+            && !served.contains(&d.file)
     });
     for d in manifests {
         match skills.iter_mut().find(|(file, _)| *file == d.file) {

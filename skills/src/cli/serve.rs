@@ -55,6 +55,20 @@ pub(super) fn read_tokens(
     Ok(tokens)
 }
 
+/// The SKILL.md files the overlay serves now, named as the PATHs were given.
+fn served(overlay: &crate::disk::Overlay, target: &Target) -> Vec<std::path::PathBuf> {
+    let manifests = overlay
+        .sources()
+        .into_values()
+        .map(|(_, manifest)| manifest);
+    match target {
+        Target::Paths(paths) => manifests
+            .map(|m| super::show::given_path(paths, &m))
+            .collect(),
+        Target::Discover => manifests.collect(),
+    }
+}
+
 /// `skills serve`: an overlay of the target's folder (or of what discovery finds) over no
 /// embedded skills, served over stdio (or Streamable HTTP with `--http`) and reloaded when its
 /// files change.
@@ -94,7 +108,7 @@ pub(super) fn serve(
     for d in &diagnostics {
         eprintln!("{d}");
     }
-    if let Some(line) = left_out_line(&left_out(&diagnostics)) {
+    if let Some(line) = left_out_line(&left_out(&diagnostics, &served(&overlay, target))) {
         eprintln!("{line}");
     }
     let set = overlay.snapshot();
@@ -131,6 +145,8 @@ pub(super) fn serve(
     // answering nothing, not even `ping`).
     drop(set);
     let named = target.clone();
+    // Weak: the watcher lives as long as the overlay, and must not keep it alive.
+    let watched = Arc::downgrade(&overlay);
     let _watching = overlay
         .watch(Duration::from_secs(1), move |report| {
             let diagnostics: Vec<_> = report
@@ -141,7 +157,11 @@ pub(super) fn serve(
             for d in &diagnostics {
                 eprintln!("{d}");
             }
-            if let Some(line) = left_out_line(&left_out(&diagnostics)) {
+            let served = watched
+                .upgrade()
+                .map(|overlay| served(&overlay, &named))
+                .unwrap_or_default();
+            if let Some(line) = left_out_line(&left_out(&diagnostics, &served)) {
                 eprintln!("{line}");
             }
             eprintln!(

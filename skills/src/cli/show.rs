@@ -92,13 +92,21 @@ pub(super) fn load(target: &Target, common: &Common, format: &ListingFormat) -> 
         .collect();
     let diagnostics: Vec<_> = unreadable
         .into_iter()
-        .chain(found.diagnostics)
+        .chain(found.diagnostics.iter().cloned())
         .map(|d| as_given(target, d))
         .collect();
     for d in &diagnostics {
         eprintln!("{d}");
     }
-    if let Some(line) = left_out_line(&left_out(&diagnostics)) {
+    let served: Vec<_> = found
+        .skills
+        .iter()
+        .map(|f| match target {
+            Target::Paths(paths) => given_path(paths, &f.manifest),
+            Target::Discover => f.manifest.clone(),
+        })
+        .collect();
+    if let Some(line) = left_out_line(&left_out(&diagnostics, &served)) {
         eprintln!("{line}");
     }
     let skills = found.skills.into_iter().map(|f| f.skill).collect();
