@@ -6,7 +6,7 @@
 
 use std::collections::{BTreeMap, BTreeSet};
 use std::fs;
-use std::path::PathBuf;
+use std::path::{Path, PathBuf};
 use std::sync::{Arc, Mutex, RwLock};
 #[cfg(feature = "watch")]
 use std::time::Duration;
@@ -157,6 +157,35 @@ impl<Id> Overlay<Id> {
     /// The problems of the last scan: broken skills on disk, shadowed names, scan limits.
     pub fn diagnostics(&self) -> Vec<Diagnostic> {
         self.current().diagnostics.clone()
+    }
+
+    /// What the current set leaves out, one line per error: the file relative to its root,
+    /// its line and the rule, never an absolute path or the message (what an MCP server logs to
+    /// its clients; [`Overlay::diagnostics`] has the whole text).
+    #[cfg_attr(
+        not(feature = "mcp"),
+        allow(dead_code, reason = "only MCP logs what an overlay left out")
+    )]
+    pub(crate) fn problems(&self) -> Vec<String> {
+        let state = self.current();
+        let relative = |file: &Path| {
+            let mut roots = state.roots.iter();
+            let rel = roots.find_map(|r| file.strip_prefix(&r.root.path).ok());
+            rel.or_else(|| file.file_name().map(Path::new))
+                .unwrap_or(file)
+                .display()
+                .to_string()
+        };
+        let errors = state.diagnostics.iter().filter(|d| d.is_error());
+        errors
+            .map(|d| {
+                let at = match d.line {
+                    0 => String::new(),
+                    line => format!(":{line}:{}", d.column),
+                };
+                format!("not served: {}{at}: error[{}]", relative(&d.file), d.rule)
+            })
+            .collect()
     }
 
     /// Scans again the roots whose fingerprint changed (and roots that appeared), keeps the

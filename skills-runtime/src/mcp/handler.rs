@@ -544,9 +544,16 @@ impl ServerHandler for Handler {
     async fn set_level(
         &self,
         request: SetLevelRequestParams,
-        _context: RequestContext<RoleServer>,
+        context: RequestContext<RoleServer>,
     ) -> Result<(), ErrorData> {
         *lock(&self.listening.level) = Some(request.level);
+        // A client that starts listening learns what the source could not serve (an overlay's
+        // skills left out, each with its rule), which it would otherwise never see.
+        for problem in self.source.problems() {
+            self.listening
+                .log(&context.peer, LoggingLevel::Warning, problem)
+                .await;
+        }
         Ok(())
     }
 

@@ -85,7 +85,9 @@ pub fn scan(root: &Path, options: &ScanOptions) -> Tree {
     };
     let mut walk = Walk::new(&walk_root, options);
     tree.walk = walk.run(&mut tree.diagnostics);
-    if walk.skill_dirs.is_empty() {
+    // A SKILL.md the walk refused (a link out of its folder, a FIFO) has its own error already.
+    let refused = |d: &Diagnostic| d.is_error() && d.file.file_name() == Some(MANIFEST.as_ref());
+    if walk.skill_dirs.is_empty() && !tree.diagnostics.iter().any(refused) {
         tree.diagnostics.push(Diagnostic::path_error(
             Rule::MissingSkillMd,
             root,

@@ -544,8 +544,9 @@ pub(super) fn check_duplicate_names(tree: &mut Tree) {
                 name_line(&b.text),
                 1,
                 format!(
-                    "skill name \"{}\" is also used by {} in the same folder; skill names must be unique",
+                    "skill name \"{}\" of {} is also used by {}; skills read together need unique names: rename one",
                     b.name(),
+                    b.manifest_path.strip_prefix(&tree.root).unwrap_or(&b.manifest_path).display(),
                     a.manifest_path.strip_prefix(&tree.root).unwrap_or(&a.manifest_path).display()
                 ),
             ));

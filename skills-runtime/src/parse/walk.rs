@@ -12,13 +12,16 @@
 //!   permissions may deny. A SKILL.md that is such a link makes no skill.
 //! - **Each real folder is read once per skill** (and once outside skills), known by its device
 //!   and inode on Unix (its canonical path elsewhere): a graph of links that reaches one folder
-//!   by many paths costs one visit, and the folder reached again is reported (`scan-limit`).
-//!   A link to an ancestor is a loop, reported as a `read-error`.
+//!   by many paths costs one visit, and the folder reached again is reported (`scan-limit`),
+//!   except a link outside skills to a folder also read where it really is (a repository's
+//!   `.agents/skills -> ../skills`): its skills are reported once, under their real paths.
+//!   A link to an ancestor is a loop, reported as a `read-error` (it cannot be read).
 //! - **Caps** (the walk fields of [`ScanOptions`](super::ScanOptions)): how deep, how many entries (files and folders) in all and per
 //!   skill, and optionally how long. What a cap cuts is reported with a `scan-limit` warning
 //!   naming the folder and the cap; the rest of the walk goes on where it can.
 
-use std::collections::HashSet;
+use std::collections::HashMap;
+use std::collections::hash_map::Entry;
 use std::fs;
 use std::hash::{DefaultHasher, Hash, Hasher};
 use std::path::{Path, PathBuf};
@@ -158,7 +161,8 @@ pub(crate) struct Budget<'a> {
     root: &'a Path,
     limits: WalkLimits,
     started: Instant,
-    seen: HashSet<(usize, FolderId)>,
+    /// Each real folder read, by the skill reading it, with the path it was first read at.
+    seen: HashMap<(usize, FolderId), PathBuf>,
     repeated: Cut,
     too_deep: Cut,
     hasher: DefaultHasher,
@@ -177,7 +181,7 @@ impl<'a> Budget<'a> {
             root,
             limits,
             started: Instant::now(),
-            seen: HashSet::new(),
+            seen: HashMap::new(),
             repeated: Cut::default(),
             too_deep: Cut::default(),
             hasher: DefaultHasher::new(),
@@ -230,19 +234,30 @@ impl<'a> Budget<'a> {
     }
 
     /// Whether the real folder at `path` is read for the first time by the skill numbered
-    /// `owner` (`usize::MAX` outside skills); a folder met again is recorded as cut.
+    /// `owner` (`usize::MAX` outside skills); a folder met again is recorded as cut, except
+    /// outside skills when one of the two ways is where the folder really is (`is_real`): a
+    /// link laid over a folder of skills (`.agents/skills -> ../skills`) is a layout, and the
+    /// walker reports its skills once, under their real paths.
     pub(crate) fn first_visit(
         &mut self,
         owner: usize,
         path: &Path,
         depth: usize,
         meta: &fs::Metadata,
+        is_real: impl Fn(&Path) -> bool,
     ) -> bool {
         let Some(id) = folder_id(path, meta) else {
             return true;
         };
-        if self.seen.insert((owner, id)) {
-            return true;
+        let first = match self.seen.entry((owner, id)) {
+            Entry::Vacant(place) => {
+                place.insert(path.to_owned());
+                return true;
+            }
+            Entry::Occupied(place) => place.get().clone(),
+        };
+        if owner == usize::MAX && (is_real(path) || is_real(&first)) {
+            return false;
         }
         self.summary.cut = true;
         self.repeated.record(path, depth);

@@ -71,6 +71,8 @@ impl<'a> Walk<'a> {
         let mut open: Vec<OpenSkill> = Vec::new();
         let mut it = walker.into_iter();
         let mut dirs = 0usize;
+        // Whether a link to a folder was followed (only then may a skill lie elsewhere).
+        let mut linked = false;
         while let Some(entry) = it.next() {
             if let Some(why) = budget.meet() {
                 diagnostics.push(budget.stop(why));
@@ -81,9 +83,21 @@ impl<'a> Walk<'a> {
                 Err(e) => {
                     let path = e.path().unwrap_or(self.root).to_owned();
                     let message = match (e.loop_ancestor(), e.io_error()) {
-                        (Some(a), _) => format!("symbolic link loop back to {}; skipped", a.display()),
-                        (None, Some(io)) if io.kind() == io::ErrorKind::NotFound && path.is_symlink() => {
-                            "broken symbolic link: its target does not exist; remove it or fix the target".into()
+                        // An error, not a skip: the link cannot be read, and only its owner can fix it.
+                        (Some(a), _) => format!(
+                            "symbolic link to `{}` loops back to {}, a folder holding it, so it \
+                             cannot be read; remove the link or point it at a folder outside that one",
+                            link_text(&path),
+                            a.display()
+                        ),
+                        (None, Some(io))
+                            if io.kind() == io::ErrorKind::NotFound && path.is_symlink() =>
+                        {
+                            format!(
+                                "broken symbolic link to `{}`: its target does not exist; remove \
+                                 it or fix the target",
+                                link_text(&path)
+                            )
                         }
                         (None, Some(io)) => format!("cannot read: {io}"),
                         (None, None) => format!("cannot read: {e}"),
@@ -112,6 +126,9 @@ impl<'a> Walk<'a> {
                     "symbolic link not followed (following links is off)".into(),
                 ));
                 continue;
+            }
+            if entry.path_is_symlink() && entry.file_type().is_dir() {
+                linked = true;
             }
             if entry.path_is_symlink()
                 && let Some(message) = self.link_escape(entry.path(), open.last())
@@ -152,7 +169,8 @@ impl<'a> Walk<'a> {
                     }
                 };
                 let owner = open.last().map_or(usize::MAX, |s| s.index);
-                if !budget.first_visit(owner, entry.path(), entry.depth(), &meta) {
+                let real = |path: &Path| self.is_real(path);
+                if !budget.first_visit(owner, entry.path(), entry.depth(), &meta, real) {
                     it.skip_current_dir();
                     continue;
                 }
@@ -207,7 +225,92 @@ impl<'a> Walk<'a> {
                 }
             }
         }
+        if linked {
+            self.rebase_linked_skills(diagnostics, from);
+        }
         budget.finish(diagnostics, from)
+    }
+
+    /// Whether `path` (below the root) is where its folder really is: no symbolic link on the
+    /// way from the root to it.
+    fn is_real(&self, path: &Path) -> bool {
+        let (Some(root), Ok(rel)) = (&self.canonical_root, path.strip_prefix(self.root)) else {
+            return false;
+        };
+        fs::canonicalize(path).is_ok_and(|real| real == root.join(rel))
+    }
+
+    /// Where the folder at `path`, reached through a symbolic link, really is below the root
+    /// (`None` when it is already there, or lies outside the root).
+    fn real_place(&self, path: &Path) -> Option<PathBuf> {
+        let root = self.canonical_root.as_deref()?;
+        let real = fs::canonicalize(path).ok()?;
+        let rel = real.strip_prefix(root).ok()?;
+        let place = if rel.as_os_str().is_empty() {
+            self.root.to_owned()
+        } else {
+            self.root.join(rel)
+        };
+        (place != path).then_some(place)
+    }
+
+    /// A skill folder reached through a symbolic link that stays inside the root (a repository's
+    /// `.agents/skills -> ../skills`) is reported under its real path, with its files and this
+    /// walk's diagnostics about it; a second way to the same real skill folder adds nothing.
+    fn rebase_linked_skills(&mut self, diagnostics: &mut [Diagnostic], from: usize) {
+        let mut taken: std::collections::HashSet<PathBuf> = self
+            .skill_dirs
+            .iter()
+            .filter(|d| self.is_real(d))
+            .cloned()
+            .collect();
+        let mut moved: Vec<(PathBuf, Option<PathBuf>)> = Vec::new();
+        for dir in &self.skill_dirs {
+            let Some(place) = self.real_place(dir) else {
+                continue;
+            };
+            let new = taken.insert(place.clone()).then_some(place);
+            moved.push((dir.clone(), new));
+        }
+        if moved.is_empty() {
+            return;
+        }
+        let skills: std::collections::HashSet<PathBuf> = self.skill_dirs.iter().cloned().collect();
+        // A path's new place, by its nearest skill folder; `None` when that folder was a
+        // second way to a skill already read.
+        let rebase = |path: &Path| -> Option<Option<PathBuf>> {
+            let owner = path.ancestors().find(|a| skills.contains(*a))?;
+            let (_, to) = moved.iter().find(|(from, _)| from == owner)?;
+            let rest = path.strip_prefix(owner).ok()?;
+            Some(to.as_ref().map(|to| {
+                if rest.as_os_str().is_empty() {
+                    to.clone()
+                } else {
+                    to.join(rest)
+                }
+            }))
+        };
+        self.files.retain_mut(|(path, _)| match rebase(path) {
+            None => true,
+            Some(Some(to)) => {
+                *path = to;
+                true
+            }
+            Some(None) => false,
+        });
+        for d in diagnostics.get_mut(from..).unwrap_or_default() {
+            if let Some(Some(to)) = rebase(&d.file) {
+                d.file = to;
+            }
+        }
+        self.skill_dirs = self
+            .skill_dirs
+            .iter()
+            .filter_map(|dir| match moved.iter().find(|(from, _)| from == dir) {
+                None => Some(dir.clone()),
+                Some((_, to)) => to.clone(),
+            })
+            .collect();
     }
 
     /// Whether the walk goes into `entry` (below the root): a folder to search or read, a file

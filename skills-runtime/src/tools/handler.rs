@@ -513,6 +513,7 @@ impl Tools {
     /// a call under `ask` without a grant for the skill's content is not answered, its answer
     /// names the subject in [`ToolOutput::approval`] (a [`Session`](super::Session) keeps it
     /// until the user answers).
+    #[must_use = "the call was answered (a script may have run): give `text` to the model"]
     pub fn handle(&self, tool_name: &str, arguments: &str) -> ToolOutput {
         let call = match self.parse(tool_name, arguments) {
             Ok(call) => call,

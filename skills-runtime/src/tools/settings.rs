@@ -40,8 +40,12 @@ pub struct Source(Origin);
 #[derive(Clone)]
 enum Origin {
     Fixed(Snapshot),
-    Live(Arc<dyn Fn() -> Snapshot + Send + Sync>),
+    Live(Arc<dyn Fn() -> Snapshot + Send + Sync>, Option<Problems>),
 }
+
+/// What a live source could not serve as it stands now, one line each (an overlay's errors:
+/// the skills and files it left out, `Overlay::problems`); a host logs them.
+type Problems = Arc<dyn Fn() -> Vec<String> + Send + Sync>;
 
 impl Source {
     /// A set that may change while it is served: `snapshot` is called for every request (an
@@ -55,14 +59,14 @@ impl Source {
     /// # drop(source);
     /// ```
     pub fn live(snapshot: impl Fn() -> Arc<SkillSet<Dynamic>> + Send + Sync + 'static) -> Self {
-        Source(Origin::Live(Arc::new(snapshot)))
+        Source(Origin::Live(Arc::new(snapshot), None))
     }
 
     /// The set as it is now.
     pub(crate) fn snapshot(&self) -> Snapshot {
         match &self.0 {
             Origin::Fixed(set) => Arc::clone(set),
-            Origin::Live(f) => f(),
+            Origin::Live(f, _) => f(),
         }
     }
 
@@ -72,7 +76,20 @@ impl Source {
         allow(dead_code, reason = "only MCP watches a set")
     )]
     pub(crate) fn is_live(&self) -> bool {
-        matches!(self.0, Origin::Live(_))
+        matches!(self.0, Origin::Live(..))
+    }
+
+    /// What the source cannot serve as it stands now (an overlay's errors, as their
+    /// diagnostics print), for a host's log; none for a fixed set.
+    #[cfg_attr(
+        not(feature = "mcp"),
+        allow(dead_code, reason = "only MCP logs what a source left out")
+    )]
+    pub(crate) fn problems(&self) -> Vec<String> {
+        match &self.0 {
+            Origin::Live(_, Some(problems)) => problems(),
+            _ => Vec::new(),
+        }
     }
 }
 
@@ -111,7 +128,12 @@ impl From<Arc<SkillSet<Dynamic>>> for Source {
 #[cfg(feature = "fs")]
 impl<Id: Send + Sync + 'static> From<Arc<crate::disk::Overlay<Id>>> for Source {
     fn from(overlay: Arc<crate::disk::Overlay<Id>>) -> Self {
-        Source::live(move || overlay.snapshot())
+        let left_out = Arc::clone(&overlay);
+        let problems: Problems = Arc::new(move || left_out.problems());
+        Source(Origin::Live(
+            Arc::new(move || overlay.snapshot()),
+            Some(problems),
+        ))
     }
 }
 

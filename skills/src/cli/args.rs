@@ -1,7 +1,7 @@
 //! The command line as clap reads it: the commands, their flags and positionals, and the
 //! options they share.
 
-use std::path::PathBuf;
+use std::path::{Path, PathBuf};
 use std::str::FromStr;
 
 use clap::builder::TypedValueParser as _;
@@ -28,9 +28,11 @@ pub(super) enum Command {
     ///
     /// Each PATH is searched for every SKILL.md below it, dot folders included (`.curated/`,
     /// `.claude/skills/`), except version-control, dependency and cache folders (.git, .hg,
-    /// .svn, .jj, node_modules, target, .venv, __pycache__, .tox). A skill folder or a SKILL.md
-    /// is checked together with every skill nested below it, and those are reported too. A
-    /// problem with a whole file or folder prints as `PATH: error[RULE]: message`.
+    /// .svn, .jj, node_modules, target, .venv, __pycache__, .tox): every command finds the same
+    /// skills in a PATH. A skill folder or a SKILL.md is checked together with every skill
+    /// nested below it, and those are reported too. A problem with a whole file or folder
+    /// prints as `PATH: error[RULE]: message`. `validate` is strict (the other commands read
+    /// leniently: a collection someone else wrote keeps its skills, with warnings).
     #[command(
         after_help = "Exit status: 0 all valid (warnings allowed), 1 any error, \
                             2 usage or I/O error (e.g. a PATH that does not exist)."
@@ -41,9 +43,10 @@ pub(super) enum Command {
         paths: Vec<PathBuf>,
         #[command(flatten)]
         common: Common,
-        /// Do not search folders whose name starts with `.` (as `skills!` and discovery do).
+        /// Check as the other commands read: name/folder mismatch, long fields and unknown
+        /// fields are warnings. Without it `validate` is strict, as `skills!` is.
         #[arg(long)]
-        no_dot_folders: bool,
+        lenient: bool,
         /// Output format.
         #[arg(long, value_enum, default_value_t = ReportFormat::Text)]
         format: ReportFormat,
@@ -53,15 +56,16 @@ pub(super) enum Command {
         unreferenced: bool,
     },
     /// One row per skill: name, description, files, bytes, source.
-    #[command(override_usage = "skills list [OPTIONS] <PATH | --discover>")]
+    #[command(override_usage = "skills list [OPTIONS] <PATH... | --discover>")]
     List {
         #[command(flatten)]
         target: TargetArgs,
         #[command(flatten)]
         common: Common,
     },
-    /// The L1 listing, byte-identical to what `skills!` embeds for the same folder.
-    #[command(override_usage = "skills prompt [OPTIONS] <PATH | --discover>")]
+    /// The L1 listing, byte-identical to what `skills!` embeds for the same folder (with
+    /// --no-dot-folders, as `skills!` reads it, if it has dot folders).
+    #[command(override_usage = "skills prompt [OPTIONS] <PATH... | --discover>")]
     Prompt {
         #[command(flatten)]
         target: TargetArgs,
@@ -73,7 +77,7 @@ pub(super) enum Command {
     },
     /// The tool definition(s) as JSON, with the skills the model may invoke as the `skill`
     /// enum; `[]` when there is none (a host offers no tool then).
-    #[command(override_usage = "skills schema [OPTIONS] <PATH | --discover>")]
+    #[command(override_usage = "skills schema [OPTIONS] <PATH... | --discover>")]
     Schema {
         #[command(flatten)]
         target: TargetArgs,
@@ -150,7 +154,7 @@ pub(super) enum Command {
     /// The user's menu: one line per skill the user may invoke, `/name [argument hint]` and
     /// what it does. Skills whose `user-invocable` is `false` are left out; skills the model
     /// may not invoke are in it.
-    #[command(override_usage = "skills menu [OPTIONS] <PATH | --discover>")]
+    #[command(override_usage = "skills menu [OPTIONS] <PATH... | --discover>")]
     Menu {
         #[command(flatten)]
         target: TargetArgs,
@@ -162,8 +166,10 @@ pub(super) enum Command {
     ///
     /// Changed files are read again in the background (checked once a second), so edits show
     /// up without a restart; requests are answered from the last complete set meanwhile, and a
-    /// reload never delays them. Diagnostics go to stderr; stdout carries the protocol.
-    #[command(override_usage = "skills serve [OPTIONS] <PATH | --discover>")]
+    /// reload never delays them. Diagnostics go to stderr; stdout carries the protocol. A skill
+    /// that cannot be served is named there with its rule, and logged to a client that sets a
+    /// log level (`logging/setLevel`).
+    #[command(override_usage = "skills serve [OPTIONS] <PATH... | --discover>")]
     Serve {
         #[command(flatten)]
         target: TargetArgs,
@@ -204,14 +210,29 @@ pub(super) enum Command {
         #[command(flatten)]
         common: Common,
     },
+    /// Start a skill: DIR/NAME/SKILL.md (its `name`, a description to edit, a body template)
+    /// and the folders the specification names (scripts/, references/, assets/); prints the
+    /// `skills!` and build.rs lines that embed DIR.
+    #[command(
+        after_help = "Exit status: 0 written, 1 NAME is not a valid skill name (the validator's \
+                      message says why), 2 DIR/NAME exists already or cannot be written."
+    )]
+    New {
+        /// The skill's name: 1 to 64 lowercase letters, digits and hyphens.
+        name: String,
+        /// The folder of skills to write it in (created if missing).
+        #[arg(default_value = "skills")]
+        dir: PathBuf,
+    },
 }
 
 #[derive(clap::Args)]
 pub(super) struct TargetArgs {
-    /// A folder of skills, a skill folder or a SKILL.md; required unless --discover is given.
-    /// Read as `skills!` reads it: folders whose name starts with `.` are not searched.
+    /// Folders of skills, skill folders or SKILL.md files; required unless --discover is
+    /// given. Read as `validate` reads them (dot folders included, tool folders skipped), but
+    /// leniently; a name found under two PATHs is taken from the first.
     #[arg(required_unless_present = "discover", conflicts_with = "discover")]
-    pub(super) path: Option<PathBuf>,
+    pub(super) paths: Vec<PathBuf>,
     /// Use the skills discovery finds from the current folder (project, user and
     /// $SKILLS_PATH roots) instead of PATH.
     #[arg(long)]
@@ -220,19 +241,20 @@ pub(super) struct TargetArgs {
 
 impl TargetArgs {
     pub(super) fn target(&self) -> Target {
-        match &self.path {
-            Some(path) if !self.discover => Target::Path(path.clone()),
-            _ => Target::Discover,
+        if self.discover || self.paths.is_empty() {
+            Target::Discover
+        } else {
+            Target::Paths(self.paths.clone())
         }
     }
 }
 
 #[derive(clap::Args)]
 pub(super) struct Common {
-    /// Apply the lenient profile: warn on name/folder mismatch, long fields, unknown fields.
-    /// (Discovery always reads leniently: those files are not yours.)
+    /// Do not search folders whose name starts with `.` (`.curated/`, `.claude/skills/`), as
+    /// `skills!` does; with --discover the roots are read as discovery reads them anyway.
     #[arg(long)]
-    pub(super) lenient: bool,
+    pub(super) no_dot_folders: bool,
     /// Accept a client's fields as known fields: `claude-code`, `codex` or `opencode`;
     /// repeatable. Their types are checked (a wrong type is a `client-field-type` error) and
     /// they say who may invoke each skill, with no warning. Without it, the strict profile
@@ -299,28 +321,23 @@ pub(super) fn parse_count(text: &str) -> Result<Count, String> {
 }
 
 impl Common {
-    pub(super) fn profile(&self) -> Profile {
-        if self.lenient {
-            Profile::Lenient
-        } else {
-            Profile::Strict
-        }
-    }
-
-    /// How the commands that load skills read PATH: as `skills!` does (no dot folders, links
-    /// followed inside the root), except that a resource over the cap is left out with a
-    /// warning instead of failing its skill.
-    pub(super) fn options(&self) -> ScanOptions {
+    /// How every command reads a PATH, the one walk behind `validate` and the commands that
+    /// serve: every SKILL.md below it (see [`ScanOptions::for_repositories`]), dot folders
+    /// unless `--no-dot-folders`, links followed inside the root. `check` is `validate`'s
+    /// profile; the others read leniently (a collection someone else wrote keeps its skills,
+    /// with warnings) and leave a resource over the cap out with a warning, where `validate`
+    /// given an explicit cap reports it as an error.
+    pub(super) fn scan_options(&self, check: Option<Profile>) -> ScanOptions {
         let mut options = ScanOptions {
-            profile: self.profile(),
+            profile: check.unwrap_or(Profile::Lenient),
             dialects: self.dialects.clone(),
-            follow_symlinks: true,
-            skip_large_resources: true,
-            ..ScanOptions::default()
+            dot_folders: !self.no_dot_folders,
+            ..ScanOptions::for_repositories()
         };
         self.walk(&mut options);
         if let Some(Cap(cap)) = self.max_resource_bytes {
             options.max_resource_bytes = cap;
+            options.skip_large_resources = check.is_none();
         }
         options
     }
@@ -338,29 +355,35 @@ impl Common {
         }
     }
 
-    /// How `validate` reads PATH: every SKILL.md below it (see
-    /// [`ScanOptions::for_repositories`]); a resource over a cap given on the command line is
-    /// an error.
-    pub(super) fn validate_options(&self, dot_folders: bool) -> ScanOptions {
-        let mut options = ScanOptions {
-            profile: self.profile(),
-            dialects: self.dialects.clone(),
-            dot_folders,
-            ..ScanOptions::for_repositories()
-        };
-        self.walk(&mut options);
-        if let Some(Cap(cap)) = self.max_resource_bytes {
-            options.max_resource_bytes = cap;
-            options.skip_large_resources = false;
-        }
-        options
-    }
-
-    /// Discovery from the current folder, with the size cap given on the command line.
-    pub(super) fn discovery(&self) -> Discovery {
+    /// Where the commands other than `validate` take skills from: the PATHs as code roots
+    /// (earlier wins a name, as discovery's precedence says), each read with
+    /// [`Common::scan_options`]; or discovery from the current folder, with the caps and
+    /// dialects given on the command line.
+    pub(super) fn discovery(&self, target: &Target) -> Discovery {
         let mut discovery = Discovery::default();
-        self.walk(&mut discovery.scan);
-        discovery.scan.dialects = self.dialects.clone();
+        if let Target::Paths(paths) = target {
+            discovery = Discovery {
+                project: false,
+                user: false,
+                home: None,
+                env_var: None,
+                // A SKILL.md names its skill's folder.
+                code_roots: paths
+                    .iter()
+                    .map(|p| match p.file_name() {
+                        Some(name) if name == crate::__private::MANIFEST && p.is_file() => p
+                            .parent()
+                            .map_or_else(|| PathBuf::from("."), Path::to_path_buf),
+                        _ => p.clone(),
+                    })
+                    .collect(),
+                scan: self.scan_options(None),
+                ..discovery
+            };
+        } else {
+            self.walk(&mut discovery.scan);
+            discovery.scan.dialects = self.dialects.clone();
+        }
         if let Some(Cap(cap)) = self.max_resource_bytes {
             discovery.scan.max_resource_bytes = cap;
             discovery.max_file_bytes = cap;
@@ -369,9 +392,10 @@ impl Common {
     }
 }
 
-/// Where skills come from: a folder given on the command line, or discovery.
+/// Where skills come from: the folders given on the command line, or discovery.
+#[derive(Clone)]
 pub(super) enum Target {
-    Path(PathBuf),
+    Paths(Vec<PathBuf>),
     Discover,
 }
 
@@ -407,7 +431,7 @@ pub(super) fn split_target(
         return (Target::Discover, args);
     }
     let path = PathBuf::from(args.remove(0));
-    (Target::Path(path), args)
+    (Target::Paths(vec![path]), args)
 }
 
 #[derive(Clone, Copy, ValueEnum)]

@@ -6,16 +6,21 @@ use std::path::PathBuf;
 use super::args::{Common, ReportFormat};
 use super::{Outcome, outcome_of};
 use crate::__private::scan;
-use crate::parse::Diagnostic;
+use crate::parse::{Diagnostic, Profile};
 
 pub(super) fn validate(
     paths: &[PathBuf],
     common: &Common,
-    dot_folders: bool,
+    lenient: bool,
     format: ReportFormat,
     unreferenced: bool,
 ) -> Outcome {
-    let mut options = common.validate_options(dot_folders);
+    let profile = if lenient {
+        Profile::Lenient
+    } else {
+        Profile::Strict
+    };
+    let mut options = common.scan_options(Some(profile));
     options.unreferenced_files = unreferenced;
     let mut all = Vec::new();
     let mut skills = 0;

@@ -4,10 +4,11 @@
 //! Exit codes: 0 success, 1 a skill failed validation (or a lookup missed), 2 usage or I/O error.
 //!
 //! `args` is the command line as clap reads it, `check` the `validate` command, `show` the
-//! commands that print what a model or a user gets, `serve` the MCP server.
+//! commands that print what a model or a user gets, `serve` the MCP server, `new` a new skill.
 
 mod args;
 mod check;
+mod new;
 mod serve;
 mod show;
 
@@ -52,10 +53,10 @@ pub fn main() -> ExitCode {
         Command::Validate {
             paths,
             common,
-            no_dot_folders,
+            lenient,
             format,
             unreferenced,
-        } => check::validate(&paths, &common, !no_dot_folders, format, unreferenced),
+        } => check::validate(&paths, &common, lenient, format, unreferenced),
         Command::List { target, common } => show::list(&target.target(), &common),
         Command::Menu { target, common } => show::menu(&target.target(), &common),
         Command::Prompt {
@@ -106,6 +107,7 @@ pub fn main() -> ExitCode {
             dest,
             common,
         } => show::extract(&path, &skill, &dest, &common),
+        Command::New { name, dir } => new::new(&name, &dir),
         Command::Serve {
             target,
             common,
@@ -164,6 +166,48 @@ pub fn main() -> ExitCode {
 pub(crate) fn usage(message: &str) -> Outcome {
     eprintln!("error: {message}");
     Outcome::Usage
+}
+
+/// The skills a lenient reading left out, each SKILL.md with the rules of its errors: what
+/// `list`, `serve` and the others name on stderr. A SKILL.md with an error that is not among
+/// the `served` ones is a skill left out.
+pub(crate) fn left_out(
+    diagnostics: &[Diagnostic],
+    served: &[std::path::PathBuf],
+) -> Vec<(std::path::PathBuf, Vec<Rule>)> {
+    let mut skills: Vec<(std::path::PathBuf, Vec<Rule>)> = Vec::new();
+    let manifests = diagnostics.iter().filter(|d| {
+        d.is_error()
+            && d.file.file_name() == Some(crate::__private::MANIFEST.as_ref())
+            && !served.contains(&d.file)
+    });
+    for d in manifests {
+        match skills.iter_mut().find(|(file, _)| *file == d.file) {
+            Some((_, rules)) if !rules.contains(&d.rule) => rules.push(d.rule),
+            Some(_) => {}
+            None => skills.push((d.file.clone(), vec![d.rule])),
+        }
+    }
+    skills
+}
+
+/// One line naming the skills left out, for stderr and the MCP server's log.
+pub(crate) fn left_out_line(skills: &[(std::path::PathBuf, Vec<Rule>)]) -> Option<String> {
+    let named: Vec<String> = skills
+        .iter()
+        .map(|(file, rules)| {
+            let rules: Vec<String> = rules.iter().map(Rule::to_string).collect();
+            format!("{} ({})", file.display(), rules.join(", "))
+        })
+        .collect();
+    (!named.is_empty()).then(|| {
+        format!(
+            "skipped {} skill{} that cannot be served (the errors above say why): {}",
+            named.len(),
+            check::plural(named.len()),
+            named.join("; ")
+        )
+    })
 }
 
 /// The outcome a set of diagnostics calls for: a path that cannot be read is an I/O error.

@@ -1,11 +1,11 @@
 //! `skills serve`: an overlay of the target served over MCP (stdio, or Streamable HTTP), its
 //! permission and token files.
 
-use std::path::{Path, PathBuf};
+use std::path::Path;
 
 use super::args::{Common, Target};
 use super::check::plural;
-use super::{Outcome, base, outcome_of, usage};
+use super::{Outcome, base, left_out, left_out_line};
 use crate::disk::Discovery;
 use crate::tools::Settings;
 
@@ -55,6 +55,20 @@ pub(super) fn read_tokens(
     Ok(tokens)
 }
 
+/// The SKILL.md files the overlay serves now, named as the PATHs were given.
+fn served(overlay: &crate::disk::Overlay, target: &Target) -> Vec<std::path::PathBuf> {
+    let manifests = overlay
+        .sources()
+        .into_values()
+        .map(|(_, manifest)| manifest);
+    match target {
+        Target::Paths(paths) => manifests
+            .map(|m| super::show::given_path(paths, &m))
+            .collect(),
+        Target::Discover => manifests.collect(),
+    }
+}
+
 /// `skills serve`: an overlay of the target's folder (or of what discovery finds) over no
 /// embedded skills, served over stdio (or Streamable HTTP with `--http`) and reloaded when its
 /// files change.
@@ -74,40 +88,29 @@ pub(super) fn serve(
     use crate::mcp::McpServer;
     use crate::policy::Access;
 
-    let discovery = match target {
-        Target::Path(path) => {
-            if !path.exists() {
-                return usage(&format!("{}: no such file or folder", path.display()));
-            }
-            // A SKILL.md names its skill's folder.
-            let root = if path.is_file() {
-                path.parent()
-                    .map_or_else(|| PathBuf::from("."), Path::to_path_buf)
-            } else {
-                path.clone()
-            };
-            let defaults = common.discovery();
-            let mut scan = common.options();
-            // A reload is bounded in time as discovery's are, so no tree can hold one for ever.
-            scan.max_time = defaults.scan.max_time;
-            Discovery {
-                project: false,
-                user: false,
-                env_var: None,
-                code_roots: vec![root],
-                scan,
-                ..defaults
-            }
+    let unreadable = super::show::unreadable(target, common);
+    if !unreadable.is_empty() {
+        for d in &unreadable {
+            eprintln!("{d}");
         }
-        Target::Discover => common.discovery(),
-    };
+        return Outcome::Usage;
+    }
+    let mut discovery = common.discovery(target);
+    // A reload is bounded in time as discovery's are, so no tree can hold one for ever.
+    discovery.scan.max_time = Discovery::default().scan.max_time;
     // Over the binary's Rust scripts, which the overlay keeps with the skills of their names.
     let overlay = Arc::new(Overlay::new(base(), discovery));
-    let diagnostics = overlay.diagnostics();
+    let diagnostics: Vec<_> = overlay
+        .diagnostics()
+        .into_iter()
+        .map(|d| super::show::as_given(target, d))
+        .collect();
     for d in &diagnostics {
         eprintln!("{d}");
     }
-    let outcome = outcome_of(&diagnostics).min(Outcome::Invalid);
+    if let Some(line) = left_out_line(&left_out(&diagnostics, &served(&overlay, target))) {
+        eprintln!("{line}");
+    }
     let set = overlay.snapshot();
     let over = http
         .as_ref()
@@ -141,10 +144,25 @@ pub(super) fn serve(
     // (issue 13: a reload on the request path, walking a link to `/`, left the server
     // answering nothing, not even `ping`).
     drop(set);
+    let named = target.clone();
+    // Weak: the watcher lives as long as the overlay, and must not keep it alive.
+    let watched = Arc::downgrade(&overlay);
     let _watching = overlay
-        .watch(Duration::from_secs(1), |report| {
-            for d in &report.diagnostics {
+        .watch(Duration::from_secs(1), move |report| {
+            let diagnostics: Vec<_> = report
+                .diagnostics
+                .iter()
+                .map(|d| super::show::as_given(&named, d.clone()))
+                .collect();
+            for d in &diagnostics {
                 eprintln!("{d}");
+            }
+            let served = watched
+                .upgrade()
+                .map(|overlay| served(&overlay, &named))
+                .unwrap_or_default();
+            if let Some(line) = left_out_line(&left_out(&diagnostics, &served)) {
+                eprintln!("{line}");
             }
             eprintln!(
                 "skills serve: reloaded (added {:?}, removed {:?}, changed {:?})",
@@ -182,7 +200,7 @@ pub(super) fn serve(
         }
     };
     match served {
-        Ok(()) => outcome,
+        Ok(()) => Outcome::Ok,
         Err(e) => {
             eprintln!("error: {e}");
             Outcome::Usage

@@ -6,9 +6,8 @@ use std::io::Write;
 use std::path::Path;
 
 use super::args::{Common, SchemaFormat, Target};
-use super::check::plural;
-use super::{Outcome, base, outcome_of};
-use crate::__private::scan;
+use super::{Outcome, base, left_out, left_out_line, outcome_of};
+use crate::__private::{MANIFEST, scan};
 use crate::SkillSet;
 use crate::listing::ListingFormat;
 use crate::tools::{Settings, ToolStyle, Tools};
@@ -20,56 +19,105 @@ pub(super) struct Loaded {
     pub(super) outcome: Outcome,
 }
 
-pub(super) fn load(target: &Target, common: &Common, format: &ListingFormat) -> Loaded {
-    let (skills, sources, diagnostics, skipped) = match target {
-        Target::Path(path) => {
-            let tree = scan(path, &common.options());
-            let (loaded, mut diagnostics) = crate::load::skills(&tree, None);
-            diagnostics.splice(0..0, tree.diagnostics.iter().cloned());
-            let skipped = tree.skills.len() - loaded.len();
-            let sources = loaded
-                .iter()
-                .map(|(skill, i)| {
-                    (
-                        skill.name().to_owned(),
-                        tree.skills[*i].dir.display().to_string(),
-                    )
-                })
-                .collect();
-            (
-                loaded.into_iter().map(|(skill, _)| skill).collect(),
-                sources,
-                diagnostics,
-                skipped,
-            )
-        }
-        Target::Discover => {
-            let found = common.discovery().scan();
-            let sources = found
-                .skills
-                .iter()
-                .map(|f| {
-                    (
-                        f.skill.name().to_owned(),
-                        format!("{}: {}", f.root.kind, f.manifest.display()),
-                    )
-                })
-                .collect();
-            let skills = found.skills.into_iter().map(|f| f.skill).collect();
-            (skills, sources, found.diagnostics, 0)
-        }
+/// PATHs that do not exist or are neither a folder nor a SKILL.md, as `validate` words them
+/// (the one walk's own diagnostics); empty when every PATH can be read.
+pub(super) fn unreadable(target: &Target, common: &Common) -> Vec<crate::parse::Diagnostic> {
+    let Target::Paths(paths) = target else {
+        return Vec::new();
     };
+    let options = common.scan_options(None);
+    paths
+        .iter()
+        .filter(|p| match std::fs::metadata(p) {
+            Ok(meta) => !meta.is_dir() && p.file_name() != Some(MANIFEST.as_ref()),
+            Err(_) => true,
+        })
+        .flat_map(|p| scan(p, &options).diagnostics)
+        .collect()
+}
+
+/// `path`, which the walk reports under a PATH's real (canonical) location, under the PATH as
+/// it was given, so that every command names files as `validate` does.
+pub(super) fn given_path(paths: &[std::path::PathBuf], path: &Path) -> std::path::PathBuf {
+    for given in paths {
+        let root = match given.file_name() {
+            Some(name) if name == MANIFEST && given.is_file() => given.parent().unwrap_or(given),
+            _ => given,
+        };
+        if let Ok(real) = std::fs::canonicalize(root)
+            && let Ok(rest) = path.strip_prefix(&real)
+        {
+            return root.join(rest);
+        }
+    }
+    path.to_owned()
+}
+
+/// A diagnostic of the target's walk with its file as [`given_path`] names it.
+pub(super) fn as_given(
+    target: &Target,
+    mut d: crate::parse::Diagnostic,
+) -> crate::parse::Diagnostic {
+    if let Target::Paths(paths) = target {
+        d.file = given_path(paths, &d.file);
+    }
+    d
+}
+
+/// Reads the target the one way every command but `validate` does ([`Common::discovery`]):
+/// leniently, each skill that cannot be served named on stderr with its rules, the rest kept.
+/// The outcome is an I/O error when a PATH cannot be read, else success: the collection's
+/// problems are warnings here, `validate` is the command whose exit status judges them.
+pub(super) fn load(target: &Target, common: &Common, format: &ListingFormat) -> Loaded {
+    let unreadable = unreadable(target, common);
+    let found = if unreadable.is_empty() {
+        common.discovery(target).scan()
+    } else {
+        crate::__private::Discovered::default()
+    };
+    let sources = found
+        .skills
+        .iter()
+        .map(|f| {
+            let source = match target {
+                // From PATH, the source is the skill's folder (what `${SKILL_DIR}` names).
+                Target::Paths(paths) => {
+                    let dir = f.manifest.parent().unwrap_or(&f.manifest);
+                    given_path(paths, dir).display().to_string()
+                }
+                Target::Discover => format!("{}: {}", f.root.kind, f.manifest.display()),
+            };
+            (f.skill.name().to_owned(), source)
+        })
+        .collect();
+    let diagnostics: Vec<_> = unreadable
+        .into_iter()
+        .chain(found.diagnostics.iter().cloned())
+        .map(|d| as_given(target, d))
+        .collect();
     for d in &diagnostics {
         eprintln!("{d}");
     }
-    if skipped > 0 {
-        eprintln!("skipped {skipped} invalid skill{}", plural(skipped));
+    let served: Vec<_> = found
+        .skills
+        .iter()
+        .map(|f| match target {
+            Target::Paths(paths) => given_path(paths, &f.manifest),
+            Target::Discover => f.manifest.clone(),
+        })
+        .collect();
+    if let Some(line) = left_out_line(&left_out(&diagnostics, &served)) {
+        eprintln!("{line}");
     }
+    let skills = found.skills.into_iter().map(|f| f.skill).collect();
     let set = SkillSet::from_skills(skills, format).with_scripts(base().scripts().iter().cloned());
     Loaded {
         set,
         sources,
-        outcome: outcome_of(&diagnostics),
+        outcome: match outcome_of(&diagnostics) {
+            Outcome::Usage => Outcome::Usage,
+            _ => Outcome::Ok,
+        },
     }
 }
 
@@ -203,7 +251,7 @@ pub(super) fn invoke(target: &Target, message: &str, common: &Common) -> Outcome
         };
         // From PATH, the source is the skill's folder; discovery's sources are labels.
         let dir = match target {
-            Target::Path(_) => sources.get(&call.name).map(String::as_str),
+            Target::Paths(_) => sources.get(&call.name).map(String::as_str),
             Target::Discover => None,
         };
         match invoke::render(skill, &call.args, dir) {
@@ -290,7 +338,7 @@ pub(super) fn call(
 
 pub(super) fn extract(path: &Path, skill: &str, dest: &Path, common: &Common) -> Outcome {
     let Loaded { set, outcome, .. } = load(
-        &Target::Path(path.to_owned()),
+        &Target::Paths(vec![path.to_owned()]),
         common,
         &ListingFormat::Markdown,
     );

@@ -331,9 +331,10 @@ fn a_symlinked_skill_folder_is_followed_only_when_asked() {
     follow.scan.follow_symlinks = true;
     let found = follow.scan();
     assert_eq!(names(&found), ["linked", "plain"]);
+    // Issue 27: a skill reached through a link is reported under its real path.
     assert_eq!(
         found.get("linked").unwrap().manifest,
-        root.join("linked/SKILL.md")
+        root.join(".store/linked/SKILL.md")
     );
     assert!(found.diagnostics.is_empty(), "{:?}", found.diagnostics);
 }

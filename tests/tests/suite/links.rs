@@ -414,3 +414,124 @@ fn a_reload_cut_by_the_time_limit_keeps_the_previous_skills() {
         "{kept}"
     );
 }
+
+// --- Issue 27: what the walker says about links -------------------------------------------------
+
+fn collection(name: &str) -> PathBuf {
+    Path::new(env!("CARGO_MANIFEST_DIR"))
+        .join("fixtures/collections")
+        .join(name)
+}
+
+/// `.agents/skills -> ../skills` (a common layout), the link sorted before or after the real
+/// folder, or a link straight to a skill folder: the skill is read once, reported under its
+/// real path, and nothing is "reached again".
+#[test]
+fn a_skill_reached_through_a_link_is_reported_once_under_its_real_path() {
+    let options = ScanOptions::for_repositories();
+    let tree = scan(&collection("agents-link"), &options);
+    let dirs: Vec<_> = tree.skills.iter().map(|s| s.dir.clone()).collect();
+    assert_eq!(dirs, [collection("agents-link").join("skills/tidy")]);
+    assert!(tree.diagnostics.is_empty(), "{:?}", tree.diagnostics);
+
+    for link in [".agents/skills", "zz-skills", ".agents/tidy"] {
+        let tmp = tempfile::tempdir().unwrap();
+        let root = tmp.path();
+        fs::create_dir_all(root.join("skills/tidy")).unwrap();
+        fs::write(
+            root.join("skills/tidy/SKILL.md"),
+            "---\nname: tidy\ndescription: Tidy.\nbogus: 1\n---\nBody\n",
+        )
+        .unwrap();
+        fs::write(root.join("skills/tidy/notes.md"), "notes\n").unwrap();
+        let at = root.join(link);
+        fs::create_dir_all(at.parent().unwrap()).unwrap();
+        let target = if link.ends_with("tidy") {
+            "../skills/tidy"
+        } else if link.contains('/') {
+            "../skills"
+        } else {
+            "skills"
+        };
+        symlink(target, &at).unwrap();
+        let tree = scan(root, &options);
+        assert_eq!(tree.skills.len(), 1, "{link}: {:?}", tree.diagnostics);
+        assert_eq!(tree.skills[0].dir, root.join("skills/tidy"), "{link}");
+        let files: Vec<_> = tree.skills[0]
+            .resources
+            .iter()
+            .map(|r| r.file.clone())
+            .collect();
+        assert_eq!(files, [root.join("skills/tidy/notes.md")], "{link}");
+        let found: Vec<_> = tree
+            .diagnostics
+            .iter()
+            .map(|d| (d.rule, d.file.clone()))
+            .collect();
+        assert_eq!(
+            found,
+            [(Rule::UnknownField, root.join("skills/tidy/SKILL.md"))],
+            "{link}: {:?}",
+            tree.diagnostics
+        );
+    }
+}
+
+/// A loop is an error that says the link cannot be read (not "skipped"); a broken link shows its
+/// target; a folder whose SKILL.md links out of it gets the one `symlink-escape`.
+#[test]
+fn link_faults_are_worded_as_they_are_handled() {
+    let root = collection("link-faults");
+    let tree = scan(&root, &ScanOptions::for_repositories());
+    let at = |file: &str| {
+        tree.diagnostics
+            .iter()
+            .find(|d| d.file == root.join(file))
+            .unwrap_or_else(|| panic!("nothing about {file}: {:?}", tree.diagnostics))
+    };
+    let looping = at("looping/again");
+    assert!(looping.is_error() && looping.rule == Rule::ReadError);
+    assert!(
+        looping
+            .message
+            .starts_with("symbolic link to `.` loops back to ")
+            && looping.message.contains("cannot be read")
+            && !looping.message.contains("skipped"),
+        "{}",
+        looping.message
+    );
+    let dangling = at("dangling/notes.md");
+    assert!(
+        dangling
+            .message
+            .starts_with("broken symbolic link to `missing.md`: "),
+        "{}",
+        dangling.message
+    );
+
+    let escape = root.join("escape");
+    let tree = scan(&escape, &ScanOptions::for_repositories());
+    let found: Vec<_> = tree
+        .diagnostics
+        .iter()
+        .map(|d| (d.rule, d.file.clone()))
+        .collect();
+    assert_eq!(found, [(Rule::SymlinkEscape, escape.join("SKILL.md"))]);
+}
+
+/// `duplicate-name` names both SKILL.md files, and no "same folder" for two folders.
+#[test]
+fn a_duplicate_name_names_both_skills() {
+    let root = Path::new(env!("CARGO_MANIFEST_DIR")).join("fixtures/fail/duplicate-name");
+    let tree = scan(&root, &ScanOptions::default());
+    let d = tree
+        .diagnostics
+        .iter()
+        .find(|d| d.rule == Rule::DuplicateName)
+        .expect("a duplicate-name error");
+    assert_eq!(
+        d.message,
+        "skill name \"demo\" of two/demo/SKILL.md is also used by one/demo/SKILL.md; skills \
+         read together need unique names: rename one"
+    );
+}

@@ -205,7 +205,7 @@ fn user_invocations_are_included_with_their_arguments() {
     );
     // The model loading it afterwards sends the plain body: that is the latest content.
     session.unload("pdf");
-    session.handle("load_skill", r#"{"skill":"pdf"}"#);
+    let _ = session.handle("load_skill", r#"{"skill":"pdf"}"#);
     let back = session.compact(Session::REATTACH_PER_SKILL, Session::REATTACH_TOTAL, None);
     assert_eq!(
         blocks(&back)[0].text,
@@ -341,8 +341,8 @@ fn the_split_style_names_its_own_tools() {
         ..Settings::default()
     };
     let mut session = Session::new(Tools::new(set.clone(), config));
-    session.handle("read_skill", r#"{"skill":"big"}"#);
-    session.handle("read_skill", r#"{"skill":"deploy"}"#);
+    let _ = session.handle("read_skill", r#"{"skill":"big"}"#);
+    let _ = session.handle("read_skill", r#"{"skill":"deploy"}"#);
     let back = session.compact(300, 320, None);
     let deploy = &blocks(&back)[0];
     let offset = deploy.next_offset.unwrap();

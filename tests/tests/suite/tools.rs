@@ -411,7 +411,7 @@ fn a_session_dedupes_bodies_tracks_tools_and_unloads_idle_skills() {
     );
     assert_eq!(s.active_tools(), ["Bash(python3:*)", "Read"]);
     s.next_turn();
-    s.handle("read_skill", r#"{"skill":"release-notes"}"#);
+    let _ = s.handle("read_skill", r#"{"skill":"release-notes"}"#);
     // Read is declared by both: registered once.
     assert_eq!(
         s.active_tools(),
@@ -439,7 +439,7 @@ fn a_session_dedupes_bodies_tracks_tools_and_unloads_idle_skills() {
 #[test]
 fn loaded_chunks_are_carried_into_the_next_prompt() {
     let mut s = Session::new(tools());
-    s.handle("load_skill", r#"{"skill":"pdf-forms","chunk":"examples"}"#);
+    let _ = s.handle("load_skill", r#"{"skill":"pdf-forms","chunk":"examples"}"#);
     assert_eq!(
         s.system_prompt(&Disclosure::Progressive, "")
             .split_once("\n\n<skill_chunk")
@@ -574,7 +574,7 @@ fn ask_waits_for_an_answer_and_always_is_remembered() {
         "nothing pending any more"
     );
 
-    s.handle("load_skill", r#"{"skill":"deploy"}"#);
+    let _ = s.handle("load_skill", r#"{"skill":"deploy"}"#);
     let once = s
         .answer(&skills_embed::policy::Subject::load("deploy"), Answer::Once)
         .unwrap();

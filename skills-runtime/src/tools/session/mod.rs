@@ -253,6 +253,7 @@ impl Session {
 
     /// Answers a tool call and remembers what it loaded. A body already loaded is not sent
     /// again ([`Session::unload`] it first to send it again).
+    #[must_use = "the session now counts this load as sent: give `text` to the model (or `unload` the skill)"]
     pub fn handle(&mut self, tool_name: &str, arguments: &str) -> ToolOutput {
         match self.tools.parse(tool_name, arguments) {
             Ok(call) => self.handle_call(call, false),
@@ -393,6 +394,7 @@ impl Session {
     /// a session over a set where the skill changed asks again, see
     /// [`Grants`](crate::policy::Grants)), `Reject` refuses it. `None` when nothing waits for
     /// that subject.
+    #[must_use = "this is the load or run that waited for approval: give its `text` to the model"]
     pub fn answer(&mut self, subject: &Subject, answer: Answer) -> Option<ToolOutput> {
         let call = self.state.pending.remove(subject)?;
         if answer == Answer::Reject {
@@ -557,6 +559,7 @@ impl Session {
     /// - `Eager`: the bodies of the skills the keyword matcher picks from `user_input` (those
     ///   skills count as loaded), and nothing about the others.
     /// - `Hybrid`: the named skills' bodies, then the progressive text for the rest.
+    #[must_use = "eager bodies in it now count as loaded: put the text in the system prompt"]
     pub fn system_prompt(&mut self, disclosure: &Disclosure, user_input: &str) -> String {
         prompt::system_prompt(self, disclosure, user_input)
     }
@@ -612,8 +615,8 @@ impl Session {
     ///     &ListingFormat::Markdown,
     /// );
     /// let mut session = Session::new(Tools::new(set, Settings::default()));
-    /// session.handle("load_skill", r#"{"skill":"deploy"}"#);
-    /// session.handle("load_skill", r#"{"skill":"pdf"}"#);
+    /// let _sent = session.handle("load_skill", r#"{"skill":"deploy"}"#);
+    /// let _sent = session.handle("load_skill", r#"{"skill":"pdf"}"#);
     ///
     /// let back = session.compact(100, Session::REATTACH_TOTAL, None);
     /// assert_eq!(back.skills().collect::<Vec<_>>(), ["pdf", "deploy"]);
@@ -632,7 +635,7 @@ impl Session {
     /// let fields = Fields { name: "pdf".into(), description: "D.".into(), ..Fields::default() };
     /// let set = SkillSet::from_skills(vec![Skill::owned(fields, "Use pdftotext.\n".into(), vec![])], &ListingFormat::Markdown);
     /// let mut session = Session::new(Tools::new(set, Settings::default()));
-    /// session.handle("load_skill", r#"{"skill":"pdf"}"#);
+    /// let _sent = session.handle("load_skill", r#"{"skill":"pdf"}"#);
     /// session.drain_events();
     ///
     /// // A budget too small for anything: the closing line names the skill, and it is unloaded.
@@ -642,6 +645,7 @@ impl Session {
     /// assert_eq!(session.drain_events(), [Event::Compacted { skill: "pdf".into() }]);
     /// assert!(session.handle("load_skill", r#"{"skill":"pdf"}"#).text.contains("Use pdftotext."));
     /// ```
+    #[must_use = "the skills are unloaded now: insert the re-attached text after the summary"]
     pub fn compact(
         &mut self,
         per_skill: usize,
@@ -671,7 +675,7 @@ impl Session {
     /// };
     /// let before = set("Use pdftotext.\n");
     /// let mut session = Session::new(Tools::new(before, Settings::default()));
-    /// session.handle("load_skill", r#"{"skill":"pdf"}"#);
+    /// let _sent = session.handle("load_skill", r#"{"skill":"pdf"}"#);
     ///
     /// let after = set("Use pdftotext -layout.\n");
     /// let mut session = session.over(Tools::new(after, Settings::default()));
@@ -828,7 +832,7 @@ mod tests {
             };
             let served = tools.handle(call.0, call.1).text;
             let mut session = Session::new(tools);
-            session.handle(call.0, call.1);
+            let _ = session.handle(call.0, call.1);
             let back = session.compact(100, Session::REATTACH_TOTAL, None);
             let ours = cut_line(&reattach::blocks(&back)[0].text);
             assert!(ours.contains("To continue"), "{ours}");

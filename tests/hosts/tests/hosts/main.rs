@@ -3,6 +3,7 @@
 //! a fresh build fast and its target folder small.
 
 mod cli;
+mod cli_collections;
 mod cli_links;
 mod cli_scripts;
 mod common;
