@@ -293,6 +293,7 @@ impl LineIndex {
 #[cfg(test)]
 mod tests {
     use super::*;
+    use crate::parse::testing::finishes;
 
     /// The depth of a parsed value, counted as [`read`] counts: one per list or
     /// mapping, keys included.
@@ -350,14 +351,13 @@ mod tests {
             (&block, (64, 129)),
             (&dashes, (0, 129)),
         ] {
-            let started = std::time::Instant::now();
-            match read(yaml, 64).0 {
+            let text = yaml.clone();
+            match finishes(move || read(&text, 64).0) {
                 Err(NestingError::TooDeep { line, column, .. }) => {
                     assert_eq!((line, column), at, "{}", &yaml[..20]);
                 }
                 other => panic!("{}: {other:?}", &yaml[..20]),
             }
-            assert!(started.elapsed().as_secs() < 2, "{:?}", started.elapsed());
         }
     }
 

@@ -64,3 +64,17 @@ pub(crate) fn extra_of(manifest: &Manifest) -> serde_json::Map<String, serde_jso
         other => panic!("extra is not a JSON object: {other:?}"),
     }
 }
+
+/// Runs `work` on another thread and returns its result, or fails the test if it has not
+/// finished within a minute: a guard against a parser that never ends (exponential
+/// backtracking, alias expansion), not a measure of its speed, which a loaded machine would
+/// make flaky (speed lives in the benchmarks).
+pub(crate) fn finishes<T: Send + 'static>(work: impl FnOnce() -> T + Send + 'static) -> T {
+    let (send, receive) = std::sync::mpsc::channel();
+    std::thread::spawn(move || {
+        let _ = send.send(work());
+    });
+    receive
+        .recv_timeout(std::time::Duration::from_secs(60))
+        .expect("did not finish within a minute")
+}

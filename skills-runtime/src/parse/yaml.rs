@@ -331,7 +331,6 @@ impl<'de> de::Visitor<'de> for ValueSeed<'_> {
 
 #[cfg(test)]
 mod tests {
-    use std::time::{Duration, Instant};
 
     use super::*;
     use crate::parse::testing::*;
@@ -348,9 +347,8 @@ mod tests {
             let refs = vec![format!("*{previous}"); 9].join(",");
             yaml.push_str(&format!("{name}: &{name} [{refs}]\n"));
         }
-        let started = Instant::now();
-        let (manifest, diagnostics) = strict(&format!("---\n{yaml}---\n"));
-        assert!(started.elapsed() < Duration::from_secs(2));
+        let text = format!("---\n{yaml}---\n");
+        let (manifest, diagnostics) = finishes(move || strict(&text));
         assert!(manifest.is_none());
         let diagnostic = single(&diagnostics);
         assert_eq!((diagnostic.rule, diagnostic.line), (Rule::YamlSyntax, 2));
@@ -369,9 +367,8 @@ mod tests {
             "x,".repeat(10_000),
             "*a,".repeat(10_000)
         );
-        let started = Instant::now();
-        let (manifest, diagnostics) = strict(&format!("---\n{yaml}---\n"));
-        assert!(started.elapsed() < Duration::from_secs(2));
+        let text = format!("---\n{yaml}---\n");
+        let (manifest, diagnostics) = finishes(move || strict(&text));
         assert!(manifest.is_none());
         assert_eq!(found(&diagnostics), [("yaml-syntax", E, 2, 1)]);
         assert!(
