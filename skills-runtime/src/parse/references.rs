@@ -23,7 +23,8 @@
 //!   skill), it is not a promise of this one.
 //! - A link or code span naming a missing file is a `broken-reference` error in the strict
 //!   profile (a warning in the lenient one, as discovery reads), naming the closest existing
-//!   path or listing what exists. An example path that names no file of the skill (skill-creator
+//!   path or listing what exists; a warning when the file is on disk but the options leave it
+//!   out (an include/exclude glob, the size cap, a dot-file: the author's choice). An example path that names no file of the skill (skill-creator
 //!   in anthropics/skills names `scripts/rotate_pdf.py`) belongs in a code block, which is not
 //!   read.
 //! - One level deep: a Markdown file the body references that itself refers to further files of
@@ -382,10 +383,12 @@ pub(crate) fn check(source: &SkillSource, options: &ScanOptions) -> Vec<Diagnost
             // A skill of its own inside this one: a link into another skill, left alone.
             continue;
         }
-        let message = broken(source, &files, &reference, &local);
+        let (message, left_out) = broken(source, &files, &reference, &local);
         let line = first_line + reference.line;
         // Lenient reading serves someone else's skill anyway: the model may still use the rest.
-        let warn = options.profile == Profile::Lenient;
+        // A file on disk that the options leave out (a glob, the size cap, a dot-file) was the
+        // author's choice, already reported where it was made: the body is right about its folder.
+        let warn = options.profile == Profile::Lenient || left_out;
         found.push(match warn {
             true => Diagnostic::warning(
                 Rule::BrokenReference,
@@ -486,8 +489,14 @@ fn in_nested_skill(dir: &Path, path: &str) -> bool {
     })
 }
 
-/// The message of a reference to a file the skill does not have.
-fn broken(source: &SkillSource, files: &Files<'_>, reference: &Reference, local: &Local) -> String {
+/// The message of a reference to a file the skill does not have, and whether the file is on
+/// disk but left out of the skill.
+fn broken(
+    source: &SkillSource,
+    files: &Files<'_>,
+    reference: &Reference,
+    local: &Local,
+) -> (String, bool) {
     let what = if local.folder { "folder" } else { "file" };
     let how = match reference.kind {
         Kind::Code => "names",
@@ -496,7 +505,8 @@ fn broken(source: &SkillSource, files: &Files<'_>, reference: &Reference, local:
     let path = echo(&local.path);
     let mut message =
         format!("the body {how} the {what} \"{path}\", which this skill does not have");
-    if std::fs::symlink_metadata(source.dir.join(&local.path)).is_ok() {
+    let left_out = std::fs::symlink_metadata(source.dir.join(&local.path)).is_ok();
+    if left_out {
         message.push_str(
             " among its files (it exists, but is left out: a dot-file, an include/exclude glob or \
              the size cap, or a link out of the skill)",
@@ -512,7 +522,7 @@ fn broken(source: &SkillSource, files: &Files<'_>, reference: &Reference, local:
             list(files.files.iter().copied().filter(|f| *f != MANIFEST), 10)
         )),
     }
-    message
+    (message, left_out)
 }
 
 /// The existing path closest to `local`: a near name in the same folder, the same name in

@@ -158,3 +158,40 @@ fn real_layouts_report_only_paths_that_name_no_file() {
     let lenient = reported(Profile::Lenient);
     assert_eq!(lenient, expected.map(|t| (t.to_owned(), false)));
 }
+
+/// A file on disk that the options leave out (here an include glob) is the author's choice: the
+/// body's reference to it is a warning saying so, not an error, and a missing file stays one.
+#[test]
+fn a_file_left_out_by_the_options_is_a_warning_and_a_missing_one_an_error() {
+    let root = tempfile::tempdir().unwrap();
+    let dir = root.path().join("brand");
+    fs::create_dir_all(dir.join("assets")).unwrap();
+    fs::write(
+        dir.join("SKILL.md"),
+        "---\nname: brand\ndescription: Brand rules. Use when styling a page.\n---\n\
+         # Brand\n\nUse [the logo](assets/logo.png) and [the font](assets/font.woff).\n",
+    )
+    .unwrap();
+    fs::write(dir.join("assets/logo.png"), b"\x89PNG").unwrap();
+    let options = ScanOptions {
+        include: vec!["**/*.md".into()],
+        ..ScanOptions::for_repositories()
+    };
+    let found: Vec<(bool, String)> = validate(root.path(), &options)
+        .iter()
+        .filter(|d| d.rule == Rule::BrokenReference)
+        .map(|d| {
+            (
+                d.is_error(),
+                d.message.split('"').nth(1).unwrap().to_owned(),
+            )
+        })
+        .collect();
+    assert_eq!(
+        found,
+        [
+            (false, "assets/logo.png".to_owned()),
+            (true, "assets/font.woff".to_owned())
+        ]
+    );
+}
