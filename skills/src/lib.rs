@@ -88,9 +88,15 @@ pub use skills_embed_runtime::__private;
 // tool as a binary of their own (a test can only run its own package's binaries).
 #[cfg(feature = "cli")]
 mod cli;
+
+#[cfg(feature = "install")]
+mod skill_command;
 #[cfg(feature = "cli")]
 #[doc(hidden)]
 pub use cli::main as __cli_main;
+#[cfg(feature = "install")]
+#[cfg_attr(docsrs, doc(cfg(feature = "install")))]
+pub use skill_command::SkillCommand;
 
 /// The `skills` command-line tool with your Rust scripts: a binary of your own whose `main`
 /// calls this validates, lists, calls and serves folders exactly as `skills` does, and its

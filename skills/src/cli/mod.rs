@@ -8,6 +8,7 @@
 
 mod args;
 mod check;
+mod install;
 mod serve;
 mod show;
 
@@ -105,6 +106,18 @@ pub fn main() -> ExitCode {
             dest,
             common,
         } => show::extract(&path, &skill, &dest, &common),
+        Command::Install { install: a } => {
+            let action = crate::skill_command::Action::Install(a.flags);
+            install::install(&a.path, a.tool.as_deref(), &action, &a.common)
+        }
+        Command::Status { install: a } => {
+            let action = crate::skill_command::Action::Status(a.flags);
+            install::install(&a.path, a.tool.as_deref(), &action, &a.common)
+        }
+        Command::Uninstall { install: a } => {
+            let action = crate::skill_command::Action::Uninstall(a.flags);
+            install::install(&a.path, a.tool.as_deref(), &action, &a.common)
+        }
         Command::Serve {
             target,
             common,

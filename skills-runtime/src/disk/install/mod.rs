@@ -471,7 +471,7 @@ impl Install {
     }
 
     /// The destination folders, once each, with their agents; the project root.
-    fn destinations(&self) -> Result<(Option<PathBuf>, Vec<(PathBuf, Vec<Agent>)>), InstallError> {
+    fn destinations(&self) -> Result<(Option<PathBuf>, Destinations), InstallError> {
         if let Some(dir) = &self.dir {
             let dir = std::path::absolute(dir).map_err(|source| InstallError::Io {
                 op: "make an absolute path of",
@@ -529,13 +529,13 @@ impl Install {
         let gemini = destinations
             .iter()
             .any(|(_, agents)| agents.contains(&Agent::GeminiCli));
-        if let (true, Some(root), Some(start)) = (gemini, &root, &self.start) {
-            if std::path::absolute(start).ok().as_deref() != Some(root.as_path()) {
-                report.hints.push(format!(
-                    "Gemini CLI reads project skills only from the folder it starts in, once that folder is trusted: start it in \"{}\".",
-                    root.display()
-                ));
-            }
+        if let (true, Some(root), Some(start)) = (gemini, &root, &self.start)
+            && std::path::absolute(start).ok().as_deref() != Some(root.as_path())
+        {
+            report.hints.push(format!(
+                "Gemini CLI reads project skills only from the folder it starts in, once that folder is trusted: start it in \"{}\".",
+                root.display()
+            ));
         }
         let now = provenance::timestamp(SystemTime::now());
         for (dest, agents) in destinations {
@@ -729,6 +729,9 @@ impl Install {
         }
     }
 }
+
+/// Each destination folder with the agents that read it.
+type Destinations = Vec<(PathBuf, Vec<Agent>)>;
 
 #[derive(Debug, Clone, Copy, PartialEq, Eq)]
 enum Op {
