@@ -39,6 +39,7 @@
 //! | decide who may load what, remember approvals | [`policy`] |
 //! | validate SKILL.md files; read a scanned folder into a set | `parse`, `load` (feature `parse`) |
 //! | load skills from disk, reload, extract scripts | `disk` (feature `fs`) |
+//! | install skills into coding agents' folders (`mytool skill install`) | `disk::Install` (feature `fs`), `SkillCommand` (feature `install`) |
 //! | serve over MCP (stdio, or Streamable HTTP with `mcp-http`) | `mcp` (feature `mcp`) |
 //! | a rig tool | `rig` (feature `rig`) |
 //!
@@ -48,6 +49,8 @@
 //! - `fs`: skills from disk at run time: discovery, an overlay on the embedded set with reload,
 //!   extraction of a skill's files for running its scripts (`disk`).
 //! - `watch`: a background thread that reloads an overlay when its folders change.
+//! - `install`: `SkillCommand`, the `skill install|status|uninstall` subcommand a binary mounts
+//!   (on clap) to hand its skills to the coding agents its users run (`disk::Install`).
 //! - `mcp`: an MCP server for any skill set (`mcp`, on rmcp).
 //! - `mcp-http`: the MCP server over Streamable HTTP (`McpServer::serve_http`, on axum and
 //!   hyper): loopback hosts, `Origin` checks, bearer tokens, body and in-flight limits,
