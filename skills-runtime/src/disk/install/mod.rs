@@ -63,6 +63,29 @@ pub enum SkillState {
 }
 
 /// One skill in one destination: its state before the run and what the run did.
+///
+/// ```
+/// use skills_embed_runtime::disk::{Install, SkillState};
+/// use skills_embed_runtime::{Fields, Skill, SkillSet};
+/// use skills_embed_runtime::listing::ListingFormat;
+///
+/// let skill = |body: &str| Skill::owned(
+///     Fields { name: "notes".into(), description: "Take notes.".into(), ..Default::default() },
+///     body.into(),
+///     vec![],
+/// );
+/// let dir = tempfile::tempdir()?;
+/// let install = Install::new("mytool", "1.0.0").dir(dir.path());
+/// install.install(&SkillSet::from_skills(vec![skill("v1\n")], &ListingFormat::Markdown))?;
+/// std::fs::write(dir.path().join("notes/extra.md"), "my own notes")?;
+/// let v2 = SkillSet::from_skills(vec![skill("v2\n")], &ListingFormat::Markdown);
+/// let report = install.install(&v2)?;
+/// let entry = &report.entries[0];
+/// assert_eq!((entry.skill.as_str(), entry.state), ("notes", SkillState::Modified));
+/// assert_eq!(entry.installed_version.as_deref(), Some("1.0.0"));
+/// assert!(entry.left_alone() && entry.action.contains("--force"));
+/// # Ok::<(), Box<dyn std::error::Error>>(())
+/// ```
 #[derive(Debug, Clone, PartialEq, Eq)]
 #[non_exhaustive]
 pub struct InstallEntry {
@@ -89,7 +112,7 @@ pub struct InstallEntry {
 
 impl InstallEntry {
     /// Whether the skill was left as it was although the run was asked to change it: modified
-    /// or foreign without `force`, or a write that failed.
+    /// or foreign without `force`, or a write that failed. See [`InstallEntry`] for an example.
     pub fn left_alone(&self) -> bool {
         self.left_alone
     }
@@ -122,6 +145,30 @@ impl fmt::Display for InstallEntry {
 
 /// What [`Install::status`], [`Install::install`] or [`Install::uninstall`] found and did,
 /// per skill and destination. Its `Display` is one line per entry, then the hints.
+///
+/// ```
+/// use skills_embed_runtime::disk::{Install, SkillState};
+/// use skills_embed_runtime::{Fields, Skill, SkillSet};
+/// use skills_embed_runtime::listing::ListingFormat;
+///
+/// let skill = |body: &str| Skill::owned(
+///     Fields { name: "notes".into(), description: "Take notes.".into(), ..Default::default() },
+///     body.into(),
+///     vec![],
+/// );
+/// let dir = tempfile::tempdir()?;
+/// let install = Install::new("mytool", "1.0.0").dir(dir.path());
+/// install.install(&SkillSet::from_skills(vec![skill("v1\n")], &ListingFormat::Markdown))?;
+/// std::fs::write(dir.path().join("notes/extra.md"), "my own notes")?;
+/// let v2 = SkillSet::from_skills(vec![skill("v2\n")], &ListingFormat::Markdown);
+/// let report = install.install(&v2)?;
+/// assert!(report.left_alone()); // the edited skill was not updated
+/// assert_eq!(report.destinations.len(), 1);
+/// assert!(report.to_string().contains("modified"));
+/// let forced = install.force(true).install(&v2)?;
+/// assert!(!forced.left_alone() && forced.entries[0].backup.is_some());
+/// # Ok::<(), Box<dyn std::error::Error>>(())
+/// ```
 #[derive(Debug, Clone, Default, PartialEq, Eq)]
 #[non_exhaustive]
 pub struct InstallReport {
@@ -137,7 +184,8 @@ pub struct InstallReport {
 }
 
 impl InstallReport {
-    /// Whether anything was left alone (the `skills` CLI then exits with status 1).
+    /// Whether anything was left alone (the `skills` CLI then exits with status 1). See
+    /// [`InstallReport`] for an example.
     pub fn left_alone(&self) -> bool {
         self.entries.iter().any(InstallEntry::left_alone)
     }
@@ -160,6 +208,20 @@ impl fmt::Display for InstallReport {
 
 /// Why no destination could be worked out. Problems with one skill are in its
 /// [`InstallEntry`] instead, and do not stop the others.
+///
+/// ```
+/// use skills_embed_runtime::disk::{Agent, Install, InstallError};
+///
+/// let outside = tempfile::tempdir()?; // no `.git` above it
+/// let err = Install::new("mytool", "1.0.0")
+///     .project(outside.path())
+///     .agents([Agent::ClaudeCode])
+///     .status(&skills_embed_runtime::SkillSet::empty())
+///     .unwrap_err();
+/// assert!(matches!(err, InstallError::NoProject { .. }));
+/// assert!(err.to_string().contains("--dir"));
+/// # Ok::<(), Box<dyn std::error::Error>>(())
+/// ```
 #[derive(Debug, thiserror::Error)]
 #[non_exhaustive]
 pub enum InstallError {
