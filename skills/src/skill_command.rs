@@ -10,8 +10,18 @@ use clap::builder::TypedValueParser as _;
 use clap::{Args, FromArgMatches, Subcommand};
 use strum::{VariantArray, VariantNames};
 
+use crate::__private::{InstallOp, install_with_progress};
 use crate::SkillSet;
-use crate::disk::{Agent, Install, Scope};
+use crate::disk::{Agent, Install, InstallEntry, InstallReport, Scope};
+
+/// A line on stdout; a closed pipe (`mytool skill status | head`) ends nothing: the work goes on
+/// and the exit status still says how it went.
+macro_rules! out {
+    ($($arg:tt)*) => {{
+        use std::io::Write as _;
+        let _ = writeln!(std::io::stdout().lock(), $($arg)*);
+    }};
+}
 
 /// The `skill` subcommand of a binary that embeds skills: `install`, `status` (alias `list`)
 /// and `uninstall` (alias `remove`), with `gh skill install`'s flags where they overlap:
@@ -195,49 +205,48 @@ pub(crate) fn run<Id>(action: &Action, set: &SkillSet<Id>, install: Install) -> 
     if let Some(dir) = &flags.dir {
         install = install.dir(dir);
     }
-    let report = match verb {
-        Verb::Install => install.install(set),
-        Verb::Status => install.status(set),
-        Verb::Uninstall => install.uninstall(set),
+    let op = match verb {
+        Verb::Install => InstallOp::Install,
+        Verb::Status => InstallOp::Status,
+        Verb::Uninstall => InstallOp::Uninstall,
     };
-    match report {
-        Ok(report) => {
-            if let Some(root) = &report.root {
-                println!("Project root: {}", root.display());
+    // Each line as soon as its skill is done: a header before a destination's first skill.
+    let mut progress = |report: &InstallReport| {
+        let Some(entry) = report.entries.last() else {
+            return;
+        };
+        if report.entries.len() == 1
+            && let Some(root) = &report.root
+        {
+            out!("Project root: {}", root.display());
+        }
+        let previous = report
+            .entries
+            .iter()
+            .rev()
+            .nth(1)
+            .map(|e| e.folder.parent());
+        if previous != Some(entry.folder.parent()) {
+            let dest = entry.folder.parent().unwrap_or(&entry.folder);
+            let names: Vec<&str> = entry.agents.iter().map(|a| a.into()).collect();
+            if names.is_empty() {
+                out!("{}:", dest.display());
+            } else {
+                out!("{} ({}):", dest.display(), names.join(", "));
             }
-            for (dest, agents) in &report.destinations {
-                let names: Vec<&str> = agents.iter().map(|a| a.into()).collect();
-                if names.is_empty() {
-                    println!("{}:", dest.display());
-                } else {
-                    println!("{} ({}):", dest.display(), names.join(", "));
-                }
-                for entry in report
-                    .entries
-                    .iter()
-                    .filter(|e| e.folder.parent() == Some(dest))
-                {
-                    let mut line = format!("  {:<24} {}", entry.skill, entry.state);
-                    if let Some(version) = &entry.installed_version {
-                        line.push_str(&format!(" (installed by {version})"));
-                    }
-                    if !entry.action.is_empty() {
-                        line.push_str(&format!(": {}", entry.action));
-                    }
-                    if let Some(backup) = &entry.backup {
-                        line.push_str(&format!(", backup at {}", backup.display()));
-                    }
-                    if let Some(error) = &entry.error {
-                        line.push_str(&format!(": {error}"));
-                    }
-                    println!("{line}");
-                }
+        }
+        out!("{}", line(entry));
+    };
+    match install_with_progress(&install, set, op, &mut progress) {
+        Ok(report) => {
+            if report.entries.is_empty() {
+                out!("No skills to install, and none of ours installed.");
             }
             for hint in &report.hints {
-                println!("hint: {hint}");
+                out!("hint: {hint}");
             }
             if flags.dry_run {
-                println!("(dry run: nothing was written)");
+                out!("(dry run: nothing was written)");
             }
             u8::from(report.left_alone())
         }
@@ -246,6 +255,24 @@ pub(crate) fn run<Id>(action: &Action, set: &SkillSet<Id>, install: Install) -> 
             2
         }
     }
+}
+
+/// One skill in one destination: its name, state, and what was done.
+fn line(entry: &InstallEntry) -> String {
+    let mut line = format!("  {:<24} {}", entry.skill, entry.state);
+    if let Some(version) = &entry.installed_version {
+        line.push_str(&format!(" (installed by {version})"));
+    }
+    if !entry.action.is_empty() {
+        line.push_str(&format!(": {}", entry.action));
+    }
+    if let Some(backup) = &entry.backup {
+        line.push_str(&format!(", backup at {}", backup.display()));
+    }
+    if let Some(error) = &entry.error {
+        line.push_str(&format!(": {error}"));
+    }
+    line
 }
 
 #[derive(Clone, Copy)]

@@ -13,7 +13,7 @@
 pub(crate) mod discover;
 pub(crate) mod extract;
 mod folder;
-mod install;
+pub(crate) mod install;
 pub(crate) mod overlay;
 #[cfg(feature = "watch")]
 mod watch;

@@ -496,14 +496,14 @@ impl Install {
     /// The state of every skill of `set` in every destination, and of the orphans: writes
     /// nothing. See [`Install`] for an example.
     pub fn status<Id>(&self, set: &SkillSet<Id>) -> Result<InstallReport, InstallError> {
-        self.run(set, Op::Status)
+        self.run(set, Op::Status, &mut |_| {})
     }
 
     /// Writes missing and outdated skills, removes orphans, and leaves modified and foreign
     /// ones alone unless [`force`](Install::force). A skill that cannot be written is reported
     /// in its entry and does not stop the others. See [`Install`] for an example.
     pub fn install<Id>(&self, set: &SkillSet<Id>) -> Result<InstallReport, InstallError> {
-        self.run(set, Op::Install)
+        self.run(set, Op::Install, &mut |_| {})
     }
 
     /// Removes the skills this tool installed that are unchanged (up to date, outdated or
@@ -529,7 +529,7 @@ impl Install {
     /// # Ok::<(), Box<dyn std::error::Error>>(())
     /// ```
     pub fn uninstall<Id>(&self, set: &SkillSet<Id>) -> Result<InstallReport, InstallError> {
-        self.run(set, Op::Uninstall)
+        self.run(set, Op::Uninstall, &mut |_| {})
     }
 
     /// The destination folders, once each, with their agents; the project root.
@@ -581,7 +581,14 @@ impl Install {
         Ok((root, folders.into_iter().map(|(_, f, a)| (f, a)).collect()))
     }
 
-    fn run<Id>(&self, set: &SkillSet<Id>, op: Op) -> Result<InstallReport, InstallError> {
+    /// Runs `op`, calling `progress` with the report so far after each entry (the new one
+    /// last), so a command line can print each line as it is done.
+    fn run<Id>(
+        &self,
+        set: &SkillSet<Id>,
+        op: Op,
+        progress: &mut dyn FnMut(&InstallReport),
+    ) -> Result<InstallReport, InstallError> {
         let (root, destinations) = self.destinations()?;
         let mut report = InstallReport {
             root: root.clone(),
@@ -601,8 +608,11 @@ impl Install {
         }
         let now = provenance::timestamp(SystemTime::now());
         for (dest, agents) in destinations {
-            let entries = self.destination(set, &dest, &agents, op, &now);
-            report.entries.extend(entries);
+            let mut emit = |entry: InstallEntry| {
+                report.entries.push(entry);
+                progress(&report);
+            };
+            self.destination(set, &dest, &agents, op, &now, &mut emit);
         }
         Ok(report)
     }
@@ -615,7 +625,8 @@ impl Install {
         agents: &[Agent],
         op: Op,
         now: &str,
-    ) -> Vec<InstallEntry> {
+        emit: &mut dyn FnMut(InstallEntry),
+    ) {
         let folder = if dest.is_dir() {
             Folder::open_ambient(dest).map(Some)
         } else {
@@ -636,20 +647,16 @@ impl Install {
             Ok(folder) => folder,
             Err(e) => {
                 // The destination cannot be read: each skill says so.
-                return set
-                    .skills()
-                    .iter()
-                    .map(|skill| {
-                        let mut failed = entry(skill.name(), SkillState::Foreign, None);
-                        failed.action = "failed".into();
-                        failed.error = Some(e.to_string());
-                        failed.left_alone = true;
-                        failed
-                    })
-                    .collect();
+                for skill in set.skills() {
+                    let mut failed = entry(skill.name(), SkillState::Foreign, None);
+                    failed.action = "failed".into();
+                    failed.error = Some(e.to_string());
+                    failed.left_alone = true;
+                    emit(failed);
+                }
+                return;
             }
         };
-        let mut entries = Vec::new();
         for skill in set.skills() {
             let (state, found) = match &folder {
                 Some(folder) => self.state_of(folder, skill.name(), Some(skill)),
@@ -657,7 +664,7 @@ impl Install {
             };
             let mut e = entry(skill.name(), state, found.map(|p| p.version));
             self.act(folder.as_ref(), dest, &mut e, Some(skill), op, now);
-            entries.push(e);
+            emit(e);
         }
         if let Some(folder) = &folder {
             let names = folder.names().unwrap_or_default();
@@ -671,10 +678,9 @@ impl Install {
                 }
                 let mut e = entry(&name, state, found.map(|p| p.version));
                 self.act(Some(folder), dest, &mut e, None, op, now);
-                entries.push(e);
+                emit(e);
             }
         }
-        entries
     }
 
     /// The state of `name` in `folder`, compared with `skill` (`None` for a name the set
@@ -795,11 +801,27 @@ impl Install {
 /// Each destination folder with the agents that read it.
 type Destinations = Vec<(PathBuf, Vec<Agent>)>;
 
+/// What a run does (`__private` for the CLI's progress lines).
 #[derive(Debug, Clone, Copy, PartialEq, Eq)]
-enum Op {
+pub enum Op {
+    /// [`Install::status`].
     Status,
+    /// [`Install::install`].
     Install,
+    /// [`Install::uninstall`].
     Uninstall,
+}
+
+/// [`Install::status`], [`Install::install`] or [`Install::uninstall`], calling `progress` with
+/// the report so far after each entry: what the `skills` CLI and `SkillCommand` print line by
+/// line (in `__private`).
+pub fn run_with_progress<Id>(
+    install: &Install,
+    set: &SkillSet<Id>,
+    op: Op,
+    progress: &mut dyn FnMut(&InstallReport),
+) -> Result<InstallReport, InstallError> {
+    install.run(set, op, progress)
 }
 
 /// The `SKILL.md` of a folder whose tree could not be read whole, if it is a plain file.
