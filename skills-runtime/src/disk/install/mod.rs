@@ -443,7 +443,7 @@ impl Install {
     }
 
     /// The folder the project is searched from (project scope walks up from it to the nearest
-    /// folder holding `.git`).
+    /// folder holding `.git`). Without it, the search starts in the working folder.
     ///
     /// ```
     /// use skills_embed_runtime::disk::Install;
