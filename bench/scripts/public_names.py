@@ -58,7 +58,10 @@ def resolve_use(doc, it):
                     return None
                 cur = r[1]
             return (rt, cur)
-        return None
+        # A re-export of the facade's own item (`pub use skill_command::SkillCommand`); a
+        # foreign crate's item is not in the index.
+        t = item(fac, tid) if tid is not None else None
+        return (fac, t) if t is not None else None
     if tid is None:
         return None
     t = item(rt, tid)

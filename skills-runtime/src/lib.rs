@@ -108,6 +108,8 @@ pub mod __private {
     pub use crate::disk::extract::{
         ExtractError, Extracted, MARKER, extract, extract_to_temp, fingerprint,
     };
+    #[cfg(feature = "fs")]
+    pub use crate::disk::install::{Op as InstallOp, run_with_progress as install_with_progress};
 
     #[cfg(feature = "mcp-http")]
     pub use crate::mcp::http::run_http;

@@ -39,6 +39,7 @@
 //! | decide who may load what, remember approvals | [`policy`] |
 //! | validate SKILL.md files; read a scanned folder into a set | `parse`, `load` (feature `parse`) |
 //! | load skills from disk, reload, extract scripts | `disk` (feature `fs`) |
+//! | install skills into coding agents' folders (`mytool skill install`) | `disk::Install` (feature `fs`), `SkillCommand` (feature `install`) |
 //! | serve over MCP (stdio, or Streamable HTTP with `mcp-http`) | `mcp` (feature `mcp`) |
 //! | a rig tool | `rig` (feature `rig`) |
 //!
@@ -48,6 +49,8 @@
 //! - `fs`: skills from disk at run time: discovery, an overlay on the embedded set with reload,
 //!   extraction of a skill's files for running its scripts (`disk`).
 //! - `watch`: a background thread that reloads an overlay when its folders change.
+//! - `install`: `SkillCommand`, the `skill install|status|uninstall` subcommand a binary mounts
+//!   (on clap) to hand its skills to the coding agents its users run (`disk::Install`).
 //! - `mcp`: an MCP server for any skill set (`mcp`, on rmcp).
 //! - `mcp-http`: the MCP server over Streamable HTTP (`McpServer::serve_http`, on axum and
 //!   hyper): loopback hosts, `Origin` checks, bearer tokens, body and in-flight limits,
@@ -89,9 +92,15 @@ pub use skills_embed_runtime::__private;
 // tool as a binary of their own (a test can only run its own package's binaries).
 #[cfg(feature = "cli")]
 mod cli;
+
+#[cfg(feature = "install")]
+mod skill_command;
 #[cfg(feature = "cli")]
 #[doc(hidden)]
 pub use cli::main as __cli_main;
+#[cfg(feature = "install")]
+#[cfg_attr(docsrs, doc(cfg(feature = "install")))]
+pub use skill_command::SkillCommand;
 
 /// The `skills` command-line tool with your Rust scripts: a binary of your own whose `main`
 /// calls this validates, lists, calls and serves folders exactly as `skills` does, and its

@@ -49,5 +49,8 @@ mod guide_scripts {}
 #[doc = include_str!("../../docs/src/disk.md")]
 mod guide_disk {}
 #[cfg(doctest)]
+#[doc = include_str!("../../docs/src/install.md")]
+mod guide_install {}
+#[cfg(doctest)]
 #[doc = include_str!("../../docs/src/cli.md")]
 mod guide_cli {}

@@ -49,16 +49,28 @@ pub struct Extracted {
 /// It uses [`Loaded::sha256`](crate::Loaded::sha256): the digests kept for files read at run
 /// time, hashed on the call for embedded ones.
 pub fn fingerprint(skill: &Skill) -> [u8; 32] {
+    fingerprint_of(
+        skill
+            .files()
+            .map(|file| (file.path(), file.is_executable(), file.sha256())),
+    )
+}
+
+/// [`fingerprint`] of files given as (path, executable, SHA-256 of the bytes), in path order:
+/// what `disk::Install` records of a skill as written and compares the installed files with.
+pub(crate) fn fingerprint_of<'a>(
+    files: impl Iterator<Item = (&'a str, bool, [u8; 32])>,
+) -> [u8; 32] {
     use sha2::{Digest, Sha256};
     let mut hasher = Sha256::new();
     // A version tag, so a change to what is hashed can never match an old marker.
     hasher.update(b"skills-extract-v1\0");
-    for file in skill.files() {
+    for (path, executable, sha256) in files {
         // Length-prefixed so that no two different lists hash the same input.
-        hasher.update((file.path().len() as u64).to_le_bytes());
-        hasher.update(file.path().as_bytes());
-        hasher.update([u8::from(file.is_executable())]);
-        hasher.update(file.sha256());
+        hasher.update((path.len() as u64).to_le_bytes());
+        hasher.update(path.as_bytes());
+        hasher.update([u8::from(executable)]);
+        hasher.update(sha256);
     }
     hasher.finalize().into()
 }
@@ -146,9 +158,9 @@ pub fn extract(skill: &Skill, dest: &Path) -> Result<Extracted, ExtractError> {
 
 /// The skill's name and every file's path, as plain segments, in the order they are written:
 /// sorted by segments, so that the files of one folder come together.
-type Checked<'a> = (&'a str, Vec<(Vec<&'a str>, Loaded<'a>)>);
+pub(crate) type Checked<'a> = (&'a str, Vec<(Vec<&'a str>, Loaded<'a>)>);
 
-fn checked_paths(skill: &Skill) -> Result<Checked<'_>, ExtractError> {
+pub(crate) fn checked_paths(skill: &Skill) -> Result<Checked<'_>, ExtractError> {
     let name = plain_segments(skill, skill.name())?;
     let [name] = name[..] else {
         return Err(ExtractError::UnsafePath {
@@ -165,15 +177,37 @@ fn checked_paths(skill: &Skill) -> Result<Checked<'_>, ExtractError> {
     Ok((name, targets))
 }
 
-/// Writes the skill under `dest` through folder handles (see [`Folder`]): each folder is opened
-/// from its parent's handle without following a link, and each file is written relative to the
-/// handle of the folder that holds it.
+/// Writes the skill under `dest` through folder handles (see [`Folder`]), then the marker.
 fn write_skill(
     skill: &Skill,
     dest: &Folder,
     (name, targets): Checked<'_>,
 ) -> Result<Extracted, ExtractError> {
     let root = dest.child(name)?;
+    let (files, mut written) = write_files(&root, targets, None)?;
+    let stamp = format!("{}\n", hex(&fingerprint(skill)));
+    if written || !root.holds(MARKER, stamp.as_bytes(), false)? {
+        root.replace(MARKER, stamp.as_bytes(), false)?;
+        written = true;
+    }
+    Ok(Extracted {
+        dir: root.path().to_owned(),
+        files,
+        written,
+    })
+}
+
+/// Writes `targets` (from [`checked_paths`]) into `root`, the skill's folder: each folder is
+/// opened from its parent's handle without following a link, and each file is written relative
+/// to the handle of the folder that holds it. `manifest`, when given, is written as `SKILL.md`
+/// instead of the body (an installed skill carries its frontmatter). Returns the files'
+/// absolute paths, sorted, and whether anything was written. The extraction and
+/// `disk::Install` share it.
+pub(crate) fn write_files(
+    root: &Folder,
+    targets: Vec<(Vec<&str>, Loaded<'_>)>,
+    manifest: Option<&[u8]>,
+) -> Result<(Vec<PathBuf>, bool), ExtractError> {
     // The folders open along the current file's path, below the skill's folder: files come
     // sorted, so a folder's files are written through one handle, and only as many handles are
     // open as the path is deep.
@@ -192,29 +226,23 @@ fn write_skill(
             .count();
         open.truncate(common);
         for folder in &folders[common..] {
-            let parent = open.last().map_or(&root, |(_, f)| f);
+            let parent = open.last().map_or(root, |(_, f)| f);
             let child = parent.child(folder)?;
             open.push((folder, child));
         }
-        let parent = open.last().map_or(&root, |(_, f)| f);
-        if !parent.holds(last, file.bytes(), file.is_executable())? {
-            parent.replace(last, file.bytes(), file.is_executable())?;
+        let parent = open.last().map_or(root, |(_, f)| f);
+        let bytes = match manifest {
+            Some(text) if file.is_body() => text,
+            _ => file.bytes(),
+        };
+        if !parent.holds(last, bytes, file.is_executable())? {
+            parent.replace(last, bytes, file.is_executable())?;
             written = true;
         }
         files.push(parent.path().join(last));
     }
     files.sort();
-
-    let stamp = format!("{}\n", hex(&fingerprint(skill)));
-    if written || !root.holds(MARKER, stamp.as_bytes(), false)? {
-        root.replace(MARKER, stamp.as_bytes(), false)?;
-        written = true;
-    }
-    Ok(Extracted {
-        dir: root.path().to_owned(),
-        files,
-        written,
-    })
+    Ok((files, written))
 }
 
 /// [`extract`] into a fresh folder of its own under [`std::env::temp_dir`].
@@ -282,7 +310,7 @@ fn plain_segments<'a>(skill: &Skill, raw: &'a str) -> Result<Vec<&'a str>, Extra
 }
 
 /// `dest`, created if missing, as an absolute path.
-fn prepare_dest(dest: &Path) -> Result<PathBuf, ExtractError> {
+pub(crate) fn prepare_dest(dest: &Path) -> Result<PathBuf, ExtractError> {
     let io = |op, source| ExtractError::Io {
         op,
         path: dest.to_owned(),

@@ -264,6 +264,173 @@ impl Folder {
     }
 }
 
+/// What stands at a name in a folder, looked at without following a link.
+#[derive(Debug, Clone, Copy, PartialEq, Eq)]
+pub(crate) enum Kind {
+    Missing,
+    Folder,
+    Link,
+    /// A file, or anything else that is not a folder or a link.
+    File,
+}
+
+/// A file read from a folder tree: its `/`-separated path, executable bit and bytes.
+pub(crate) type TreeFile = (String, bool, Vec<u8>);
+
+impl Folder {
+    /// What stands at `name` in this folder, never following a link.
+    pub(crate) fn kind(&self, name: &str) -> Result<Kind, ExtractError> {
+        match self.dir.symlink_metadata(name) {
+            Ok(meta) if meta.file_type().is_symlink() => Ok(Kind::Link),
+            Ok(meta) if meta.is_dir() => Ok(Kind::Folder),
+            Ok(_) => Ok(Kind::File),
+            Err(e) if e.kind() == io::ErrorKind::NotFound => Ok(Kind::Missing),
+            Err(source) => Err(ExtractError::Io {
+                op: "inspect",
+                path: self.path.join(name),
+                source,
+            }),
+        }
+    }
+
+    /// The folder `name` in this one when it exists and is a real folder (never a link, never
+    /// created).
+    pub(crate) fn existing(&self, name: &str) -> Result<Option<Folder>, ExtractError> {
+        match self.dir.open_dir_nofollow(name) {
+            Ok(dir) => Ok(Some(Folder {
+                dir,
+                path: self.path.join(name),
+            })),
+            Err(_) if self.kind(name)? != Kind::Folder => Ok(None),
+            Err(source) => Err(ExtractError::Io {
+                op: "open the folder",
+                path: self.path.join(name),
+                source,
+            }),
+        }
+    }
+
+    /// The names in this folder that are valid UTF-8, sorted.
+    pub(crate) fn names(&self) -> Result<Vec<String>, ExtractError> {
+        let io = |source| ExtractError::Io {
+            op: "list",
+            path: self.path.clone(),
+            source,
+        };
+        let mut names = Vec::new();
+        for entry in self.dir.entries().map_err(io)? {
+            if let Some(name) = entry.map_err(io)?.file_name().to_str() {
+                names.push(name.to_owned());
+            }
+        }
+        names.sort();
+        Ok(names)
+    }
+
+    /// Every regular file below this folder, sorted by path, read through handles without
+    /// following a link; `None` when a link or anything but files and folders is found, the
+    /// tree is deeper than 16 folders, or it holds more than `max_bytes` (such a tree was not
+    /// written by an installer, which writes plain files only).
+    pub(crate) fn read_tree(&self, max_bytes: u64) -> Result<Option<Vec<TreeFile>>, ExtractError> {
+        let mut files = Vec::new();
+        let mut budget = max_bytes;
+        if !self.read_into("", 0, &mut budget, &mut files)? {
+            return Ok(None);
+        }
+        files.sort_by(|a, b| a.0.cmp(&b.0));
+        Ok(Some(files))
+    }
+
+    fn read_into(
+        &self,
+        prefix: &str,
+        depth: usize,
+        budget: &mut u64,
+        files: &mut Vec<TreeFile>,
+    ) -> Result<bool, ExtractError> {
+        if depth > 16 {
+            return Ok(false);
+        }
+        for name in self.names()? {
+            let path = format!("{prefix}{name}");
+            match self.kind(&name)? {
+                Kind::Folder => match self.existing(&name)? {
+                    Some(child) => {
+                        if !child.read_into(&format!("{path}/"), depth + 1, budget, files)? {
+                            return Ok(false);
+                        }
+                    }
+                    None => return Ok(false),
+                },
+                Kind::File => {
+                    let Some(file) = self.file(&name)? else {
+                        return Ok(false);
+                    };
+                    let Ok(meta) = file.metadata() else {
+                        return Ok(false);
+                    };
+                    if meta.len() > *budget {
+                        return Ok(false);
+                    }
+                    let mut bytes = Vec::with_capacity(meta.len() as usize);
+                    file.take(*budget + 1)
+                        .read_to_end(&mut bytes)
+                        .map_err(|source| ExtractError::Io {
+                            op: "read",
+                            path: self.path.join(&name),
+                            source,
+                        })?;
+                    if bytes.len() as u64 > *budget {
+                        return Ok(false);
+                    }
+                    *budget -= bytes.len() as u64;
+                    files.push((path, is_executable(&meta), bytes));
+                }
+                Kind::Link | Kind::Missing => return Ok(false),
+            }
+        }
+        Ok(true)
+    }
+
+    /// Renames `from` in this folder to `to` in `dest` (both opened handles; a link is moved
+    /// as a link, never followed).
+    pub(crate) fn rename(&self, from: &str, dest: &Folder, to: &str) -> Result<(), ExtractError> {
+        self.dir
+            .rename(from, &dest.dir, to)
+            .map_err(|source| ExtractError::Io {
+                op: "rename",
+                path: self.path.join(from),
+                source,
+            })
+    }
+
+    /// Removes `name` from this folder: a folder with everything in it (links inside are
+    /// removed, not followed), or a file or link.
+    pub(crate) fn remove(&self, name: &str) -> Result<(), ExtractError> {
+        let result = match self.kind(name)? {
+            Kind::Missing => return Ok(()),
+            Kind::Folder => self.dir.remove_dir_all(name),
+            Kind::Link | Kind::File => self.dir.remove_file(name),
+        };
+        result.map_err(|source| ExtractError::Io {
+            op: "remove",
+            path: self.path.join(name),
+            source,
+        })
+    }
+}
+
+#[cfg(unix)]
+fn is_executable(meta: &std::fs::Metadata) -> bool {
+    use std::os::unix::fs::PermissionsExt;
+    meta.permissions().mode() & 0o111 != 0
+}
+
+#[cfg(not(unix))]
+fn is_executable(_: &std::fs::Metadata) -> bool {
+    false
+}
+
 #[cfg(unix)]
 fn mode(executable: bool) -> u32 {
     if executable { 0o755 } else { 0o644 }

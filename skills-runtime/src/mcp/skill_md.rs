@@ -2,8 +2,6 @@
 //! with every file's digest and size, which names the extension can carry, and base64 for
 //! binary resources.
 
-use serde_json::{Map, Value};
-
 use rmcp::model::{SkillFrontmatter, SkillResource, SkillResources};
 
 use super::uri::uri;
@@ -57,7 +55,7 @@ fn is_plain_name(name: &str) -> bool {
 
 /// The skills-extension entry of a skill: frontmatter, and every file with digest and size.
 pub(super) fn entry(skill: &Skill) -> Result<rmcp::model::Skill, String> {
-    let fields = frontmatter(skill);
+    let fields = crate::model::skill_md::frontmatter(skill);
     let mut front = SkillFrontmatter::new(skill.name(), skill.description());
     for (key, value) in fields.into_iter().skip(2) {
         front = front.with_field(key, value);
@@ -86,77 +84,10 @@ pub(super) fn entry(skill: &Skill) -> Result<rmcp::model::Skill, String> {
     Ok(entry)
 }
 
-/// The frontmatter fields, in the order they are written: `name` and `description` first.
-fn frontmatter(skill: &Skill) -> Vec<(String, Value)> {
-    let mut fields: Vec<(String, Value)> = vec![
-        ("name".into(), skill.name().into()),
-        ("description".into(), skill.description().into()),
-    ];
-    if let Some(license) = skill.license() {
-        fields.push(("license".into(), license.into()));
-    }
-    if let Some(compatibility) = skill.compatibility() {
-        fields.push(("compatibility".into(), compatibility.into()));
-    }
-    let metadata: Map<String, Value> = skill
-        .metadata()
-        .map(|(k, v)| (k.to_owned(), Value::from(v)))
-        .collect();
-    if !metadata.is_empty() {
-        fields.push(("metadata".into(), Value::Object(metadata)));
-    }
-    let tools: Vec<&str> = skill.allowed_tools().collect();
-    if !tools.is_empty() {
-        fields.push(("allowed-tools".into(), tools.join(" ").into()));
-    }
-    if let Ok(Value::Object(extra)) = serde_json::from_str::<Value>(skill.extra_json()) {
-        let mut extra: Vec<(String, Value)> = extra.into_iter().collect();
-        extra.sort_by(|a, b| a.0.cmp(&b.0));
-        fields.extend(extra.into_iter().filter(|(k, _)| {
-            !matches!(
-                k.as_str(),
-                "name" | "description" | "license" | "compatibility" | "metadata" | "allowed-tools"
-            )
-        }));
-    }
-    fields
-}
-
-/// The `SKILL.md` a host reads: the frontmatter written from the skill's fields, then the body.
-///
-/// Every value is written as JSON (a JSON string is a YAML double-quoted scalar, a JSON object
-/// a YAML flow mapping), so the file parses back to exactly the `frontmatter` of the skill's
-/// extension entry.
+/// The `SKILL.md` a host reads: the frontmatter written from the skill's fields, then the body
+/// (the one writer, [`crate::model::skill_md::manifest`], with nothing added).
 pub(super) fn manifest(skill: &Skill) -> String {
-    let mut text = String::from("---\n");
-    for (key, value) in frontmatter(skill) {
-        if key
-            .bytes()
-            .all(|b| b.is_ascii_alphanumeric() || b == b'-' || b == b'_')
-        {
-            text.push_str(&key);
-        } else {
-            text.push_str(&yaml_json(&Value::String(key)));
-        }
-        text.push_str(": ");
-        text.push_str(&yaml_json(&value));
-        text.push('\n');
-    }
-    text.push_str("---\n");
-    text.push_str(skill.body());
-    text
-}
-
-/// JSON text that YAML reads back as the same value: YAML also breaks lines at U+0085, U+2028
-/// and U+2029, which JSON leaves unescaped.
-fn yaml_json(value: &Value) -> String {
-    let json = value.to_string();
-    if !json.contains(['\u{85}', '\u{2028}', '\u{2029}']) {
-        return json;
-    }
-    json.replace('\u{85}', "\\u0085")
-        .replace('\u{2028}', "\\u2028")
-        .replace('\u{2029}', "\\u2029")
+    crate::model::skill_md::manifest(skill)
 }
 
 /// Standard base64 with padding, for binary resources.
@@ -221,11 +152,5 @@ mod tests {
         assert_eq!(base64(b"foo"), "Zm9v");
         assert_eq!(base64(b"foobar"), "Zm9vYmFy");
         assert_eq!(base64(&[0xff, 0xfe, 0x00]), "//4A");
-    }
-
-    #[test]
-    fn yaml_escapes_what_yaml_reads_as_a_line_break() {
-        assert_eq!(yaml_json(&Value::from("a\u{2028}b")), "\"a\\u2028b\"");
-        assert_eq!(yaml_json(&Value::from("a: b")), "\"a: b\"");
     }
 }

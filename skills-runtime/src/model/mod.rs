@@ -16,3 +16,5 @@ pub(crate) mod path;
 pub(crate) mod script;
 pub(crate) mod set;
 pub(crate) mod skill;
+#[cfg(any(feature = "mcp", feature = "fs"))]
+pub(crate) mod skill_md;

@@ -224,6 +224,45 @@ pub(super) enum Command {
         #[arg(default_value = "skills")]
         dir: PathBuf,
     },
+    /// Install the skills of PATH into coding agents' folders (the agents detected, or
+    /// --agent): missing and outdated ones written, orphans removed, edited or foreign ones
+    /// left alone unless --force.
+    #[command(after_help = INSTALL_EXIT)]
+    Install {
+        #[command(flatten)]
+        install: InstallArgs,
+    },
+    /// Each skill of PATH in each agent's folder: missing, up-to-date, outdated, modified,
+    /// foreign, orphaned.
+    #[command(after_help = INSTALL_EXIT)]
+    Status {
+        #[command(flatten)]
+        install: InstallArgs,
+    },
+    /// Remove the skills of PATH installed from it that are unchanged.
+    #[command(visible_alias = "remove", after_help = INSTALL_EXIT)]
+    Uninstall {
+        #[command(flatten)]
+        install: InstallArgs,
+    },
+}
+
+const INSTALL_EXIT: &str = "Exit status: 0 all done, 1 something left alone (edited since \
+                            installed, or not ours, without --force; a write that failed), 2 usage or I/O error.";
+
+/// What `install`, `status` and `uninstall` take: PATH, the provenance's tool name, where.
+#[derive(clap::Args)]
+pub(super) struct InstallArgs {
+    /// A folder of skills, a skill folder or a SKILL.md.
+    pub(super) path: PathBuf,
+    /// The name recorded as the installer (default: PATH's folder name); skills recorded under
+    /// another name are not this folder's.
+    #[arg(long, value_name = "NAME")]
+    pub(super) tool: Option<String>,
+    #[command(flatten)]
+    pub(super) flags: crate::skill_command::Flags,
+    #[command(flatten)]
+    pub(super) common: Common,
 }
 
 #[derive(clap::Args)]

@@ -8,6 +8,7 @@
 
 mod args;
 mod check;
+mod install;
 mod new;
 mod serve;
 mod show;
@@ -108,6 +109,18 @@ pub fn main() -> ExitCode {
             common,
         } => show::extract(&path, &skill, &dest, &common),
         Command::New { name, dir } => new::new(&name, &dir),
+        Command::Install { install: a } => {
+            let action = crate::skill_command::Action::Install(a.flags);
+            install::install(&a.path, a.tool.as_deref(), &action, &a.common)
+        }
+        Command::Status { install: a } => {
+            let action = crate::skill_command::Action::Status(a.flags);
+            install::install(&a.path, a.tool.as_deref(), &action, &a.common)
+        }
+        Command::Uninstall { install: a } => {
+            let action = crate::skill_command::Action::Uninstall(a.flags);
+            install::install(&a.path, a.tool.as_deref(), &action, &a.common)
+        }
         Command::Serve {
             target,
             common,

@@ -21,6 +21,7 @@ mod floors;
 mod fuzz_regressions;
 mod handler_props;
 mod hostile_paths;
+mod install;
 mod invocation;
 mod links;
 mod overlay;
