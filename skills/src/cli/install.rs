@@ -4,12 +4,13 @@
 
 use std::path::Path;
 
-use super::Outcome;
 use super::args::Common;
 use super::args::Target;
 use super::show::{Loaded, load};
+use super::{Outcome, outcome_of};
 use crate::disk::Install;
 use crate::listing::ListingFormat;
+use crate::parse::{Diagnostic, Profile, validate};
 use crate::skill_command::{Action, run};
 
 /// Loads PATH as the other commands do, then runs `action` on its skills. The provenance names
@@ -21,17 +22,28 @@ pub(super) fn install(
     action: &Action,
     common: &Common,
 ) -> Outcome {
+    // What is installed into agents is checked as `validate` checks it: a folder with an
+    // invalid skill is not installed in part.
+    let problems: Vec<_> = validate(path, &common.scan_options(Some(Profile::Strict)))
+        .into_iter()
+        .filter(Diagnostic::is_error)
+        .collect();
+    if !problems.is_empty() {
+        for d in &problems {
+            eprintln!("{d}");
+        }
+        eprintln!(
+            "error: fix the problems above before installing \"{}\" (`skills validate` checks them)",
+            path.display()
+        );
+        return outcome_of(&problems);
+    }
     let Loaded { set, outcome, .. } = load(
-        &Target::Path(path.to_owned()),
+        &Target::Paths(vec![path.to_owned()]),
         common,
         &ListingFormat::Markdown,
     );
     if outcome != Outcome::Ok {
-        // A folder with an invalid skill is not installed in part.
-        eprintln!(
-            "error: fix the problems above before installing \"{}\"",
-            path.display()
-        );
         return outcome;
     }
     let name = match tool {
