@@ -6,7 +6,7 @@ use serde_yaml::{Mapping, Value};
 
 use super::checker::{Checker, Pos};
 use super::dialect::{self, Dialect, Expect, Reading};
-use super::fields::ALLOWED_FIELDS;
+use super::fields::{ALLOWED_FIELDS, is_tool_separator};
 use super::value::{json_text, key_text, kind, scalar_text, to_json, untag};
 use super::{Rule, Severity};
 use crate::model::fields::ClientFields;
@@ -209,7 +209,7 @@ pub(super) fn read_client(cx: &Checker<'_>, mapping: &Mapping) -> ClientFields {
     // A list, or one string: tools separated by spaces or commas (`Edit, Write` is common),
     // paths by commas (a glob may hold spaces; `{a,b}` keeps its comma).
     client.disallowed_tools = items(get("disallowed-tools"), |c, depth| {
-        depth.parens == 0 && (c == ',' || c.is_whitespace())
+        depth.parens == 0 && is_tool_separator(c)
     });
     client.paths = items(get("paths"), |c, depth| depth.braces == 0 && c == ',');
     client

@@ -329,7 +329,7 @@ fn metadata_value(
     }
 }
 
-/// `allowed-tools`: a space-separated string or a list of strings, in order.
+/// `allowed-tools`: a string of tools separated by spaces (or commas) or a list of strings, in order.
 pub(super) fn check_allowed_tools(cx: &mut Checker<'_>, value: Option<&Value>) -> Vec<String> {
     let pos = cx.key_pos("allowed-tools");
     let Some(value) = value.filter(|value| !value.is_null()) else {
@@ -370,9 +370,16 @@ fn allowed_tools_list(cx: &mut Checker<'_>, items: &[Value], pos: Pos) -> Vec<St
     tools
 }
 
-/// Splits a space-separated `allowed-tools` string into tools. A space inside parentheses
-/// belongs to the tool's pattern (`Bash(git diff:*)` is one tool, as clients read it), so only
-/// spaces outside them separate tools; an unbalanced `)` is kept as text.
+/// What separates tools in a tool-list string (`allowed-tools`, Claude Code's
+/// `disallowed-tools`), outside parentheses: a space, as the specification writes them, or a
+/// comma, as Claude Code's documentation does (`Read, Grep`).
+pub(super) fn is_tool_separator(c: char) -> bool {
+    c == ',' || c.is_whitespace()
+}
+
+/// Splits an `allowed-tools` string into tools. A space or comma inside parentheses belongs to
+/// the tool's pattern (`Bash(git diff:*)` is one tool, as clients read it), so only
+/// [separators](is_tool_separator) outside them separate tools; an unbalanced `)` is kept as text.
 pub(super) fn split_tools(text: &str) -> Vec<String> {
     let mut tools = Vec::new();
     let mut current = String::new();
@@ -381,7 +388,7 @@ pub(super) fn split_tools(text: &str) -> Vec<String> {
         match c {
             '(' => depth += 1,
             ')' => depth = depth.saturating_sub(1),
-            c if c.is_whitespace() && depth == 0 => {
+            c if is_tool_separator(c) && depth == 0 => {
                 if !current.is_empty() {
                     tools.push(std::mem::take(&mut current));
                 }

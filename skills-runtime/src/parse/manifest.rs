@@ -359,6 +359,11 @@ mod tests {
             ["Bash(git diff:*)", "Read", "Write(src/a b.rs)", "Bash(("]
         );
         assert_eq!(split_tools("a) b"), ["a)", "b"]);
+        // Claude Code's documentation separates them with commas; a comma in a pattern stays.
+        assert_eq!(
+            split_tools("Read, Grep,Glob Bash(git add:*, git commit:*)"),
+            ["Read", "Grep", "Glob", "Bash(git add:*, git commit:*)"]
+        );
         assert_eq!(&text[manifest.body_start..], "# PDF\n");
     }
 
