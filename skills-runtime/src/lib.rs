@@ -50,6 +50,10 @@ pub mod listing;
 #[cfg_attr(docsrs, doc(cfg(feature = "fs")))]
 pub mod disk;
 
+#[cfg(feature = "package")]
+#[cfg_attr(docsrs, doc(cfg(feature = "package")))]
+pub mod package;
+
 pub mod invoke;
 
 pub mod policy;

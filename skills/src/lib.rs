@@ -78,6 +78,9 @@ pub use skills_embed_runtime::disk;
 #[cfg(feature = "mcp")]
 #[cfg_attr(docsrs, doc(cfg(feature = "mcp")))]
 pub use skills_embed_runtime::mcp;
+#[cfg(feature = "package")]
+#[cfg_attr(docsrs, doc(cfg(feature = "package")))]
+pub use skills_embed_runtime::package;
 #[cfg(feature = "rig")]
 #[cfg_attr(docsrs, doc(cfg(feature = "rig")))]
 pub use skills_embed_runtime::rig;

@@ -17,6 +17,7 @@ const FLOORS: &[(&str, usize)] = &[
     ("parse", 3),
     ("load", 4),
     ("disk", 5),
+    ("package", 5),
     ("invoke", 6),
     ("policy", 7),
     ("tools", 8),

@@ -1,0 +1,1 @@
+//! archive (issue 29): to be written.

@@ -1,0 +1,1 @@
+//! crates (issue 29): to be written.

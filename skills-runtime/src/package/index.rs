@@ -1,0 +1,162 @@
+//! The well-known index: `/.well-known/agent-skills/index.json`, as the Agent Skills Discovery
+//! RFC v0.2.0 defines it (cloudflare/agent-skills-discovery-rfc, "Discovery Index" and
+//! "Integrity and Verification"): a `version`, and per skill its name, description, a skill-level
+//! digest over its files' digests, and each file's `sha256:{hex}` digest.
+
+use serde::{Deserialize, Serialize};
+use sha2::{Digest, Sha256};
+
+/// The index version this crate writes; it reads any `0.2.x`.
+pub(crate) const INDEX_VERSION: &str = "0.2.0";
+
+/// Where the index lives on a site, and where the files it names are served from.
+pub(crate) const WELL_KNOWN_PREFIX: &str = "/.well-known/agent-skills/";
+
+/// The whole index file.
+#[derive(Clone, Debug, PartialEq, Eq, Serialize, Deserialize)]
+pub(crate) struct Index {
+    /// The schema version, `M.m.p`.
+    pub(crate) version: String,
+    /// One entry per skill, in name order when this crate writes it.
+    pub(crate) skills: Vec<IndexEntry>,
+}
+
+/// One skill of an index.
+#[derive(Clone, Debug, PartialEq, Eq, Serialize, Deserialize)]
+pub(crate) struct IndexEntry {
+    /// The skill's name: its folder under the well-known prefix.
+    pub(crate) name: String,
+    /// What it does and when to use it.
+    pub(crate) description: String,
+    /// The skill-level digest: [`skill_digest`] over `files`.
+    pub(crate) digest: String,
+    /// Every file of the skill, `SKILL.md` first.
+    pub(crate) files: Vec<IndexFile>,
+    /// An archive of the skill, when the publisher offers one.
+    #[serde(default, skip_serializing_if = "Option::is_none")]
+    pub(crate) package: Option<IndexPackage>,
+}
+
+/// One file of a skill in an index.
+#[derive(Clone, Debug, PartialEq, Eq, Serialize, Deserialize)]
+pub(crate) struct IndexFile {
+    /// Relative to the skill's folder, `/`-separated.
+    pub(crate) path: String,
+    /// `sha256:{hex}` of the file's raw bytes.
+    pub(crate) digest: String,
+}
+
+/// An archive of one skill named by an index entry.
+#[derive(Clone, Debug, PartialEq, Eq, Serialize, Deserialize)]
+pub(crate) struct IndexPackage {
+    /// Where the archive is, absolute or relative to the index.
+    pub(crate) url: String,
+    /// `sha256:{hex}` of the archive's bytes.
+    pub(crate) digest: String,
+}
+
+/// `sha256:{hex}` of some bytes: a file's or an archive's digest.
+pub(crate) fn file_digest(bytes: &[u8]) -> String {
+    format!("sha256:{}", hex::encode(Sha256::digest(bytes)))
+}
+
+/// The skill-level digest (RFC "Skill-Level Digest"): the files sorted by path as bytes, a line
+/// `{path}\0{hex}\n` each, SHA-256 of the lines. `files` are `(path, sha256:{hex} digest)`; a
+/// digest without the prefix is taken as bare hex.
+pub(crate) fn skill_digest<'a>(files: impl IntoIterator<Item = (&'a str, &'a str)>) -> String {
+    let mut files: Vec<(&str, &str)> = files.into_iter().collect();
+    files.sort_by(|a, b| a.0.as_bytes().cmp(b.0.as_bytes()));
+    let mut hasher = Sha256::new();
+    for (path, digest) in files {
+        hasher.update(path.as_bytes());
+        hasher.update([0]);
+        hasher.update(digest.strip_prefix("sha256:").unwrap_or(digest).as_bytes());
+        hasher.update([b'\n']);
+    }
+    format!("sha256:{}", hex::encode(hasher.finalize()))
+}
+
+/// Whether an index file path is one the RFC allows ("Path requirements"): relative, `/`
+/// separators, no `..` or empty segment, printable ASCII without `\ ? # [ ]`.
+pub(crate) fn valid_index_path(path: &str) -> bool {
+    !path.is_empty()
+        && !path.starts_with('/')
+        && path
+            .bytes()
+            .all(|b| (0x20..=0x7e).contains(&b) && !b"\\?#[]".contains(&b))
+        && path
+            .split('/')
+            .all(|s| !s.is_empty() && s != "." && s != "..")
+}
+
+#[cfg(test)]
+mod tests {
+    use super::*;
+
+    /// The RFC's worked example: `# Hello\n` and `#!/bin/sh\n`.
+    #[test]
+    fn skill_digest_matches_the_rfc_worked_example() {
+        let skill = file_digest(b"# Hello\n");
+        let script = file_digest(b"#!/bin/sh\n");
+        assert_eq!(
+            skill,
+            "sha256:90f8ec5669cd34183b9b0fdf8b94f5efb4c3672876330f4aa76088c2b4ad17be"
+        );
+        assert_eq!(
+            script,
+            "sha256:a8076d3d28d21e02012b20eaf7dbf75409a6277134439025f282e368e3305abf"
+        );
+        let expected = "sha256:34f7a8c484e9991f3e71a309f31332d6335efc01f544105c4185a7c4ab12eb1e";
+        // Order given does not matter: the digest sorts by path.
+        assert_eq!(
+            skill_digest([("scripts/run.sh", script.as_str()), ("SKILL.md", &skill)]),
+            expected
+        );
+        assert_eq!(
+            skill_digest([("SKILL.md", skill.as_str()), ("scripts/run.sh", &script)]),
+            expected
+        );
+    }
+
+    #[test]
+    fn index_paths_follow_the_rfc() {
+        for ok in ["SKILL.md", "references/a b.md", "scripts/run.sh"] {
+            assert!(valid_index_path(ok), "{ok}");
+        }
+        for bad in [
+            "",
+            "/etc/passwd",
+            "a/../b",
+            "..",
+            "a//b",
+            "a\\b",
+            "a?b",
+            "a#b",
+            "é.md",
+            "a/./b",
+        ] {
+            assert!(!valid_index_path(bad), "{bad}");
+        }
+    }
+
+    #[test]
+    fn an_index_round_trips_through_json() {
+        let index = Index {
+            version: INDEX_VERSION.into(),
+            skills: vec![IndexEntry {
+                name: "demo".into(),
+                description: "A demo.".into(),
+                digest: skill_digest([("SKILL.md", file_digest(b"x").as_str())]),
+                files: vec![IndexFile {
+                    path: "SKILL.md".into(),
+                    digest: file_digest(b"x"),
+                }],
+                package: None,
+            }],
+        };
+        let json = serde_json::to_string(&index).unwrap();
+        assert!(!json.contains("package"), "{json}");
+        assert_eq!(serde_json::from_str::<Index>(&json).unwrap(), index);
+        assert!(WELL_KNOWN_PREFIX.ends_with('/'));
+    }
+}

@@ -1,0 +1,1 @@
+//! plugin (issue 29): to be written.
