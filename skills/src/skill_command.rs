@@ -63,6 +63,9 @@ macro_rules! out {
 /// # Ok::<(), Box<dyn std::error::Error>>(())
 /// ```
 #[derive(Debug, Args)]
+// The doc above is for rustdoc: without this, clap prints it, code sample and all, as the
+// subcommand's long help in place of the mounting variant's own line.
+#[command(about = None, long_about = None)]
 pub struct SkillCommand {
     #[command(subcommand)]
     action: Action,
