@@ -49,6 +49,8 @@ mod walker;
 mod yaml;
 
 pub(crate) use diagnostic::Severity;
+#[cfg(feature = "package")]
+pub(crate) use fields::suggest_name;
 pub use diagnostic::{Diagnostic, Profile, Rule};
 pub use dialect::Dialect;
 pub use manifest::check;
