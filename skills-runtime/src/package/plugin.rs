@@ -115,7 +115,8 @@ impl PluginFormat {
     fn name_problem(self, name: &str) -> Option<&'static str> {
         let periods = !matches!(self, PluginFormat::Claude);
         let allowed = |c: char| c.is_ascii_lowercase() || c.is_ascii_digit() || c == '-';
-        let ends = |c: Option<char>| c.is_some_and(|c| c.is_ascii_lowercase() || c.is_ascii_digit());
+        let ends =
+            |c: Option<char>| c.is_some_and(|c| c.is_ascii_lowercase() || c.is_ascii_digit());
         if name.is_empty() {
             Some("it is empty")
         } else if name.chars().count() > MAX_NAME {
@@ -434,7 +435,10 @@ impl Plugin {
                     Some((folder, file)) => (Some(root.child(folder)?), file),
                     None => (None, path),
                 };
-                folder.as_ref().unwrap_or(&root).replace(file, &bytes, false)?;
+                folder
+                    .as_ref()
+                    .unwrap_or(&root)
+                    .replace(file, &bytes, false)?;
                 written.push(path.to_owned());
             }
             if existing != Kind::Missing {
@@ -494,7 +498,11 @@ impl Plugin {
             [one] => Some(one.description().to_owned()),
             skills => Some(format!(
                 "Agent Skills: {}.",
-                skills.iter().map(|s| s.name()).collect::<Vec<_>>().join(", ")
+                skills
+                    .iter()
+                    .map(|s| s.name())
+                    .collect::<Vec<_>>()
+                    .join(", ")
             )),
         });
         let server = self.server.as_ref().map(|(command, args)| {
@@ -517,7 +525,10 @@ impl Plugin {
                 .filter(|_| !agent)
                 .map(|s| [(self.name.as_str(), s)].into_iter().collect()),
         };
-        let mut files = vec![(format.manifest_path(), json(format.manifest_path(), &manifest)?)];
+        let mut files = vec![(
+            format.manifest_path(),
+            json(format.manifest_path(), &manifest)?,
+        )];
         if let Some(server) = server.as_ref().filter(|_| agent) {
             let mcp = McpJson {
                 schema: AGENT_PLUGINS_MCP_SCHEMA,

@@ -49,10 +49,10 @@ mod walker;
 mod yaml;
 
 pub(crate) use diagnostic::Severity;
-#[cfg(feature = "package")]
-pub(crate) use fields::suggest_name;
 pub use diagnostic::{Diagnostic, Profile, Rule};
 pub use dialect::Dialect;
+#[cfg(feature = "package")]
+pub(crate) use fields::suggest_name;
 pub use manifest::check;
 pub(crate) use manifest::{Manifest, parse_manifest_with};
 pub use scan::validate;

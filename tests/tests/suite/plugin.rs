@@ -225,16 +225,24 @@ fn every_manifest_matches_its_formats_published_schema() {
     // Each server entry names the plugin's skills through its client's root variable.
     let args = |file: &str, pointer: &str| read_json(&dir.join(file)).pointer(pointer).cloned();
     assert_eq!(
-        args(".claude-plugin/plugin.json", "/mcpServers/basic-skills/args"),
+        args(
+            ".claude-plugin/plugin.json",
+            "/mcpServers/basic-skills/args"
+        ),
         Some(json!(["serve", "${CLAUDE_PLUGIN_ROOT}/skills"]))
     );
     assert_eq!(
-        args(".cursor-plugin/plugin.json", "/mcpServers/basic-skills/args"),
+        args(
+            ".cursor-plugin/plugin.json",
+            "/mcpServers/basic-skills/args"
+        ),
         Some(json!(["serve", "${CURSOR_PLUGIN_ROOT}/skills"]))
     );
     assert_eq!(
         args("mcp.json", "/mcpServers/basic-skills"),
-        Some(json!({"type": "stdio", "command": "skills", "args": ["serve", "${PLUGIN_ROOT}/skills"]}))
+        Some(
+            json!({"type": "stdio", "command": "skills", "args": ["serve", "${PLUGIN_ROOT}/skills"]})
+        )
     );
     // What the schemas would not catch: the metadata as given.
     let claude = read_json(&dir.join(".claude-plugin/plugin.json"));
@@ -260,7 +268,10 @@ fn the_schemas_refuse_what_the_formats_refuse() {
 fn the_plugins_skills_read_back_as_the_set_and_pass_strict_validation() {
     let out = tempfile::tempdir().unwrap();
     let dir = out.path().join("basic-skills");
-    plugin().formats([PluginFormat::Claude]).write(&SKILLS, &dir).unwrap();
+    plugin()
+        .formats([PluginFormat::Claude])
+        .write(&SKILLS, &dir)
+        .unwrap();
     let skills = dir.join("skills");
     let errors: Vec<_> = validate(&skills, &ScanOptions::default())
         .into_iter()
@@ -270,7 +281,10 @@ fn the_plugins_skills_read_back_as_the_set_and_pass_strict_validation() {
     let (back, diagnostics) =
         skills_embed::load::set(&skills, &ScanOptions::default(), &ListingFormat::Markdown);
     assert!(diagnostics.iter().all(|d| !d.is_error()), "{diagnostics:?}");
-    assert_eq!(back.names().collect::<Vec<_>>(), SKILLS.names().collect::<Vec<_>>());
+    assert_eq!(
+        back.names().collect::<Vec<_>>(),
+        SKILLS.names().collect::<Vec<_>>()
+    );
     for skill in SKILLS.skills() {
         let copy = back.get(skill.name()).unwrap();
         assert_eq!(copy.description(), skill.description());
@@ -295,20 +309,43 @@ fn names_follow_each_formats_rules_with_a_suggestion() {
     let set = one_skill_set("notes");
     let out = tempfile::tempdir().unwrap();
     // Periods: Cursor and Agent Plugins take them, Claude Code's kebab-case does not.
-    let dotted = Plugin::new("acme.tools").formats([PluginFormat::Cursor, PluginFormat::AgentPlugins]);
+    let dotted =
+        Plugin::new("acme.tools").formats([PluginFormat::Cursor, PluginFormat::AgentPlugins]);
     dotted.write(&set, &out.path().join("a")).unwrap();
-    let err = Plugin::new("acme.tools").write(&set, &out.path().join("b")).unwrap_err();
-    let PluginError::InvalidName { format, suggestion, .. } = &err else {
+    let err = Plugin::new("acme.tools")
+        .write(&set, &out.path().join("b"))
+        .unwrap_err();
+    let PluginError::InvalidName {
+        format, suggestion, ..
+    } = &err
+    else {
         panic!("{err}");
     };
-    assert_eq!((*format, suggestion.as_deref()), (PluginFormat::Claude, Some("acme-tools")));
-    assert!(err.to_string().contains(".claude-plugin/plugin.json"), "{err}");
-    for name in ["", "has--double", "too..dots", "-start", "end-", "Upper", &"a".repeat(65)] {
+    assert_eq!(
+        (*format, suggestion.as_deref()),
+        (PluginFormat::Claude, Some("acme-tools"))
+    );
+    assert!(
+        err.to_string().contains(".claude-plugin/plugin.json"),
+        "{err}"
+    );
+    for name in [
+        "",
+        "has--double",
+        "too..dots",
+        "-start",
+        "end-",
+        "Upper",
+        &"a".repeat(65),
+    ] {
         let err = Plugin::new(name)
             .formats([PluginFormat::AgentPlugins])
             .write(&set, &out.path().join("c"))
             .unwrap_err();
-        assert!(matches!(err, PluginError::InvalidName { .. }), "{name:?}: {err}");
+        assert!(
+            matches!(err, PluginError::InvalidName { .. }),
+            "{name:?}: {err}"
+        );
     }
     // Nothing was written for a refused name.
     assert!(!out.path().join("b").exists() && !out.path().join("c").exists());
@@ -318,12 +355,21 @@ fn names_follow_each_formats_rules_with_a_suggestion() {
 fn a_server_command_must_be_one_token_inside_or_on_path() {
     let set = one_skill_set("notes");
     let out = tempfile::tempdir().unwrap();
-    for command in ["skills serve", "/usr/bin/skills", "${PLUGIN_ROOT}/bin/skills", "bin/skills", ""] {
+    for command in [
+        "skills serve",
+        "/usr/bin/skills",
+        "${PLUGIN_ROOT}/bin/skills",
+        "bin/skills",
+        "",
+    ] {
         let err = Plugin::new("p")
             .server(command, ["serve"])
             .write(&set, &out.path().join("p"))
             .unwrap_err();
-        assert!(matches!(err, PluginError::InvalidCommand { .. }), "{command:?}: {err}");
+        assert!(
+            matches!(err, PluginError::InvalidCommand { .. }),
+            "{command:?}: {err}"
+        );
     }
     Plugin::new("p")
         .server("./bin/skills", ["serve", "${PLUGIN_ROOT}/skills"])
@@ -332,7 +378,11 @@ fn a_server_command_must_be_one_token_inside_or_on_path() {
     // Without a server, no MCP entry anywhere.
     Plugin::new("q").write(&set, &out.path().join("q")).unwrap();
     assert!(!out.path().join("q/mcp.json").exists());
-    assert!(read_json(&out.path().join("q/.claude-plugin/plugin.json")).get("mcpServers").is_none());
+    assert!(
+        read_json(&out.path().join("q/.claude-plugin/plugin.json"))
+            .get("mcpServers")
+            .is_none()
+    );
 }
 
 #[test]
@@ -350,12 +400,21 @@ fn an_occupied_destination_is_refused_unless_forced() {
     assert_eq!(fs::read_to_string(dir.join("mine.txt")).unwrap(), "keep");
     let files = Plugin::new("p").force(true).write(&set, &dir).unwrap();
     assert!(!dir.join("mine.txt").exists());
-    assert!(files.iter().all(|f| f.starts_with(&dir) && f.is_file()), "{files:?}");
+    assert!(
+        files.iter().all(|f| f.starts_with(&dir) && f.is_file()),
+        "{files:?}"
+    );
     // No fresh folder is left beside it.
-    let names: Vec<_> = fs::read_dir(out.path()).unwrap().map(|e| e.unwrap().file_name()).collect();
+    let names: Vec<_> = fs::read_dir(out.path())
+        .unwrap()
+        .map(|e| e.unwrap().file_name())
+        .collect();
     assert_eq!(names, ["p"]);
     // An empty set makes no plugin.
-    let err = Plugin::new("p").force(true).write(&SkillSet::empty(), &dir).unwrap_err();
+    let err = Plugin::new("p")
+        .force(true)
+        .write(&SkillSet::empty(), &dir)
+        .unwrap_err();
     assert!(matches!(err, PluginError::NoSkills), "{err}");
 }
 
