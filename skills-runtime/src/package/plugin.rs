@@ -404,7 +404,8 @@ impl Plugin {
             Kind::Missing => false,
             Kind::Folder => parent
                 .existing(leaf)?
-                .is_none_or(|f| f.names().is_ok_and(|n| !n.is_empty())),
+                // A folder that cannot be listed counts as occupied: it is never replaced unasked.
+                .is_none_or(|f| f.names().map_or(true, |n| !n.is_empty())),
             Kind::File | Kind::Link => true,
         };
         if occupied && !self.force {
