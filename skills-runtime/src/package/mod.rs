@@ -2,7 +2,8 @@
 //!
 //! - Skill archives: a zip per skill, or one for a set, in the layout the skills APIs accept
 //!   (`archive`).
-//! - Plugin folders: a manifest beside `skills/` and an MCP server entry (`plugin`).
+//! - Plugin folders: a manifest beside `skills/` and an MCP server entry ([`Plugin`], in the
+//!   formats of [`PluginFormat`]; [`PluginError`] says why one was not written).
 //! - The well-known index: `/.well-known/agent-skills/index.json` with per-skill digests, and
 //!   the client side that reads one and checks it (`index`).
 //! - Skills shipped in crates: a dependency's skills found through `cargo metadata` (`crates`).
@@ -12,3 +13,5 @@ mod crates;
 #[allow(dead_code)] // used by the archive, the index server and its client, coming next (issue 29)
 mod index;
 mod plugin;
+
+pub use plugin::{Plugin, PluginError, PluginFormat};

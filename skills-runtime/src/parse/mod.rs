@@ -51,6 +51,8 @@ mod yaml;
 pub(crate) use diagnostic::Severity;
 pub use diagnostic::{Diagnostic, Profile, Rule};
 pub use dialect::Dialect;
+#[cfg(feature = "package")]
+pub(crate) use fields::suggest_name;
 pub use manifest::check;
 pub(crate) use manifest::{Manifest, parse_manifest_with};
 pub use scan::validate;

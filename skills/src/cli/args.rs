@@ -11,6 +11,7 @@ use strum::VariantNames;
 
 use crate::disk::Discovery;
 use crate::listing::ListingFormat;
+use crate::package::PluginFormat;
 use crate::parse::{Dialect, Profile, ScanOptions};
 use crate::tools::{OutputShape, ToolName, ToolStyle};
 
@@ -245,7 +246,48 @@ pub(super) enum Command {
         #[command(flatten)]
         install: InstallArgs,
     },
+    /// Write a plugin folder for coding agents: every skill of PATH under DIR/skills/, the
+    /// manifest of each format, and an MCP server entry that runs this tool's `serve` on the
+    /// plugin's skills (the tool must be on PATH where the client runs).
+    ///
+    /// Formats: `claude` (Claude Code's .claude-plugin/plugin.json), `cursor`
+    /// (.cursor-plugin/plugin.json), `agent-plugins` (the cross-vendor plugin.json and mcp.json,
+    /// Agent Plugins 1.0.0), `all`. PATH is checked as `validate` checks it first.
+    #[command(after_help = PLUGIN_EXIT)]
+    Plugin {
+        /// Folders of skills, skill folders or SKILL.md files.
+        #[arg(required = true)]
+        paths: Vec<PathBuf>,
+        /// The plugin folder to write; it must not exist or be empty, unless --force.
+        #[arg(long, value_name = "DIR")]
+        out: PathBuf,
+        /// The formats to write; repeatable or comma-separated.
+        #[arg(long, value_delimiter = ',', default_value = "all", value_parser = named::<PluginFormat>())]
+        format: Vec<PluginFormat>,
+        /// The plugin's name: lowercase letters, digits and single hyphens (default: DIR's
+        /// folder name).
+        #[arg(long)]
+        name: Option<String>,
+        /// The plugin's version, e.g. 1.2.0.
+        #[arg(long)]
+        version: Option<String>,
+        /// The plugin's description (default: the one skill's, or the skills' names).
+        #[arg(long)]
+        description: Option<String>,
+        /// The author's name.
+        #[arg(long)]
+        author: Option<String>,
+        /// Replace DIR if it holds something.
+        #[arg(long)]
+        force: bool,
+        #[command(flatten)]
+        common: Common,
+    },
 }
+
+const PLUGIN_EXIT: &str = "Exit status: 0 written, 1 a skill of PATH is invalid (the errors say \
+                           which), 2 usage or I/O error: a name a format refuses, DIR not empty \
+                           without --force, a write that failed.";
 
 const INSTALL_EXIT: &str = "Exit status: 0 all done, 1 something left alone (edited since \
                             installed, or not ours, without --force; a write that failed), 2 usage or I/O error.";

@@ -13,6 +13,37 @@ use crate::listing::ListingFormat;
 use crate::parse::{Diagnostic, Profile, validate};
 use crate::skill_command::{Action, run};
 
+/// Checks `paths` as `validate` does (strictly) before `doing` (a verb phrase: "installing")
+/// anything with them: every error on stderr and the outcome it calls for, when there is one.
+/// What leaves this tool for an agent (installs, plugins) is checked so, never in part.
+pub(super) fn strictly_valid(
+    paths: &[std::path::PathBuf],
+    doing: &str,
+    common: &Common,
+) -> Result<(), Outcome> {
+    let options = common.scan_options(Some(Profile::Strict));
+    let problems: Vec<_> = paths
+        .iter()
+        .flat_map(|path| validate(path, &options))
+        .filter(Diagnostic::is_error)
+        .collect();
+    if problems.is_empty() {
+        return Ok(());
+    }
+    for d in &problems {
+        eprintln!("{d}");
+    }
+    let named: Vec<String> = paths
+        .iter()
+        .map(|p| format!("\"{}\"", p.display()))
+        .collect();
+    eprintln!(
+        "error: fix the problems above before {doing} {} (`skills validate` checks them)",
+        named.join(", ")
+    );
+    Err(outcome_of(&problems))
+}
+
 /// Loads PATH as the other commands do, then runs `action` on its skills. The provenance names
 /// `tool` (default: the folder's name, so two folders installed into one agent do not take
 /// each other's skills for orphans) and this tool's version.
@@ -24,19 +55,8 @@ pub(super) fn install(
 ) -> Outcome {
     // What is installed into agents is checked as `validate` checks it: a folder with an
     // invalid skill is not installed in part.
-    let problems: Vec<_> = validate(path, &common.scan_options(Some(Profile::Strict)))
-        .into_iter()
-        .filter(Diagnostic::is_error)
-        .collect();
-    if !problems.is_empty() {
-        for d in &problems {
-            eprintln!("{d}");
-        }
-        eprintln!(
-            "error: fix the problems above before installing \"{}\" (`skills validate` checks them)",
-            path.display()
-        );
-        return outcome_of(&problems);
+    if let Err(outcome) = strictly_valid(&[path.to_owned()], "installing", common) {
+        return outcome;
     }
     let Loaded { set, outcome, .. } = load(
         &Target::Paths(vec![path.to_owned()]),

@@ -4,12 +4,14 @@
 //! Exit codes: 0 success, 1 a skill failed validation (or a lookup missed), 2 usage or I/O error.
 //!
 //! `args` is the command line as clap reads it, `check` the `validate` command, `show` the
-//! commands that print what a model or a user gets, `serve` the MCP server, `new` a new skill.
+//! commands that print what a model or a user gets, `serve` the MCP server, `new` a new skill,
+//! `install` the agents' folders, `plugin` plugin folders.
 
 mod args;
 mod check;
 mod install;
 mod new;
+mod plugin;
 mod serve;
 mod show;
 
@@ -121,6 +123,29 @@ pub fn main() -> ExitCode {
             let action = crate::skill_command::Action::Uninstall(a.flags);
             install::install(&a.path, a.tool.as_deref(), &action, &a.common)
         }
+        Command::Plugin {
+            paths,
+            out,
+            format,
+            name,
+            version,
+            description,
+            author,
+            force,
+            common,
+        } => plugin::plugin(
+            &paths,
+            &plugin::PluginArgs {
+                out: &out,
+                formats: &format,
+                name: name.as_deref(),
+                version: version.as_deref(),
+                description: description.as_deref(),
+                author: author.as_deref(),
+                force,
+            },
+            &common,
+        ),
         Command::Serve {
             target,
             common,

@@ -25,6 +25,7 @@ mod install;
 mod invocation;
 mod links;
 mod overlay;
+mod plugin;
 mod props;
 mod readme;
 mod reattach;
