@@ -253,7 +253,7 @@ pub enum PluginError {
 /// let claude = std::fs::read_to_string(dir.join(".claude-plugin/plugin.json"))?;
 /// assert!(claude.contains(r#""command": "mytool""#), "{claude}");
 /// assert!(std::fs::read_to_string(dir.join("mcp.json"))?.contains(r#""type": "stdio""#));
-/// assert!(std::fs::read_to_string(dir.join("skills/notes/SKILL.md"))?.starts_with("---\nname: notes\n"));
+/// assert!(std::fs::read_to_string(dir.join("skills/notes/SKILL.md"))?.starts_with("---\nname: \"notes\"\n"));
 /// // A second write into the same folder is refused unless forced.
 /// assert!(Plugin::new("notes-plugin").write(&set, &dir).is_err());
 /// assert!(Plugin::new("notes-plugin").force(true).write(&set, &dir).is_ok());
