@@ -253,7 +253,7 @@ pub enum PluginError {
 /// let claude = std::fs::read_to_string(dir.join(".claude-plugin/plugin.json"))?;
 /// assert!(claude.contains(r#""command": "mytool""#), "{claude}");
 /// assert!(std::fs::read_to_string(dir.join("mcp.json"))?.contains(r#""type": "stdio""#));
-/// assert!(std::fs::read_to_string(dir.join("skills/notes/SKILL.md"))?.starts_with("---\nname: notes\n"));
+/// assert!(std::fs::read_to_string(dir.join("skills/notes/SKILL.md"))?.starts_with("---\nname: \"notes\"\n"));
 /// // A second write into the same folder is refused unless forced.
 /// assert!(Plugin::new("notes-plugin").write(&set, &dir).is_err());
 /// assert!(Plugin::new("notes-plugin").force(true).write(&set, &dir).is_ok());
@@ -370,7 +370,26 @@ impl Plugin {
     /// scripts executable), then each format's manifest. Everything is checked first and
     /// written into a fresh folder beside `out`, through opened folder handles that never
     /// follow a link, then renamed into place. Returns the files written, absolute and sorted.
-    /// See [`Plugin`] for an example.
+    ///
+    /// A folder of skills, loaded at run time, as `skills plugin` does:
+    ///
+    /// ```
+    /// use skills_embed_runtime::{listing::ListingFormat, load, package::Plugin, parse::ScanOptions};
+    ///
+    /// let src = tempfile::tempdir()?;
+    /// std::fs::create_dir_all(src.path().join("notes"))?;
+    /// std::fs::write(
+    ///     src.path().join("notes/SKILL.md"),
+    ///     "---\nname: notes\ndescription: Take notes. Use when asked to.\n---\n# Notes\n",
+    /// )?;
+    /// let (set, _) = load::set(src.path(), &ScanOptions::default(), &ListingFormat::Markdown);
+    /// let out = tempfile::tempdir()?;
+    /// let files = Plugin::new("notes").write(&set, &out.path().join("notes"))?;
+    /// let names: Vec<_> = files.iter().map(|f| f.strip_prefix(out.path()).unwrap()).collect();
+    /// assert_eq!(names.len(), 4); // three manifests and SKILL.md: no server, no mcp.json
+    /// assert!(names.contains(&std::path::Path::new("notes/skills/notes/SKILL.md")));
+    /// # Ok::<(), Box<dyn std::error::Error>>(())
+    /// ```
     pub fn write<Id>(&self, set: &SkillSet<Id>, out: &Path) -> Result<Vec<PathBuf>, PluginError> {
         let formats = self.checked_formats()?;
         if set.is_empty() {
