@@ -5,10 +5,13 @@
 //! - Plugin folders: a manifest beside `skills/` and an MCP server entry (`plugin`).
 //! - The well-known index: `/.well-known/agent-skills/index.json` with per-skill digests, and
 //!   the client side that reads one and checks it (`index`).
-//! - Skills shipped in crates: a dependency's skills found through `cargo metadata` (`crates`).
+//! - Skills shipped in crates: the skills a project's dependencies ship, found through `cargo
+//!   metadata` and named by crate ([`dependency_skills`], [`CrateSkills`], [`CratesError`]).
 
 mod archive;
 mod crates;
 #[allow(dead_code)] // used by the archive, the index server and its client, coming next (issue 29)
 mod index;
 mod plugin;
+
+pub use crates::{CrateSkills, CratesError, dependency_skills};
