@@ -290,8 +290,10 @@ impl SkillSet<Dynamic> {
             }
             scripts.extend(set.scripts().iter().cloned());
         }
-        let clashes: Vec<(String, Vec<String>)> =
-            sources.into_iter().filter(|(_, from)| from.len() > 1).collect();
+        let clashes: Vec<(String, Vec<String>)> = sources
+            .into_iter()
+            .filter(|(_, from)| from.len() > 1)
+            .collect();
         if !clashes.is_empty() {
             return Err(SkillError::DuplicateSkills { clashes });
         }

@@ -223,7 +223,9 @@ fn dependencies(metadata: &Metadata) -> Option<Vec<&Package>> {
         metadata
             .packages
             .iter()
-            .filter(|p| seen.contains(&p.id) && (!roots.contains(&p.id) || depended.contains(&p.id)))
+            .filter(|p| {
+                seen.contains(&p.id) && (!roots.contains(&p.id) || depended.contains(&p.id))
+            })
             .collect(),
     )
 }
@@ -270,7 +272,11 @@ fn read_crate(
 /// The skills folders the crate's manifest names, each with whether it was declared (a missing
 /// default folder is no problem), as Symposium reads `[package.metadata.symposium]`.
 fn folders(package: &Package, label: &str, problems: &mut Vec<String>) -> Vec<(String, bool)> {
-    let Some(entries) = package.metadata.get("symposium").and_then(|s| s.get("skills")) else {
+    let Some(entries) = package
+        .metadata
+        .get("symposium")
+        .and_then(|s| s.get("skills"))
+    else {
         return vec![(DEFAULT_FOLDER.to_owned(), false)];
     };
     let Some(entries) = entries.as_array() else {

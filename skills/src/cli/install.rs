@@ -87,12 +87,7 @@ fn install_cargo(
 /// Loads PATH as the other commands do, then runs `action` on its skills. The provenance names
 /// `tool` (default: the folder's name, so two folders installed into one agent do not take
 /// each other's skills for orphans) and this tool's version.
-fn install(
-    path: &Path,
-    tool: Option<&str>,
-    action: &Action,
-    common: &Common,
-) -> Outcome {
+fn install(path: &Path, tool: Option<&str>, action: &Action, common: &Common) -> Outcome {
     // What is installed into agents is checked as `validate` checks it: a folder with an
     // invalid skill is not installed in part.
     let problems: Vec<_> = validate(path, &common.scan_options(Some(Profile::Strict)))

@@ -80,7 +80,10 @@ fn names_that_clash_break_the_rules_or_leave_their_crate_are_reported() {
         .map(|(name, _, set)| (name.as_str(), set.names().collect()))
         .collect();
     assert_eq!(shipped, [("a", vec!["a-b-c"])]);
-    assert_eq!(found.workspace_root, root.join("app").canonicalize().unwrap());
+    assert_eq!(
+        found.workspace_root,
+        root.join("app").canonicalize().unwrap()
+    );
 
     let problems = found.problems.join("\n");
     let expected = [
@@ -99,8 +102,8 @@ mod pdf_kit {
     skills_embed::skills!("fixtures/basic");
 }
 
-mod forms_kit {
-    skills_embed::skills!("fixtures/references-pass");
+mod ops_kit {
+    skills_embed::skills!("fixtures/tools");
 }
 
 mod pdf_kit_fork {
@@ -112,14 +115,21 @@ fn embedded_sets_of_several_crates_compose_and_clashes_name_their_sources() {
     let all = SkillSet::compose(
         [
             ("pdf_kit", pdf_kit::SKILLS.by_name()),
-            ("forms_kit", forms_kit::SKILLS.by_name()),
+            ("ops_kit", ops_kit::SKILLS.by_name()),
         ],
         &ListingFormat::Markdown,
     )
     .unwrap();
     assert_eq!(
         all.names().collect::<Vec<_>>(),
-        ["code-review", "forms", "pdf"]
+        [
+            "code-review",
+            "deploy",
+            "internal-notes",
+            "pdf",
+            "pdf-forms",
+            "release-notes"
+        ]
     );
     assert_eq!(
         all.get("pdf").unwrap().body(),
@@ -129,7 +139,7 @@ fn embedded_sets_of_several_crates_compose_and_clashes_name_their_sources() {
     let err = SkillSet::compose(
         [
             ("pdf_kit", pdf_kit::SKILLS.by_name()),
-            ("forms_kit", forms_kit::SKILLS.by_name()),
+            ("ops_kit", ops_kit::SKILLS.by_name()),
             ("pdf_kit_fork", pdf_kit_fork::SKILLS.by_name()),
         ],
         &ListingFormat::Markdown,
@@ -141,7 +151,10 @@ fn embedded_sets_of_several_crates_compose_and_clashes_name_their_sources() {
     let both = || vec!["pdf_kit".to_owned(), "pdf_kit_fork".to_owned()];
     assert_eq!(
         clashes,
-        &[("code-review".to_owned(), both()), ("pdf".to_owned(), both())]
+        &[
+            ("code-review".to_owned(), both()),
+            ("pdf".to_owned(), both())
+        ]
     );
     assert_eq!(
         err.to_string(),

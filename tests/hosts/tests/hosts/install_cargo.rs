@@ -45,8 +45,8 @@ impl Project {
         let real_home = PathBuf::from(std::env::var_os("HOME").unwrap_or_default());
         let rustup = std::env::var_os("RUSTUP_HOME")
             .map_or_else(|| real_home.join(".rustup"), PathBuf::from);
-        let cargo = std::env::var_os("CARGO_HOME")
-            .map_or_else(|| real_home.join(".cargo"), PathBuf::from);
+        let cargo =
+            std::env::var_os("CARGO_HOME").map_or_else(|| real_home.join(".cargo"), PathBuf::from);
         let manifest = self.repo.path().join("app/Cargo.toml");
         let o = Command::new(env!("CARGO_BIN_EXE_skills-cli"))
             .args([verb, "--cargo", "--manifest-path"])
@@ -111,14 +111,23 @@ fn dependencies_skills_install_namespaced_with_their_crate_as_installer() {
     // The name follows the folder; the crate and its version are the recorded installer.
     let text = fs::read_to_string(project.installed("pdf-kit-notes/SKILL.md")).unwrap();
     assert!(text.starts_with("---\nname: \"pdf-kit-notes\"\n"), "{text}");
-    assert!(text.contains("  skills-embed-tool: \"pdf_kit\"\n"), "{text}");
-    assert!(text.contains("  skills-embed-version: \"1.2.0\"\n"), "{text}");
+    assert!(
+        text.contains("  skills-embed-tool: \"pdf_kit\"\n"),
+        "{text}"
+    );
+    assert!(
+        text.contains("  skills-embed-version: \"1.2.0\"\n"),
+        "{text}"
+    );
     assert!(
         text.ends_with("---\nCall `pdf_kit::annotate` with the page and the text.\n"),
         "{text}"
     );
     let guided = fs::read_to_string(project.installed("notes-kit-notes/SKILL.md")).unwrap();
-    assert!(guided.contains("skills-embed-tool: \"notes-kit\""), "{guided}");
+    assert!(
+        guided.contains("skills-embed-tool: \"notes-kit\""),
+        "{guided}"
+    );
     let forms = fs::read_to_string(project.installed("pdf-kit-forms/SKILL.md")).unwrap();
     assert!(
         forms.contains("  \"author\": \"pdf_kit\"\n  skills-embed-tool:"),
