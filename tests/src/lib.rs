@@ -54,6 +54,8 @@ mod guide_install {}
 #[cfg(doctest)]
 #[doc = include_str!("../../docs/src/plugins.md")]
 mod guide_plugins {}
+#[doc = include_str!("../../docs/src/crates.md")]
+mod guide_crates {}
 #[cfg(doctest)]
 #[doc = include_str!("../../docs/src/cli.md")]
 mod guide_cli {}

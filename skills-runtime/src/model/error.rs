@@ -107,6 +107,17 @@ pub enum SkillError {
         /// The limit.
         cap: usize,
     },
+    /// Sets composed into one ([`SkillSet::compose`](crate::SkillSet::compose)) give two skills
+    /// of one name.
+    #[error(
+        "Skill names given by more than one set: {}. A composed set holds one skill per name: rename the skill in all but one of the crates, or compose without one of the sets.",
+        Clashes(clashes)
+    )]
+    DuplicateSkills {
+        /// Each name given more than once, with where each copy came from (the labels the sets
+        /// were given with), in the order given.
+        clashes: Vec<(String, Vec<String>)>,
+    },
 }
 
 /// A name or a path the model sent or the skill holds, as a JSON string: `"a.md"`, and
@@ -116,6 +127,21 @@ struct Quoted<'a>(&'a str);
 impl fmt::Display for Quoted<'_> {
     fn fmt(&self, f: &mut fmt::Formatter<'_>) -> fmt::Result {
         f.write_str(&crate::text::json_string(self.0))
+    }
+}
+
+/// Renders `"pdf" (from a, b); "notes" (from c, d)`.
+struct Clashes<'a>(&'a [(String, Vec<String>)]);
+
+impl fmt::Display for Clashes<'_> {
+    fn fmt(&self, f: &mut fmt::Formatter<'_>) -> fmt::Result {
+        for (i, (name, sources)) in self.0.iter().enumerate() {
+            if i > 0 {
+                f.write_str("; ")?;
+            }
+            write!(f, "{} (from {})", Quoted(name), sources.join(", "))?;
+        }
+        Ok(())
     }
 }
 

@@ -159,11 +159,16 @@ impl<Id> SkillSet<Id> {
         }
     }
 
-    /// The same skills as a set looked up by name only, as servers and run-time code take
-    /// them; nothing is copied.
-    // Hosts (MCP, rig) take sets by name.
-    #[cfg_attr(not(any(feature = "mcp", feature = "rig")), allow(dead_code))]
-    pub(crate) fn by_name(&'static self) -> SkillSet<Dynamic> {
+    /// The same skills as a set looked up by name only, as servers, run-time code and
+    /// [`SkillSet::compose`] take them; nothing is copied.
+    ///
+    /// ```
+    /// use skills_embed_runtime::SkillSet;
+    /// static EMPTY: SkillSet = SkillSet::empty(); // `skills!`'s `SKILLS` is such a static
+    /// let by_name: SkillSet = EMPTY.by_name();
+    /// assert!(by_name.is_empty());
+    /// ```
+    pub fn by_name(&'static self) -> SkillSet<Dynamic> {
         SkillSet {
             skills: Cow::Borrowed(self.skills()),
             summary: Cow::Borrowed(self.summary()),
@@ -231,6 +236,70 @@ impl SkillSet<Dynamic> {
         }
     }
 
+    /// One set of the skills of several, each set given with where it came from (the crate
+    /// that embeds it, say): an application composing what the crates it uses embed. The
+    /// Rust scripts come along. A name given by two sets is an error listing each clashing
+    /// name and its sources, never one skill silently taken over another. The listing is
+    /// rendered in `format`.
+    ///
+    /// ```
+    /// use skills_embed_runtime::{Fields, Skill, SkillError, SkillSet, listing::ListingFormat};
+    /// let set = |names: &[&str]| {
+    ///     let skills = names.iter().map(|name| {
+    ///         let fields = Fields { name: (*name).into(), description: "Does a thing.".into(), ..Fields::default() };
+    ///         Skill::owned(fields, String::new(), vec![])
+    ///     });
+    ///     SkillSet::from_skills(skills.collect(), &ListingFormat::Markdown)
+    /// };
+    /// // With `skills!`, each crate's `SKILLS.by_name()`.
+    /// let all = SkillSet::compose(
+    ///     [("pdf_kit", set(&["pdf-forms"])), ("sql_kit", set(&["sql-migrations"]))],
+    ///     &ListingFormat::Markdown,
+    /// )?;
+    /// assert_eq!(all.names().collect::<Vec<_>>(), ["pdf-forms", "sql-migrations"]);
+    ///
+    /// let err = SkillSet::compose(
+    ///     [("pdf_kit", set(&["notes", "pdf-forms"])), ("sql_kit", set(&["notes"]))],
+    ///     &ListingFormat::Markdown,
+    /// ).unwrap_err();
+    /// assert_eq!(err, SkillError::DuplicateSkills {
+    ///     clashes: vec![("notes".into(), vec!["pdf_kit".into(), "sql_kit".into()])],
+    /// });
+    /// assert!(err.to_string().starts_with(r#"Skill names given by more than one set: "notes" (from pdf_kit, sql_kit)."#));
+    /// # Ok::<(), SkillError>(())
+    /// ```
+    pub fn compose<'a>(
+        sets: impl IntoIterator<Item = (&'a str, SkillSet)>,
+        format: &ListingFormat,
+    ) -> Result<SkillSet, SkillError> {
+        let mut sources: Vec<(String, Vec<String>)> = Vec::new();
+        // Each name's place in `sources`, so the clashes keep the order the names came in.
+        let mut places: std::collections::HashMap<String, usize> = Default::default();
+        let mut skills = Vec::new();
+        let mut scripts = Vec::new();
+        for (label, set) in sets {
+            for skill in set.skills() {
+                match places.get(skill.name()) {
+                    Some(&at) => sources[at].1.push(label.to_owned()),
+                    None => {
+                        places.insert(skill.name().to_owned(), sources.len());
+                        sources.push((skill.name().to_owned(), vec![label.to_owned()]));
+                    }
+                }
+                skills.push(skill.clone());
+            }
+            scripts.extend(set.scripts().iter().cloned());
+        }
+        let clashes: Vec<(String, Vec<String>)> = sources
+            .into_iter()
+            .filter(|(_, from)| from.len() > 1)
+            .collect();
+        if !clashes.is_empty() {
+            return Err(SkillError::DuplicateSkills { clashes });
+        }
+        Ok(SkillSet::from_skills(skills, format).with_scripts(scripts))
+    }
+
     /// A set built at run time. Skills are sorted by name; of two with the same name the first
     /// is kept. The listing is rendered in `format`.
     pub fn from_skills(mut skills: Vec<Skill>, format: &ListingFormat) -> Self {
@@ -269,18 +338,5 @@ impl<Id> fmt::Debug for SkillSet<Id> {
         f.debug_struct("SkillSet")
             .field("skills", &self.names().collect::<Vec<_>>())
             .finish()
-    }
-}
-
-/// Examples of items this module keeps to the crate.
-#[cfg(test)]
-mod examples {
-    #[test]
-    fn by_name_example() {
-        use crate::SkillSet;
-        use crate::model::id::Dynamic;
-        static EMPTY: SkillSet = SkillSet::empty();
-        let by_name: SkillSet<Dynamic> = EMPTY.by_name();
-        assert!(by_name.is_empty());
     }
 }

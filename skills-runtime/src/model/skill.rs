@@ -131,6 +131,26 @@ impl Skill {
         }
     }
 
+    /// The same skill under another name, its files and chunks copied as they are (a crate's
+    /// skill installed under `<crate>-<skill>`); `None` for an embedded skill, whose name lives
+    /// in the binary's tables.
+    #[cfg(feature = "package")]
+    pub(crate) fn renamed(&self, name: &str) -> Option<Skill> {
+        let Repr::Owned(owned) = &self.repr else {
+            return None;
+        };
+        let mut fields = owned.fields.clone();
+        fields.name = name.to_owned();
+        Some(Skill {
+            repr: Repr::Owned(Arc::new(OwnedSkill {
+                fields,
+                files: owned.files.clone(),
+                chunks: owned.chunks.clone(),
+                digest: std::sync::OnceLock::new(),
+            })),
+        })
+    }
+
     /// Identifies an embedded skill's content (its index and position): it cannot change while
     /// the program runs, so two skills with the same identity hold the same files and nothing
     /// needs hashing. `None` for skills read at run time.

@@ -6,7 +6,8 @@
 //!   formats of [`PluginFormat`]; [`PluginError`] says why one was not written).
 //! - The well-known index: `/.well-known/agent-skills/index.json` with per-skill digests, and
 //!   the client side that reads one and checks it (`index`).
-//! - Skills shipped in crates: a dependency's skills found through `cargo metadata` (`crates`).
+//! - Skills shipped in crates: the skills a project's dependencies ship, found through `cargo
+//!   metadata` and named by crate ([`dependency_skills`], [`CrateSkills`], [`CratesError`]).
 
 mod archive;
 mod crates;
@@ -15,3 +16,4 @@ mod index;
 mod plugin;
 
 pub use plugin::{Plugin, PluginError, PluginFormat};
+pub use crates::{CrateSkills, CratesError, dependency_skills};

@@ -103,7 +103,7 @@ fn check_name_text(cx: &mut Checker<'_>, name: &str, pos: Pos) {
 
 /// What the naming rules find wrong with `name` (already NFKC-normalised): each rule broken,
 /// with its message. Empty for a valid name.
-fn name_problems(name: &str) -> Vec<(Rule, String)> {
+pub(crate) fn name_problems(name: &str) -> Vec<(Rule, String)> {
     let mut problems = Vec::new();
     let length = name.chars().count();
     if length > MAX_NAME_CHARS {

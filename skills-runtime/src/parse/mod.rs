@@ -51,8 +51,9 @@ mod yaml;
 pub(crate) use diagnostic::Severity;
 pub use diagnostic::{Diagnostic, Profile, Rule};
 pub use dialect::Dialect;
+// The name rules, for a name made outside a SKILL.md (a crate's skill installed as `<crate>-<skill>`).
 #[cfg(feature = "package")]
-pub(crate) use fields::suggest_name;
+pub(crate) use fields::{name_problems, suggest_name};
 pub use manifest::check;
 pub(crate) use manifest::{Manifest, parse_manifest_with};
 pub use scan::validate;

@@ -225,22 +225,22 @@ pub(super) enum Command {
         #[arg(default_value = "skills")]
         dir: PathBuf,
     },
-    /// Install the skills of PATH into coding agents' folders (the agents detected, or
-    /// --agent): missing and outdated ones written, orphans removed, edited or foreign ones
-    /// left alone unless --force.
+    /// Install the skills of PATH (or, with --cargo, those the project's dependencies ship) into
+    /// coding agents' folders (the agents detected, or --agent): missing and outdated ones
+    /// written, orphans removed, edited or foreign ones left alone unless --force.
     #[command(after_help = INSTALL_EXIT)]
     Install {
         #[command(flatten)]
         install: InstallArgs,
     },
-    /// Each skill of PATH in each agent's folder: missing, up-to-date, outdated, modified,
-    /// foreign, orphaned.
+    /// Each skill of PATH (or --cargo) in each agent's folder: missing, up-to-date, outdated,
+    /// modified, foreign, orphaned.
     #[command(after_help = INSTALL_EXIT)]
     Status {
         #[command(flatten)]
         install: InstallArgs,
     },
-    /// Remove the skills of PATH installed from it that are unchanged.
+    /// Remove the skills of PATH (or --cargo) installed from it that are unchanged.
     #[command(visible_alias = "remove", after_help = INSTALL_EXIT)]
     Uninstall {
         #[command(flatten)]
@@ -292,15 +292,29 @@ const PLUGIN_EXIT: &str = "Exit status: 0 written, 1 a skill of PATH is invalid 
 const INSTALL_EXIT: &str = "Exit status: 0 all done, 1 something left alone (edited since \
                             installed, or not ours, without --force; a write that failed), 2 usage or I/O error.";
 
-/// What `install`, `status` and `uninstall` take: PATH, the provenance's tool name, where.
+/// What `install`, `status` and `uninstall` take: PATH (or `--cargo`), the provenance's tool
+/// name, where.
 #[derive(clap::Args)]
 pub(super) struct InstallArgs {
     /// A folder of skills, a skill folder or a SKILL.md.
-    pub(super) path: PathBuf,
+    #[arg(required_unless_present = "cargo", conflicts_with = "cargo")]
+    pub(super) path: Option<PathBuf>,
     /// The name recorded as the installer (default: PATH's folder name); skills recorded under
     /// another name are not this folder's.
-    #[arg(long, value_name = "NAME")]
+    #[arg(long, value_name = "NAME", conflicts_with = "cargo")]
     pub(super) tool: Option<String>,
+    /// Instead of PATH: the skills the project's dependencies ship (found through `cargo
+    /// metadata`: each crate's `skills/` folder, or the folders its
+    /// `[[package.metadata.symposium.skills]]` entries name), checked as `validate` checks them
+    /// and installed as `<crate>-<skill>`, each crate recorded as its skills' installer.
+    #[arg(long)]
+    pub(super) cargo: bool,
+    /// With --cargo: the project's Cargo.toml (default: the project around the working folder).
+    #[arg(long, value_name = "PATH", requires = "cargo")]
+    pub(super) manifest_path: Option<PathBuf>,
+    /// With --cargo: run `cargo metadata --offline` (the dependencies must be fetched already).
+    #[arg(long, requires = "cargo")]
+    pub(super) offline: bool,
     #[command(flatten)]
     pub(super) flags: crate::skill_command::Flags,
     #[command(flatten)]

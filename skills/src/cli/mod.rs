@@ -111,17 +111,14 @@ pub fn main() -> ExitCode {
             common,
         } => show::extract(&path, &skill, &dest, &common),
         Command::New { name, dir } => new::new(&name, &dir),
-        Command::Install { install: a } => {
-            let action = crate::skill_command::Action::Install(a.flags);
-            install::install(&a.path, a.tool.as_deref(), &action, &a.common)
+        Command::Install { install } => {
+            install::dispatch(install, crate::skill_command::Action::Install)
         }
-        Command::Status { install: a } => {
-            let action = crate::skill_command::Action::Status(a.flags);
-            install::install(&a.path, a.tool.as_deref(), &action, &a.common)
+        Command::Status { install } => {
+            install::dispatch(install, crate::skill_command::Action::Status)
         }
-        Command::Uninstall { install: a } => {
-            let action = crate::skill_command::Action::Uninstall(a.flags);
-            install::install(&a.path, a.tool.as_deref(), &action, &a.common)
+        Command::Uninstall { install } => {
+            install::dispatch(install, crate::skill_command::Action::Uninstall)
         }
         Command::Plugin {
             paths,

@@ -10,6 +10,7 @@ mod compress;
 mod concurrency;
 mod conformance;
 mod corpus;
+mod crates;
 mod discover;
 mod echoes;
 mod embed;

@@ -8,6 +8,7 @@ mod cli_links;
 mod cli_scripts;
 mod common;
 mod extract_race;
+mod install_cargo;
 mod install_cli;
 mod invocation_hosts;
 mod mcp_e2e;
