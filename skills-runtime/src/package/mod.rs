@@ -9,6 +9,9 @@
 
 mod archive;
 mod crates;
+mod fetch;
 #[allow(dead_code)] // used by the archive, the index server and its client, coming next (issue 29)
 mod index;
 mod plugin;
+
+pub use fetch::{FetchedIndex, IndexError, IndexReader};
