@@ -250,13 +250,30 @@ pub(super) enum Command {
 const INSTALL_EXIT: &str = "Exit status: 0 all done, 1 something left alone (edited since \
                             installed, or not ours, without --force; a write that failed), 2 usage or I/O error.";
 
-/// What `install`, `status` and `uninstall` take: PATH, the provenance's tool name, where.
+/// What `install`, `status` and `uninstall` take: PATH or an index, the provenance's tool
+/// name, where.
 #[derive(clap::Args)]
 pub(super) struct InstallArgs {
     /// A folder of skills, a skill folder or a SKILL.md.
-    pub(super) path: PathBuf,
-    /// The name recorded as the installer (default: PATH's folder name); skills recorded under
-    /// another name are not this folder's.
+    #[arg(required_unless_present = "index", conflicts_with = "index")]
+    pub(super) path: Option<PathBuf>,
+    /// Take the skills from a site's well-known index instead of PATH (Agent Skills Discovery
+    /// RFC v0.2.0): its URL (`https://example.com` means its
+    /// `/.well-known/agent-skills/index.json`), or an `index.json` on disk (or the folder
+    /// holding its `.well-known/`). Every file is checked against the index's digests and
+    /// every skill validated as `validate` does before anything is written; a skill that fails
+    /// validation is named and left out.
+    #[arg(long, value_name = "URL|FILE")]
+    pub(super) index: Option<String>,
+    /// With --index: only this skill of the index (repeatable); the index's other skills
+    /// already installed are left as they are.
+    #[arg(long = "skill", value_name = "NAME", requires = "index")]
+    pub(super) skills: Vec<String>,
+    /// With --index: read a v0.1.0 index (files without digests), its files unchecked.
+    #[arg(long, requires = "index")]
+    pub(super) allow_unverified: bool,
+    /// The name recorded as the installer (default: PATH's folder name, or the index's URL or
+    /// absolute path); skills recorded under another name are not this source's.
     #[arg(long, value_name = "NAME")]
     pub(super) tool: Option<String>,
     #[command(flatten)]
@@ -379,6 +396,12 @@ impl Common {
             options.skip_large_resources = check.is_none();
         }
         options
+    }
+
+    /// The cap on one file given with --max-resource-bytes (`none`: no cap of its own).
+    pub(super) fn max_resource_bytes(&self) -> Option<u64> {
+        self.max_resource_bytes
+            .map(|Cap(cap)| cap.unwrap_or(u64::MAX))
     }
 
     /// Sets the walk caps given on the command line.

@@ -110,16 +110,16 @@ pub fn main() -> ExitCode {
         } => show::extract(&path, &skill, &dest, &common),
         Command::New { name, dir } => new::new(&name, &dir),
         Command::Install { install: a } => {
-            let action = crate::skill_command::Action::Install(a.flags);
-            install::install(&a.path, a.tool.as_deref(), &action, &a.common)
+            let action = crate::skill_command::Action::Install(a.flags.clone());
+            install::install(&a, &action)
         }
         Command::Status { install: a } => {
-            let action = crate::skill_command::Action::Status(a.flags);
-            install::install(&a.path, a.tool.as_deref(), &action, &a.common)
+            let action = crate::skill_command::Action::Status(a.flags.clone());
+            install::install(&a, &action)
         }
         Command::Uninstall { install: a } => {
-            let action = crate::skill_command::Action::Uninstall(a.flags);
-            install::install(&a.path, a.tool.as_deref(), &action, &a.common)
+            let action = crate::skill_command::Action::Uninstall(a.flags.clone());
+            install::install(&a, &action)
         }
         Command::Serve {
             target,
