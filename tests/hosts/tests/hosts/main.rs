@@ -9,6 +9,7 @@ mod cli_scripts;
 mod common;
 mod extract_race;
 mod install_cli;
+mod install_index;
 mod invocation_hosts;
 mod mcp_e2e;
 mod mcp_hostile;
