@@ -319,6 +319,9 @@ struct Entry {
     verified: bool,
 }
 
+/// A skill whose files passed their checks: its name, and each file's path, digest and bytes.
+type Verified = (String, Vec<(String, String, Vec<u8>)>);
+
 /// Where the index is and where its files are.
 enum Base {
     /// The URL up to and including the index's last `/`.
@@ -587,7 +590,7 @@ impl IndexReader {
     fn validate(
         &self,
         base: &Base,
-        skills: &[(String, Vec<(String, String, Vec<u8>)>)],
+        skills: &[Verified],
     ) -> Result<(SkillSet, Vec<IndexError>), IndexError> {
         let io = |e: &dyn fmt::Display| IndexError::Io {
             reason: e.to_string(),
@@ -935,6 +938,9 @@ mod tests {
         format!("---\nname: {name}\ndescription: Does {name} things.\n---\n# {name}\n")
     }
 
+    /// A skill's files: path and bytes.
+    type Files<'a> = &'a [(&'a str, &'a [u8])];
+
     /// A site in memory: each URL's bytes, and the index built from `skills` by the RFC's rules.
     struct Site {
         files: BTreeMap<String, Vec<u8>>,
@@ -942,7 +948,7 @@ mod tests {
     }
 
     impl Site {
-        fn new(skills: &[(&str, &[(&str, &[u8])])]) -> Site {
+        fn new(skills: &[(&str, Files)]) -> Site {
             let mut files = BTreeMap::new();
             let mut entries = Vec::new();
             for (name, skill_files) in skills {

@@ -25,6 +25,9 @@ fn skill_md(name: &str) -> String {
     )
 }
 
+/// A skill's files: path and bytes.
+type Files<'a> = &'a [(&'a str, &'a [u8])];
+
 /// A site: each path's bytes, served over HTTP on a loopback port until the test ends.
 #[derive(Clone)]
 struct Site {
@@ -34,7 +37,7 @@ struct Site {
 
 impl Site {
     /// A site serving `skills` (name, files) and an index of them, digests per the RFC.
-    fn new(skills: &[(&str, &[(&str, &[u8])])]) -> Site {
+    fn new(skills: &[(&str, Files)]) -> Site {
         let listener = TcpListener::bind("127.0.0.1:0").unwrap();
         let site = Site {
             files: Arc::default(),
