@@ -121,13 +121,16 @@ fn exit(code: u8) -> Outcome {
 }
 
 /// The bytes at a `http(s)://` URL, at most `max + 1` of them (the runtime refuses more): at
-/// most 5 redirects, 10 s to connect, 60 s in all, a status other than 2xx an error.
+/// most 5 redirects (none from https to http), 10 s to connect, 60 s in all, a status other
+/// than 2xx an error.
 fn fetch(url: &str, max: u64) -> Result<Vec<u8>, String> {
     let agent: ureq::Agent = ureq::Agent::config_builder()
         .timeout_connect(Some(Duration::from_secs(10)))
         .timeout_global(Some(Duration::from_secs(60)))
         .max_redirects(5)
         .max_redirects_will_error(true)
+        // An index read over https is never followed to plain http by a redirect.
+        .https_only(url.starts_with("https://"))
         .user_agent(concat!("skills-embed/", env!("CARGO_PKG_VERSION")))
         .build()
         .into();
