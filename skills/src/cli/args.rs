@@ -224,22 +224,22 @@ pub(super) enum Command {
         #[arg(default_value = "skills")]
         dir: PathBuf,
     },
-    /// Install the skills of PATH into coding agents' folders (the agents detected, or
-    /// --agent): missing and outdated ones written, orphans removed, edited or foreign ones
-    /// left alone unless --force.
+    /// Install the skills of PATH, or of a site's well-known index (--index), into coding
+    /// agents' folders (the agents detected, or --agent): missing and outdated ones written,
+    /// orphans removed, edited or foreign ones left alone unless --force.
     #[command(after_help = INSTALL_EXIT)]
     Install {
         #[command(flatten)]
         install: InstallArgs,
     },
-    /// Each skill of PATH in each agent's folder: missing, up-to-date, outdated, modified,
-    /// foreign, orphaned.
+    /// Each skill of PATH (or of --index) in each agent's folder: missing, up-to-date,
+    /// outdated, modified, foreign, orphaned.
     #[command(after_help = INSTALL_EXIT)]
     Status {
         #[command(flatten)]
         install: InstallArgs,
     },
-    /// Remove the skills of PATH installed from it that are unchanged.
+    /// Remove the skills of PATH (or of --index) installed from it that are unchanged.
     #[command(visible_alias = "remove", after_help = INSTALL_EXIT)]
     Uninstall {
         #[command(flatten)]
@@ -248,7 +248,9 @@ pub(super) enum Command {
 }
 
 const INSTALL_EXIT: &str = "Exit status: 0 all done, 1 something left alone (edited since \
-                            installed, or not ours, without --force; a write that failed), 2 usage or I/O error.";
+                            installed, or not ours, without --force; a write that failed), or with --index \
+                            an index or file that fails its checks or a skill that fails validation, \
+                            2 usage or I/O error (an index that cannot be fetched).";
 
 /// What `install`, `status` and `uninstall` take: PATH or an index, the provenance's tool
 /// name, where.
