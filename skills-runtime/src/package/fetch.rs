@@ -1,6 +1,7 @@
 //! The client side of the well-known index: an index read from a file or a URL, checked as the
-//! RFC v0.2.0 asks ("Versioning", "Path requirements", "Integrity and Verification"), each file
-//! fetched from `{index folder}/{name}/{path}` and checked against its digest, then the skill
+//! RFC v0.2.0 asks ("Versioning", "Path requirements", "Integrity and Verification", "Package
+//! Distribution"), each file fetched from `{index folder}/{name}/{path}` (or unpacked from the
+//! skill's `.zip` package) and checked against its digest, then the skill
 //! checked against its skill-level digest, then validated as `skills validate` does, into a
 //! [`SkillSet`] that `disk::Install` installs.
 //!
@@ -12,6 +13,7 @@
 //! from a site that served one altered file is installed. A skill that fails validation is left
 //! out and named, and the others are installed.
 
+use std::collections::BTreeMap;
 use std::fmt;
 use std::io::Read;
 use std::path::{Path, PathBuf};
@@ -19,7 +21,8 @@ use std::path::{Path, PathBuf};
 use percent_encoding::{AsciiSet, CONTROLS, utf8_percent_encode};
 
 use super::index::{
-    Index, IndexEntry, IndexFile, WELL_KNOWN_PREFIX, file_digest, skill_digest, valid_index_path,
+    Index, IndexEntry, IndexFile, IndexPackage, WELL_KNOWN_PREFIX, file_digest, skill_digest,
+    valid_index_path,
 };
 use crate::disk::folder::Folder;
 use crate::listing::ListingFormat;
@@ -430,9 +433,30 @@ impl IndexReader {
         let mut total = 0u64;
         let mut skills = Vec::with_capacity(chosen.len());
         for Entry { entry, verified } in &chosen {
+            // A zip the index names is one download; its digest is checked before it is opened
+            // (RFC "Package Distribution"). Other archives: the files one by one, as the RFC
+            // allows.
+            let mut archived = match (&entry.package, verified) {
+                (Some(package), true) if package.url.to_ascii_lowercase().ends_with(".zip") => {
+                    Some(self.fetch_package(&source, &base, entry, package, &mut fetch)?)
+                }
+                _ => None,
+            };
             let mut files = Vec::with_capacity(entry.files.len());
             for file in &entry.files {
-                let (url, bytes) = self.fetch_file(&base, entry, file, &mut fetch)?;
+                let (url, bytes) = match archived.as_mut() {
+                    Some((url, unpacked)) => match unpacked.remove(&file.path) {
+                        Some(bytes) => (format!("{url} ({})", file.path), bytes),
+                        None => {
+                            return Err(IndexError::Entry {
+                                url: source.clone(),
+                                skill: entry.name.clone(),
+                                reason: format!("its archive \"{url}\" lacks {:?}", file.path),
+                            });
+                        }
+                    },
+                    None => self.fetch_file(&base, entry, file, &mut fetch)?,
+                };
                 total += bytes.len() as u64;
                 if total > self.max_total_bytes {
                     return Err(IndexError::TooLarge {
@@ -531,6 +555,69 @@ impl IndexReader {
             .into_iter()
             .filter(|e| self.skills.contains(&e.entry.name))
             .collect())
+    }
+
+    /// A skill's zip: fetched (at most the cap on all files), checked against its digest, and
+    /// unpacked in memory, bounded (entries, each file's size, the total), every name a path
+    /// the RFC allows (no `..`, no absolute path, no link). Entries under one top-level folder
+    /// named for the skill (the skills APIs' layout) are read as the skill's root too.
+    fn fetch_package(
+        &self,
+        source: &str,
+        base: &Base,
+        entry: &IndexEntry,
+        package: &IndexPackage,
+        fetch: &mut impl FnMut(&str, u64) -> Result<Vec<u8>, String>,
+    ) -> Result<(String, BTreeMap<String, Vec<u8>>), IndexError> {
+        let cap = self.max_total_bytes;
+        let bad = |reason: String| IndexError::Entry {
+            url: source.to_owned(),
+            skill: entry.name.clone(),
+            reason,
+        };
+        let (url, bytes) = match base {
+            _ if is_url(&package.url) => {
+                let bytes = fetch_bounded(fetch, &package.url, cap, "all files together")?;
+                (package.url.clone(), bytes)
+            }
+            Base::Url(base) => {
+                let url = match package.url.strip_prefix('/') {
+                    Some(absolute) => format!("{}/{absolute}", origin(base)),
+                    None => format!("{base}{}", package.url),
+                };
+                let bytes = fetch_bounded(fetch, &url, cap, "all files together")?;
+                (url, bytes)
+            }
+            Base::Dir(dir) => {
+                if !valid_index_path(&package.url) {
+                    return Err(bad(format!(
+                        "its archive's location {:?} is not a path inside the index's folder",
+                        package.url
+                    )));
+                }
+                let path = dir.join(&package.url);
+                let shown = path.display().to_string();
+                let file = std::fs::File::open(&path).map_err(|e| IndexError::Fetch {
+                    url: shown.clone(),
+                    reason: e.to_string(),
+                })?;
+                let bytes = read_capped(file, cap, &shown, "all files together")?;
+                (shown, bytes)
+            }
+        };
+        let found = file_digest(&bytes);
+        if found != package.digest {
+            return Err(IndexError::FileDigest {
+                url,
+                skill: entry.name.clone(),
+                path: "(its archive)".into(),
+                expected: package.digest.clone(),
+                found,
+            });
+        }
+        let unpacked = unzip(&bytes, &entry.name, self.max_file_bytes, cap)
+            .map_err(|reason| bad(format!("its archive \"{url}\" {reason}")))?;
+        Ok((url, unpacked))
     }
 
     /// One file of a skill: where it was read and its bytes, at most the cap on one file.
@@ -665,6 +752,78 @@ fn index_url(location: &str) -> String {
         }
         Some(_) => location.to_owned(),
     }
+}
+
+/// `scheme://host[:port]` of a URL.
+fn origin(url: &str) -> &str {
+    let after_scheme = url.find("://").map_or(0, |i| i + 3);
+    match url[after_scheme..].find('/') {
+        Some(i) => &url[..after_scheme + i],
+        None => url,
+    }
+}
+
+/// A zip's files by path: at most [`MAX_FILES`] entries, `file_cap` bytes each and `total_cap`
+/// together (read, not as the archive claims), each name a path the RFC allows, no link; the
+/// top-level folder `name/` taken off when every entry is under it. The error says what is
+/// wrong, after "its archive ...".
+fn unzip(
+    bytes: &[u8],
+    name: &str,
+    file_cap: u64,
+    total_cap: u64,
+) -> Result<BTreeMap<String, Vec<u8>>, String> {
+    let mut archive = zip::ZipArchive::new(std::io::Cursor::new(bytes))
+        .map_err(|e| format!("is not a zip archive ({e})"))?;
+    if archive.len() > MAX_FILES * 2 {
+        return Err(format!(
+            "holds {} entries, over the cap of {}",
+            archive.len(),
+            MAX_FILES * 2
+        ));
+    }
+    let mut files = Vec::new();
+    let mut total = 0u64;
+    for i in 0..archive.len() {
+        let file = archive
+            .by_index(i)
+            .map_err(|e| format!("has an entry that cannot be read ({e})"))?;
+        let path = file.name().trim_end_matches('/').to_owned();
+        if !valid_index_path(&path) || file.enclosed_name().is_none() {
+            return Err(format!(
+                "holds {path:?}, not a relative path inside the skill (RFC \"Archive Structure\")"
+            ));
+        }
+        if file.is_symlink() {
+            return Err(format!("holds {path:?} as a link"));
+        }
+        if file.is_dir() {
+            continue;
+        }
+        let mut content = Vec::new();
+        file.take(file_cap.saturating_add(1))
+            .read_to_end(&mut content)
+            .map_err(|e| format!("cannot be unpacked at {path:?} ({e})"))?;
+        if content.len() as u64 > file_cap {
+            return Err(format!(
+                "holds {path:?} over the cap on one file ({file_cap} bytes)"
+            ));
+        }
+        total += content.len() as u64;
+        if total > total_cap {
+            return Err(format!("unpacks to more than {total_cap} bytes"));
+        }
+        files.push((path, content));
+    }
+    let prefix = format!("{name}/");
+    let nested = !files.is_empty() && files.iter().all(|(p, _)| p.starts_with(&prefix));
+    Ok(files
+        .into_iter()
+        .map(|(p, b)| match nested {
+            true => (p[prefix.len()..].to_owned(), b),
+            false => (p, b),
+        })
+        .collect())
 }
 
 /// `fetch(url)`, refused over `cap` bytes.
@@ -1205,5 +1364,71 @@ mod tests {
                 .unwrap_err();
             assert!(matches!(err, IndexError::Fetch { .. }), "{err}");
         }
+    }
+
+    fn zip(entries: &[(&str, &[u8])]) -> Vec<u8> {
+        use std::io::Write;
+        let mut writer = zip::ZipWriter::new(std::io::Cursor::new(Vec::new()));
+        for (name, bytes) in entries {
+            writer
+                .start_file(*name, zip::write::SimpleFileOptions::default())
+                .unwrap();
+            writer.write_all(bytes).unwrap();
+        }
+        writer.finish().unwrap().into_inner()
+    }
+
+    #[test]
+    fn a_zip_package_is_checked_then_unpacked_within_bounds() {
+        let pdf = skill_md("pdf");
+        let with_archive = |archive: &[u8]| {
+            let mut site =
+                Site::new(&[("pdf", &[("SKILL.md", pdf.as_bytes()), ("notes.md", b"n\n")])]);
+            // Only the archive is served: the files come from it.
+            site.files.clear();
+            site.files
+                .insert(format!("{SITE}pdf.zip"), archive.to_vec());
+            site.index["skills"][0]["package"] =
+                serde_json::json!({"url": "pdf.zip", "digest": file_digest(archive)});
+            site
+        };
+        // The skills APIs' layout (one top-level folder) and the RFC's (the skill's root).
+        for archive in [
+            zip(&[("pdf/SKILL.md", pdf.as_bytes()), ("pdf/notes.md", b"n\n")]),
+            zip(&[("SKILL.md", pdf.as_bytes()), ("notes.md", b"n\n")]),
+        ] {
+            let fetched = with_archive(&archive).read(Site::reader()).unwrap();
+            let skill = fetched.set.get("pdf").unwrap();
+            assert_eq!(skill.load("notes.md").unwrap().bytes(), b"n\n");
+        }
+
+        let altered = zip(&[("SKILL.md", pdf.as_bytes()), ("notes.md", b"evil\n")]);
+        let err = with_archive(&altered).read(Site::reader()).unwrap_err();
+        assert!(
+            matches!(&err, IndexError::FileDigest { path, .. } if path == "notes.md"),
+            "{err}"
+        );
+        let mut site = with_archive(&altered);
+        site.index["skills"][0]["package"]["digest"] = file_digest(b"other").into();
+        let err = site.read(Site::reader()).unwrap_err();
+        assert!(err.to_string().contains("\"(its archive)\""), "{err}");
+
+        let escaping = zip(&[("SKILL.md", pdf.as_bytes()), ("../../evil.sh", b"x")]);
+        let err = with_archive(&escaping).read(Site::reader()).unwrap_err();
+        assert!(
+            err.to_string()
+                .contains("\"../../evil.sh\", not a relative path"),
+            "{err}"
+        );
+
+        let bomb = zip(&[("SKILL.md", pdf.as_bytes()), ("notes.md", &vec![0; 50_000])]);
+        let err = with_archive(&bomb)
+            .read(Site::reader().max_file_bytes(10_000))
+            .unwrap_err();
+        assert!(
+            err.to_string()
+                .contains("over the cap on one file (10000 bytes)"),
+            "{err}"
+        );
     }
 }
