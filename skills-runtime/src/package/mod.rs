@@ -11,9 +11,11 @@
 
 mod archive;
 mod crates;
+mod fetch;
 #[allow(dead_code)] // used by the archive, the index server and its client, coming next (issue 29)
 mod index;
 mod plugin;
 
 pub use plugin::{Plugin, PluginError, PluginFormat};
 pub use crates::{CrateSkills, CratesError, dependency_skills};
+pub use fetch::{FetchedIndex, IndexError, IndexReader};

@@ -225,22 +225,23 @@ pub(super) enum Command {
         #[arg(default_value = "skills")]
         dir: PathBuf,
     },
-    /// Install the skills of PATH (or, with --cargo, those the project's dependencies ship) into
-    /// coding agents' folders (the agents detected, or --agent): missing and outdated ones
-    /// written, orphans removed, edited or foreign ones left alone unless --force.
+    /// Install the skills of PATH (or of a site's well-known index with --index, or those the
+    /// project's dependencies ship with --cargo) into coding agents' folders (the agents
+    /// detected, or --agent): missing and outdated ones written, orphans removed, edited or
+    /// foreign ones left alone unless --force.
     #[command(after_help = INSTALL_EXIT)]
     Install {
         #[command(flatten)]
         install: InstallArgs,
     },
-    /// Each skill of PATH (or --cargo) in each agent's folder: missing, up-to-date, outdated,
-    /// modified, foreign, orphaned.
+    /// Each skill of PATH (or --index, --cargo) in each agent's folder: missing, up-to-date,
+    /// outdated, modified, foreign, orphaned.
     #[command(after_help = INSTALL_EXIT)]
     Status {
         #[command(flatten)]
         install: InstallArgs,
     },
-    /// Remove the skills of PATH (or --cargo) installed from it that are unchanged.
+    /// Remove the skills of PATH (or --index, --cargo) installed from it that are unchanged.
     #[command(visible_alias = "remove", after_help = INSTALL_EXIT)]
     Uninstall {
         #[command(flatten)]
@@ -290,17 +291,34 @@ const PLUGIN_EXIT: &str = "Exit status: 0 written, 1 a skill of PATH is invalid 
                            without --force, a write that failed.";
 
 const INSTALL_EXIT: &str = "Exit status: 0 all done, 1 something left alone (edited since \
-                            installed, or not ours, without --force; a write that failed), 2 usage or I/O error.";
+                            installed, or not ours, without --force; a write that failed), or with --index \
+                            an index or file that fails its checks or a skill that fails validation, \
+                            2 usage or I/O error (an index that cannot be fetched).";
 
-/// What `install`, `status` and `uninstall` take: PATH (or `--cargo`), the provenance's tool
+/// What `install`, `status` and `uninstall` take: PATH (or `--index`, `--cargo`), the provenance's tool
 /// name, where.
 #[derive(clap::Args)]
 pub(super) struct InstallArgs {
     /// A folder of skills, a skill folder or a SKILL.md.
-    #[arg(required_unless_present = "cargo", conflicts_with = "cargo")]
+    #[arg(required_unless_present_any = ["cargo", "index"], conflicts_with_all = ["cargo", "index"])]
     pub(super) path: Option<PathBuf>,
-    /// The name recorded as the installer (default: PATH's folder name); skills recorded under
-    /// another name are not this folder's.
+    /// Take the skills from a site's well-known index instead of PATH (Agent Skills Discovery
+    /// RFC v0.2.0): its URL (`https://example.com` means its
+    /// `/.well-known/agent-skills/index.json`), or an `index.json` on disk (or the folder
+    /// holding its `.well-known/`). Every file is checked against the index's digests and
+    /// every skill validated as `validate` does before anything is written; a skill that fails
+    /// validation is named and left out.
+    #[arg(long, value_name = "URL|FILE", conflicts_with = "cargo")]
+    pub(super) index: Option<String>,
+    /// With --index: only this skill of the index (repeatable); the index's other skills
+    /// already installed are left as they are.
+    #[arg(long = "skill", value_name = "NAME", requires = "index")]
+    pub(super) skills: Vec<String>,
+    /// With --index: read a v0.1.0 index (files without digests), its files unchecked.
+    #[arg(long, requires = "index")]
+    pub(super) allow_unverified: bool,
+    /// The name recorded as the installer (default: PATH's folder name, or the index's URL or
+    /// absolute path); skills recorded under another name are not this source's.
     #[arg(long, value_name = "NAME", conflicts_with = "cargo")]
     pub(super) tool: Option<String>,
     /// Instead of PATH: the skills the project's dependencies ship (found through `cargo
@@ -435,6 +453,12 @@ impl Common {
             options.skip_large_resources = check.is_none();
         }
         options
+    }
+
+    /// The cap on one file given with --max-resource-bytes (`none`: no cap of its own).
+    pub(super) fn max_resource_bytes(&self) -> Option<u64> {
+        self.max_resource_bytes
+            .map(|Cap(cap)| cap.unwrap_or(u64::MAX))
     }
 
     /// Sets the walk caps given on the command line.

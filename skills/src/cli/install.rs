@@ -1,16 +1,20 @@
 //! `skills install|status|uninstall PATH`: the skills of a folder installed into coding agents'
 //! folders, as a binary's own `skill` subcommand installs its embedded ones
-//! ([`SkillCommand`](crate::SkillCommand)); with `--cargo`, the skills the project's
-//! dependencies ship ([`dependency_skills`]), each crate recorded as its skills' installer.
+//! ([`SkillCommand`](crate::SkillCommand)); with `--index URL|FILE`, the skills of a site's
+//! well-known index, checked against its digests ([`IndexReader`]); with `--cargo`, the skills
+//! the project's dependencies ship ([`dependency_skills`]), each crate recorded as its skills'
+//! installer.
 
+use std::io::Read as _;
 use std::path::Path;
+use std::time::Duration;
 
 use super::args::{Common, InstallArgs, Target};
 use super::show::{Loaded, load};
 use super::{Outcome, outcome_of};
 use crate::disk::Install;
 use crate::listing::ListingFormat;
-use crate::package::dependency_skills;
+use crate::package::{FetchedIndex, IndexReader, dependency_skills};
 use crate::parse::{Diagnostic, Profile, validate};
 use crate::skill_command::{Action, Flags, run};
 
@@ -22,10 +26,14 @@ macro_rules! out {
     }};
 }
 
-/// Runs `install`, `status` or `uninstall` (`action` given the flags) for PATH or `--cargo`.
+/// Runs `install`, `status` or `uninstall` (`action` given the flags) for PATH, `--index` or
+/// `--cargo`.
 pub(super) fn dispatch(args: InstallArgs, action: fn(Flags) -> Action) -> Outcome {
     let InstallArgs {
         path,
+        index,
+        skills,
+        allow_unverified,
         tool,
         cargo,
         manifest_path,
@@ -34,6 +42,14 @@ pub(super) fn dispatch(args: InstallArgs, action: fn(Flags) -> Action) -> Outcom
         common,
     } = args;
     let action = action(flags);
+    if let Some(index) = index {
+        let picked = Picked {
+            skills: &skills,
+            allow_unverified,
+            tool: tool.as_deref(),
+        };
+        return from_index(&index, &picked, &action, &common);
+    }
     match path {
         Some(path) if !cargo => install(&path, tool.as_deref(), &action, &common),
         _ => install_cargo(manifest_path.as_deref(), offline, &action, &common),
@@ -73,13 +89,11 @@ fn install_cargo(
     }
     for (name, version, set) in &found.crates {
         out!("crate {name} {version}:");
-        let install = Install::from_env(name, version).project(&found.workspace_root);
-        let done = match run(action, set, install) {
-            0 => Outcome::Ok,
-            1 => Outcome::Invalid,
-            _ => Outcome::Usage,
-        };
-        outcome = outcome.max(done);
+        // A skill refused this time is not an orphan: with refusals, nothing is removed.
+        let install = Install::from_env(name, version)
+            .project(&found.workspace_root)
+            .partial(!found.problems.is_empty());
+        outcome = outcome.max(exit(run(action, set, install)));
     }
     outcome
 }
@@ -139,13 +153,96 @@ fn install(path: &Path, tool: Option<&str>, action: &Action, common: &Common) ->
             .and_then(|p| p.file_name().map(|n| n.to_string_lossy().into_owned()))
             .unwrap_or_else(|| "skills".into()),
     };
-    match run(
+    exit(run(
         action,
         &set,
         Install::from_env(name, env!("CARGO_PKG_VERSION")),
-    ) {
+    ))
+}
+
+/// What `--index` takes besides the index: the skills picked, v0.1.0 allowed, the installer.
+struct Picked<'a> {
+    skills: &'a [String],
+    allow_unverified: bool,
+    tool: Option<&'a str>,
+}
+
+/// The skills of a well-known index, checked ([`IndexReader`]), then installed: those that
+/// fail validation are named on stderr and left out (the run then exits 1), and the index's
+/// skills already installed that this run does not carry are left alone.
+fn from_index(index: &str, picked: &Picked<'_>, action: &Action, common: &Common) -> Outcome {
+    let mut reader = IndexReader::new(index)
+        .skills(picked.skills.iter().cloned())
+        .allow_unverified(picked.allow_unverified)
+        .scan_options(common.scan_options(Some(Profile::Strict)));
+    if let Some(cap) = common.max_resource_bytes() {
+        reader = reader.max_file_bytes(cap);
+    }
+    let FetchedIndex {
+        source,
+        set,
+        refused,
+        unverified,
+        ..
+    } = match reader.read(fetch) {
+        Ok(fetched) => fetched,
+        Err(e) => {
+            eprintln!("error: {e}");
+            return if e.is_fetch() {
+                Outcome::Usage
+            } else {
+                Outcome::Invalid
+            };
+        }
+    };
+    if unverified {
+        eprintln!(
+            "warning: \"{source}\" is a v0.1.0 index: its files were not checked against any digest (--allow-unverified)"
+        );
+    }
+    for e in &refused {
+        eprintln!("error: {e}");
+    }
+    let tool = picked.tool.map_or_else(|| source.clone(), str::to_owned);
+    let install = Install::from_env(tool, env!("CARGO_PKG_VERSION"))
+        .partial(!picked.skills.is_empty() || !refused.is_empty());
+    let code = exit(run(action, &set, install));
+    match (code, refused.is_empty()) {
+        (Outcome::Ok, false) => Outcome::Invalid,
+        (code, _) => code,
+    }
+}
+
+/// The exit status of [`run`] as an outcome.
+fn exit(code: u8) -> Outcome {
+    match code {
         0 => Outcome::Ok,
         1 => Outcome::Invalid,
         _ => Outcome::Usage,
     }
+}
+
+/// The bytes at a `http(s)://` URL, at most `max + 1` of them (the runtime refuses more): at
+/// most 5 redirects (none from https to http), 10 s to connect, 60 s in all, a status other
+/// than 2xx an error.
+fn fetch(url: &str, max: u64) -> Result<Vec<u8>, String> {
+    let agent: ureq::Agent = ureq::Agent::config_builder()
+        .timeout_connect(Some(Duration::from_secs(10)))
+        .timeout_global(Some(Duration::from_secs(60)))
+        .max_redirects(5)
+        .max_redirects_will_error(true)
+        // An index read over https is never followed to plain http by a redirect.
+        .https_only(url.starts_with("https://"))
+        .user_agent(concat!("skills-embed/", env!("CARGO_PKG_VERSION")))
+        .build()
+        .into();
+    let mut response = agent.get(url).call().map_err(|e| e.to_string())?;
+    let mut bytes = Vec::new();
+    response
+        .body_mut()
+        .as_reader()
+        .take(max.saturating_add(1))
+        .read_to_end(&mut bytes)
+        .map_err(|e| e.to_string())?;
+    Ok(bytes)
 }

@@ -335,6 +335,7 @@ pub struct Install {
     vars: BTreeMap<String, String>,
     force: bool,
     dry_run: bool,
+    partial: bool,
 }
 
 /// The variables that move agents' folders, read by [`Install::from_env`].
@@ -363,6 +364,7 @@ impl Install {
             vars: BTreeMap::new(),
             force: false,
             dry_run: false,
+            partial: false,
         }
     }
 
@@ -490,6 +492,33 @@ impl Install {
     /// ```
     pub fn dry_run(mut self, dry_run: bool) -> Install {
         self.dry_run = dry_run;
+        self
+    }
+
+    /// The set is only part of what this tool installs (some skills picked from a larger
+    /// source, or some left out): the tool's other skills are not orphans, so they are
+    /// neither reported nor removed.
+    ///
+    /// ```
+    /// use skills_embed_runtime::disk::Install;
+    /// use skills_embed_runtime::{Fields, Skill, SkillSet};
+    /// use skills_embed_runtime::listing::ListingFormat;
+    ///
+    /// let skill = |name: &str| Skill::owned(
+    ///     Fields { name: name.into(), description: "Notes.".into(), ..Default::default() },
+    ///     "# Notes\n".into(),
+    ///     vec![],
+    /// );
+    /// let set = |name| SkillSet::from_skills(vec![skill(name)], &ListingFormat::Markdown);
+    /// let dir = tempfile::tempdir()?;
+    /// let install = Install::new("site", "1.0.0").dir(dir.path());
+    /// install.install(&set("a"))?;
+    /// install.clone().partial(true).install(&set("b"))?;
+    /// assert!(dir.path().join("a").is_dir() && dir.path().join("b").is_dir());
+    /// # Ok::<(), Box<dyn std::error::Error>>(())
+    /// ```
+    pub fn partial(mut self, partial: bool) -> Install {
+        self.partial = partial;
         self
     }
 
@@ -666,7 +695,7 @@ impl Install {
             self.act(folder.as_ref(), dest, &mut e, Some(skill), op, now);
             emit(e);
         }
-        if let Some(folder) = &folder {
+        if let Some(folder) = folder.as_ref().filter(|_| !self.partial) {
             let names = folder.names().unwrap_or_default();
             for name in names {
                 if name.starts_with('.') || set.get(&name).is_ok() {

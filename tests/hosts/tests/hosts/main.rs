@@ -10,6 +10,7 @@ mod common;
 mod extract_race;
 mod install_cargo;
 mod install_cli;
+mod install_index;
 mod invocation_hosts;
 mod mcp_e2e;
 mod mcp_hostile;

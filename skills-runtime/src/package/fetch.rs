@@ -1,0 +1,1434 @@
+//! The client side of the well-known index: an index read from a file or a URL, checked as the
+//! RFC v0.2.0 asks ("Versioning", "Path requirements", "Integrity and Verification", "Package
+//! Distribution"), each file fetched from `{index folder}/{name}/{path}` (or unpacked from the
+//! skill's `.zip` package) and checked against its digest, then the skill
+//! checked against its skill-level digest, then validated as `skills validate` does, into a
+//! [`SkillSet`] that `disk::Install` installs.
+//!
+//! The runtime checks bytes; the caller fetches them ([`IndexReader::read`] takes the fetcher),
+//! so a library brings its own HTTP client, and the `skills` CLI brings ureq. An index on disk
+//! is read here, through opened folder handles (no link followed below the index's folder).
+//!
+//! Integrity failures (a digest, a path, a size, the version) refuse the whole index: nothing
+//! from a site that served one altered file is installed. A skill that fails validation is left
+//! out and named, and the others are installed.
+
+use std::collections::BTreeMap;
+use std::fmt;
+use std::io::Read;
+use std::path::{Path, PathBuf};
+
+use percent_encoding::{AsciiSet, CONTROLS, utf8_percent_encode};
+
+use super::index::{
+    Index, IndexEntry, IndexFile, IndexPackage, WELL_KNOWN_PREFIX, file_digest, skill_digest,
+    valid_index_path,
+};
+use crate::disk::folder::Folder;
+use crate::listing::ListingFormat;
+use crate::model::fields::MANIFEST;
+use crate::model::set::SkillSet;
+use crate::parse::{Diagnostic, Profile, ScanOptions, validate};
+
+/// The largest `index.json` read (4 MiB: about 10,000 skills of a few files each).
+const MAX_INDEX_BYTES: u64 = 4 << 20;
+/// The most skills an index may list.
+const MAX_SKILLS: usize = 10_000;
+/// The most files one skill may list.
+const MAX_FILES: usize = 1_000;
+/// The default cap on one file (the validator's default resource cap).
+const DEFAULT_FILE_BYTES: u64 = 2_000_000;
+/// The default cap on all the files fetched in one read.
+const DEFAULT_TOTAL_BYTES: u64 = 64 << 20;
+
+/// What a URL path segment must escape: controls, space and the characters URLs reserve or
+/// forbid (index paths are printable ASCII without `\ ? # [ ]` already).
+const SEGMENT: &AsciiSet = &CONTROLS
+    .add(b' ')
+    .add(b'"')
+    .add(b'%')
+    .add(b'<')
+    .add(b'>')
+    .add(b'`')
+    .add(b'^')
+    .add(b'{')
+    .add(b'}')
+    .add(b'|');
+
+/// Reads a site's well-known index and the files it names, checked: the index's version, each
+/// skill's name and paths, every file's digest and each skill-level digest, then the skills
+/// validated strictly (the rules of `skills validate`). See [`IndexReader::read`].
+///
+/// ```
+/// use skills_embed_runtime::package::IndexReader;
+///
+/// let reader = IndexReader::new("https://example.com/.well-known/agent-skills/index.json")
+///     .skills(["pdf"])
+///     .max_file_bytes(1 << 20);
+/// assert_eq!(reader.location(), "https://example.com/.well-known/agent-skills/index.json");
+/// ```
+#[derive(Debug, Clone)]
+pub struct IndexReader {
+    location: String,
+    skills: Vec<String>,
+    allow_unverified: bool,
+    max_file_bytes: u64,
+    max_total_bytes: u64,
+    options: ScanOptions,
+}
+
+/// The skills an [`IndexReader`] read: those that passed every check, and those it left out.
+///
+/// ```
+/// use skills_embed_runtime::package::IndexReader;
+///
+/// let site = tempfile::tempdir()?;
+/// let dir = site.path().join(".well-known/agent-skills");
+/// std::fs::create_dir_all(dir.join("pdf"))?;
+/// let text = "---\nname: pdf\ndescription: Read PDFs.\n---\nUse pdftotext.\n";
+/// std::fs::write(dir.join("pdf/SKILL.md"), text)?;
+/// use sha2::{Digest, Sha256};
+/// let sha = |b: &[u8]| hex::encode(Sha256::digest(b));
+/// let file = sha(text.as_bytes());
+/// let skill = sha(format!("SKILL.md\0{file}\n").as_bytes());
+/// std::fs::write(dir.join("index.json"), format!(
+///     r#"{{"version":"0.2.0","skills":[{{"name":"pdf","description":"Read PDFs.",
+///         "digest":"sha256:{skill}","files":[{{"path":"SKILL.md","digest":"sha256:{file}"}}]}}]}}"#
+/// ))?;
+///
+/// let fetched = IndexReader::new(site.path().to_str().unwrap())
+///     .read(|url, _| Err(format!("no network here ({url})")))?;
+/// assert_eq!(fetched.set.summary(), "- pdf: Read PDFs.\n");
+/// assert!(fetched.refused.is_empty() && !fetched.unverified);
+/// assert!(fetched.source.ends_with("index.json"));
+/// # Ok::<(), Box<dyn std::error::Error>>(())
+/// ```
+#[derive(Debug)]
+#[non_exhaustive]
+pub struct FetchedIndex {
+    /// The index as read: its URL, or the absolute path of its file.
+    pub source: String,
+    /// The skills that passed every check, ready for `disk::Install`.
+    pub set: SkillSet,
+    /// The skills left out because they failed validation ([`IndexError::Invalid`]).
+    pub refused: Vec<IndexError>,
+    /// Whether the index was a v0.1.0 one (no digests) read with
+    /// [`allow_unverified`](IndexReader::allow_unverified): nothing was checked against a
+    /// digest.
+    pub unverified: bool,
+}
+
+/// Why an index, or a skill of it, was refused. Each says what was asked (the URL or file, the
+/// skill, the path), what was expected and found, and what to do.
+///
+/// ```
+/// use skills_embed_runtime::package::{IndexError, IndexReader};
+///
+/// let err = IndexReader::new("https://example.com/.well-known/agent-skills/index.json")
+///     .read(|url, _| Err(format!("connection refused ({url})")))
+///     .unwrap_err();
+/// assert!(matches!(err, IndexError::Fetch { .. }));
+/// assert!(err.to_string().contains("https://example.com/.well-known/agent-skills/index.json"));
+/// ```
+#[derive(Debug, Clone, PartialEq, Eq)]
+#[non_exhaustive]
+pub enum IndexError {
+    /// The index or a file could not be fetched or read.
+    Fetch {
+        /// The URL or path asked for.
+        url: String,
+        /// What the fetcher said.
+        reason: String,
+    },
+    /// The index or a file is over its size cap.
+    TooLarge {
+        /// The URL or path asked for.
+        url: String,
+        /// The cap, in bytes.
+        limit: u64,
+        /// What the cap is for (`the index`, `one file`, `all files together`).
+        what: &'static str,
+    },
+    /// The index is not an index: not JSON, or not the RFC's shape.
+    Malformed {
+        /// The index's URL or path.
+        url: String,
+        /// What is wrong.
+        reason: String,
+    },
+    /// The index's `version` is one this client does not read.
+    Version {
+        /// The index's URL or path.
+        url: String,
+        /// The version found.
+        found: String,
+    },
+    /// A v0.1.0 index (no `version`, or files as plain strings): no digest to check.
+    Unverified {
+        /// The index's URL or path.
+        url: String,
+    },
+    /// A skill entry breaks the RFC's rules: its name, a path, a digest's form, a file listed
+    /// twice or too many files, no `SKILL.md`.
+    Entry {
+        /// The index's URL or path.
+        url: String,
+        /// The skill, as the index names it.
+        skill: String,
+        /// What is wrong.
+        reason: String,
+    },
+    /// A fetched file's bytes do not match its digest in the index.
+    FileDigest {
+        /// The file's URL or path.
+        url: String,
+        /// The skill.
+        skill: String,
+        /// The file's path in the skill.
+        path: String,
+        /// The digest the index gives.
+        expected: String,
+        /// The digest of the bytes fetched.
+        found: String,
+    },
+    /// A skill's files do not give its skill-level digest.
+    SkillDigest {
+        /// The index's URL or path.
+        url: String,
+        /// The skill.
+        skill: String,
+        /// The digest the index gives.
+        expected: String,
+        /// The digest computed from its files.
+        found: String,
+    },
+    /// A skill asked for is not in the index.
+    NoSkill {
+        /// The index's URL or path.
+        url: String,
+        /// The name asked for.
+        wanted: String,
+        /// The names the index has.
+        available: Vec<String>,
+    },
+    /// A verified skill fails validation (the strict rules of `skills validate`): left out.
+    Invalid {
+        /// The skill.
+        skill: String,
+        /// The validator's errors, one a line, their files shown under the index's URL.
+        problems: String,
+    },
+    /// The temporary folder the verified files are validated in could not be written.
+    Io {
+        /// What failed.
+        reason: String,
+    },
+}
+
+impl IndexError {
+    /// Whether the error is about reaching the index or its files (a network or file system
+    /// error), not about what they hold: the `skills` CLI exits with status 2 for it, else 1.
+    ///
+    /// ```
+    /// use skills_embed_runtime::package::IndexError;
+    /// let err = IndexError::Fetch { url: "https://example.com/x".into(), reason: "timeout".into() };
+    /// assert!(err.is_fetch());
+    /// ```
+    pub fn is_fetch(&self) -> bool {
+        matches!(self, IndexError::Fetch { .. } | IndexError::Io { .. })
+    }
+}
+
+impl fmt::Display for IndexError {
+    fn fmt(&self, f: &mut fmt::Formatter<'_>) -> fmt::Result {
+        const NOTHING: &str = "Nothing was installed";
+        match self {
+            IndexError::Fetch { url, reason } => write!(
+                f,
+                "Could not fetch \"{url}\": {reason}. Check the URL or path (an index is usually at https://SITE{WELL_KNOWN_PREFIX}index.json) and that the site is up."
+            ),
+            IndexError::TooLarge { url, limit, what } => write!(
+                f,
+                "\"{url}\" is over the cap on {what} ({limit} bytes). {NOTHING}; if the site is trusted and the file is meant to be that large, raise the cap (--max-resource-bytes for one file)."
+            ),
+            IndexError::Malformed { url, reason } => write!(
+                f,
+                "\"{url}\" is not a well-known skills index: {reason}. Check that the URL names the index (`{WELL_KNOWN_PREFIX}index.json`), not a page of the site."
+            ),
+            IndexError::Version { url, found } => write!(
+                f,
+                "The index \"{url}\" has version {found:?}; this client reads 0.2.x (RFC v0.2.0) and, with --allow-unverified, 0.1.0. {NOTHING}; use a client that reads that version, or ask the publisher for a 0.2.0 index."
+            ),
+            IndexError::Unverified { url } => write!(
+                f,
+                "The index \"{url}\" is a v0.1.0 index (no `version`, files without digests): its files cannot be checked against the publisher's digests. {NOTHING}; ask the publisher for a 0.2.0 index, or pass --allow-unverified to install them unchecked."
+            ),
+            IndexError::Entry { url, skill, reason } => write!(
+                f,
+                "The skill {skill:?} in the index \"{url}\" breaks the index format (RFC v0.2.0): {reason}. {NOTHING}; ask the publisher to fix the index."
+            ),
+            IndexError::FileDigest {
+                url,
+                skill,
+                path,
+                expected,
+                found,
+            } => write!(
+                f,
+                "The file {path:?} of the skill {skill:?} (\"{url}\") does not match the index: the index says {expected}, the bytes fetched are {found}. The file or the index changed since the index was made, or was tampered with. {NOTHING}; try again later, or ask the publisher to rebuild the index."
+            ),
+            IndexError::SkillDigest {
+                url,
+                skill,
+                expected,
+                found,
+            } => write!(
+                f,
+                "The skill {skill:?} in the index \"{url}\" does not match its skill-level digest: the index says {expected}, its files give {found}. {NOTHING}; ask the publisher to rebuild the index."
+            ),
+            IndexError::NoSkill {
+                url,
+                wanted,
+                available,
+            } => {
+                write!(f, "No skill {wanted:?} in the index \"{url}\"; ")?;
+                match available.is_empty() {
+                    true => write!(f, "it lists no skill."),
+                    false => write!(
+                        f,
+                        "it has {}. Name one of them with --skill, or leave --skill out for all.",
+                        available.join(", ")
+                    ),
+                }
+            }
+            IndexError::Invalid { skill, problems } => write!(
+                f,
+                "The skill {skill:?} was not installed: it fails validation (the rules of `skills validate`):\n{problems}\nAsk the publisher to fix it; the other skills are installed."
+            ),
+            IndexError::Io { reason } => write!(
+                f,
+                "Could not write the fetched files to a temporary folder to validate them: {reason}. Check that the temporary folder (TMPDIR) is writable."
+            ),
+        }
+    }
+}
+
+impl std::error::Error for IndexError {}
+
+/// An index entry with what its version lets be checked.
+struct Entry {
+    entry: IndexEntry,
+    /// Whether its files have digests (v0.2.x).
+    verified: bool,
+}
+
+/// A skill whose files passed their checks: its name, and each file's path, digest and bytes.
+type Verified = (String, Vec<(String, String, Vec<u8>)>);
+
+/// Where the index is and where its files are.
+enum Base {
+    /// The URL up to and including the index's last `/`.
+    Url(String),
+    /// The index's folder.
+    Dir(PathBuf),
+}
+
+impl IndexReader {
+    /// A reader of the index at `location`: a `http://` or `https://` URL, or a file path. A
+    /// URL with no path, or a folder, means the site's `/.well-known/agent-skills/index.json`.
+    /// See [`IndexReader`] for an example.
+    pub fn new(location: impl Into<String>) -> IndexReader {
+        IndexReader {
+            location: location.into(),
+            skills: Vec::new(),
+            allow_unverified: false,
+            max_file_bytes: DEFAULT_FILE_BYTES,
+            max_total_bytes: DEFAULT_TOTAL_BYTES,
+            options: ScanOptions {
+                profile: Profile::Strict,
+                ..ScanOptions::for_repositories()
+            },
+        }
+    }
+
+    /// The location given to [`new`](IndexReader::new). See [`IndexReader`] for an example.
+    pub fn location(&self) -> &str {
+        &self.location
+    }
+
+    /// Only these skills (by name), each of which must be in the index; none (the default)
+    /// means all of them. See [`IndexReader`] for an example.
+    pub fn skills(mut self, names: impl IntoIterator<Item = impl Into<String>>) -> IndexReader {
+        self.skills = names.into_iter().map(Into::into).collect();
+        self
+    }
+
+    /// Read a v0.1.0 index (files without digests), its files unchecked; refused by default.
+    ///
+    /// ```
+    /// use skills_embed_runtime::package::IndexReader;
+    /// let reader = IndexReader::new("https://example.com/").allow_unverified(true);
+    /// # let _ = reader;
+    /// ```
+    pub fn allow_unverified(mut self, allow: bool) -> IndexReader {
+        self.allow_unverified = allow;
+        self
+    }
+
+    /// The cap on one file, in bytes (default 2,000,000, the validator's resource cap).
+    /// See [`IndexReader`] for an example.
+    pub fn max_file_bytes(mut self, bytes: u64) -> IndexReader {
+        self.max_file_bytes = bytes;
+        self
+    }
+
+    /// The cap on all the files of one read together, in bytes (default 64 MiB).
+    ///
+    /// ```
+    /// use skills_embed_runtime::package::IndexReader;
+    /// let reader = IndexReader::new("https://example.com/").max_total_bytes(8 << 20);
+    /// # let _ = reader;
+    /// ```
+    pub fn max_total_bytes(mut self, bytes: u64) -> IndexReader {
+        self.max_total_bytes = bytes;
+        self
+    }
+
+    /// How the fetched skills are validated (default: strict, as `skills validate`). The
+    /// profile is always strict: what is installed into agents is checked as `validate`
+    /// checks it; the dialects and caps are the caller's.
+    ///
+    /// ```
+    /// use skills_embed_runtime::package::IndexReader;
+    /// use skills_embed_runtime::parse::{Dialect, ScanOptions};
+    /// let options = ScanOptions { dialects: vec![Dialect::ClaudeCode], ..ScanOptions::default() };
+    /// let reader = IndexReader::new("https://example.com/").scan_options(options);
+    /// # let _ = reader;
+    /// ```
+    pub fn scan_options(mut self, options: ScanOptions) -> IndexReader {
+        self.options = ScanOptions {
+            profile: Profile::Strict,
+            ..options
+        };
+        self
+    }
+
+    /// Reads the index, checks it, fetches and checks the files of the skills asked for, and
+    /// validates them. `fetch(url, max)` brings the bytes of a `http(s)://` URL (the index, then
+    /// each file at `{index folder}/{name}/{path}`); it should read at most `max + 1` bytes,
+    /// since more than `max` is refused, and say in its error what went wrong. An index on disk
+    /// is read without it. See [`FetchedIndex`] for an example.
+    ///
+    /// # Errors
+    ///
+    /// The first integrity problem ([`IndexError`]); nothing of the index is returned then.
+    pub fn read(
+        &self,
+        mut fetch: impl FnMut(&str, u64) -> Result<Vec<u8>, String>,
+    ) -> Result<FetchedIndex, IndexError> {
+        let (source, base, index_bytes) = self.read_index(&mut fetch)?;
+        let entries = parse_index(&source, &index_bytes, self.allow_unverified)?;
+        let unverified = entries.iter().any(|e| !e.verified);
+        let chosen = self.choose(&source, entries)?;
+        let mut total = 0u64;
+        let mut skills = Vec::with_capacity(chosen.len());
+        for Entry { entry, verified } in &chosen {
+            // A zip the index names is one download; its digest is checked before it is opened
+            // (RFC "Package Distribution"). Other archives: the files one by one, as the RFC
+            // allows.
+            let mut archived = match (&entry.package, verified) {
+                (Some(package), true) if package.url.to_ascii_lowercase().ends_with(".zip") => {
+                    Some(self.fetch_package(&source, &base, entry, package, &mut fetch)?)
+                }
+                _ => None,
+            };
+            let mut files = Vec::with_capacity(entry.files.len());
+            for file in &entry.files {
+                let (url, bytes) = match archived.as_mut() {
+                    Some((url, unpacked)) => match unpacked.remove(&file.path) {
+                        Some(bytes) => (format!("{url} ({})", file.path), bytes),
+                        None => {
+                            return Err(IndexError::Entry {
+                                url: source.clone(),
+                                skill: entry.name.clone(),
+                                reason: format!("its archive \"{url}\" lacks {:?}", file.path),
+                            });
+                        }
+                    },
+                    None => self.fetch_file(&base, entry, file, &mut fetch)?,
+                };
+                total += bytes.len() as u64;
+                if total > self.max_total_bytes {
+                    return Err(IndexError::TooLarge {
+                        url,
+                        limit: self.max_total_bytes,
+                        what: "all files together",
+                    });
+                }
+                let found = file_digest(&bytes);
+                if *verified && found != file.digest {
+                    return Err(IndexError::FileDigest {
+                        url,
+                        skill: entry.name.clone(),
+                        path: file.path.clone(),
+                        expected: file.digest.clone(),
+                        found,
+                    });
+                }
+                files.push((file.path.clone(), found, bytes));
+            }
+            if *verified {
+                // Post-fetch validation (RFC "Verification Flows"): from the bytes, not the index.
+                let found = skill_digest(files.iter().map(|(p, d, _)| (p.as_str(), d.as_str())));
+                if found != entry.digest {
+                    return Err(IndexError::SkillDigest {
+                        url: source.clone(),
+                        skill: entry.name.clone(),
+                        expected: entry.digest.clone(),
+                        found,
+                    });
+                }
+            }
+            skills.push((entry.name.clone(), files));
+        }
+        let (set, refused) = self.validate(&base, &skills)?;
+        Ok(FetchedIndex {
+            source,
+            set,
+            refused,
+            unverified,
+        })
+    }
+
+    /// The index's location as read (its URL, or its file's absolute path), where its files
+    /// are, and its bytes.
+    fn read_index(
+        &self,
+        fetch: &mut impl FnMut(&str, u64) -> Result<Vec<u8>, String>,
+    ) -> Result<(String, Base, Vec<u8>), IndexError> {
+        let location = self.location.trim();
+        if is_url(location) {
+            let url = index_url(location);
+            let bytes = fetch_bounded(fetch, &url, MAX_INDEX_BYTES, "the index")?;
+            let base = url[..url.rfind('/').map_or(url.len(), |i| i + 1)].to_owned();
+            return Ok((url, Base::Url(base), bytes));
+        }
+        let given = Path::new(location);
+        let path = if given.is_dir() {
+            let well_known = given
+                .join(WELL_KNOWN_PREFIX.trim_matches('/'))
+                .join("index.json");
+            if well_known.is_file() {
+                well_known
+            } else {
+                given.join("index.json")
+            }
+        } else {
+            given.to_owned()
+        };
+        let path = std::path::absolute(&path).unwrap_or(path);
+        let source = path.display().to_string();
+        let file = std::fs::File::open(&path).map_err(|e| IndexError::Fetch {
+            url: source.clone(),
+            reason: e.to_string(),
+        })?;
+        let bytes = read_capped(file, MAX_INDEX_BYTES, &source, "the index")?;
+        let dir = path.parent().map_or_else(PathBuf::new, Path::to_path_buf);
+        Ok((source, Base::Dir(dir), bytes))
+    }
+
+    /// The entries asked for, in the index's order.
+    fn choose(&self, source: &str, entries: Vec<Entry>) -> Result<Vec<Entry>, IndexError> {
+        if self.skills.is_empty() {
+            return Ok(entries);
+        }
+        for wanted in &self.skills {
+            if !entries.iter().any(|e| &e.entry.name == wanted) {
+                return Err(IndexError::NoSkill {
+                    url: source.to_owned(),
+                    wanted: wanted.clone(),
+                    available: entries.iter().map(|e| e.entry.name.clone()).collect(),
+                });
+            }
+        }
+        Ok(entries
+            .into_iter()
+            .filter(|e| self.skills.contains(&e.entry.name))
+            .collect())
+    }
+
+    /// A skill's zip: fetched (at most the cap on all files), checked against its digest, and
+    /// unpacked in memory, bounded (entries, each file's size, the total), every name a path
+    /// the RFC allows (no `..`, no absolute path, no link). Entries under one top-level folder
+    /// named for the skill (the skills APIs' layout) are read as the skill's root too.
+    fn fetch_package(
+        &self,
+        source: &str,
+        base: &Base,
+        entry: &IndexEntry,
+        package: &IndexPackage,
+        fetch: &mut impl FnMut(&str, u64) -> Result<Vec<u8>, String>,
+    ) -> Result<(String, BTreeMap<String, Vec<u8>>), IndexError> {
+        let cap = self.max_total_bytes;
+        let bad = |reason: String| IndexError::Entry {
+            url: source.to_owned(),
+            skill: entry.name.clone(),
+            reason,
+        };
+        let (url, bytes) = match base {
+            _ if is_url(&package.url) => {
+                let bytes = fetch_bounded(fetch, &package.url, cap, "all files together")?;
+                (package.url.clone(), bytes)
+            }
+            Base::Url(base) => {
+                let url = match package.url.strip_prefix('/') {
+                    Some(absolute) => format!("{}/{absolute}", origin(base)),
+                    None => format!("{base}{}", package.url),
+                };
+                let bytes = fetch_bounded(fetch, &url, cap, "all files together")?;
+                (url, bytes)
+            }
+            Base::Dir(dir) => {
+                if !valid_index_path(&package.url) {
+                    return Err(bad(format!(
+                        "its archive's location {:?} is not a path inside the index's folder",
+                        package.url
+                    )));
+                }
+                let path = dir.join(&package.url);
+                let shown = path.display().to_string();
+                let file = std::fs::File::open(&path).map_err(|e| IndexError::Fetch {
+                    url: shown.clone(),
+                    reason: e.to_string(),
+                })?;
+                let bytes = read_capped(file, cap, &shown, "all files together")?;
+                (shown, bytes)
+            }
+        };
+        let found = file_digest(&bytes);
+        if found != package.digest {
+            return Err(IndexError::FileDigest {
+                url,
+                skill: entry.name.clone(),
+                path: "(its archive)".into(),
+                expected: package.digest.clone(),
+                found,
+            });
+        }
+        let unpacked = unzip(&bytes, &entry.name, self.max_file_bytes, cap)
+            .map_err(|reason| bad(format!("its archive \"{url}\" {reason}")))?;
+        Ok((url, unpacked))
+    }
+
+    /// One file of a skill: where it was read and its bytes, at most the cap on one file.
+    fn fetch_file(
+        &self,
+        base: &Base,
+        entry: &IndexEntry,
+        file: &IndexFile,
+        fetch: &mut impl FnMut(&str, u64) -> Result<Vec<u8>, String>,
+    ) -> Result<(String, Vec<u8>), IndexError> {
+        let cap = self.max_file_bytes;
+        match base {
+            Base::Url(base) => {
+                let segments: Vec<String> = file
+                    .path
+                    .split('/')
+                    .map(|s| utf8_percent_encode(s, SEGMENT).to_string())
+                    .collect();
+                let url = format!("{base}{}/{}", entry.name, segments.join("/"));
+                let bytes = fetch_bounded(fetch, &url, cap, "one file")?;
+                Ok((url, bytes))
+            }
+            Base::Dir(dir) => {
+                let path = dir.join(&entry.name).join(&file.path);
+                let shown = path.display().to_string();
+                let failed = |reason: String| IndexError::Fetch {
+                    url: shown.clone(),
+                    reason,
+                };
+                // Opened folder by folder, never through a link: the index names the path,
+                // and a link below the index's folder could lead anywhere.
+                let mut folder = Folder::open_ambient(dir).map_err(|e| failed(e.to_string()))?;
+                let segments: Vec<&str> = std::iter::once(entry.name.as_str())
+                    .chain(file.path.split('/'))
+                    .collect();
+                let Some((last, folders)) = segments.split_last() else {
+                    return Err(failed("an empty path".into()));
+                };
+                for name in folders {
+                    folder = folder
+                        .existing(name)
+                        .map_err(|e| failed(e.to_string()))?
+                        .ok_or_else(|| failed("no such folder, or a link".into()))?;
+                }
+                let file = folder
+                    .file(last)
+                    .map_err(|e| failed(e.to_string()))?
+                    .ok_or_else(|| failed("no such file, or a link".into()))?;
+                let bytes = read_capped(file, cap, &shown, "one file")?;
+                Ok((shown, bytes))
+            }
+        }
+    }
+
+    /// Writes the verified skills to a temporary folder, validates each as `skills validate`
+    /// does, and loads those without an error.
+    fn validate(
+        &self,
+        base: &Base,
+        skills: &[Verified],
+    ) -> Result<(SkillSet, Vec<IndexError>), IndexError> {
+        let io = |e: &dyn fmt::Display| IndexError::Io {
+            reason: e.to_string(),
+        };
+        let temp = tempfile::tempdir().map_err(|e| io(&e))?;
+        let root = Folder::open_ambient(temp.path()).map_err(|e| io(&e))?;
+        for (name, files) in skills {
+            let skill = root.child(name).map_err(|e| io(&e))?;
+            for (path, _, bytes) in files {
+                let segments: Vec<&str> = path.split('/').collect();
+                let Some((last, folders)) = segments.split_last() else {
+                    continue;
+                };
+                let mut folder = None;
+                for name in folders {
+                    let parent = folder.as_ref().unwrap_or(&skill);
+                    folder = Some(parent.child(name).map_err(|e| io(&e))?);
+                }
+                folder
+                    .as_ref()
+                    .unwrap_or(&skill)
+                    .replace(last, bytes, false)
+                    .map_err(|e| io(&e))?;
+            }
+        }
+        // Shown under the index's folder, where the publisher finds them.
+        let shown = match base {
+            Base::Url(base) => base.clone(),
+            Base::Dir(dir) => format!("{}/", dir.display()),
+        };
+        let mut refused = Vec::new();
+        for (name, _) in skills {
+            let errors: Vec<Diagnostic> = validate(&temp.path().join(name), &self.options)
+                .into_iter()
+                .filter(Diagnostic::is_error)
+                .collect();
+            if errors.is_empty() {
+                continue;
+            }
+            let problems: Vec<String> = errors
+                .iter()
+                .map(|d| format!("  {shown}{}", d.relative_to(temp.path())))
+                .collect();
+            refused.push(IndexError::Invalid {
+                skill: name.clone(),
+                problems: problems.join("\n"),
+            });
+            // Not loaded: its folder goes before the set is read.
+            let _ = root.remove(name);
+        }
+        let (set, _) = crate::load::set(temp.path(), &self.options, &ListingFormat::Markdown);
+        Ok((set, refused))
+    }
+}
+
+/// Whether `location` is a `http://` or `https://` URL.
+fn is_url(location: &str) -> bool {
+    let lower = location.to_ascii_lowercase();
+    lower.starts_with("http://") || lower.starts_with("https://")
+}
+
+/// The index's URL: a site without a path means its well-known index.
+fn index_url(location: &str) -> String {
+    let after_scheme = location.find("://").map_or(0, |i| i + 3);
+    let path_start = location[after_scheme..]
+        .find(['/', '?', '#'])
+        .map(|i| i + after_scheme);
+    match path_start {
+        None => format!("{location}{WELL_KNOWN_PREFIX}index.json"),
+        Some(i) if &location[i..] == "/" => {
+            format!("{}{WELL_KNOWN_PREFIX}index.json", &location[..i])
+        }
+        Some(_) => location.to_owned(),
+    }
+}
+
+/// `scheme://host[:port]` of a URL.
+fn origin(url: &str) -> &str {
+    let after_scheme = url.find("://").map_or(0, |i| i + 3);
+    match url[after_scheme..].find('/') {
+        Some(i) => &url[..after_scheme + i],
+        None => url,
+    }
+}
+
+/// A zip's files by path: at most [`MAX_FILES`] entries, `file_cap` bytes each and `total_cap`
+/// together (read, not as the archive claims), each name a path the RFC allows, no link; the
+/// top-level folder `name/` taken off when every entry is under it. The error says what is
+/// wrong, after "its archive ...".
+fn unzip(
+    bytes: &[u8],
+    name: &str,
+    file_cap: u64,
+    total_cap: u64,
+) -> Result<BTreeMap<String, Vec<u8>>, String> {
+    let mut archive = zip::ZipArchive::new(std::io::Cursor::new(bytes))
+        .map_err(|e| format!("is not a zip archive ({e})"))?;
+    if archive.len() > MAX_FILES * 2 {
+        return Err(format!(
+            "holds {} entries, over the cap of {}",
+            archive.len(),
+            MAX_FILES * 2
+        ));
+    }
+    let mut files = Vec::new();
+    let mut total = 0u64;
+    for i in 0..archive.len() {
+        let file = archive
+            .by_index(i)
+            .map_err(|e| format!("has an entry that cannot be read ({e})"))?;
+        let path = file.name().trim_end_matches('/').to_owned();
+        if !valid_index_path(&path) || file.enclosed_name().is_none() {
+            return Err(format!(
+                "holds {path:?}, not a relative path inside the skill (RFC \"Archive Structure\")"
+            ));
+        }
+        if file.is_symlink() {
+            return Err(format!("holds {path:?} as a link"));
+        }
+        if file.is_dir() {
+            continue;
+        }
+        let mut content = Vec::new();
+        file.take(file_cap.saturating_add(1))
+            .read_to_end(&mut content)
+            .map_err(|e| format!("cannot be unpacked at {path:?} ({e})"))?;
+        if content.len() as u64 > file_cap {
+            return Err(format!(
+                "holds {path:?} over the cap on one file ({file_cap} bytes)"
+            ));
+        }
+        total += content.len() as u64;
+        if total > total_cap {
+            return Err(format!("unpacks to more than {total_cap} bytes"));
+        }
+        files.push((path, content));
+    }
+    let prefix = format!("{name}/");
+    let nested = !files.is_empty() && files.iter().all(|(p, _)| p.starts_with(&prefix));
+    Ok(files
+        .into_iter()
+        .map(|(p, b)| match nested {
+            true => (p[prefix.len()..].to_owned(), b),
+            false => (p, b),
+        })
+        .collect())
+}
+
+/// `fetch(url)`, refused over `cap` bytes.
+fn fetch_bounded(
+    fetch: &mut impl FnMut(&str, u64) -> Result<Vec<u8>, String>,
+    url: &str,
+    cap: u64,
+    what: &'static str,
+) -> Result<Vec<u8>, IndexError> {
+    let bytes = fetch(url, cap).map_err(|reason| IndexError::Fetch {
+        url: url.to_owned(),
+        reason,
+    })?;
+    if bytes.len() as u64 > cap {
+        return Err(IndexError::TooLarge {
+            url: url.to_owned(),
+            limit: cap,
+            what,
+        });
+    }
+    Ok(bytes)
+}
+
+/// At most `cap` bytes of `reader`; one more is an error.
+fn read_capped(
+    reader: impl Read,
+    cap: u64,
+    shown: &str,
+    what: &'static str,
+) -> Result<Vec<u8>, IndexError> {
+    let mut bytes = Vec::new();
+    reader
+        .take(cap.saturating_add(1))
+        .read_to_end(&mut bytes)
+        .map_err(|e| IndexError::Fetch {
+            url: shown.to_owned(),
+            reason: e.to_string(),
+        })?;
+    if bytes.len() as u64 > cap {
+        return Err(IndexError::TooLarge {
+            url: shown.to_owned(),
+            limit: cap,
+            what,
+        });
+    }
+    Ok(bytes)
+}
+
+/// The index's entries, checked (version, names, paths, digests' form, the skill-level digest
+/// against the files' digests) before any file is fetched.
+fn parse_index(url: &str, bytes: &[u8], allow_unverified: bool) -> Result<Vec<Entry>, IndexError> {
+    let malformed = |reason: String| IndexError::Malformed {
+        url: url.to_owned(),
+        reason,
+    };
+    let value: serde_json::Value =
+        serde_json::from_slice(bytes).map_err(|e| malformed(format!("not JSON ({e})")))?;
+    let Some(object) = value.as_object() else {
+        return Err(malformed("not a JSON object".into()));
+    };
+    let version = match object.get("version") {
+        Some(serde_json::Value::String(v)) => Some(v.as_str()),
+        Some(other) => return Err(malformed(format!("`version` is {other}, not a string"))),
+        None if object.contains_key("$schema") => {
+            return Err(malformed(
+                "it names a `$schema` and no `version`: the single-artifact format of a later revision of the RFC, which this client does not read yet".into(),
+            ));
+        }
+        None => None,
+    };
+    let version_error = |found: &str| IndexError::Version {
+        url: url.to_owned(),
+        found: found.to_owned(),
+    };
+    let parts: Option<Vec<u64>> = version.map(|v| {
+        v.split('.')
+            .map(|p| {
+                let leading_zero = p.len() > 1 && p.starts_with('0');
+                match (leading_zero, p.parse::<u64>()) {
+                    (false, Ok(n)) if p.bytes().all(|b| b.is_ascii_digit()) => Some(n),
+                    _ => None,
+                }
+            })
+            .collect::<Option<Vec<u64>>>()
+            .unwrap_or_default()
+    });
+    let strings_in_files = object
+        .get("skills")
+        .and_then(|s| s.as_array())
+        .is_some_and(|skills| {
+            skills.iter().any(|s| {
+                s.get("files")
+                    .and_then(|f| f.as_array())
+                    .is_some_and(|f| f.iter().any(serde_json::Value::is_string))
+            })
+        });
+    // Pre-1.0, a minor release may break (RFC "Versioning"): 0.2 is read, 0.1 is the old format.
+    let verified = match parts.as_deref() {
+        Some([0, 2, _]) if !strings_in_files => true,
+        Some([0, 2, _]) => {
+            return Err(malformed(
+                "it says version 0.2 but lists files as plain strings (the v0.1.0 form)".into(),
+            ));
+        }
+        None | Some([0, 1, _]) => false,
+        _ => return Err(version_error(version.unwrap_or(""))),
+    };
+    if !verified && !allow_unverified {
+        return Err(IndexError::Unverified {
+            url: url.to_owned(),
+        });
+    }
+    let skills = match object.get("skills") {
+        Some(serde_json::Value::Array(skills)) => skills,
+        _ => return Err(malformed("no `skills` array".into())),
+    };
+    if skills.len() > MAX_SKILLS {
+        return Err(malformed(format!(
+            "{} skills, over the cap of {MAX_SKILLS}",
+            skills.len()
+        )));
+    }
+    let entries: Vec<IndexEntry> = if verified {
+        serde_json::from_value::<Index>(value.clone())
+            .map_err(|e| malformed(e.to_string()))?
+            .skills
+    } else {
+        skills
+            .iter()
+            .map(old_entry)
+            .collect::<Result<_, _>>()
+            .map_err(malformed)?
+    };
+    let mut seen = std::collections::BTreeSet::new();
+    let mut checked = Vec::with_capacity(entries.len());
+    for entry in entries {
+        let bad = |reason: String| IndexError::Entry {
+            url: url.to_owned(),
+            skill: entry.name.clone(),
+            reason,
+        };
+        if let Some(reason) = name_problem(&entry.name) {
+            return Err(bad(reason));
+        }
+        if !seen.insert(entry.name.clone()) {
+            return Err(bad("the index lists it twice".into()));
+        }
+        check_files(&entry, verified).map_err(bad)?;
+        if verified {
+            let expected = skill_digest(
+                entry
+                    .files
+                    .iter()
+                    .map(|f| (f.path.as_str(), f.digest.as_str())),
+            );
+            if !is_digest(&entry.digest) {
+                return Err(bad(format!(
+                    "its digest {:?} is not `sha256:` and 64 lowercase hex digits",
+                    entry.digest
+                )));
+            }
+            if expected != entry.digest {
+                return Err(IndexError::SkillDigest {
+                    url: url.to_owned(),
+                    skill: entry.name.clone(),
+                    expected: entry.digest.clone(),
+                    found: expected,
+                });
+            }
+        }
+        checked.push(Entry { entry, verified });
+    }
+    Ok(checked)
+}
+
+/// A v0.1.0 entry (`files` as strings, no digests) as an entry with empty digests.
+fn old_entry(value: &serde_json::Value) -> Result<IndexEntry, String> {
+    let text = |key: &str| value.get(key).and_then(|v| v.as_str()).map(str::to_owned);
+    let name = text("name").ok_or("a skill without a `name`")?;
+    let files = value
+        .get("files")
+        .and_then(|f| f.as_array())
+        .ok_or_else(|| format!("the skill {name:?} has no `files` array"))?
+        .iter()
+        .map(|f| {
+            f.as_str()
+                .or_else(|| f.get("path").and_then(|p| p.as_str()))
+                .map(|path| IndexFile {
+                    path: path.to_owned(),
+                    digest: String::new(),
+                })
+                .ok_or_else(|| format!("a file of {name:?} is neither a path nor an object"))
+        })
+        .collect::<Result<_, _>>()?;
+    Ok(IndexEntry {
+        name,
+        description: text("description").unwrap_or_default(),
+        digest: String::new(),
+        files,
+        package: None,
+    })
+}
+
+/// Why `name` cannot name a skill folder of an index (RFC "URI Structure"), if it cannot.
+fn name_problem(name: &str) -> Option<String> {
+    let ok = (1..=64).contains(&name.len())
+        && name
+            .bytes()
+            .all(|b| b.is_ascii_lowercase() || b.is_ascii_digit() || b == b'-')
+        && !name.starts_with('-')
+        && !name.ends_with('-')
+        && !name.contains("--");
+    (!ok).then(|| {
+        "its name is not 1 to 64 lowercase letters, digits and single hyphens (not first or last)"
+            .to_owned()
+    })
+}
+
+/// The RFC's path requirements and the caps on one entry's files.
+fn check_files(entry: &IndexEntry, verified: bool) -> Result<(), String> {
+    if entry.files.len() > MAX_FILES {
+        return Err(format!(
+            "{} files, over the cap of {MAX_FILES} per skill",
+            entry.files.len()
+        ));
+    }
+    let mut seen = std::collections::BTreeSet::new();
+    for file in &entry.files {
+        if !valid_index_path(&file.path) {
+            return Err(format!(
+                "the path {:?} is not one the RFC allows (relative, `/`-separated, no `.` or `..` segment, printable ASCII without \\ ? # [ ])",
+                file.path
+            ));
+        }
+        // Case-folded: two paths that differ only in case are one file on some systems.
+        if !seen.insert(file.path.to_ascii_lowercase()) {
+            return Err(format!("the path {:?} is listed twice", file.path));
+        }
+        if verified && !is_digest(&file.digest) {
+            return Err(format!(
+                "the digest of {:?} ({:?}) is not `sha256:` and 64 lowercase hex digits",
+                file.path, file.digest
+            ));
+        }
+    }
+    if !entry.files.iter().any(|f| f.path == MANIFEST) {
+        return Err(format!("its files do not include {MANIFEST}"));
+    }
+    Ok(())
+}
+
+/// `sha256:` and 64 lowercase hex digits (RFC "Integrity and Verification").
+fn is_digest(digest: &str) -> bool {
+    digest.strip_prefix("sha256:").is_some_and(|hex| {
+        hex.len() == 64
+            && hex
+                .bytes()
+                .all(|b| b.is_ascii_digit() || (b'a'..=b'f').contains(&b))
+    })
+}
+
+#[cfg(test)]
+mod tests {
+    use std::collections::BTreeMap;
+
+    use super::*;
+
+    const SITE: &str = "https://site.test/.well-known/agent-skills/";
+
+    fn skill_md(name: &str) -> String {
+        format!("---\nname: {name}\ndescription: Does {name} things.\n---\n# {name}\n")
+    }
+
+    /// A skill's files: path and bytes.
+    type Files<'a> = &'a [(&'a str, &'a [u8])];
+
+    /// A site in memory: each URL's bytes, and the index built from `skills` by the RFC's rules.
+    struct Site {
+        files: BTreeMap<String, Vec<u8>>,
+        index: serde_json::Value,
+    }
+
+    impl Site {
+        fn new(skills: &[(&str, Files)]) -> Site {
+            let mut files = BTreeMap::new();
+            let mut entries = Vec::new();
+            for (name, skill_files) in skills {
+                let listed: Vec<(String, String)> = skill_files
+                    .iter()
+                    .map(|(path, bytes)| (path.to_string(), file_digest(bytes)))
+                    .collect();
+                for (path, bytes) in *skill_files {
+                    let encoded = path.replace(' ', "%20");
+                    files.insert(format!("{SITE}{name}/{encoded}"), bytes.to_vec());
+                }
+                entries.push(serde_json::json!({
+                    "name": name,
+                    "description": "x",
+                    "digest": skill_digest(listed.iter().map(|(p, d)| (p.as_str(), d.as_str()))),
+                    "files": listed.iter().map(|(p, d)| serde_json::json!({"path": p, "digest": d})).collect::<Vec<_>>(),
+                }));
+            }
+            let index = serde_json::json!({"version": "0.2.0", "skills": entries});
+            Site { files, index }
+        }
+
+        fn read(&self, reader: IndexReader) -> Result<FetchedIndex, IndexError> {
+            let mut files = self.files.clone();
+            files.insert(
+                format!("{SITE}index.json"),
+                serde_json::to_vec(&self.index).unwrap(),
+            );
+            reader.read(|url, _| {
+                files
+                    .get(url)
+                    .cloned()
+                    .ok_or_else(|| "404 Not Found".into())
+            })
+        }
+
+        fn reader() -> IndexReader {
+            IndexReader::new(format!("{SITE}index.json"))
+        }
+    }
+
+    #[test]
+    fn a_checked_index_gives_its_skills() {
+        let pdf = skill_md("pdf");
+        let site = Site::new(&[
+            (
+                "pdf",
+                &[("SKILL.md", pdf.as_bytes()), ("notes/a b.md", b"notes\n")],
+            ),
+            ("csv", &[("SKILL.md", skill_md("csv").as_bytes())]),
+        ]);
+        let fetched = site.read(Site::reader()).unwrap();
+        assert_eq!(fetched.source, format!("{SITE}index.json"));
+        assert!(fetched.refused.is_empty() && !fetched.unverified);
+        let names: Vec<&str> = fetched.set.skills().iter().map(|s| s.name()).collect();
+        assert_eq!(names, ["csv", "pdf"]);
+        let loaded = fetched
+            .set
+            .get("pdf")
+            .unwrap()
+            .load("notes/a b.md")
+            .unwrap();
+        assert_eq!(loaded.bytes(), b"notes\n");
+
+        let one = site.read(Site::reader().skills(["csv"])).unwrap();
+        assert_eq!(one.set.skills().len(), 1);
+        let missing = site.read(Site::reader().skills(["nope"])).unwrap_err();
+        assert!(matches!(&missing, IndexError::NoSkill { available, .. } if available.len() == 2));
+        assert!(missing.to_string().contains("pdf, csv"), "{missing}");
+    }
+
+    #[test]
+    fn a_tampered_file_is_refused_with_both_digests() {
+        let pdf = skill_md("pdf");
+        let mut site = Site::new(&[("pdf", &[("SKILL.md", pdf.as_bytes())])]);
+        let url = format!("{SITE}pdf/SKILL.md");
+        site.files.insert(
+            url.clone(),
+            b"---\nname: pdf\ndescription: evil\n---\n".to_vec(),
+        );
+        let err = site.read(Site::reader()).unwrap_err();
+        let text = err.to_string();
+        assert!(
+            text.contains(&file_digest(pdf.as_bytes()))
+                && text.contains(&file_digest(b"---\nname: pdf\ndescription: evil\n---\n"))
+                && text.contains(&url)
+                && text.contains("\"SKILL.md\""),
+            "{text}"
+        );
+    }
+
+    #[test]
+    fn a_wrong_skill_digest_is_refused_before_any_file_is_fetched() {
+        let mut site = Site::new(&[("pdf", &[("SKILL.md", skill_md("pdf").as_bytes())])]);
+        site.index["skills"][0]["digest"] = format!("sha256:{}", "0".repeat(64)).into();
+        site.files.clear();
+        let err = site.read(Site::reader()).unwrap_err();
+        assert!(matches!(err, IndexError::SkillDigest { .. }), "{err}");
+        assert!(err.to_string().contains(&"0".repeat(64)), "{err}");
+    }
+
+    #[test]
+    fn paths_names_and_digests_follow_the_rfc() {
+        let site = |edit: &dyn Fn(&mut serde_json::Value)| {
+            let mut site = Site::new(&[("pdf", &[("SKILL.md", skill_md("pdf").as_bytes())])]);
+            edit(&mut site.index["skills"][0]);
+            site.read(Site::reader()).unwrap_err().to_string()
+        };
+        let dotdot = site(&|s| s["files"][0]["path"] = "../../etc/passwd".into());
+        assert!(
+            dotdot.contains("\"../../etc/passwd\"") && dotdot.contains(".."),
+            "{dotdot}"
+        );
+        let name = site(&|s| s["name"] = "../x".into());
+        assert!(name.contains("lowercase letters"), "{name}");
+        let digest = site(&|s| s["files"][0]["digest"] = "md5:00".into());
+        assert!(digest.contains("64 lowercase hex"), "{digest}");
+        let no_manifest = site(&|s| s["files"][0]["path"] = "README.md".into());
+        assert!(
+            no_manifest.contains("do not include SKILL.md"),
+            "{no_manifest}"
+        );
+    }
+
+    #[test]
+    fn sizes_are_bounded() {
+        let big = vec![b'a'; 2_001];
+        let site = Site::new(&[(
+            "pdf",
+            &[("SKILL.md", skill_md("pdf").as_bytes()), ("big.txt", &big)],
+        )]);
+        let err = site.read(Site::reader().max_file_bytes(2_000)).unwrap_err();
+        assert!(
+            matches!(&err, IndexError::TooLarge { limit: 2_000, url, .. } if url.ends_with("big.txt")),
+            "{err}"
+        );
+        let err = site
+            .read(Site::reader().max_total_bytes(2_040))
+            .unwrap_err();
+        assert!(
+            matches!(
+                err,
+                IndexError::TooLarge {
+                    what: "all files together",
+                    ..
+                }
+            ),
+            "{err}"
+        );
+        assert!(site.read(Site::reader()).is_ok());
+    }
+
+    #[test]
+    fn versions_are_checked() {
+        let pdf = skill_md("pdf");
+        let mut site = Site::new(&[("pdf", &[("SKILL.md", pdf.as_bytes())])]);
+        site.index["version"] = "1.0.0".into();
+        let err = site.read(Site::reader()).unwrap_err();
+        assert!(
+            matches!(&err, IndexError::Version { found, .. } if found == "1.0.0"),
+            "{err}"
+        );
+        site.index["version"] = "0.02.0".into();
+        assert!(matches!(
+            site.read(Site::reader()),
+            Err(IndexError::Version { .. })
+        ));
+        site.index["version"] = "0.2.7".into();
+        assert!(site.read(Site::reader()).is_ok());
+
+        // v0.1.0: no version, files as strings, no digests.
+        site.index = serde_json::json!({"skills": [{"name": "pdf", "description": "x", "files": ["SKILL.md"]}]});
+        let err = site.read(Site::reader()).unwrap_err();
+        assert!(matches!(err, IndexError::Unverified { .. }));
+        assert!(err.to_string().contains("--allow-unverified"), "{err}");
+        let fetched = site.read(Site::reader().allow_unverified(true)).unwrap();
+        assert!(fetched.unverified);
+        assert_eq!(fetched.set.skills().len(), 1);
+
+        site.index =
+            serde_json::json!({"$schema": "https://example.test/0.2.0/schema.json", "skills": []});
+        let err = site.read(Site::reader()).unwrap_err();
+        assert!(err.to_string().contains("$schema"), "{err}");
+    }
+
+    #[test]
+    fn an_invalid_skill_is_left_out_and_named() {
+        let bad = "---\nname: other\ndescription: Wrong name.\n---\n";
+        let site = Site::new(&[
+            ("bad", &[("SKILL.md", bad.as_bytes())]),
+            ("pdf", &[("SKILL.md", skill_md("pdf").as_bytes())]),
+        ]);
+        let fetched = site.read(Site::reader()).unwrap();
+        assert_eq!(
+            fetched
+                .set
+                .skills()
+                .iter()
+                .map(|s| s.name())
+                .collect::<Vec<_>>(),
+            ["pdf"]
+        );
+        let [IndexError::Invalid { skill, problems }] = fetched.refused.as_slice() else {
+            panic!("{:?}", fetched.refused);
+        };
+        assert_eq!(skill, "bad");
+        assert!(
+            problems.contains(&format!("{SITE}bad/SKILL.md")),
+            "{problems}"
+        );
+    }
+
+    #[test]
+    fn a_site_means_its_well_known_index() {
+        assert_eq!(
+            index_url("https://site.test"),
+            "https://site.test/.well-known/agent-skills/index.json"
+        );
+        assert_eq!(
+            index_url("https://site.test/"),
+            "https://site.test/.well-known/agent-skills/index.json"
+        );
+        assert_eq!(index_url("http://h:8/x/i.json"), "http://h:8/x/i.json");
+    }
+
+    #[test]
+    fn an_index_on_disk_is_read_without_following_links() {
+        let dir = tempfile::tempdir().unwrap();
+        let root = dir.path().join(".well-known/agent-skills");
+        std::fs::create_dir_all(root.join("pdf")).unwrap();
+        let pdf = skill_md("pdf");
+        std::fs::write(root.join("pdf/SKILL.md"), &pdf).unwrap();
+        let site = Site::new(&[("pdf", &[("SKILL.md", pdf.as_bytes())])]);
+        std::fs::write(
+            root.join("index.json"),
+            serde_json::to_vec(&site.index).unwrap(),
+        )
+        .unwrap();
+        let no_network = |url: &str, _| Err(format!("no network: {url}"));
+        let fetched = IndexReader::new(dir.path().to_str().unwrap())
+            .read(no_network)
+            .unwrap();
+        assert_eq!(fetched.set.skills().len(), 1);
+        assert!(fetched.source.ends_with("agent-skills/index.json"));
+
+        #[cfg(unix)]
+        {
+            let outside = tempfile::tempdir().unwrap();
+            std::fs::write(outside.path().join("SKILL.md"), &pdf).unwrap();
+            std::fs::remove_dir_all(root.join("pdf")).unwrap();
+            std::os::unix::fs::symlink(outside.path(), root.join("pdf")).unwrap();
+            let err = IndexReader::new(dir.path().to_str().unwrap())
+                .read(no_network)
+                .unwrap_err();
+            assert!(matches!(err, IndexError::Fetch { .. }), "{err}");
+        }
+    }
+
+    fn zip(entries: &[(&str, &[u8])]) -> Vec<u8> {
+        use std::io::Write;
+        let mut writer = zip::ZipWriter::new(std::io::Cursor::new(Vec::new()));
+        for (name, bytes) in entries {
+            writer
+                .start_file(*name, zip::write::SimpleFileOptions::default())
+                .unwrap();
+            writer.write_all(bytes).unwrap();
+        }
+        writer.finish().unwrap().into_inner()
+    }
+
+    #[test]
+    fn a_zip_package_is_checked_then_unpacked_within_bounds() {
+        let pdf = skill_md("pdf");
+        let with_archive = |archive: &[u8]| {
+            let mut site =
+                Site::new(&[("pdf", &[("SKILL.md", pdf.as_bytes()), ("notes.md", b"n\n")])]);
+            // Only the archive is served: the files come from it.
+            site.files.clear();
+            site.files
+                .insert(format!("{SITE}pdf.zip"), archive.to_vec());
+            site.index["skills"][0]["package"] =
+                serde_json::json!({"url": "pdf.zip", "digest": file_digest(archive)});
+            site
+        };
+        // The skills APIs' layout (one top-level folder) and the RFC's (the skill's root).
+        for archive in [
+            zip(&[("pdf/SKILL.md", pdf.as_bytes()), ("pdf/notes.md", b"n\n")]),
+            zip(&[("SKILL.md", pdf.as_bytes()), ("notes.md", b"n\n")]),
+        ] {
+            let fetched = with_archive(&archive).read(Site::reader()).unwrap();
+            let skill = fetched.set.get("pdf").unwrap();
+            assert_eq!(skill.load("notes.md").unwrap().bytes(), b"n\n");
+        }
+
+        let altered = zip(&[("SKILL.md", pdf.as_bytes()), ("notes.md", b"evil\n")]);
+        let err = with_archive(&altered).read(Site::reader()).unwrap_err();
+        assert!(
+            matches!(&err, IndexError::FileDigest { path, .. } if path == "notes.md"),
+            "{err}"
+        );
+        let mut site = with_archive(&altered);
+        site.index["skills"][0]["package"]["digest"] = file_digest(b"other").into();
+        let err = site.read(Site::reader()).unwrap_err();
+        assert!(err.to_string().contains("\"(its archive)\""), "{err}");
+
+        let escaping = zip(&[("SKILL.md", pdf.as_bytes()), ("../../evil.sh", b"x")]);
+        let err = with_archive(&escaping).read(Site::reader()).unwrap_err();
+        assert!(
+            err.to_string()
+                .contains("\"../../evil.sh\", not a relative path"),
+            "{err}"
+        );
+
+        let bomb = zip(&[("SKILL.md", pdf.as_bytes()), ("notes.md", &vec![0; 50_000])]);
+        let err = with_archive(&bomb)
+            .read(Site::reader().max_file_bytes(10_000))
+            .unwrap_err();
+        assert!(
+            err.to_string()
+                .contains("over the cap on one file (10000 bytes)"),
+            "{err}"
+        );
+    }
+}
