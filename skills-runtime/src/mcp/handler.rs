@@ -655,10 +655,12 @@ impl ServerHandler for Handler {
             }
             .with_mime_type(loaded.media_type())
         };
-        // A file under `ask` is asked for at each read: no cache may answer for the person.
-        let hints = match tools.access(skill) {
-            Access::Ask => self.hints(&context).map(|_| (0, CacheScope::Private)),
-            _ => self.hints(&context),
+        // A file under `ask` is for whoever approved it (an `always` answer included, which
+        // lifts the rule for this client only): no cache may answer it to anyone else.
+        let asks = tools.settings().permissions.access(skill.name(), None) == Access::Ask;
+        let hints = match self.hints(&context) {
+            Some(_) if asks => Some((0, CacheScope::Private)),
+            hints => hints,
         };
         self.may_read(&tools, skill, &context.peer).await?;
         Ok(ReadResourceResult::new(vec![contents]).cached(hints).into())

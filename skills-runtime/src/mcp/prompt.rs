@@ -185,10 +185,10 @@ mod tests {
             .collect();
         assert_eq!(names, ["file", "values"]);
         let given = object(serde_json::json!({"values": "my \"v\".json", "file": "a b.pdf"}));
-        let typed = typed(&pdf, Some(&given)).unwrap();
-        assert_eq!(typed, r#""a b.pdf" "my \"v\".json""#);
+        let words = typed(&pdf, Some(&given)).unwrap();
+        assert_eq!(words, r#""a b.pdf" "my \"v\".json""#);
         assert_eq!(
-            render(&pdf, &typed, None).unwrap(),
+            render(&pdf, &words, None).unwrap(),
             "Fill a b.pdf with my \"v\".json (my \"v\".json).\n"
         );
         // A later argument alone: the earlier one is an empty word.
@@ -213,9 +213,9 @@ mod tests {
         assert_eq!(arguments[0].name, ARGUMENTS);
         assert_eq!(arguments[0].required, Some(false));
         let given = object(serde_json::json!({"arguments": "src/lib.rs  --deep"}));
-        let typed = typed(&review, Some(&given)).unwrap();
+        let words = typed(&review, Some(&given)).unwrap();
         assert_eq!(
-            render(&review, &typed, None).unwrap(),
+            render(&review, &words, None).unwrap(),
             "Review src/lib.rs  --deep.\n"
         );
         assert_eq!(typed(&review, None).unwrap(), "");

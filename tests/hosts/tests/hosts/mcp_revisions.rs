@@ -332,21 +332,29 @@ async fn cache_hints_fit_the_set() {
                 permissions: Permissions::new().ask("release-notes"),
                 ..Settings::default()
             }
-            .with_approval(|_| async { Answer::Once }),
+            .with_approval(|_| async { Answer::Always }),
         ),
         MODERN,
     )
     .await;
-    let read = asking
-        .read_resource(ReadResourceRequestParams::new(
-            "skill://release-notes/SKILL.md",
-        ))
+    // Approved for good, it is still this client's: the second read too.
+    for _ in 0..2 {
+        let read = asking
+            .read_resource(ReadResourceRequestParams::new(
+                "skill://release-notes/SKILL.md",
+            ))
+            .await
+            .unwrap();
+        assert_eq!(
+            (read.ttl_ms, read.cache_scope),
+            (Some(0), Some(CacheScope::Private))
+        );
+    }
+    let other = asking
+        .read_resource(ReadResourceRequestParams::new("skill://pdf-forms/SKILL.md"))
         .await
         .unwrap();
-    assert_eq!(
-        (read.ttl_ms, read.cache_scope),
-        (Some(0), Some(CacheScope::Private))
-    );
+    assert_eq!(other.cache_scope, Some(CacheScope::Public));
     asking.cancel().await.unwrap();
 
     // Clients of 2025-11-25 get no hints.
