@@ -1012,8 +1012,10 @@ impl ServerHandler for Handler {
     }
 }
 
-/// The server as rmcp serves it from [`McpServer::serve`](super::McpServer::serve): it answers the `skills/get` requests
-/// rmcp's dispatch would refuse with the whole URI echoed, with the URI clipped.
+/// The server as rmcp serves it from [`McpServer::serve`](super::McpServer::serve): it answers
+/// the `skills/get` requests rmcp's dispatch would refuse with the whole URI echoed, with the
+/// URI clipped, and says more than the method's name when rmcp answers "method not found"
+/// (over HTTP rmcp's service takes the handler itself, so these two stay rmcp's there).
 pub(super) struct Guarded(pub(super) Handler);
 
 impl rmcp::Service<RoleServer> for Guarded {
@@ -1037,7 +1039,10 @@ impl rmcp::Service<RoleServer> for Guarded {
                 None,
             ));
         }
-        rmcp::Service::handle_request(&self.0, request, context).await
+        let version = context.protocol_version();
+        rmcp::Service::handle_request(&self.0, request, context)
+            .await
+            .map_err(|error| explained(error, version.as_ref()))
     }
 
     async fn handle_notification(
@@ -1057,6 +1062,36 @@ impl rmcp::Service<RoleServer> for Guarded {
     ) -> std::borrow::Cow<'static, [rmcp::model::ProtocolVersion]> {
         rmcp::Service::supported_protocol_versions(&self.0)
     }
+}
+
+/// rmcp's "method not found" carries the method's name alone: this says which revision lacks
+/// it and what to use instead. Errors that say more already are kept.
+fn explained(mut error: ErrorData, version: Option<&ProtocolVersion>) -> ErrorData {
+    if error.code != ErrorCode::METHOD_NOT_FOUND || error.message.contains(' ') {
+        return error;
+    }
+    let method = echo(&error.message);
+    let instead = match method.as_str() {
+        "ping" => " Any request (server/discover, say) tells whether the server answers.",
+        "resources/subscribe" | "resources/unsubscribe" => {
+            " Changes of a live set reach a client through subscriptions/listen."
+        }
+        _ => "",
+    };
+    error.message = if version.is_some_and(|v| !v.has_initialize()) {
+        format!(
+            "{method} is not a method of MCP 2026-07-28, which this request speaks: the \
+             revision removed it.{instead} Speak 2025-11-25 (initialize) to use it."
+        )
+    } else {
+        format!(
+            "This server does not answer {method} at protocol {}. It answers the MCP methods \
+             for tools, resources, prompts, completion and the skills extension.",
+            version.map_or("2025-11-25 or earlier", ProtocolVersion::as_str)
+        )
+    }
+    .into();
+    error
 }
 
 /// The visible skill and the path a `skill://` URI names; `unknown` makes the error for a skill

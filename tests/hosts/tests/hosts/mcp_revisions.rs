@@ -82,6 +82,11 @@ impl ClientHandler for Notes {
     }
 }
 
+/// A `ping` request, which 2026-07-28 removed.
+fn ping() -> rmcp::model::ClientRequest {
+    rmcp::model::ClientRequest::PingRequest(rmcp::model::PingRequest::default())
+}
+
 fn error(error: ServiceError) -> rmcp::ErrorData {
     match error {
         ServiceError::McpError(data) => data,
@@ -120,6 +125,17 @@ async fn logging_set_level_is_gone_at_2026_07_28_only() {
     assert_eq!(refused.code.0, -32601, "{}", refused.message);
     assert!(
         refused.message.contains("io.modelcontextprotocol/logLevel"),
+        "{}",
+        refused.message
+    );
+    // What else the revision removed says so, and what to use instead.
+    let refused = error(new.send_request(ping()).await.unwrap_err());
+    assert_eq!(refused.code.0, -32601);
+    assert!(
+        refused.message.starts_with(
+            "ping is not a method of MCP 2026-07-28, which this request speaks: the revision \
+             removed it. Any request"
+        ),
         "{}",
         refused.message
     );
