@@ -11,17 +11,19 @@ use std::collections::{BTreeMap, BTreeSet};
 use std::hash::{DefaultHasher, Hash, Hasher};
 use std::sync::atomic::{AtomicBool, Ordering};
 use std::sync::{Arc, Mutex};
+use std::time::Duration;
 
 use rmcp::model::{
-    CallToolRequestParams, CallToolResponse, CallToolResult, ClientNotification,
+    CacheScope, CallToolRequestParams, CallToolResponse, CallToolResult, ClientNotification,
     CompleteRequestParams, CompleteResult, CompletionInfo, ContentBlock, CustomRequest,
-    CustomResult, ErrorCode, GetPromptRequestParams, GetPromptResponse, GetPromptResult,
-    GetSkillRequestParams, GetSkillResult, Implementation, JsonObject, ListPromptsResult,
-    ListResourceTemplatesResult, ListResourcesResult, ListSkillsResult, ListToolsResult,
-    LoggingLevel, LoggingMessageNotificationParam, PaginatedRequestParams, Prompt, PromptMessage,
-    ReadResourceDirectoryRequestParams, ReadResourceDirectoryResult, ReadResourceRequestParams,
-    ReadResourceResponse, ReadResourceResult, Reference, Resource, ResourceContents,
-    ResourceTemplate, ResourceUpdatedNotificationParam, Role, ServerCapabilities, ServerConfig,
+    CustomResult, DiscoverResult, ErrorCode, GetPromptRequestParams, GetPromptResponse,
+    GetPromptResult, GetSkillRequestParams, GetSkillResult, Implementation, JsonObject,
+    ListPromptsResult, ListResourceTemplatesResult, ListResourcesResult, ListSkillsResult,
+    ListToolsResult, LoggingLevel, LoggingMessageNotificationParam, PaginatedRequestParams, Prompt,
+    PromptMessage, ProtocolVersion, ReadResourceDirectoryRequestParams,
+    ReadResourceDirectoryResult, ReadResourceRequestParams, ReadResourceResponse,
+    ReadResourceResult, Reference, Resource, ResourceContents, ResourceTemplate,
+    ResourceUpdatedNotificationParam, Role, ServerCapabilities, ServerConfig,
     SetLevelRequestParams, SkillResources, SubscribeRequestParams, Tool, UnsubscribeRequestParams,
 };
 use rmcp::service::{Peer, RequestContext, RoleServer};
@@ -29,12 +31,13 @@ use rmcp::{ErrorData, ServerHandler};
 use serde_json::Value;
 
 use super::connection::Ticket;
+use super::prompt;
 use super::session::{Conversation, Work, signature};
 use super::skill_md::{base64, entry, manifest, served};
 use super::uri::{parse_uri, template, uri, uris};
 use super::{
-    DIRECTORY, LISTING_PROMPT, LOGGER, MARKDOWN, MAX_JSON_DEPTH, SCHEME, SUBSCRIPTION_POLL,
-    TOO_DEEP,
+    DIRECTORY, FIXED_CACHE_TTL, LISTING_PROMPT, LIVE_CACHE_TTL, LOGGER, MARKDOWN, MAX_JSON_DEPTH,
+    SCHEME, SUBSCRIPTION_POLL, TOO_DEEP,
 };
 use crate::host::{Host, lock};
 use crate::model::skill::{MANIFEST, Skill};
@@ -55,12 +58,78 @@ pub(super) struct Handler {
     pub(super) remember_loads: bool,
     pub(super) on_event: Option<EventHook>,
     pub(super) info: Implementation,
+    /// What the cacheable answers say to a client of 2026-07-28.
+    pub(super) cache: Cache,
     /// The connection's session, kept between its calls (started at the first call that needs
     /// it).
     conversation: Conversation,
     /// What the client saw last, the level it logs at and what it subscribed to; shared with
     /// the task that watches a live set for its subscriptions.
     listening: Arc<Listening>,
+}
+
+/// What this server's cacheable answers say to a client of 2026-07-28 (SEP-2549's `ttlMs` and
+/// `cacheScope`).
+#[derive(Clone, Copy, Debug)]
+pub(super) struct Cache {
+    /// [`Options::cache_ttl`](super::Options::cache_ttl) as given (`None`: by the kind of set).
+    pub(super) ttl: Option<Duration>,
+    /// Whether every answer is the same whoever asks (no token has settings of its own), so
+    /// shared caches may keep it.
+    pub(super) public: bool,
+}
+
+/// A cacheable answer (SEP-2549): where its `ttlMs` and `cacheScope` go.
+trait Cacheable: Sized {
+    fn hint_fields(&mut self) -> (&mut Option<u64>, &mut Option<CacheScope>);
+
+    /// The answer with `hints`, when the client's revision takes them (`None`: as it is).
+    fn cached(mut self, hints: Option<(u64, CacheScope)>) -> Self {
+        if let Some((ttl, scope)) = hints {
+            let (ttl_ms, cache_scope) = self.hint_fields();
+            *ttl_ms = Some(ttl);
+            *cache_scope = Some(scope);
+        }
+        self
+    }
+}
+
+macro_rules! cacheable {
+    ($($answer:ty),*) => {$(
+        impl Cacheable for $answer {
+            fn hint_fields(&mut self) -> (&mut Option<u64>, &mut Option<CacheScope>) {
+                (&mut self.ttl_ms, &mut self.cache_scope)
+            }
+        }
+    )*};
+}
+
+// `resources/directory/read` answers a `ListResourcesResult`.
+cacheable!(
+    ListToolsResult,
+    ListPromptsResult,
+    ListResourcesResult,
+    ListResourceTemplatesResult,
+    ReadResourceResult,
+    ListSkillsResult,
+    GetSkillResult
+);
+
+/// Whether the request of `context` speaks MCP 2026-07-28 or later: no `initialize`, no
+/// `logging/setLevel`, cache hints on cacheable answers.
+fn modern(context: &RequestContext<RoleServer>) -> bool {
+    context
+        .protocol_version()
+        .is_some_and(|version| !version.has_initialize())
+}
+
+/// Whether a tool's arguments that do not fit its schema are answered as a tool result with
+/// `isError` (2025-11-25 on, SEP-1303: the model reads it and corrects the call) rather than
+/// as a protocol error `-32602` (earlier revisions). A request with no version is taken as new.
+fn argument_errors_are_results(context: &RequestContext<RoleServer>) -> bool {
+    context
+        .protocol_version()
+        .is_none_or(|version| version.as_str() >= ProtocolVersion::V_2025_11_25.as_str())
 }
 
 /// What one client asked to hear about, and what it saw last.
@@ -142,6 +211,7 @@ async fn notice(
         // The client may not listen for these; a failure to tell it changes nothing here.
         let _ = peer.notify_tool_list_changed().await;
         let _ = peer.notify_resource_list_changed().await;
+        let _ = peer.notify_prompt_list_changed().await;
         for uri in &updated {
             let param = ResourceUpdatedNotificationParam::new(uri.clone());
             let _ = peer.notify_resource_updated(param).await;
@@ -202,6 +272,10 @@ impl Handler {
             remember_loads: false,
             on_event: None,
             info: Implementation::new("skills", env!("CARGO_PKG_VERSION")),
+            cache: Cache {
+                ttl: None,
+                public: true,
+            },
             conversation: Conversation::default(),
             listening: Arc::default(),
         }
@@ -218,6 +292,7 @@ impl Handler {
             remember_loads: self.remember_loads,
             on_event: self.on_event.clone(),
             info: self.info.clone(),
+            cache: self.cache,
             conversation: Conversation::default(),
             listening: Arc::default(),
         }
@@ -227,6 +302,29 @@ impl Handler {
     /// since its last request.
     async fn current(&self, peer: &Peer<RoleServer>) -> Snapshot {
         notice(&self.source, &self.host, &self.listening, peer).await
+    }
+
+    /// The cache hints of every cacheable answer: [`Options::cache_ttl`](super::Options::cache_ttl),
+    /// by default an hour for a fixed set and a reload interval for a live one; `public` when
+    /// the answer is the same whoever asks.
+    fn hint_values(&self) -> (u64, CacheScope) {
+        let ttl = self.cache.ttl.unwrap_or(if self.source.is_live() {
+            LIVE_CACHE_TTL
+        } else {
+            FIXED_CACHE_TTL
+        });
+        let scope = if self.cache.public {
+            CacheScope::Public
+        } else {
+            CacheScope::Private
+        };
+        (u64::try_from(ttl.as_millis()).unwrap_or(u64::MAX), scope)
+    }
+
+    /// The cache hints of an answer to the request of `context`: none for a client of a
+    /// revision before 2026-07-28, which has no such fields.
+    fn hints(&self, context: &RequestContext<RoleServer>) -> Option<(u64, CacheScope)> {
+        modern(context).then(|| self.hint_values())
     }
 
     /// Watches a live set while the client has subscriptions, so a change reaches it without
@@ -292,9 +390,9 @@ impl Handler {
         match tools.access(found) {
             Access::Allow => Ok(()),
             // Denied skills never get this far: they are looked up as unknown.
-            Access::Deny => Err(ErrorData::resource_not_found(
+            Access::Deny => Err(not_found(
                 format!("Skill \"{}\" not found.", found.name()),
-                None,
+                &uri(found.name(), MANIFEST),
             )),
             Access::Ask => {
                 let subject = Subject::load(found.name());
@@ -402,6 +500,7 @@ impl ServerHandler for Handler {
         let capabilities = if self.source.is_live() {
             builder
                 .enable_tool_list_changed()
+                .enable_prompts_list_changed()
                 .enable_resources_list_changed()
                 .enable_resources_subscribe()
                 .enable_skills_with_directory_read()
@@ -420,6 +519,18 @@ impl ServerHandler for Handler {
         }
     }
 
+    async fn discover(
+        &self,
+        _context: RequestContext<RoleServer>,
+    ) -> Result<DiscoverResult, ErrorData> {
+        let mut result = DiscoverResult::from_server_info(
+            ServerHandler::supported_protocol_versions(self).into_owned(),
+            self.get_info(),
+        );
+        (result.ttl_ms, result.cache_scope) = self.hint_values();
+        Ok(result)
+    }
+
     async fn list_tools(
         &self,
         _request: Option<PaginatedRequestParams>,
@@ -436,7 +547,7 @@ impl ServerHandler for Handler {
                     .map_err(|e| ErrorData::internal_error(format!("tool {}: {e}", d.name), None))
             })
             .collect::<Result<Vec<Tool>, ErrorData>>()?;
-        Ok(ListToolsResult::with_all_items(tools))
+        Ok(ListToolsResult::with_all_items(tools).cached(self.hints(&context)))
     }
 
     async fn call_tool(
@@ -445,12 +556,21 @@ impl ServerHandler for Handler {
         context: RequestContext<RoleServer>,
     ) -> Result<CallToolResponse, ErrorData> {
         let set = self.current(&context.peer).await;
-        let call = check_call(
+        let call = match check_call(
             &self.tools(&set),
             &self.host.settings.name,
             &request.name,
             request.arguments.unwrap_or_default(),
-        )?;
+        ) {
+            Ok(call) => call,
+            Err(Refused::Tool(error)) => return Err(error),
+            Err(Refused::Arguments(message)) if argument_errors_are_results(&context) => {
+                return Ok(CallToolResult::error(vec![ContentBlock::text(message)]).into());
+            }
+            Err(Refused::Arguments(message)) => {
+                return Err(ErrorData::invalid_params(message, None));
+            }
+        };
         let out = self.call(call, &context).await?;
         let content = vec![ContentBlock::text(out.text)];
         let result = if out.is_error {
@@ -478,7 +598,7 @@ impl ServerHandler for Handler {
                     .with_size(manifest(skill).len() as u64)
             })
             .collect();
-        Ok(ListResourcesResult::with_all_items(resources))
+        Ok(ListResourcesResult::with_all_items(resources).cached(self.hints(&context)))
     }
 
     async fn list_resource_templates(
@@ -501,7 +621,7 @@ impl ServerHandler for Handler {
                     ))
             })
             .collect();
-        Ok(ListResourceTemplatesResult::with_all_items(templates))
+        Ok(ListResourceTemplatesResult::with_all_items(templates).cached(self.hints(&context)))
     }
 
     async fn read_resource(
@@ -511,18 +631,16 @@ impl ServerHandler for Handler {
     ) -> Result<ReadResourceResponse, ErrorData> {
         let set = self.current(&context.peer).await;
         let tools = self.tools(&set);
-        let (skill, path) = file_at(&tools, &request.uri, |e| {
-            ErrorData::resource_not_found(e, None)
-        })?;
+        let (skill, path) = file_at(&tools, &request.uri, |e| not_found(e, &request.uri))?;
         if path.is_empty() || path.ends_with('/') {
-            return Err(ErrorData::resource_not_found(
+            return Err(not_found(
                 format!(
                     "{} is a folder, not a file; list it with resources/directory/read. The files of skill \"{}\" are: {}.",
                     echo(&request.uri),
                     skill.name(),
                     uris(skill).join(", ")
                 ),
-                None,
+                &request.uri,
             ));
         }
         let contents = if is_manifest(&path) {
@@ -530,15 +648,22 @@ impl ServerHandler for Handler {
         } else {
             let loaded = skill
                 .load(&path)
-                .map_err(|e| ErrorData::resource_not_found(e.clipped().to_string(), None))?;
+                .map_err(|e| not_found(e.clipped().to_string(), &request.uri))?;
             match loaded.text() {
                 Some(text) => ResourceContents::text(text, &request.uri),
                 None => ResourceContents::blob(base64(loaded.bytes()), &request.uri),
             }
             .with_mime_type(loaded.media_type())
         };
+        // A file under `ask` is for whoever approved it (an `always` answer included, which
+        // lifts the rule for this client only): no cache may answer it to anyone else.
+        let asks = tools.settings().permissions.access(skill.name(), None) == Access::Ask;
+        let hints = match self.hints(&context) {
+            Some(_) if asks => Some((0, CacheScope::Private)),
+            hints => hints,
+        };
         self.may_read(&tools, skill, &context.peer).await?;
-        Ok(ReadResourceResult::new(vec![contents]).into())
+        Ok(ReadResourceResult::new(vec![contents]).cached(hints).into())
     }
 
     async fn set_level(
@@ -546,6 +671,15 @@ impl ServerHandler for Handler {
         request: SetLevelRequestParams,
         context: RequestContext<RoleServer>,
     ) -> Result<(), ErrorData> {
+        if modern(&context) {
+            return Err(ErrorData::new(
+                ErrorCode::METHOD_NOT_FOUND,
+                "logging/setLevel is not a method of MCP 2026-07-28, which removed it: give a \
+                 request's log level in its _meta (io.modelcontextprotocol/logLevel), or speak \
+                 2025-11-25 to set one for the session.",
+                None,
+            ));
+        }
         *lock(&self.listening.level) = Some(request.level);
         // A client that starts listening learns what the source could not serve (an overlay's
         // skills left out, each with its rule), which it would otherwise never see.
@@ -568,18 +702,16 @@ impl ServerHandler for Handler {
         let set = self.current(&context.peer).await;
         let hash = {
             let tools = self.tools(&set);
-            let (skill, path) = file_at(&tools, &request.uri, |e| {
-                ErrorData::resource_not_found(e, None)
-            })?;
+            let (skill, path) = file_at(&tools, &request.uri, |e| not_found(e, &request.uri))?;
             if skill.load(&path).is_err() && path != MANIFEST {
-                return Err(ErrorData::resource_not_found(
+                return Err(not_found(
                     format!(
                         "{} is not a file of skill \"{}\". Its files are: {}.",
                         echo(&request.uri),
                         skill.name(),
                         uris(skill).join(", ")
                     ),
-                    None,
+                    &request.uri,
                 ));
             }
             content_hash(&tools, &request.uri)
@@ -606,9 +738,10 @@ impl ServerHandler for Handler {
     async fn list_prompts(
         &self,
         _request: Option<PaginatedRequestParams>,
-        _context: RequestContext<RoleServer>,
+        context: RequestContext<RoleServer>,
     ) -> Result<ListPromptsResult, ErrorData> {
-        let prompt = Prompt::new(
+        let set = self.current(&context.peer).await;
+        let listing = Prompt::new(
             LISTING_PROMPT,
             Some(
                 "The skills this server serves, one line each, and how to load one: for the \
@@ -617,7 +750,14 @@ impl ServerHandler for Handler {
             None,
         )
         .with_title("Available skills");
-        Ok(ListPromptsResult::with_all_items(vec![prompt]))
+        let mut prompts = vec![listing];
+        prompts.extend(
+            self.tools(&set)
+                .user_invocable()
+                .filter(|skill| prompt::offered(skill))
+                .map(prompt::prompt),
+        );
+        Ok(ListPromptsResult::with_all_items(prompts).cached(self.hints(&context)))
     }
 
     async fn get_prompt(
@@ -625,28 +765,46 @@ impl ServerHandler for Handler {
         request: GetPromptRequestParams,
         context: RequestContext<RoleServer>,
     ) -> Result<GetPromptResponse, ErrorData> {
-        if request.name != LISTING_PROMPT {
-            return Err(ErrorData::invalid_params(
-                format!(
-                    "Unknown prompt \"{}\". This server has one prompt: \"{LISTING_PROMPT}\".",
-                    echo(&request.name)
-                ),
-                None,
-            ));
-        }
         self.current(&context.peer).await;
-        let text = self
-            .with_session(Work::Quick, &context, |session| {
-                session.system_prompt(&Disclosure::Progressive, "")
+        if request.name == LISTING_PROMPT {
+            let text = self
+                .with_session(Work::Quick, &context, |session| {
+                    session.system_prompt(&Disclosure::Progressive, "")
+                })
+                .await?;
+            let text = if text.is_empty() {
+                "There are no skills available.".to_owned()
+            } else {
+                text
+            };
+            let result = GetPromptResult::new(vec![PromptMessage::new_text(Role::User, text)])
+                .with_description("The skills this server serves and how to load them.");
+            return Ok(result.into());
+        }
+        // A skill with scripts is written to the work folder first, when there is one, for
+        // `${SKILL_DIR}`: blocking work.
+        let work = self.work(true);
+        let (name, arguments) = (request.name, request.arguments);
+        let (description, text) = self
+            .with_session(work, &context, move |session| {
+                let tools = session.tools();
+                let skill = tools
+                    .user_invocable()
+                    .filter(|skill| prompt::offered(skill))
+                    .find(|skill| skill.name() == name)
+                    .ok_or_else(|| unknown_prompt(tools, &name))?;
+                let typed = prompt::typed(skill, arguments.as_ref())?;
+                let dir = tools
+                    .on_disk(skill)
+                    .ok()
+                    .flatten()
+                    .map(|dir| dir.display().to_string());
+                let text = prompt::render(skill, &typed, dir.as_deref())?;
+                Ok::<_, ErrorData>((skill.description().to_owned(), text))
             })
-            .await?;
-        let text = if text.is_empty() {
-            "There are no skills available.".to_owned()
-        } else {
-            text
-        };
+            .await??;
         let result = GetPromptResult::new(vec![PromptMessage::new_text(Role::User, text)])
-            .with_description("The skills this server serves and how to load them.");
+            .with_description(description);
         Ok(result.into())
     }
 
@@ -736,7 +894,7 @@ impl ServerHandler for Handler {
             .visible()
             .filter_map(|skill| entry(skill).ok())
             .collect();
-        Ok(ListSkillsResult::with_all_items(skills))
+        Ok(ListSkillsResult::with_all_items(skills).cached(self.hints(&context)))
     }
 
     async fn get_skill(
@@ -779,7 +937,7 @@ impl ServerHandler for Handler {
             }
             entry.uri.clone_from(&request.uri);
         }
-        Ok(GetSkillResult::new(entry))
+        Ok(GetSkillResult::new(entry).cached(self.hints(&context)))
     }
 
     async fn read_resource_directory(
@@ -850,12 +1008,14 @@ impl ServerHandler for Handler {
             })
             .collect();
         listing.extend(children);
-        Ok(ReadResourceDirectoryResult::with_all_items(listing))
+        Ok(ReadResourceDirectoryResult::with_all_items(listing).cached(self.hints(&context)))
     }
 }
 
-/// The server as rmcp serves it from [`McpServer::serve`](super::McpServer::serve): it answers the `skills/get` requests
-/// rmcp's dispatch would refuse with the whole URI echoed, with the URI clipped.
+/// The server as rmcp serves it from [`McpServer::serve`](super::McpServer::serve): it answers
+/// the `skills/get` requests rmcp's dispatch would refuse with the whole URI echoed, with the
+/// URI clipped, and says more than the method's name when rmcp answers "method not found"
+/// (over HTTP rmcp's service takes the handler itself, so these two stay rmcp's there).
 pub(super) struct Guarded(pub(super) Handler);
 
 impl rmcp::Service<RoleServer> for Guarded {
@@ -879,7 +1039,10 @@ impl rmcp::Service<RoleServer> for Guarded {
                 None,
             ));
         }
-        rmcp::Service::handle_request(&self.0, request, context).await
+        let version = context.protocol_version();
+        rmcp::Service::handle_request(&self.0, request, context)
+            .await
+            .map_err(|error| explained(error, version.as_ref()))
     }
 
     async fn handle_notification(
@@ -899,6 +1062,36 @@ impl rmcp::Service<RoleServer> for Guarded {
     ) -> std::borrow::Cow<'static, [rmcp::model::ProtocolVersion]> {
         rmcp::Service::supported_protocol_versions(&self.0)
     }
+}
+
+/// rmcp's "method not found" carries the method's name alone: this says which revision lacks
+/// it and what to use instead. Errors that say more already are kept.
+fn explained(mut error: ErrorData, version: Option<&ProtocolVersion>) -> ErrorData {
+    if error.code != ErrorCode::METHOD_NOT_FOUND || error.message.contains(' ') {
+        return error;
+    }
+    let method = echo(&error.message);
+    let instead = match method.as_str() {
+        "ping" => " Any request (server/discover, say) tells whether the server answers.",
+        "resources/subscribe" | "resources/unsubscribe" => {
+            " Changes of a live set reach a client through subscriptions/listen."
+        }
+        _ => "",
+    };
+    error.message = if version.is_some_and(|v| !v.has_initialize()) {
+        format!(
+            "{method} is not a method of MCP 2026-07-28, which this request speaks: the \
+             revision removed it.{instead} Speak 2025-11-25 (initialize) to use it."
+        )
+    } else {
+        format!(
+            "This server does not answer {method} at protocol {}. It answers the MCP methods \
+             for tools, resources, prompts, completion and the skills extension.",
+            version.map_or("2025-11-25 or earlier", ProtocolVersion::as_str)
+        )
+    }
+    .into();
+    error
 }
 
 /// The visible skill and the path a `skill://` URI names; `unknown` makes the error for a skill
@@ -934,17 +1127,26 @@ fn invalid_uri(tools: &Tools, problem: &str) -> ErrorData {
     )
 }
 
-/// The call, decoded once from the object rmcp parsed, or the protocol error for a call the
-/// tools cannot take (`-32602`, invalid params): a tool that is not offered now (the tools of
-/// either [`ToolStyle`](crate::tools::ToolStyle) are answered whichever is listed, and none
-/// while no skill is visible), or arguments that do not fit its input schema. A known tool with well-formed arguments naming a skill, file or chunk that
-/// does not exist is answered by the tool, as a result with `isError`.
+/// Why a call was not decoded.
+enum Refused {
+    /// A tool that is not offered now: a protocol error (`-32602`) at every revision.
+    Tool(ErrorData),
+    /// Arguments that do not fit the tool's input schema, and what the valid ones are: a tool
+    /// result with `isError` from 2025-11-25 on, `-32602` before.
+    Arguments(String),
+}
+
+/// The call, decoded once from the object rmcp parsed, or why the tools cannot take it: a tool
+/// that is not offered now (the tools of either [`ToolStyle`](crate::tools::ToolStyle) are
+/// answered whichever is listed, and none while no skill is visible), or arguments that do not
+/// fit its input schema. A known tool with well-formed arguments naming a skill, file or chunk
+/// that does not exist is answered by the tool, as a result with `isError`.
 fn check_call(
     tools: &Tools,
     unified: &str,
     name: &str,
     arguments: JsonObject,
-) -> Result<Call, ErrorData> {
+) -> Result<Call, Refused> {
     // `is_empty` looks at the visible skills only: the definitions (schemas with every name)
     // are built on the error path alone, not on every call.
     let name_trimmed = name.trim();
@@ -963,23 +1165,57 @@ fn check_call(
         } else {
             format!("The tools are: {}.", offered.join(", "))
         };
-        return Err(ErrorData::invalid_params(
+        return Err(Refused::Tool(ErrorData::invalid_params(
             format!(
                 "Unknown tool {}. {tools}",
                 crate::text::json_string(&echo(name))
             ),
             None,
-        ));
+        )));
     }
     tools
         .parse_object(name, arguments)
-        .map_err(|e| ErrorData::invalid_params(e.to_string(), None))
+        .map_err(|e| Refused::Arguments(e.to_string()))
+}
+
+/// The error for a resource that is not there: `-32002` before 2026-07-28, `-32602` from it
+/// (rmcp renumbers it per request), with the URI asked for in `data.uri` (SEP-2164), cut as
+/// every echo is.
+fn not_found(message: String, asked: &str) -> ErrorData {
+    ErrorData::resource_not_found(message, Some(serde_json::json!({ "uri": echo(asked) })))
 }
 
 /// Whether `name` is one of the tools that load (the unified one, named `unified`, or a split
 /// style's), as opposed to a run tool.
 fn is_load_tool(unified: &str, name: &str) -> bool {
     [unified, READ_SKILL, READ_SKILL_RESOURCE, LOAD_SKILL_CHUNK].contains(&name.trim())
+}
+
+/// The error for a prompt this server does not offer (`-32602`, as MCP asks): the prompts it
+/// offers, and the closest name.
+fn unknown_prompt(tools: &Tools, name: &str) -> ErrorData {
+    let skills: Vec<&str> = tools
+        .user_invocable()
+        .filter(|skill| prompt::offered(skill))
+        .map(Skill::name)
+        .collect();
+    let names = std::iter::once(LISTING_PROMPT).chain(skills.iter().copied());
+    let suggestion = crate::text::closest(name, names.clone())
+        .map(|near| format!(" Did you mean \"{near}\"?"))
+        .unwrap_or_default();
+    ErrorData::invalid_params(
+        format!(
+            "Unknown prompt {}.{suggestion} The prompts are \"{LISTING_PROMPT}\" (the skills \
+             listing) and one per skill you may invoke: {}.",
+            crate::text::json_string(&echo(name)),
+            if skills.is_empty() {
+                "none now".to_owned()
+            } else {
+                skills.join(", ")
+            }
+        ),
+        None,
+    )
 }
 
 /// The answer to a subscription request to a set that cannot change.

@@ -9,7 +9,7 @@
 //! | `tools/list`, `tools/call` | the load tool(s) of [`Tools`], with the `skill` enum, answered through a per-connection [`Session`] |
 //! | `resources/list`, `resources/read`, `resources/templates/list` | every file as `skill://<name>/<path>`: the listing names each skill's `SKILL.md`, one template per skill (`skill://<name>/{+path}`, with the skill's description) reaches the rest |
 //! | `skills/list`, `skills/get`, `resources/directory/read` | the MCP skills extension (`io.modelcontextprotocol/skills`, SEP-2640): each skill's frontmatter and every file with its `sha256:` digest and size |
-//! | `prompts/list`, `prompts/get` | one prompt, `skills`: the L1 listing with how to load a skill (the same text a [`Session`] puts in a system prompt) |
+//! | `prompts/list`, `prompts/get` | `skills`: the L1 listing with how to load a skill (the same text a [`Session`] puts in a system prompt); and one prompt per skill the user may invoke, named after it, its arguments from its `arguments` field (or one `arguments` described by its `argument-hint`), rendered by [`invoke::render`](crate::invoke::render) (a skill named `skills` is not a prompt: the listing keeps the name) |
 //!
 //! The initialize result's `instructions` carry the same listing, so hosts that put server
 //! instructions in the system prompt disclose the skills without a prompt call.
@@ -27,8 +27,9 @@
 //! Every surface goes through [`Tools`] with the server's [`Permissions`]: a denied skill, and
 //! a skill the model may not invoke (its [invocation policy](crate::Skill::invocation), e.g.
 //! Claude Code's `disable-model-invocation: true`), is absent from the tool's `enum`, the
-//! resource listing and templates, the skills extension and the prompt, and naming it anywhere
-//! answers exactly like naming a skill that does not exist. With no skill left to show,
+//! resource listing and templates, the skills extension and the listing prompt, and naming it
+//! anywhere answers exactly like naming a skill that does not exist (a skill the model may not
+//! invoke but the user may is still its own prompt: a command for the user). With no skill left to show,
 //! `tools/list` is empty (a reload that brings one notifies the client).
 //! Tool calls are answered by one [`Session`] per connection (so its events and approvals
 //! apply); a skill under `ask` is loaded, by the tool or by `resources/read`, only after the
@@ -37,24 +38,35 @@
 //! reload changes the skill, the next load asks again (see [`Grants`]). Without a hook,
 //! loading such a skill is refused with a message that says why.
 //!
-//! A change of a live set is told to a client (`notifications/tools/list_changed` and
-//! `notifications/resources/list_changed`) only when what that client may see changed: editing
+//! A change of a live set is told to a client (`notifications/tools/list_changed`,
+//! `notifications/resources/list_changed` and `notifications/prompts/list_changed`) only when what that client may see changed: editing
 //! a denied skill on disk tells it nothing. A skill whose name the skills extension cannot
 //! carry (over 64 characters, say, which the lenient profile loads with a warning) is served on
 //! no surface, so every surface lists the same skills.
 //!
 //! # Errors, log notifications and subscriptions
 //!
-//! `tools/call` answers as the MCP specification (2025-06-18, "Error Handling") lists: an
-//! unknown tool, and arguments that do not fit the tool's input schema (a missing `skill`, a
-//! number for a string, an `offset` that is no count), are JSON-RPC errors `-32602` (invalid
-//! params). The tools of both [styles](crate::tools::ToolStyle) are known whichever is listed;
-//! while no skill is visible no tool is. A known tool with well-formed arguments naming a skill,
-//! file, section or chunk that does not exist, or a load refused by the approval hook, is a
-//! tool result with `isError` and a message the model can act on (2025-11-25 counts such input
-//! errors as tool execution errors too).
+//! Each request is answered by the rules of the protocol revision it speaks (2025-11-25 with
+//! sessions, 2026-07-28 stateless). `tools/call` answers as the MCP specification ("Error
+//! Handling") lists: an unknown tool is a JSON-RPC error `-32602` (invalid params); arguments
+//! that do not fit the tool's input schema (a missing `skill`, a number for a string, an
+//! `offset` that is no count) are a tool result with `isError` from 2025-11-25 on (SEP-1303:
+//! input validation errors are tool execution errors, so the model reads what was wrong and a
+//! valid call), `-32602` before. The tools of both [styles](crate::tools::ToolStyle) are known
+//! whichever is listed; while no skill is visible no tool is. A known tool with well-formed
+//! arguments naming a skill, file, section or chunk that does not exist, or a load refused by
+//! the approval hook, is a tool result with `isError` and a message the model can act on. A
+//! resource that is not there is an error with the URI asked for in `data.uri` (`-32002`
+//! before 2026-07-28, `-32602` from it). 2026-07-28 removed `logging/setLevel` (and `ping`,
+//! `resources/subscribe`): such a request answers "method not found" (`-32601`).
 //!
-//! After `logging/setLevel` (nothing is logged before it), the server sends
+//! To a client of 2026-07-28 every cacheable answer (`server/discover`, the lists,
+//! `resources/read`, `skills/list`, `skills/get`) says how long it may be kept
+//! ([`Options::cache_ttl`]: an hour for a fixed set, a reload interval for a live one) and
+//! whether shared caches may keep it (`public` unless a token has settings of its own; a file
+//! of a skill under `ask` is never cached).
+//!
+//! After `logging/setLevel` (nothing is logged before it; a client of 2026-07-28 cannot send it), the server sends
 //! `notifications/message` (logger `skills`) at or above the level set: `info` when a live set
 //! changed in what this client may see, `notice` when the host is asked to approve a skill
 //! under `ask`, `warning` when a load was refused, and, when the client sets its level, a
@@ -179,6 +191,7 @@ mod handler;
 #[cfg(feature = "mcp-http")]
 pub(crate) mod http;
 mod options;
+mod prompt;
 mod server;
 mod session;
 pub(crate) mod skill_md;
@@ -213,3 +226,11 @@ const MAX_JSON_DEPTH: usize = 127;
 /// The method a request nested too deep is rewritten to, so the server answers it with an
 /// error under its id (a client that sends it gets the same error).
 const TOO_DEEP: &str = "skills-embed/nested-too-deep";
+
+/// How long a 2026-07-28 client may keep an answer about a fixed set, by default: it cannot
+/// change while the server runs.
+const FIXED_CACHE_TTL: std::time::Duration = std::time::Duration::from_secs(3600);
+
+/// How long a 2026-07-28 client may keep an answer about a live set, by default: the interval
+/// `skills serve` reloads its folders at.
+const LIVE_CACHE_TTL: std::time::Duration = std::time::Duration::from_secs(1);

@@ -65,6 +65,31 @@ pub struct Options {
     /// Not a public API: what the servers built from this value share (their in-flight limit).
     #[doc(hidden)]
     pub shared: SharedLimit,
+    /// How long a client of protocol 2026-07-28 may keep a cacheable answer: the `ttlMs` of
+    /// `server/discover`, `tools/list`, `prompts/list`, `resources/list`,
+    /// `resources/templates/list`, `resources/read`, `skills/list` and `skills/get`. `None` (the
+    /// default): one hour for a fixed set (the one `skills!` embeds cannot change while the
+    /// server runs), one second for a live set (the interval `skills serve` reloads its folders
+    /// at; a program that reloads at another pace gives its interval here, so a client sees a
+    /// change at most one interval after the reload that found it). `Some(Duration::ZERO)`:
+    /// nothing is cached.
+    ///
+    /// The `cacheScope` goes with it: `public` (shared caches may keep the answer) when the
+    /// answer is the same whoever asks, that is with no bearer token or with tokens that all
+    /// serve the server's own settings ([`McpServer::with_token`](super::McpServer::with_token)
+    /// with `None`); `private` when a token has settings of its own. A file of a skill under
+    /// `ask` is `ttlMs: 0`, `private`: each read asks. Clients of earlier revisions get no hints.
+    ///
+    /// ```
+    /// use std::time::Duration;
+    /// use skills_embed_runtime::mcp::{McpServer, Options};
+    /// # static SKILLS: skills_embed_runtime::SkillSet = skills_embed_runtime::SkillSet::empty();
+    /// // A set that changes once a day: clients may keep answers ten minutes.
+    /// let options = Options { cache_ttl: Some(Duration::from_secs(600)), ..Options::default() };
+    /// let server = McpServer::new(&SKILLS, Default::default()).with_options(options);
+    /// # drop(server);
+    /// ```
+    pub cache_ttl: Option<Duration>,
     /// HTTP: serve without sessions, every request answered by a new server in plain JSON, so
     /// replicas need no sticky routing; what belongs to a session (the `always` answers of the
     /// approval hook, `remember_loads`, `logging/setLevel`, subscriptions, list-changed
@@ -108,6 +133,7 @@ impl Default for Options {
             max_in_flight: 8,
             server_max_in_flight: SERVER_MAX_IN_FLIGHT,
             shared: SharedLimit::default(),
+            cache_ttl: None,
             stateless: false,
             allowed_hosts: Vec::new(),
             allowed_origins: Vec::new(),

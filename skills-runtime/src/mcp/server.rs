@@ -10,11 +10,12 @@ use std::sync::Arc;
 
 use rmcp::model::{
     CallToolRequestParams, CallToolResponse, CompleteRequestParams, CompleteResult, CustomRequest,
-    CustomResult, GetPromptRequestParams, GetPromptResponse, GetSkillRequestParams, GetSkillResult,
-    Implementation, ListPromptsResult, ListResourceTemplatesResult, ListResourcesResult,
-    ListSkillsResult, ListToolsResult, PaginatedRequestParams, ReadResourceDirectoryRequestParams,
-    ReadResourceDirectoryResult, ReadResourceRequestParams, ReadResourceResponse, ServerConfig,
-    SetLevelRequestParams, SubscribeRequestParams, UnsubscribeRequestParams,
+    CustomResult, DiscoverResult, GetPromptRequestParams, GetPromptResponse, GetSkillRequestParams,
+    GetSkillResult, Implementation, ListPromptsResult, ListResourceTemplatesResult,
+    ListResourcesResult, ListSkillsResult, ListToolsResult, PaginatedRequestParams,
+    ReadResourceDirectoryRequestParams, ReadResourceDirectoryResult, ReadResourceRequestParams,
+    ReadResourceResponse, ServerConfig, SetLevelRequestParams, SubscribeRequestParams,
+    UnsubscribeRequestParams,
 };
 use rmcp::service::{RequestContext, RoleServer};
 use rmcp::{ErrorData, ServerHandler, ServiceExt};
@@ -119,6 +120,7 @@ impl McpServer {
     pub fn with_options(mut self, options: Options) -> Self {
         self.handler.info = Implementation::new(options.name.clone(), options.version.clone());
         self.handler.remember_loads = options.remember_loads;
+        self.handler.cache.ttl = options.cache_ttl;
         self.options = Arc::new(options);
         self
     }
@@ -164,8 +166,11 @@ impl McpServer {
     /// own state; `settings` instead of the server's own when given.
     #[cfg(feature = "mcp-http")]
     pub(super) fn session(&self, settings: Option<&Settings>) -> Self {
+        let mut handler = self.handler.fresh(settings);
+        // One answer for every token only while no token has settings of its own.
+        handler.cache.public = self.tokens.iter().all(|(_, own)| own.is_none());
         McpServer {
-            handler: self.handler.fresh(settings),
+            handler,
             options: Arc::clone(&self.options),
             tokens: Vec::new(),
         }
@@ -289,6 +294,13 @@ macro_rules! forward {
 impl ServerHandler for McpServer {
     fn get_info(&self) -> ServerConfig {
         self.handler.get_info()
+    }
+
+    async fn discover(
+        &self,
+        context: RequestContext<RoleServer>,
+    ) -> Result<DiscoverResult, ErrorData> {
+        self.handler.discover(context).await
     }
 
     forward! {

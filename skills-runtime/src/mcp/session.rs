@@ -119,12 +119,17 @@ fn turn<R>(
 }
 
 /// What tells two sets apart for a client: the names, fields and file digests of the skills it
-/// may see (a denied skill counts for nothing, so editing it tells the client nothing). It runs
+/// may see and of those it offers as prompts (a denied skill counts for nothing, so editing it
+/// tells the client nothing). It runs
 /// on every request to a live set, so embedded skills count by identity (their files cannot
 /// change) and files read at run time by the digests they keep: nothing is hashed again.
 pub(super) fn signature(tools: &Tools) -> u64 {
     let mut hasher = DefaultHasher::new();
-    for skill in tools.visible() {
+    // The skills only the user may invoke are prompts, not tools: they count too.
+    let prompts_only = tools
+        .user_invocable()
+        .filter(|skill| !skill.policy().model_may_invoke());
+    for skill in tools.visible().chain(prompts_only) {
         // An embedded skill cannot change while the program runs: its identity stands for it.
         match skill.embedded_identity() {
             Some(identity) => identity.hash(&mut hasher),

@@ -661,7 +661,7 @@ impl Tools {
     /// Where a skill with scripts is on disk, written there first by the settings' extractor
     /// (injected: this layer never writes itself); `None` without a work folder or for a skill
     /// without scripts.
-    fn on_disk(
+    pub(crate) fn on_disk(
         &self,
         skill: &Skill,
     ) -> Result<Option<std::path::PathBuf>, Box<dyn std::error::Error + Send + Sync>> {

@@ -9,6 +9,10 @@ use super::{Outcome, base, left_out, left_out_line};
 use crate::disk::Discovery;
 use crate::tools::Settings;
 
+/// How often the served folders are read again for changes; also how long a 2026-07-28 client
+/// may keep an answer (`ttlMs`), so it sees an edit within two of these.
+const RELOAD: std::time::Duration = std::time::Duration::from_secs(1);
+
 /// Reads a permission rules file (`Permissions::parse` format).
 pub(super) fn read_permissions(path: &Path) -> Result<crate::policy::Permissions, String> {
     let text = std::fs::read_to_string(path).map_err(|e| format!("{}: {e}", path.display()))?;
@@ -82,7 +86,6 @@ pub(super) fn serve(
     http: Option<HttpFlags>,
 ) -> Outcome {
     use std::sync::Arc;
-    use std::time::Duration;
 
     use crate::disk::Overlay;
     use crate::mcp::McpServer;
@@ -148,7 +151,7 @@ pub(super) fn serve(
     // Weak: the watcher lives as long as the overlay, and must not keep it alive.
     let watched = Arc::downgrade(&overlay);
     let _watching = overlay
-        .watch(Duration::from_secs(1), move |report| {
+        .watch(RELOAD, move |report| {
             let diagnostics: Vec<_> = report
                 .diagnostics
                 .iter()
@@ -182,6 +185,8 @@ pub(super) fn serve(
         Some(flags) => {
             let options = crate::mcp::Options {
                 stateless: flags.stateless,
+                // A 2026-07-28 client keeps an answer as long as the folders go unread.
+                cache_ttl: Some(RELOAD),
                 allowed_hosts: flags.hosts,
                 allowed_origins: flags.origins,
                 max_sessions: flags.max_sessions,

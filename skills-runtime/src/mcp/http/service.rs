@@ -284,6 +284,9 @@ impl tower_service::Service<Request<axum::body::Body>> for Endpoint {
         let deletes = (request.method() == http::Method::DELETE)
             .then(|| session_id.map(Arc::<str>::from))
             .flatten();
+        // rmcp answers a session's end 202; the SDKs expect 200 (TypeScript's server answers it,
+        // Python's client logs "Session termination failed" for anything but 200 and 204).
+        let ends = request.method() == http::Method::DELETE;
         // A POST without a session id opens one (`initialize`; anything else is refused).
         let opens = request.method() == http::Method::POST
             && !request.headers().contains_key("mcp-session-id");
@@ -344,7 +347,10 @@ impl tower_service::Service<Request<axum::body::Body>> for Endpoint {
             });
             // Dropped before the answer is handed on (the client went): hang-up.
             let armed = hang_up.drop_guard();
-            let (parts, body) = store.rmcp.handle(request).await.into_parts();
+            let (mut parts, body) = store.rmcp.handle(request).await.into_parts();
+            if ends && parts.status == StatusCode::ACCEPTED {
+                parts.status = StatusCode::OK;
+            }
             // The answer to a POST may be an event stream that ends after the JSON-RPC answer:
             // the request counts until its body is done.
             let mut tracked = Tracked::new(body, guard, armed);

@@ -18,6 +18,7 @@ mod mcp_http;
 mod mcp_http_limits;
 mod mcp_http_script_runs;
 mod mcp_protocol;
+mod mcp_revisions;
 mod mcp_server;
 mod mcp_sessions;
 mod plugin_cli;

@@ -249,17 +249,14 @@ async fn skills_serve_over_stdio_with_rmcp_client() {
             CallToolRequestParams::new("load_skill").with_arguments(args(json!({"skill": 42}))),
         )
         .await
-        .unwrap_err();
-    // arguments that do not fit the tool's schema are a protocol error (-32602), not a result
-    let rmcp::service::ServiceError::McpError(bad) = bad else {
-        panic!("{bad:?}")
-    };
-    assert_eq!(bad.code, rmcp::model::ErrorCode::INVALID_PARAMS);
+        .unwrap();
+    // arguments that do not fit the tool's schema are a tool error the model reads (2025-11-25
+    // on, SEP-1303), not a protocol error
+    assert_eq!(bad.is_error, Some(true));
     assert!(
-        bad.message
-            .contains("\"skill\" must be a string, not a number."),
+        text_of(&bad).contains("\"skill\" must be a string, not a number."),
         "{}",
-        bad.message
+        text_of(&bad)
     );
     let wrong_path = client
         .call_tool(
@@ -395,10 +392,11 @@ async fn skills_serve_over_stdio_with_rmcp_client() {
     let children: Vec<&str> = folder.resources.iter().map(|r| r.name.as_str()).collect();
     assert_eq!(children, ["assets", "references", "scripts", "SKILL.md"]);
 
-    // the listing as a prompt
+    // the listing as a prompt, then each skill the user may invoke (not the denied one)
     let prompts = client.list_all_prompts().await.unwrap();
-    assert_eq!(prompts.len(), 1);
-    assert_eq!(prompts[0].name, "skills");
+    let names: Vec<&str> = prompts.iter().map(|p| p.name.as_str()).collect();
+    assert_eq!(names[0], "skills");
+    assert_eq!(names[1..], VISIBLE);
     let prompt = client
         .get_prompt(GetPromptRequestParams::new("skills"))
         .await
