@@ -12,7 +12,7 @@
 
 pub(crate) mod discover;
 pub(crate) mod extract;
-mod folder;
+pub(crate) mod folder;
 pub(crate) mod install;
 pub(crate) mod overlay;
 #[cfg(feature = "watch")]

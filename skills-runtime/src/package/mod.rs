@@ -1,7 +1,7 @@
 //! Packages other tools read, made from a set the validator already checked.
 //!
 //! - Skill archives: a zip per skill, or one for a set, in the layout the skills APIs accept
-//!   (`archive`).
+//!   ([`Archive`], which also writes a static site's well-known folder).
 //! - Plugin folders: a manifest beside `skills/` and an MCP server entry (`plugin`).
 //! - The well-known index: `/.well-known/agent-skills/index.json` with per-skill digests, and
 //!   the client side that reads one and checks it (`index`).
@@ -12,3 +12,10 @@ mod crates;
 #[allow(dead_code)] // used by the archive, the index server and its client, coming next (issue 29)
 mod index;
 mod plugin;
+
+pub use archive::{Archive, ArchiveError, Artifact};
+// What the HTTP server's well-known route serves from (mcp, floor 10).
+#[cfg(feature = "mcp-http")]
+pub(crate) use archive::{packed_files, skill_zip};
+#[cfg(feature = "mcp-http")]
+pub(crate) use index::{INDEX_FILE, Index, WELL_KNOWN_PREFIX, build, check_indexable, to_json};
