@@ -25,6 +25,7 @@ mod install;
 mod invocation;
 mod links;
 mod overlay;
+mod package_archive;
 mod props;
 mod readme;
 mod reattach;
