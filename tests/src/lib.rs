@@ -52,5 +52,8 @@ mod guide_disk {}
 #[doc = include_str!("../../docs/src/install.md")]
 mod guide_install {}
 #[cfg(doctest)]
+#[doc = include_str!("../../docs/src/package.md")]
+mod guide_package {}
+#[cfg(doctest)]
 #[doc = include_str!("../../docs/src/cli.md")]
 mod guide_cli {}

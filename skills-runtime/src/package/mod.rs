@@ -18,4 +18,6 @@ pub use archive::{Archive, ArchiveError, Artifact};
 #[cfg(feature = "mcp-http")]
 pub(crate) use archive::{packed_files, skill_zip};
 #[cfg(feature = "mcp-http")]
-pub(crate) use index::{INDEX_FILE, Index, WELL_KNOWN_PREFIX, build, check_indexable, to_json};
+pub(crate) use index::{
+    INDEX_FILE, WELL_KNOWN_PREFIX, build, check_indexable, file_digest, to_json,
+};

@@ -4,12 +4,14 @@
 //! Exit codes: 0 success, 1 a skill failed validation (or a lookup missed), 2 usage or I/O error.
 //!
 //! `args` is the command line as clap reads it, `check` the `validate` command, `show` the
-//! commands that print what a model or a user gets, `serve` the MCP server, `new` a new skill.
+//! commands that print what a model or a user gets, `serve` the MCP server, `new` a new skill, `pack`
+//! archives and the well-known folder.
 
 mod args;
 mod check;
 mod install;
 mod new;
+mod pack;
 mod serve;
 mod show;
 
@@ -109,6 +111,13 @@ pub fn main() -> ExitCode {
             common,
         } => show::extract(&path, &skill, &dest, &common),
         Command::New { name, dir } => new::new(&name, &dir),
+        Command::Pack {
+            paths,
+            out,
+            set,
+            index,
+            common,
+        } => pack::pack(&paths, &out, set.as_deref(), index, &common),
         Command::Install { install: a } => {
             let action = crate::skill_command::Action::Install(a.flags);
             install::install(&a.path, a.tool.as_deref(), &action, &a.common)

@@ -18,6 +18,7 @@ mod mcp_http_script_runs;
 mod mcp_protocol;
 mod mcp_server;
 mod mcp_sessions;
+mod package_hosts;
 mod rig_tool;
 mod script_runs;
 mod scripts_hosts;
