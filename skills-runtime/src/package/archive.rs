@@ -300,7 +300,7 @@ impl<'a> Archive<'a> {
         } else {
             Vec::new()
         };
-        let index = index::build(skills.iter().copied(), |name| {
+        let index = index_of(skills.iter().copied(), |name| {
             zips.iter()
                 .find(|(n, _)| n == name)
                 .map(|(_, bytes)| index::file_digest(bytes))
@@ -367,7 +367,38 @@ pub(crate) fn packed_files(skill: &Skill) -> Vec<Packed<'_>> {
     files
 }
 
+/// The index of `skills` (each one [`index::check_indexable`]) as they are served: entries in
+/// name order, `SKILL.md` first in each entry's `files`, every digest over the bytes served
+/// (`SKILL.md` whole). `package` gives the digest of a skill's archive, by name, when one is
+/// served beside its folder.
+pub(crate) fn index_of<'a>(
+    skills: impl IntoIterator<Item = &'a Skill>,
+    package: impl Fn(&str) -> Option<String>,
+) -> index::Index {
+    index::of_entries(
+        skills
+            .into_iter()
+            .map(|skill| {
+                let files = packed_files(skill)
+                    .iter()
+                    .map(|file| index::IndexFile {
+                        path: file.path.to_owned(),
+                        digest: index::file_digest(&file.bytes),
+                    })
+                    .collect();
+                index::entry(
+                    skill.name(),
+                    skill.description(),
+                    files,
+                    package(skill.name()),
+                )
+            })
+            .collect(),
+    )
+}
+
 /// The archive of one skill, unchecked against the upload limits (what a server hands out).
+#[cfg(feature = "mcp-http")]
 pub(crate) fn skill_zip(skill: &Skill) -> Result<Vec<u8>, ArchiveError> {
     zip_of(&[skill])
 }
@@ -474,7 +505,7 @@ fn thousands(n: u64) -> String {
     let digits = n.to_string();
     let mut out = String::with_capacity(digits.len() + digits.len() / 3);
     for (i, c) in digits.chars().enumerate() {
-        if i > 0 && (digits.len() - i) % 3 == 0 {
+        if i > 0 && (digits.len() - i).is_multiple_of(3) {
             out.push(',');
         }
         out.push(c);

@@ -6,7 +6,6 @@
 use serde::{Deserialize, Serialize};
 use sha2::{Digest, Sha256};
 
-use super::archive::packed_files;
 use crate::model::skill::Skill;
 
 /// The index version this crate writes; it reads any `0.2.x`.
@@ -108,36 +107,29 @@ pub(crate) fn check_indexable(skill: &Skill) -> Result<(), (String, &'static str
     }
 }
 
-/// The index of `skills` (each one [`check_indexable`]) as they are served: entries in name
-/// order, `SKILL.md` first in each entry's `files`, every digest over the bytes served
-/// (`SKILL.md` whole, frontmatter and body). `package` gives the digest of a skill's archive,
-/// by name, when one is served beside its folder as `{name}.zip`.
-pub(crate) fn build<'a>(
-    skills: impl IntoIterator<Item = &'a Skill>,
-    package: impl Fn(&str) -> Option<String>,
-) -> Index {
-    let mut entries: Vec<IndexEntry> = skills
-        .into_iter()
-        .map(|skill| {
-            let files: Vec<IndexFile> = packed_files(skill)
-                .iter()
-                .map(|file| IndexFile {
-                    path: file.path.to_owned(),
-                    digest: file_digest(&file.bytes),
-                })
-                .collect();
-            IndexEntry {
-                name: skill.name().to_owned(),
-                description: skill.description().to_owned(),
-                digest: skill_digest(files.iter().map(|f| (f.path.as_str(), f.digest.as_str()))),
-                files,
-                package: package(skill.name()).map(|digest| IndexPackage {
-                    url: format!("{}.zip", skill.name()),
-                    digest,
-                }),
-            }
-        })
-        .collect();
+/// The entry of one skill: `files` are its files as served, `SKILL.md` first, each with its
+/// digest; `package` the digest of its archive when one is served beside its folder as
+/// `{name}.zip`.
+pub(crate) fn entry(
+    name: &str,
+    description: &str,
+    files: Vec<IndexFile>,
+    package: Option<String>,
+) -> IndexEntry {
+    IndexEntry {
+        name: name.to_owned(),
+        description: description.to_owned(),
+        digest: skill_digest(files.iter().map(|f| (f.path.as_str(), f.digest.as_str()))),
+        files,
+        package: package.map(|digest| IndexPackage {
+            url: format!("{name}.zip"),
+            digest,
+        }),
+    }
+}
+
+/// The index of `entries`, in name order, at [`INDEX_VERSION`].
+pub(crate) fn of_entries(mut entries: Vec<IndexEntry>) -> Index {
     entries.sort_by(|a, b| a.name.cmp(&b.name));
     Index {
         version: INDEX_VERSION.to_owned(),

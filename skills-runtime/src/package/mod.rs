@@ -16,8 +16,6 @@ mod plugin;
 pub use archive::{Archive, ArchiveError, Artifact};
 // What the HTTP server's well-known route serves from (mcp, floor 10).
 #[cfg(feature = "mcp-http")]
-pub(crate) use archive::{packed_files, skill_zip};
+pub(crate) use archive::{index_of, packed_files, skill_zip};
 #[cfg(feature = "mcp-http")]
-pub(crate) use index::{
-    INDEX_FILE, WELL_KNOWN_PREFIX, build, check_indexable, file_digest, to_json,
-};
+pub(crate) use index::{INDEX_FILE, WELL_KNOWN_PREFIX, check_indexable, file_digest, to_json};

@@ -20,7 +20,7 @@ use super::body::Body;
 use crate::host::lock;
 use crate::model::skill::Skill;
 use crate::package::{
-    INDEX_FILE, WELL_KNOWN_PREFIX, build, check_indexable, packed_files, skill_zip, to_json,
+    INDEX_FILE, WELL_KNOWN_PREFIX, check_indexable, index_of, packed_files, skill_zip, to_json,
 };
 use crate::tools::{Settings, Snapshot, Source, Tools};
 
@@ -157,7 +157,7 @@ impl Built {
                 archives.insert(format!("{}.zip", skill.name()), (Bytes::from(zip), digest));
             }
         }
-        let index = build(skills.iter().copied(), |name| {
+        let index = index_of(skills.iter().copied(), |name| {
             archives.get(&format!("{name}.zip")).map(|(_, d)| d.clone())
         });
         let files = index
