@@ -88,6 +88,26 @@ pub struct Archive<'a> {
 }
 
 /// A file [`Archive`] wrote: where, how large, and its SHA-256 (what an index names it by).
+///
+/// ```
+/// use skills_embed_runtime::{Fields, Skill, SkillSet};
+/// use skills_embed_runtime::listing::ListingFormat;
+/// use skills_embed_runtime::package::Archive;
+///
+/// let skill = Skill::owned(
+///     Fields { name: "notes".into(), description: "Take notes.".into(), ..Default::default() },
+///     "# Notes\n".into(),
+///     vec![],
+/// );
+/// let set = SkillSet::from_skills(vec![skill], &ListingFormat::Markdown);
+/// let out = tempfile::tempdir()?;
+/// for file in Archive::new(&set).write(out.path())? {
+///     assert_eq!(file.size, std::fs::metadata(&file.path)?.len());
+///     assert!(file.sha256.starts_with("sha256:"));
+///     println!("{}\t{}\t{}", file.path.display(), file.size, file.sha256);
+/// }
+/// # Ok::<(), Box<dyn std::error::Error>>(())
+/// ```
 #[derive(Debug, Clone, PartialEq, Eq)]
 pub struct Artifact {
     /// The file written, under the folder given.
