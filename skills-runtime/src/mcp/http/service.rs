@@ -32,7 +32,7 @@ type Rmcp = StreamableHttpService<McpServer, LocalSessionManager>;
 
 /// The tower service of an [`HttpServer`]: `/mcp`, the bearer tokens, the in-flight limits,
 /// then rmcp's Streamable HTTP service (Host and Origin checks, body limit, sessions), in an
-/// axum router; any other path answers 404.
+/// axum router, with the well-known index route when asked for; any other path answers 404.
 #[derive(Clone)]
 pub(super) struct HttpService {
     pub(super) router: axum::Router,
