@@ -56,6 +56,8 @@ mod guide_install {}
 mod guide_plugins {}
 #[doc = include_str!("../../docs/src/crates.md")]
 mod guide_crates {}
+#[doc = include_str!("../../docs/src/package.md")]
+mod guide_package {}
 #[cfg(doctest)]
 #[doc = include_str!("../../docs/src/cli.md")]
 mod guide_cli {}

@@ -119,7 +119,9 @@
 //! so any number of replicas can answer behind a load balancer without sticky routing;
 //! embedded sets are identical in every replica). Safe by default:
 //!
-//! - The endpoint is `/mcp`; any other path answers 404.
+//! - The endpoint is `/mcp`; any other path answers 404, but for the well-known index of the
+//!   skills anyone may see (`/.well-known/agent-skills/`) when `Options::well_known` asks for
+//!   it (feature `package`; never with bearer tokens).
 //! - `Host` must name a loopback address (`localhost`, `127.0.0.1`, `::1`) or the address the
 //!   server is bound to, unless more are allowed ([`Options::allowed_hosts`]): a DNS-rebinding
 //!   page cannot reach a loopback server under its own name.

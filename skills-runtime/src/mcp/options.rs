@@ -122,6 +122,20 @@ pub struct Options {
     /// HTTP: how long a connection that has been answered stays open with no request in
     /// progress (HTTP keep-alive). Default 5 s.
     pub idle_timeout: Duration,
+    /// HTTP (feature `package`): also answer `GET /.well-known/agent-skills/index.json`, the
+    /// Agent Skills Discovery index (v0.2.0) of the skills an anonymous client may see, and the
+    /// files and archives it names, at `/.well-known/agent-skills/{name}/{path}` and
+    /// `/.well-known/agent-skills/{name}.zip`, so installers that read a site's index can
+    /// install from this server. What is listed is what the server's own settings show a model
+    /// (permissions, `deny`, the hide predicate; a token's settings play no part): a hidden
+    /// skill is neither listed nor fetchable, and every miss is the same bare 404. Answered
+    /// from the source's current snapshot, so a reload shows up; `ETag` is each file's digest.
+    /// The route is public, checked for `Host` as `/mcp` is; a server that takes bearer
+    /// tokens ([`McpServer::with_token`](super::McpServer::with_token)) does not serve it, since
+    /// the index would show without one what the tokens guard. Default `false`;
+    /// `skills serve --http` turns it on.
+    #[cfg(feature = "package")]
+    pub well_known: bool,
 }
 
 impl Default for Options {
@@ -142,6 +156,8 @@ impl Default for Options {
             max_connections: None,
             header_read_timeout: Duration::from_secs(10),
             idle_timeout: Duration::from_secs(5),
+            #[cfg(feature = "package")]
+            well_known: false,
         }
     }
 }

@@ -6,6 +6,8 @@
 use serde::{Deserialize, Serialize};
 use sha2::{Digest, Sha256};
 
+use crate::model::skill::Skill;
+
 /// The index version this crate writes; it reads any `0.2.x`.
 pub(crate) const INDEX_VERSION: &str = "0.2.0";
 
@@ -87,6 +89,60 @@ pub(crate) fn valid_index_path(path: &str) -> bool {
         && path
             .split('/')
             .all(|s| !s.is_empty() && s != "." && s != "..")
+}
+
+/// The index's file name under [`WELL_KNOWN_PREFIX`].
+pub(crate) const INDEX_FILE: &str = "index.json";
+
+/// Whether `skill` can be listed in an index: its name and every path are ones the RFC allows.
+/// Otherwise the first refused path (or the name) and why.
+pub(crate) fn check_indexable(skill: &Skill) -> Result<(), (String, &'static str)> {
+    const WHY: &str = "the well-known index takes relative paths of printable ASCII without `\\ ? # [ ]` (Agent Skills Discovery RFC v0.2.0, \"Path requirements\")";
+    if !valid_index_path(skill.name()) || skill.name().contains('/') {
+        return Err((skill.name().to_owned(), WHY));
+    }
+    match skill.paths().find(|path| !valid_index_path(path)) {
+        Some(path) => Err((path.to_owned(), WHY)),
+        None => Ok(()),
+    }
+}
+
+/// The entry of one skill: `files` are its files as served, `SKILL.md` first, each with its
+/// digest; `package` the digest of its archive when one is served beside its folder as
+/// `{name}.zip`.
+pub(crate) fn entry(
+    name: &str,
+    description: &str,
+    files: Vec<IndexFile>,
+    package: Option<String>,
+) -> IndexEntry {
+    IndexEntry {
+        name: name.to_owned(),
+        description: description.to_owned(),
+        digest: skill_digest(files.iter().map(|f| (f.path.as_str(), f.digest.as_str()))),
+        files,
+        package: package.map(|digest| IndexPackage {
+            url: format!("{name}.zip"),
+            digest,
+        }),
+    }
+}
+
+/// The index of `entries`, in name order, at [`INDEX_VERSION`].
+pub(crate) fn of_entries(mut entries: Vec<IndexEntry>) -> Index {
+    entries.sort_by(|a, b| a.name.cmp(&b.name));
+    Index {
+        version: INDEX_VERSION.to_owned(),
+        skills: entries,
+    }
+}
+
+/// The index as its file holds it: pretty JSON and a newline, the same bytes for the same index.
+pub(crate) fn to_json(index: &Index) -> String {
+    // Serialising plain strings and lists cannot fail; an empty object would still be JSON.
+    let mut json = serde_json::to_string_pretty(index).unwrap_or_else(|_| "{}".to_owned());
+    json.push('\n');
+    json
 }
 
 #[cfg(test)]

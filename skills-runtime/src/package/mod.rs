@@ -1,7 +1,7 @@
 //! Packages other tools read, made from a set the validator already checked.
 //!
 //! - Skill archives: a zip per skill, or one for a set, in the layout the skills APIs accept
-//!   (`archive`).
+//!   ([`Archive`], which also writes a static site's well-known folder).
 //! - Plugin folders: a manifest beside `skills/` and an MCP server entry ([`Plugin`], in the
 //!   formats of [`PluginFormat`]; [`PluginError`] says why one was not written).
 //! - The well-known index: `/.well-known/agent-skills/index.json` with per-skill digests, and
@@ -16,6 +16,12 @@ mod fetch;
 mod index;
 mod plugin;
 
+pub use archive::{Archive, ArchiveError, Artifact};
 pub use plugin::{Plugin, PluginError, PluginFormat};
 pub use crates::{CrateSkills, CratesError, dependency_skills};
 pub use fetch::{FetchedIndex, IndexError, IndexReader};
+// What the HTTP server's well-known route serves from (mcp, floor 10).
+#[cfg(feature = "mcp-http")]
+pub(crate) use archive::{index_of, packed_files, skill_zip};
+#[cfg(feature = "mcp-http")]
+pub(crate) use index::{INDEX_FILE, WELL_KNOWN_PREFIX, check_indexable, file_digest, to_json};

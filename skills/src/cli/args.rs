@@ -225,6 +225,33 @@ pub(super) enum Command {
         #[arg(default_value = "skills")]
         dir: PathBuf,
     },
+    /// Write the skills of PATH as zip archives the Anthropic and OpenAI skills APIs accept for
+    /// upload (one top-level folder per skill; the same bytes for the same skills), or with
+    /// --index a static site's `.well-known/agent-skills/` folder: `index.json` (Agent Skills
+    /// Discovery v0.2.0), each skill's files and its archive. Skills are checked strictly
+    /// first, as `validate` checks them. Prints one line per file written: path, size in bytes,
+    /// sha256 digest, tab-separated.
+    #[command(
+        after_help = "Exit status: 0 written, 1 a skill is invalid or over the upload limits \
+                      (8,000,000 bytes, 500 files), 2 usage or I/O error."
+    )]
+    Pack {
+        /// Folders of skills, skill folders or SKILL.md files.
+        #[arg(required = true)]
+        paths: Vec<PathBuf>,
+        /// The folder to write into (created if missing).
+        #[arg(long, value_name = "DIR", default_value = "dist")]
+        out: PathBuf,
+        /// One archive, NAME.zip, holding every skill's folder, instead of one per skill.
+        #[arg(long, value_name = "NAME", conflicts_with = "index")]
+        set: Option<String>,
+        /// Write DIR/.well-known/agent-skills/ (index.json, the skills' files, NAME.zip each)
+        /// for a static site, instead of archives alone.
+        #[arg(long)]
+        index: bool,
+        #[command(flatten)]
+        common: Common,
+    },
     /// Install the skills of PATH (or of a site's well-known index with --index, or those the
     /// project's dependencies ship with --cargo) into coding agents' folders (the agents
     /// detected, or --agent): missing and outdated ones written, orphans removed, edited or
@@ -584,8 +611,10 @@ where
 pub(super) struct HttpArgs {
     /// Serve MCP's Streamable HTTP at http://ADDR/mcp instead of stdio, e.g.
     /// 127.0.0.1:8080. Only loopback hosts are accepted in `Host` unless --allow-host
-    /// names more; browser origins other than the server's own get 403. Stops on SIGTERM
-    /// or Ctrl-C after the requests in flight.
+    /// names more; browser origins other than the server's own get 403. Also serves the
+    /// skills anyone may see as a site's well-known index, unless --token-file is given:
+    /// http://ADDR/.well-known/agent-skills/index.json, the files it names and NAME.zip each.
+    /// Stops on SIGTERM or Ctrl-C after the requests in flight.
     #[arg(long, value_name = "ADDR")]
     pub(super) http: Option<std::net::SocketAddr>,
     /// With --http: require `Authorization: Bearer <token>`. One token a line (`#` starts

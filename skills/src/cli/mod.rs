@@ -5,12 +5,14 @@
 //!
 //! `args` is the command line as clap reads it, `check` the `validate` command, `show` the
 //! commands that print what a model or a user gets, `serve` the MCP server, `new` a new skill,
-//! `install` the agents' folders, `plugin` plugin folders.
+//! `install` the agents' folders, `plugin` plugin folders, `pack` archives and the well-known
+//! folder.
 
 mod args;
 mod check;
 mod install;
 mod new;
+mod pack;
 mod plugin;
 mod serve;
 mod show;
@@ -111,6 +113,13 @@ pub fn main() -> ExitCode {
             common,
         } => show::extract(&path, &skill, &dest, &common),
         Command::New { name, dir } => new::new(&name, &dir),
+        Command::Pack {
+            paths,
+            out,
+            set,
+            index,
+            common,
+        } => pack::pack(&paths, &out, set.as_deref(), index, &common),
         Command::Install { install } => {
             install::dispatch(install, crate::skill_command::Action::Install)
         }

@@ -193,6 +193,8 @@ pub(super) fn serve(
                 max_connections: flags.max_connections,
                 header_read_timeout: flags.header_read_timeout,
                 idle_timeout: flags.idle_timeout,
+                // The skills this server shows anyone, as a site's well-known index too.
+                well_known: true,
                 ..crate::mcp::Options::default()
             };
             let server = flags

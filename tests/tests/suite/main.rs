@@ -27,6 +27,7 @@ mod invocation;
 mod links;
 mod overlay;
 mod plugin;
+mod package_archive;
 mod props;
 mod readme;
 mod reattach;

@@ -16,6 +16,8 @@ use super::server::McpServer;
 mod body;
 mod listen;
 mod service;
+#[cfg(feature = "package")]
+mod well_known;
 
 use service::HttpService;
 
@@ -48,6 +50,10 @@ pub(super) struct HttpServer {
     limit: InFlightLimit,
     max_sessions: usize,
     connections: listen::Connections,
+    /// The well-known index route's state, when [`Options::well_known`](super::Options) asks
+    /// for it.
+    #[cfg(feature = "package")]
+    well_known: Option<Arc<well_known::Site>>,
 }
 
 impl std::fmt::Debug for HttpServer {
@@ -87,6 +93,15 @@ impl HttpServer {
             .collect();
         let mut hosts: Vec<String> = LOOPBACK.iter().map(|h| (*h).to_owned()).collect();
         hosts.extend(options.allowed_hosts.iter().cloned());
+        #[cfg(feature = "package")]
+        // A server that takes tokens keeps its skills behind them: the index has none to check.
+        let well_known = (options.well_known && template.tokens.is_empty()).then(|| {
+            Arc::new(well_known::Site::new(
+                template.handler.source.clone(),
+                Arc::clone(&template.handler.host.settings),
+                hosts.clone(),
+            ))
+        });
         HttpServer {
             factory,
             stateless: options.stateless,
@@ -102,6 +117,8 @@ impl HttpServer {
                 header_read: options.header_read_timeout,
                 idle: options.idle_timeout,
             },
+            #[cfg(feature = "package")]
+            well_known,
         }
     }
 
@@ -143,6 +160,10 @@ impl HttpServer {
         if !ip.is_unspecified() && !ip.is_loopback() {
             self.origins.push(format!("http://{host}:{port}"));
             self.hosts.push(ip.to_string());
+        }
+        #[cfg(feature = "package")]
+        if let Some(site) = self.well_known.take() {
+            self.well_known = Some(Arc::new(site.allowing(self.hosts.clone())));
         }
         self
     }

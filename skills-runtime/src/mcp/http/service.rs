@@ -32,7 +32,7 @@ type Rmcp = StreamableHttpService<McpServer, LocalSessionManager>;
 
 /// The tower service of an [`HttpServer`]: `/mcp`, the bearer tokens, the in-flight limits,
 /// then rmcp's Streamable HTTP service (Host and Origin checks, body limit, sessions), in an
-/// axum router; any other path answers 404.
+/// axum router, with the well-known index route when asked for; any other path answers 404.
 #[derive(Clone)]
 pub(super) struct HttpService {
     pub(super) router: axum::Router,
@@ -42,8 +42,33 @@ pub(super) struct HttpService {
 impl HttpService {
     pub(super) fn new(server: &HttpServer, shutdown: CancellationToken) -> Self {
         let endpoint = Endpoint::new(server, shutdown);
-        let router = axum::Router::new()
-            .route_service(ENDPOINT, endpoint.clone())
+        let router = axum::Router::new().route_service(ENDPOINT, endpoint.clone());
+        #[cfg(feature = "package")]
+        let router = match &server.well_known {
+            Some(site) => {
+                let site = Arc::clone(site);
+                router.route(
+                    &super::well_known::Site::route(),
+                    axum::routing::get(
+                        move |axum::extract::Path(path): axum::extract::Path<String>,
+                              headers: http::HeaderMap| {
+                            let site = Arc::clone(&site);
+                            async move {
+                                // The first request of a snapshot builds its index and
+                                // archives: off the runtime's threads.
+                                tokio::task::spawn_blocking(move || site.answer(&path, &headers))
+                                    .await
+                                    .unwrap_or_else(|_| {
+                                        plain(StatusCode::INTERNAL_SERVER_ERROR, "Internal error.")
+                                    })
+                            }
+                        },
+                    ),
+                )
+            }
+            None => router,
+        };
+        let router = router
             .fallback(|| async {
                 plain(
                     StatusCode::NOT_FOUND,

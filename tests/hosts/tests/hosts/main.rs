@@ -22,6 +22,7 @@ mod mcp_revisions;
 mod mcp_server;
 mod mcp_sessions;
 mod plugin_cli;
+mod package_hosts;
 mod rig_tool;
 mod script_runs;
 mod scripts_hosts;
