@@ -23,6 +23,7 @@ mod mcp_server;
 mod mcp_sessions;
 mod package_hosts;
 mod plugin_cli;
+mod plugin_schema;
 mod rig_tool;
 mod script_runs;
 mod scripts_hosts;

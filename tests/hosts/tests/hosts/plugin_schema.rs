@@ -20,7 +20,7 @@ use skills_embed::package::{Plugin, PluginError, PluginFormat};
 use skills_embed::parse::{ScanOptions, validate};
 use skills_embed::{Fields, Skill, SkillSet};
 
-skills_embed::skills!("fixtures/basic");
+skills_embed::skills!("../fixtures/basic");
 
 /// Agent Plugins 1.0.0 `plugin.json`: `$schema` and `name` required, a closed object.
 fn agent_plugins_schema() -> Value {
