@@ -228,7 +228,9 @@ pub(super) enum Command {
     /// Write the skills of PATH as zip archives the Anthropic and OpenAI skills APIs accept for
     /// upload (one top-level folder per skill; the same bytes for the same skills), or with
     /// --index a static site's `.well-known/agent-skills/` folder: `index.json` (Agent Skills
-    /// Discovery v0.2.0), each skill's files and its archive. Skills are checked strictly
+    /// Discovery v0.2.0, revised 2026-03-12: one artifact per skill, `NAME/SKILL.md` for a skill
+    /// of SKILL.md alone, else `NAME.zip` with SKILL.md at its root) and each skill's files.
+    /// Skills are checked strictly
     /// first, as `validate` checks them. Prints one line per file written: path, size in bytes,
     /// sha256 digest, tab-separated.
     #[command(
@@ -245,8 +247,8 @@ pub(super) enum Command {
         /// One archive, NAME.zip, holding every skill's folder, instead of one per skill.
         #[arg(long, value_name = "NAME", conflicts_with = "index")]
         set: Option<String>,
-        /// Write DIR/.well-known/agent-skills/ (index.json, the skills' files, NAME.zip each)
-        /// for a static site, instead of archives alone.
+        /// Write DIR/.well-known/agent-skills/ (index.json, the skills' files, NAME.zip for
+        /// each skill with more than SKILL.md) for a static site, instead of upload archives.
         #[arg(long)]
         index: bool,
         #[command(flatten)]
