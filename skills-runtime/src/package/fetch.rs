@@ -63,9 +63,11 @@ const SEGMENT: &AsciiSet = &CONTROLS
     .add(b'}')
     .add(b'|');
 
-/// Reads a site's well-known index and the files it names, checked: the index's version, each
-/// skill's name and paths, every file's digest and each skill-level digest, then the skills
-/// validated strictly (the rules of `skills validate`). See [`IndexReader::read`].
+/// Reads a site's well-known index (Agent Skills Discovery RFC v0.2.0 as revised on 2026-03-12,
+/// <https://github.com/cloudflare/agent-skills-discovery-rfc/blob/main/README.md>) and the
+/// artifact of each skill, checked: the index's `$schema`, each skill's name and url, each
+/// artifact's digest, an archive's names and sizes, then the skills validated strictly (the
+/// rules of `skills validate`). See [`IndexReader::read`].
 ///
 /// ```
 /// use skills_embed_runtime::package::IndexReader;
@@ -96,12 +98,11 @@ pub struct IndexReader {
 /// let text = "---\nname: pdf\ndescription: Read PDFs.\n---\nUse pdftotext.\n";
 /// std::fs::write(dir.join("pdf/SKILL.md"), text)?;
 /// use sha2::{Digest, Sha256};
-/// let sha = |b: &[u8]| hex::encode(Sha256::digest(b));
-/// let file = sha(text.as_bytes());
-/// let skill = sha(format!("SKILL.md\0{file}\n").as_bytes());
+/// let digest = hex::encode(Sha256::digest(text.as_bytes()));
 /// std::fs::write(dir.join("index.json"), format!(
-///     r#"{{"version":"0.2.0","skills":[{{"name":"pdf","description":"Read PDFs.",
-///         "digest":"sha256:{skill}","files":[{{"path":"SKILL.md","digest":"sha256:{file}"}}]}}]}}"#
+///     r#"{{"$schema":"https://schemas.agentskills.io/discovery/0.2.0/schema.json",
+///         "skills":[{{"name":"pdf","type":"skill-md","description":"Read PDFs.",
+///         "url":"pdf/SKILL.md","digest":"sha256:{digest}"}}]}}"#
 /// ))?;
 ///
 /// let fetched = IndexReader::new(site.path().to_str().unwrap())
