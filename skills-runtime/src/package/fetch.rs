@@ -1754,4 +1754,70 @@ mod tests {
             "{err}"
         );
     }
+
+    #[test]
+    fn urls_resolve_against_the_index_and_never_downgrade() {
+        let https = Base::Url("https://site.test/.well-known/agent-skills/".into());
+        let url = |base: &Base, r: &str| match resolve(base, r) {
+            Ok(Target::Url(url)) => Ok(url),
+            Ok(Target::Dir(path)) => Ok(format!("dir:{path}")),
+            Err(e) => Err(e),
+        };
+        assert_eq!(
+            url(&https, "pdf/SKILL.md").unwrap(),
+            "https://site.test/.well-known/agent-skills/pdf/SKILL.md"
+        );
+        assert_eq!(
+            url(&https, "/.well-known/agent-skills/pdf.zip").unwrap(),
+            "https://site.test/.well-known/agent-skills/pdf.zip"
+        );
+        assert_eq!(
+            url(&https, "https://cdn.test/pdf.tar.gz").unwrap(),
+            "https://cdn.test/pdf.tar.gz"
+        );
+        assert_eq!(
+            url(&https, "../pdf.zip").unwrap(),
+            "https://site.test/.well-known/pdf.zip"
+        );
+        let downgrade = url(&https, "http://site.test/pdf.zip").unwrap_err();
+        assert!(downgrade.contains("plain http from an https index"), "{downgrade}");
+        let scheme_relative = url(&https, "//other.test/pdf.zip").unwrap();
+        assert_eq!(scheme_relative, "https://other.test/pdf.zip");
+        for bad in ["file:///etc/passwd", "ftp://site.test/pdf.zip", "javascript:alert(1)"] {
+            let err = url(&https, bad).unwrap_err();
+            assert!(err.contains("http, https or relative"), "{bad}: {err}");
+        }
+        let http = Base::Url("http://127.0.0.1:8/.well-known/agent-skills/".into());
+        assert!(url(&http, "http://127.0.0.1:8/x/pdf.zip").is_ok());
+
+        let dir = Base::Dir(PathBuf::from("/site/.well-known/agent-skills"));
+        assert_eq!(url(&dir, "pdf.zip").unwrap(), "dir:pdf.zip");
+        assert_eq!(
+            url(&dir, "/.well-known/agent-skills/pdf/SKILL.md").unwrap(),
+            "dir:pdf/SKILL.md"
+        );
+        assert!(url(&dir, "../secret.zip").is_err());
+        assert!(url(&dir, "/etc/passwd").is_err());
+    }
+
+    #[test]
+    fn a_tar_gz_bomb_stops_at_the_cap() {
+        let mut builder = tar::Builder::new(flate2::write::GzEncoder::new(
+            Vec::new(),
+            flate2::Compression::best(),
+        ));
+        let mut header = tar::Header::new_gnu();
+        let zeros = vec![0u8; 4 << 20];
+        header.set_size(zeros.len() as u64);
+        header.set_mode(0o644);
+        header.set_cksum();
+        builder
+            .append_data(&mut header, "SKILL.md", &zeros[..])
+            .unwrap();
+        let bytes = builder.into_inner().unwrap().finish().unwrap();
+        assert!(bytes.len() < 64 << 10, "{}", bytes.len());
+        let err = unpack(&bytes, "pdf", 1 << 20, 2 << 20).unwrap_err();
+        assert!(err.contains("over the cap on one file"), "{err}");
+        assert!(unpack(b"not an archive", "pdf", 10, 10).is_err());
+    }
 }
