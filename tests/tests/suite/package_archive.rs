@@ -322,3 +322,27 @@ fn a_path_the_index_does_not_allow_is_refused() {
     );
     assert!(err.to_string().contains("printable ASCII"), "{err}");
 }
+
+#[test]
+fn the_well_known_folder_reads_back_through_the_index_reader() {
+    use skills_embed::package::IndexReader;
+    let site = tempfile::tempdir().unwrap();
+    Archive::new(&SKILLS).well_known(site.path()).unwrap();
+    let fetched = IndexReader::new(site.path().to_str().unwrap())
+        .read(|url, _| Err(format!("no network here ({url})")))
+        .unwrap();
+    assert!(fetched.refused.is_empty() && !fetched.unverified);
+    for skill in SKILLS.skills() {
+        let read = fetched.set.get(skill.name()).unwrap();
+        assert_eq!(read.description(), skill.description());
+        let paths: Vec<&str> = skill.paths().collect();
+        assert_eq!(read.paths().collect::<Vec<_>>(), paths, "{}", skill.name());
+        for path in paths.iter().filter(|p| **p != "SKILL.md") {
+            assert_eq!(
+                read.load(path).unwrap().bytes(),
+                skill.load(path).unwrap().bytes(),
+                "{path}"
+            );
+        }
+    }
+}
