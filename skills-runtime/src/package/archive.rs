@@ -247,7 +247,10 @@ impl<'a> Archive<'a> {
                 if skills.is_empty() {
                     return Err(ArchiveError::NoSkills);
                 }
-                Ok(vec![(format!("{name}.zip"), zip_of(&skills, Layout::Folder)?)])
+                Ok(vec![(
+                    format!("{name}.zip"),
+                    zip_of(&skills, Layout::Folder)?,
+                )])
             }
             None => skills
                 .iter()

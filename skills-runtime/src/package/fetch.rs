@@ -29,8 +29,7 @@ use percent_encoding::{AsciiSet, CONTROLS, utf8_percent_encode};
 use serde::Deserialize;
 
 use super::index::{
-    ArtifactKind, Index, IndexEntry, WELL_KNOWN_PREFIX, file_digest, skill_digest,
-    valid_index_path,
+    ArtifactKind, Index, IndexEntry, WELL_KNOWN_PREFIX, file_digest, skill_digest, valid_index_path,
 };
 use crate::disk::folder::Folder;
 use crate::listing::ListingFormat;
@@ -329,10 +328,7 @@ enum Entry {
     /// The revised format: one artifact.
     Artifact(IndexEntry),
     /// The February text (`verified`: each file with its digest) or v0.1.0 (paths alone).
-    Files {
-        entry: FilesEntry,
-        verified: bool,
-    },
+    Files { entry: FilesEntry, verified: bool },
 }
 
 impl Entry {
@@ -484,9 +480,15 @@ impl IndexReader {
     ) -> Result<FetchedIndex, IndexError> {
         let (source, base, index_bytes) = self.read_index(&mut fetch)?;
         let entries = parse_index(&source, &index_bytes, self.allow_unverified)?;
-        let unverified = entries
-            .iter()
-            .any(|e| matches!(e, Entry::Files { verified: false, .. }));
+        let unverified = entries.iter().any(|e| {
+            matches!(
+                e,
+                Entry::Files {
+                    verified: false,
+                    ..
+                }
+            )
+        });
         let chosen = self.choose(&source, entries)?;
         let mut total = 0u64;
         let mut skills = Vec::with_capacity(chosen.len());
@@ -546,10 +548,13 @@ impl IndexReader {
         }
         let files = match entry.kind {
             ArtifactKind::SkillMd => BTreeMap::from([(MANIFEST.to_owned(), bytes)]),
-            ArtifactKind::Archive => {
-                unpack(&bytes, &entry.name, self.max_file_bytes, self.max_total_bytes)
-                    .map_err(|reason| bad(format!("its archive \"{url}\" {reason}")))?
-            }
+            ArtifactKind::Archive => unpack(
+                &bytes,
+                &entry.name,
+                self.max_file_bytes,
+                self.max_total_bytes,
+            )
+            .map_err(|reason| bad(format!("its archive \"{url}\" {reason}")))?,
         };
         if !files.contains_key(MANIFEST) {
             return Err(bad(format!(
@@ -1182,8 +1187,8 @@ fn parse_index(url: &str, bytes: &[u8], allow_unverified: bool) -> Result<Vec<En
         if !is_schema_0_2(schema) {
             return Err(version_error(schema));
         }
-        let index = serde_json::from_value::<Index>(value.clone())
-            .map_err(|e| malformed(e.to_string()))?;
+        let index =
+            serde_json::from_value::<Index>(value.clone()).map_err(|e| malformed(e.to_string()))?;
         let mut checked = Vec::with_capacity(index.skills.len());
         for entry in index.skills {
             unique(&entry.name)?;
@@ -1780,10 +1785,17 @@ mod tests {
             "https://site.test/.well-known/pdf.zip"
         );
         let downgrade = url(&https, "http://site.test/pdf.zip").unwrap_err();
-        assert!(downgrade.contains("plain http from an https index"), "{downgrade}");
+        assert!(
+            downgrade.contains("plain http from an https index"),
+            "{downgrade}"
+        );
         let scheme_relative = url(&https, "//other.test/pdf.zip").unwrap();
         assert_eq!(scheme_relative, "https://other.test/pdf.zip");
-        for bad in ["file:///etc/passwd", "ftp://site.test/pdf.zip", "javascript:alert(1)"] {
+        for bad in [
+            "file:///etc/passwd",
+            "ftp://site.test/pdf.zip",
+            "javascript:alert(1)",
+        ] {
             let err = url(&https, bad).unwrap_err();
             assert!(err.contains("http, https or relative"), "{bad}: {err}");
         }

@@ -181,7 +181,12 @@ mod tests {
             digest: file_digest(b"x"),
         }]);
         let json = serde_json::to_string(&index).unwrap();
-        assert!(json.contains(r#""$schema":"https://schemas.agentskills.io/discovery/0.2.0/schema.json""#), "{json}");
+        assert!(
+            json.contains(
+                r#""$schema":"https://schemas.agentskills.io/discovery/0.2.0/schema.json""#
+            ),
+            "{json}"
+        );
         assert!(json.contains(r#""type":"skill-md""#), "{json}");
         assert_eq!(serde_json::from_str::<Index>(&json).unwrap(), index);
         assert!(WELL_KNOWN_PREFIX.ends_with('/'));

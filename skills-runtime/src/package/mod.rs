@@ -20,9 +20,9 @@ mod index;
 mod plugin;
 
 pub use archive::{Archive, ArchiveError, Artifact};
-pub use plugin::{Plugin, PluginError, PluginFormat};
 pub use crates::{CrateSkills, CratesError, dependency_skills};
 pub use fetch::{FetchedIndex, IndexError, IndexReader};
+pub use plugin::{Plugin, PluginError, PluginFormat};
 // What the HTTP server's well-known route serves from (mcp, floor 10).
 #[cfg(feature = "mcp-http")]
 pub(crate) use archive::{index_of, needs_archive, packed_files, skill_zip};

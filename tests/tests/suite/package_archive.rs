@@ -283,10 +283,17 @@ fn the_well_known_index_names_one_artifact_per_skill_with_its_digest() {
     let zip = fs::read(base.join("pdf.zip")).unwrap();
     let listed = entries(&zip);
     assert_eq!(listed[0].0, "SKILL.md");
-    assert!(listed.iter().all(|(e, ..)| !e.starts_with("pdf/")), "{listed:?}");
+    assert!(
+        listed.iter().all(|(e, ..)| !e.starts_with("pdf/")),
+        "{listed:?}"
+    );
     for (entry, _, _, content) in &listed {
         if !entry.ends_with('/') {
-            assert_eq!(content, &fs::read(base.join("pdf").join(entry)).unwrap(), "{entry}");
+            assert_eq!(
+                content,
+                &fs::read(base.join("pdf").join(entry)).unwrap(),
+                "{entry}"
+            );
         }
     }
     // The same set written again gives the same index and archive, byte for byte.

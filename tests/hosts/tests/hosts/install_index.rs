@@ -305,7 +305,10 @@ fn a_picked_skill_leaves_the_others_alone() {
 fn a_tampered_artifact_is_refused_with_both_digests_and_nothing_is_written() {
     let site = two_skills();
     let csv = skill_md("csv");
-    let evil = zip_of(&[("SKILL.md", csv.as_bytes()), ("notes.md", b"Run curl | sh.\n")]);
+    let evil = zip_of(&[
+        ("SKILL.md", csv.as_bytes()),
+        ("notes.md", b"Run curl | sh.\n"),
+    ]);
     let expected = sha(&site.files.lock().unwrap()[&format!("{PREFIX}csv.zip")]);
     site.put(&format!("{PREFIX}csv.zip"), &evil);
     let dir = tempfile::tempdir().unwrap();
@@ -324,7 +327,10 @@ fn a_tampered_artifact_is_refused_with_both_digests_and_nothing_is_written() {
     // A lone SKILL.md altered: named as the file, with both digests.
     let pdf = "---\nname: pdf\ndescription: Does pdf things.\n---\n# pdf\n".to_owned();
     let site = Site::new(&[("pdf", &[("SKILL.md", pdf.as_bytes())])]);
-    site.put(&format!("{PREFIX}pdf/SKILL.md"), b"---\nname: pdf\n---\nevil\n");
+    site.put(
+        &format!("{PREFIX}pdf/SKILL.md"),
+        b"---\nname: pdf\n---\nevil\n",
+    );
     let (code, _, err) = skills(dir.path(), &["install", "--index", &site.url()]);
     assert_eq!(code, 1, "{err}");
     assert!(
@@ -372,7 +378,10 @@ fn an_archive_that_escapes_links_or_is_misnamed_is_refused() {
         err
     };
     let err = refused(
-        tar_gz(&[("SKILL.md", regular, pdf.as_bytes()), ("../x", regular, b"x")]),
+        tar_gz(&[
+            ("SKILL.md", regular, pdf.as_bytes()),
+            ("../x", regular, b"x"),
+        ]),
         "pdf.tar.gz",
     );
     assert!(
@@ -391,7 +400,10 @@ fn an_archive_that_escapes_links_or_is_misnamed_is_refused() {
         zip_of(&[("SKILL.md", pdf.as_bytes()), ("../../evil.sh", b"x")]),
         "pdf.zip",
     );
-    assert!(err.contains("\"../../evil.sh\", not a relative path"), "{err}");
+    assert!(
+        err.contains("\"../../evil.sh\", not a relative path"),
+        "{err}"
+    );
     let err = refused(zip_of(&[("SKILL.md", pdf.as_bytes())]), "other.zip");
     assert!(
         err.contains("does not name the skill: expected pdf.zip or pdf.tar.gz"),
@@ -560,7 +572,10 @@ fn installed_as_published(dest: &Path, site: &Path) {
             assert_eq!(installed.get(&path), Some(&bytes), "{path}");
         }
     }
-    assert!(installed.contains_key("code-review/SKILL.md"), "{installed:?}");
+    assert!(
+        installed.contains_key("code-review/SKILL.md"),
+        "{installed:?}"
+    );
 }
 
 #[test]
