@@ -19,7 +19,7 @@ use std::path::{Path, PathBuf};
 use zip::write::SimpleFileOptions;
 use zip::{CompressionMethod, DateTime, System, ZipWriter};
 
-use super::index::{self, WELL_KNOWN_PREFIX};
+use super::index::{self, ArtifactKind, WELL_KNOWN_PREFIX};
 use crate::disk::extract::{ExtractError, checked_paths, prepare_dest, write_files};
 use crate::disk::folder::Folder;
 use crate::model::set::SkillSet;
@@ -247,11 +247,17 @@ impl<'a> Archive<'a> {
                 if skills.is_empty() {
                     return Err(ArchiveError::NoSkills);
                 }
-                Ok(vec![(format!("{name}.zip"), zip_of(&skills)?)])
+                Ok(vec![(
+                    format!("{name}.zip"),
+                    zip_of(&skills, Layout::Folder)?,
+                )])
             }
             None => skills
                 .iter()
-                .map(|skill| Ok((format!("{}.zip", skill.name()), zip_of(&[skill])?)))
+                .map(|skill| {
+                    let zip = zip_of(&[skill], Layout::Folder)?;
+                    Ok((format!("{}.zip", skill.name()), zip))
+                })
                 .collect(),
         }
     }
@@ -269,38 +275,49 @@ impl<'a> Archive<'a> {
             .collect()
     }
 
-    /// Writes a static site's well-known folder for the set under `dir`: the index at
-    /// `dir/.well-known/agent-skills/index.json` (Agent Skills Discovery RFC v0.2.0:
-    /// <https://github.com/cloudflare/agent-skills-discovery-rfc>), each skill's files at
-    /// `dir/.well-known/agent-skills/{name}/{path}`, and with `archives` each skill's archive at
-    /// `{name}.zip` beside its folder, named in the index's `package` entry. The digests in the
-    /// index are those of the bytes written (`SKILL.md` whole, as in the archives). Returns every
-    /// file written, the index first. Files already in the folder that the set no longer has
-    /// are left in place: clear the folder first to publish a smaller set.
+    /// Writes a static site's well-known folder for the set under `dir`, in the Agent Skills
+    /// Discovery RFC v0.2.0 as revised on 2026-03-12
+    /// (<https://github.com/cloudflare/agent-skills-discovery-rfc/blob/main/README.md>, "Updated
+    /// Date: 2026-03-12"): the index at `dir/.well-known/agent-skills/index.json`, one artifact
+    /// per skill in it. A skill whose only file is `SKILL.md` is a `skill-md` entry at
+    /// `{name}/SKILL.md`; any other is an `archive` entry at `{name}.zip`, a reproducible zip
+    /// with `SKILL.md` at its root (the RFC's "Archive Distribution", not the skills APIs'
+    /// top-level folder of [`write`](Archive::write)). Each skill's files are written at
+    /// `{name}/{path}` too, for clients that read a skill file by file. The digests are those of
+    /// the bytes written (`SKILL.md` whole). Returns every file written, the index first. Files
+    /// already in the folder that the set no longer has are left in place: clear the folder
+    /// first to publish a smaller set.
     ///
     /// ```
-    /// use skills_embed_runtime::{Fields, Skill, SkillSet};
+    /// use skills_embed_runtime::{File, Fields, Skill, SkillSet};
     /// use skills_embed_runtime::listing::ListingFormat;
     /// use skills_embed_runtime::package::Archive;
     ///
-    /// let skill = Skill::owned(
+    /// let notes = Skill::owned(
     ///     Fields { name: "notes".into(), description: "Take notes.".into(), ..Default::default() },
     ///     "# Notes\n".into(),
     ///     vec![],
     /// );
-    /// let set = SkillSet::from_skills(vec![skill], &ListingFormat::Markdown);
+    /// let pdf = Skill::owned(
+    ///     Fields { name: "pdf".into(), description: "Read PDFs.".into(), ..Default::default() },
+    ///     "Run `scripts/text.sh`.\n".into(),
+    ///     vec![File::owned("scripts/text.sh".into(), b"#!/bin/sh\n".to_vec(), false)],
+    /// );
+    /// let set = SkillSet::from_skills(vec![notes, pdf], &ListingFormat::Markdown);
     /// let site = tempfile::tempdir()?;
-    /// let written = Archive::new(&set).well_known(site.path(), true)?;
+    /// let written = Archive::new(&set).well_known(site.path())?;
     /// let index = site.path().join(".well-known/agent-skills/index.json");
     /// assert_eq!(written[0].path, index);
     /// let json: serde_json::Value = serde_json::from_slice(&std::fs::read(&index)?)?;
-    /// assert_eq!(json["version"], "0.2.0");
-    /// assert_eq!(json["skills"][0]["files"][0]["path"], "SKILL.md");
-    /// assert_eq!(json["skills"][0]["package"]["url"], "notes.zip");
-    /// assert!(site.path().join(".well-known/agent-skills/notes/SKILL.md").is_file());
+    /// assert_eq!(json["$schema"], "https://schemas.agentskills.io/discovery/0.2.0/schema.json");
+    /// assert_eq!(json["skills"][0]["type"], "skill-md");
+    /// assert_eq!(json["skills"][0]["url"], "notes/SKILL.md");
+    /// assert_eq!(json["skills"][1]["type"], "archive");
+    /// assert_eq!(json["skills"][1]["url"], "pdf.zip");
+    /// assert!(site.path().join(".well-known/agent-skills/pdf/scripts/text.sh").is_file());
     /// # Ok::<(), Box<dyn std::error::Error>>(())
     /// ```
-    pub fn well_known(&self, dir: &Path, archives: bool) -> Result<Vec<Artifact>, ArchiveError> {
+    pub fn well_known(&self, dir: &Path) -> Result<Vec<Artifact>, ArchiveError> {
         let skills: Vec<&Skill> = self.skills.iter().collect();
         for skill in &skills {
             index::check_indexable(skill).map_err(|(path, reason)| ArchiveError::UnsafePath {
@@ -309,17 +326,14 @@ impl<'a> Archive<'a> {
                 reason: reason.to_owned(),
             })?;
         }
-        let zips = if archives {
-            skills
-                .iter()
-                .map(|skill| {
-                    check_limits(skill)?;
-                    Ok((skill.name().to_owned(), zip_of(&[skill])?))
-                })
-                .collect::<Result<Vec<_>, ArchiveError>>()?
-        } else {
-            Vec::new()
-        };
+        let zips = skills
+            .iter()
+            .filter(|skill| needs_archive(skill))
+            .map(|skill| {
+                check_limits(skill)?;
+                Ok((skill.name().to_owned(), skill_zip(skill)?))
+            })
+            .collect::<Result<Vec<_>, ArchiveError>>()?;
         let index = index_of(skills.iter().copied(), |name| {
             zips.iter()
                 .find(|(n, _)| n == name)
@@ -387,40 +401,48 @@ pub(crate) fn packed_files(skill: &Skill) -> Vec<Packed<'_>> {
     files
 }
 
+/// Whether `skill` is published as an archive: it has a file besides `SKILL.md`.
+pub(crate) fn needs_archive(skill: &Skill) -> bool {
+    skill.files().nth(1).is_some()
+}
+
 /// The index of `skills` (each one [`index::check_indexable`]) as they are served: entries in
-/// name order, `SKILL.md` first in each entry's `files`, every digest over the bytes served
-/// (`SKILL.md` whole). `package` gives the digest of a skill's archive, by name, when one is
-/// served beside its folder.
+/// name order, one artifact each. A skill of `SKILL.md` alone is a `skill-md` entry at
+/// `{name}/SKILL.md` (its digest that of the whole file served); any other an `archive` entry at
+/// `{name}.zip`, whose digest `archive` gives by name, or left out when it gives none (no
+/// archive could be made).
 pub(crate) fn index_of<'a>(
     skills: impl IntoIterator<Item = &'a Skill>,
-    package: impl Fn(&str) -> Option<String>,
+    archive: impl Fn(&str) -> Option<String>,
 ) -> index::Index {
     index::of_entries(
         skills
             .into_iter()
-            .map(|skill| {
-                let files = packed_files(skill)
-                    .iter()
-                    .map(|file| index::IndexFile {
-                        path: file.path.to_owned(),
-                        digest: index::file_digest(&file.bytes),
-                    })
-                    .collect();
-                index::entry(
-                    skill.name(),
-                    skill.description(),
-                    files,
-                    package(skill.name()),
-                )
+            .filter_map(|skill| {
+                let name = skill.name();
+                let (kind, url, digest) = if needs_archive(skill) {
+                    (ArtifactKind::Archive, format!("{name}.zip"), archive(name)?)
+                } else {
+                    let manifest = skill_md::manifest(skill);
+                    let digest = index::file_digest(manifest.as_bytes());
+                    (ArtifactKind::SkillMd, format!("{name}/SKILL.md"), digest)
+                };
+                Some(index::IndexEntry {
+                    name: name.to_owned(),
+                    kind,
+                    description: skill.description().to_owned(),
+                    url,
+                    digest,
+                })
             })
             .collect(),
     )
 }
 
-/// The archive of one skill, unchecked against the upload limits (what a server hands out).
-#[cfg(feature = "mcp-http")]
+/// A skill's archive as the well-known index names it: `SKILL.md` at the archive's root (RFC
+/// "Archive Distribution"), unchecked against the upload limits (what a server hands out).
 pub(crate) fn skill_zip(skill: &Skill) -> Result<Vec<u8>, ArchiveError> {
-    zip_of(&[skill])
+    zip_of(&[skill], Layout::Root)
 }
 
 /// `skill` within the upload limits.
@@ -463,9 +485,18 @@ fn check_file_name(name: &str) -> Result<(), ArchiveError> {
     }
 }
 
-/// The zip of `skills`, each a top-level folder, in the fixed order and with the fixed times
-/// and modes described on [`Archive`].
-fn zip_of(skills: &[&Skill]) -> Result<Vec<u8>, ArchiveError> {
+/// Where a skill's files sit in its zip.
+#[derive(Clone, Copy, PartialEq, Eq)]
+enum Layout {
+    /// Under one top-level folder named after the skill (the skills APIs' uploads).
+    Folder,
+    /// At the archive's root, `SKILL.md` first (the well-known index's archives); one skill.
+    Root,
+}
+
+/// The zip of `skills` in `layout`, in the fixed order and with the fixed times and modes
+/// described on [`Archive`]: the one zip writer.
+fn zip_of(skills: &[&Skill], layout: Layout) -> Result<Vec<u8>, ArchiveError> {
     let zip_error = |e: zip::result::ZipError| {
         ArchiveError::Write(format!(
             "Could not build the archive: {e}. This is a bug; please report it."
@@ -485,21 +516,27 @@ fn zip_of(skills: &[&Skill]) -> Result<Vec<u8>, ArchiveError> {
     for skill in sorted {
         // The same checks as every write of a skill: a plain name, plain relative paths.
         let (name, _) = checked_paths(skill)?;
-        zip.add_directory(format!("{name}/"), options(0o755))
-            .map_err(zip_error)?;
+        let top = match layout {
+            Layout::Folder => {
+                zip.add_directory(format!("{name}/"), options(0o755))
+                    .map_err(zip_error)?;
+                format!("{name}/")
+            }
+            Layout::Root => String::new(),
+        };
         let mut folders = BTreeSet::new();
         for file in packed_files(skill) {
             let mut at = 0;
             while let Some(slash) = file.path[at..].find('/') {
                 let folder = &file.path[..at + slash];
                 if folders.insert(folder) {
-                    zip.add_directory(format!("{name}/{folder}/"), options(0o755))
+                    zip.add_directory(format!("{top}{folder}/"), options(0o755))
                         .map_err(zip_error)?;
                 }
                 at += slash + 1;
             }
             let mode = if file.executable { 0o755 } else { 0o644 };
-            zip.start_file(format!("{name}/{}", file.path), options(mode))
+            zip.start_file(format!("{top}{}", file.path), options(mode))
                 .map_err(zip_error)?;
             zip.write_all(&file.bytes)
                 .map_err(|e| zip_error(zip::result::ZipError::Io(e)))?;

@@ -1,9 +1,15 @@
 //! The client side of the well-known index: an index read from a file or a URL, checked as the
-//! RFC v0.2.0 asks ("Versioning", "Path requirements", "Integrity and Verification", "Package
-//! Distribution"), each file fetched from `{index folder}/{name}/{path}` (or unpacked from the
-//! skill's `.zip` package) and checked against its digest, then the skill
-//! checked against its skill-level digest, then validated as `skills validate` does, into a
-//! [`SkillSet`] that `disk::Install` installs.
+//! Agent Skills Discovery RFC v0.2.0 asks in its revision of 2026-03-12
+//! (<https://github.com/cloudflare/agent-skills-discovery-rfc/blob/main/README.md>, "Updated
+//! Date: 2026-03-12": "Discovery Index", "Integrity and Verification", "Archive Distribution"):
+//! each skill's one artifact fetched from its `url` resolved against the index's URL (RFC 3986),
+//! checked against its digest, then read (a `skill-md` is the skill's `SKILL.md`; an `archive`,
+//! `.zip` or `.tar.gz`, is unpacked in memory: no traversal, no link, sizes bounded as read),
+//! then validated as `skills validate` does, into a [`SkillSet`] that `disk::Install` installs.
+//!
+//! The RFC's February 2026 text of 0.2.0 (`version`, each file with its digest, a skill-level
+//! digest, an optional `.zip` package) is still read, checked the same way; a v0.1.0 index (no
+//! digests) only with [`IndexReader::allow_unverified`].
 //!
 //! The runtime checks bytes; the caller fetches them ([`IndexReader::read`] takes the fetcher),
 //! so a library brings its own HTTP client, and the `skills` CLI brings ureq. An index on disk
@@ -20,9 +26,10 @@ use std::path::{Path, PathBuf};
 
 use percent_encoding::{AsciiSet, CONTROLS, utf8_percent_encode};
 
+use serde::Deserialize;
+
 use super::index::{
-    Index, IndexEntry, IndexFile, IndexPackage, WELL_KNOWN_PREFIX, file_digest, skill_digest,
-    valid_index_path,
+    ArtifactKind, Index, IndexEntry, WELL_KNOWN_PREFIX, file_digest, skill_digest, valid_index_path,
 };
 use crate::disk::folder::Folder;
 use crate::listing::ListingFormat;
@@ -55,9 +62,11 @@ const SEGMENT: &AsciiSet = &CONTROLS
     .add(b'}')
     .add(b'|');
 
-/// Reads a site's well-known index and the files it names, checked: the index's version, each
-/// skill's name and paths, every file's digest and each skill-level digest, then the skills
-/// validated strictly (the rules of `skills validate`). See [`IndexReader::read`].
+/// Reads a site's well-known index (Agent Skills Discovery RFC v0.2.0 as revised on 2026-03-12,
+/// <https://github.com/cloudflare/agent-skills-discovery-rfc/blob/main/README.md>) and the
+/// artifact of each skill, checked: the index's `$schema`, each skill's name and url, each
+/// artifact's digest, an archive's names and sizes, then the skills validated strictly (the
+/// rules of `skills validate`). See [`IndexReader::read`].
 ///
 /// ```
 /// use skills_embed_runtime::package::IndexReader;
@@ -88,12 +97,11 @@ pub struct IndexReader {
 /// let text = "---\nname: pdf\ndescription: Read PDFs.\n---\nUse pdftotext.\n";
 /// std::fs::write(dir.join("pdf/SKILL.md"), text)?;
 /// use sha2::{Digest, Sha256};
-/// let sha = |b: &[u8]| hex::encode(Sha256::digest(b));
-/// let file = sha(text.as_bytes());
-/// let skill = sha(format!("SKILL.md\0{file}\n").as_bytes());
+/// let digest = hex::encode(Sha256::digest(text.as_bytes()));
 /// std::fs::write(dir.join("index.json"), format!(
-///     r#"{{"version":"0.2.0","skills":[{{"name":"pdf","description":"Read PDFs.",
-///         "digest":"sha256:{skill}","files":[{{"path":"SKILL.md","digest":"sha256:{file}"}}]}}]}}"#
+///     r#"{{"$schema":"https://schemas.agentskills.io/discovery/0.2.0/schema.json",
+///         "skills":[{{"name":"pdf","type":"skill-md","description":"Read PDFs.",
+///         "url":"pdf/SKILL.md","digest":"sha256:{digest}"}}]}}"#
 /// ))?;
 ///
 /// let fetched = IndexReader::new(site.path().to_str().unwrap())
@@ -257,7 +265,7 @@ impl fmt::Display for IndexError {
             ),
             IndexError::Version { url, found } => write!(
                 f,
-                "The index \"{url}\" has version {found:?}; this client reads 0.2.x (RFC v0.2.0) and, with --allow-unverified, 0.1.0. {NOTHING}; use a client that reads that version, or ask the publisher for a 0.2.0 index."
+                "The index \"{url}\" has version (or `$schema`) {found:?}; this client reads https://schemas.agentskills.io/discovery/0.2.x/schema.json (RFC v0.2.0, revised 2026-03-12), the February text's `version` 0.2.x and, with --allow-unverified, 0.1.0. {NOTHING}; use a client that reads that version, or ask the publisher for a 0.2.0 index."
             ),
             IndexError::Unverified { url } => write!(
                 f,
@@ -315,11 +323,54 @@ impl fmt::Display for IndexError {
 
 impl std::error::Error for IndexError {}
 
-/// An index entry with what its version lets be checked.
-struct Entry {
-    entry: IndexEntry,
-    /// Whether its files have digests (v0.2.x).
-    verified: bool,
+/// An index entry, in the format its index is in.
+enum Entry {
+    /// The revised format: one artifact.
+    Artifact(IndexEntry),
+    /// The February text (`verified`: each file with its digest) or v0.1.0 (paths alone).
+    Files { entry: FilesEntry, verified: bool },
+}
+
+impl Entry {
+    fn name(&self) -> &str {
+        match self {
+            Entry::Artifact(entry) => &entry.name,
+            Entry::Files { entry, .. } => &entry.name,
+        }
+    }
+}
+
+/// A skill of an index in the RFC's February 2026 text of 0.2.0, read only.
+#[derive(Deserialize)]
+struct FilesIndex {
+    skills: Vec<FilesEntry>,
+}
+
+/// One skill of such an index: every file with its digest, the skill-level digest over them,
+/// maybe a `.zip` package.
+#[derive(Deserialize)]
+struct FilesEntry {
+    name: String,
+    #[serde(default)]
+    digest: String,
+    files: Vec<ListedFile>,
+    #[serde(default)]
+    package: Option<Package>,
+}
+
+/// A file such an index lists.
+#[derive(Deserialize)]
+struct ListedFile {
+    path: String,
+    #[serde(default)]
+    digest: String,
+}
+
+/// The `.zip` package such an index may name.
+#[derive(Deserialize)]
+struct Package {
+    url: String,
+    digest: String,
 }
 
 /// A skill whose files passed their checks: its name, and each file's path, digest and bytes.
@@ -413,11 +464,12 @@ impl IndexReader {
         self
     }
 
-    /// Reads the index, checks it, fetches and checks the files of the skills asked for, and
-    /// validates them. `fetch(url, max)` brings the bytes of a `http(s)://` URL (the index, then
-    /// each file at `{index folder}/{name}/{path}`); it should read at most `max + 1` bytes,
-    /// since more than `max` is refused, and say in its error what went wrong. An index on disk
-    /// is read without it. See [`FetchedIndex`] for an example.
+    /// Reads the index, checks it, fetches and checks the artifact (or files) of each skill
+    /// asked for, and validates them. `fetch(url, max)` brings the bytes of a `http(s)://` URL
+    /// (the index, then each entry's `url` resolved against it); it should read at most
+    /// `max + 1` bytes, since more than `max` is refused, and say in its error what went wrong.
+    /// An index on disk, and the artifacts it names by relative URL, are read without it. See
+    /// [`FetchedIndex`] for an example.
     ///
     /// # Errors
     ///
@@ -428,68 +480,28 @@ impl IndexReader {
     ) -> Result<FetchedIndex, IndexError> {
         let (source, base, index_bytes) = self.read_index(&mut fetch)?;
         let entries = parse_index(&source, &index_bytes, self.allow_unverified)?;
-        let unverified = entries.iter().any(|e| !e.verified);
+        let unverified = entries.iter().any(|e| {
+            matches!(
+                e,
+                Entry::Files {
+                    verified: false,
+                    ..
+                }
+            )
+        });
         let chosen = self.choose(&source, entries)?;
         let mut total = 0u64;
         let mut skills = Vec::with_capacity(chosen.len());
-        for Entry { entry, verified } in &chosen {
-            // A zip the index names is one download; its digest is checked before it is opened
-            // (RFC "Package Distribution"). Other archives: the files one by one, as the RFC
-            // allows.
-            let mut archived = match (&entry.package, verified) {
-                (Some(package), true) if package.url.to_ascii_lowercase().ends_with(".zip") => {
-                    Some(self.fetch_package(&source, &base, entry, package, &mut fetch)?)
+        for entry in &chosen {
+            let files = match entry {
+                Entry::Artifact(entry) => {
+                    self.read_artifact(&source, &base, entry, &mut fetch, &mut total)?
                 }
-                _ => None,
+                Entry::Files { entry, verified } => {
+                    self.read_files(&source, &base, entry, *verified, &mut fetch, &mut total)?
+                }
             };
-            let mut files = Vec::with_capacity(entry.files.len());
-            for file in &entry.files {
-                let (url, bytes) = match archived.as_mut() {
-                    Some((url, unpacked)) => match unpacked.remove(&file.path) {
-                        Some(bytes) => (format!("{url} ({})", file.path), bytes),
-                        None => {
-                            return Err(IndexError::Entry {
-                                url: source.clone(),
-                                skill: entry.name.clone(),
-                                reason: format!("its archive \"{url}\" lacks {:?}", file.path),
-                            });
-                        }
-                    },
-                    None => self.fetch_file(&base, entry, file, &mut fetch)?,
-                };
-                total += bytes.len() as u64;
-                if total > self.max_total_bytes {
-                    return Err(IndexError::TooLarge {
-                        url,
-                        limit: self.max_total_bytes,
-                        what: "all files together",
-                    });
-                }
-                let found = file_digest(&bytes);
-                if *verified && found != file.digest {
-                    return Err(IndexError::FileDigest {
-                        url,
-                        skill: entry.name.clone(),
-                        path: file.path.clone(),
-                        expected: file.digest.clone(),
-                        found,
-                    });
-                }
-                files.push((file.path.clone(), found, bytes));
-            }
-            if *verified {
-                // Post-fetch validation (RFC "Verification Flows"): from the bytes, not the index.
-                let found = skill_digest(files.iter().map(|(p, d, _)| (p.as_str(), d.as_str())));
-                if found != entry.digest {
-                    return Err(IndexError::SkillDigest {
-                        url: source.clone(),
-                        skill: entry.name.clone(),
-                        expected: entry.digest.clone(),
-                        found,
-                    });
-                }
-            }
-            skills.push((entry.name.clone(), files));
+            skills.push((entry.name().to_owned(), files));
         }
         let (set, refused) = self.validate(&base, &skills)?;
         Ok(FetchedIndex {
@@ -498,6 +510,155 @@ impl IndexReader {
             refused,
             unverified,
         })
+    }
+
+    /// A revised-format entry's artifact: fetched (a `skill-md` within the cap on one file, an
+    /// archive within the cap on all files), checked against its digest before it is read,
+    /// then the skill's files: the one `SKILL.md`, or the archive unpacked.
+    fn read_artifact(
+        &self,
+        source: &str,
+        base: &Base,
+        entry: &IndexEntry,
+        fetch: &mut impl FnMut(&str, u64) -> Result<Vec<u8>, String>,
+        total: &mut u64,
+    ) -> Result<Vec<(String, String, Vec<u8>)>, IndexError> {
+        let bad = |reason: String| IndexError::Entry {
+            url: source.to_owned(),
+            skill: entry.name.clone(),
+            reason,
+        };
+        let (cap, what) = match entry.kind {
+            ArtifactKind::SkillMd => (self.max_file_bytes, "one file"),
+            ArtifactKind::Archive => (self.max_total_bytes, "all files together"),
+        };
+        let (url, bytes) = fetch_artifact(base, &entry.url, cap, what, fetch, &bad)?;
+        let found = file_digest(&bytes);
+        if found != entry.digest {
+            return Err(IndexError::FileDigest {
+                url,
+                skill: entry.name.clone(),
+                path: match entry.kind {
+                    ArtifactKind::SkillMd => MANIFEST.to_owned(),
+                    ArtifactKind::Archive => "(its archive)".to_owned(),
+                },
+                expected: entry.digest.clone(),
+                found,
+            });
+        }
+        let files = match entry.kind {
+            ArtifactKind::SkillMd => BTreeMap::from([(MANIFEST.to_owned(), bytes)]),
+            ArtifactKind::Archive => unpack(
+                &bytes,
+                &entry.name,
+                self.max_file_bytes,
+                self.max_total_bytes,
+            )
+            .map_err(|reason| bad(format!("its archive \"{url}\" {reason}")))?,
+        };
+        if !files.contains_key(MANIFEST) {
+            return Err(bad(format!(
+                "its archive \"{url}\" has no {MANIFEST} at its root (RFC \"Archive Distribution\": the skill's folder is the archive's root)"
+            )));
+        }
+        let mut checked = Vec::with_capacity(files.len());
+        for (path, bytes) in files {
+            *total += bytes.len() as u64;
+            if *total > self.max_total_bytes {
+                return Err(IndexError::TooLarge {
+                    url,
+                    limit: self.max_total_bytes,
+                    what: "all files together",
+                });
+            }
+            checked.push((path, file_digest(&bytes), bytes));
+        }
+        Ok(checked)
+    }
+
+    /// A February-text (or v0.1.0) entry's files: each fetched from `{name}/{path}` (or
+    /// unpacked from its `.zip` package, checked first) and checked against its digest, then
+    /// the skill against its skill-level digest.
+    fn read_files(
+        &self,
+        source: &str,
+        base: &Base,
+        entry: &FilesEntry,
+        verified: bool,
+        fetch: &mut impl FnMut(&str, u64) -> Result<Vec<u8>, String>,
+        total: &mut u64,
+    ) -> Result<Vec<(String, String, Vec<u8>)>, IndexError> {
+        let bad = |reason: String| IndexError::Entry {
+            url: source.to_owned(),
+            skill: entry.name.clone(),
+            reason,
+        };
+        // A zip the index names is one download; its digest is checked before it is opened.
+        let mut archived = match (&entry.package, verified) {
+            (Some(package), true) if package.url.to_ascii_lowercase().ends_with(".zip") => {
+                let cap = self.max_total_bytes;
+                let (url, bytes) =
+                    fetch_artifact(base, &package.url, cap, "all files together", fetch, &bad)?;
+                let found = file_digest(&bytes);
+                if found != package.digest {
+                    return Err(IndexError::FileDigest {
+                        url,
+                        skill: entry.name.clone(),
+                        path: "(its archive)".into(),
+                        expected: package.digest.clone(),
+                        found,
+                    });
+                }
+                let unpacked = unpack(&bytes, &entry.name, self.max_file_bytes, cap)
+                    .map_err(|reason| bad(format!("its archive \"{url}\" {reason}")))?;
+                Some((url, unpacked))
+            }
+            _ => None,
+        };
+        let mut files = Vec::with_capacity(entry.files.len());
+        for file in &entry.files {
+            let (url, bytes) = match archived.as_mut() {
+                Some((url, unpacked)) => match unpacked.remove(&file.path) {
+                    Some(bytes) => (format!("{url} ({})", file.path), bytes),
+                    None => {
+                        return Err(bad(format!("its archive \"{url}\" lacks {:?}", file.path)));
+                    }
+                },
+                None => self.fetch_file(base, &entry.name, &file.path, fetch)?,
+            };
+            *total += bytes.len() as u64;
+            if *total > self.max_total_bytes {
+                return Err(IndexError::TooLarge {
+                    url,
+                    limit: self.max_total_bytes,
+                    what: "all files together",
+                });
+            }
+            let found = file_digest(&bytes);
+            if verified && found != file.digest {
+                return Err(IndexError::FileDigest {
+                    url,
+                    skill: entry.name.clone(),
+                    path: file.path.clone(),
+                    expected: file.digest.clone(),
+                    found,
+                });
+            }
+            files.push((file.path.clone(), found, bytes));
+        }
+        if verified {
+            // Post-fetch validation: from the bytes, not the index.
+            let found = skill_digest(files.iter().map(|(p, d, _)| (p.as_str(), d.as_str())));
+            if found != entry.digest {
+                return Err(IndexError::SkillDigest {
+                    url: source.to_owned(),
+                    skill: entry.name.clone(),
+                    expected: entry.digest.clone(),
+                    found,
+                });
+            }
+        }
+        Ok(files)
     }
 
     /// The index's location as read (its URL, or its file's absolute path), where its files
@@ -543,131 +704,43 @@ impl IndexReader {
             return Ok(entries);
         }
         for wanted in &self.skills {
-            if !entries.iter().any(|e| &e.entry.name == wanted) {
+            if !entries.iter().any(|e| e.name() == wanted) {
                 return Err(IndexError::NoSkill {
                     url: source.to_owned(),
                     wanted: wanted.clone(),
-                    available: entries.iter().map(|e| e.entry.name.clone()).collect(),
+                    available: entries.iter().map(|e| e.name().to_owned()).collect(),
                 });
             }
         }
         Ok(entries
             .into_iter()
-            .filter(|e| self.skills.contains(&e.entry.name))
+            .filter(|e| self.skills.iter().any(|n| n == e.name()))
             .collect())
     }
 
-    /// A skill's zip: fetched (at most the cap on all files), checked against its digest, and
-    /// unpacked in memory, bounded (entries, each file's size, the total), every name a path
-    /// the RFC allows (no `..`, no absolute path, no link). Entries under one top-level folder
-    /// named for the skill (the skills APIs' layout) are read as the skill's root too.
-    fn fetch_package(
-        &self,
-        source: &str,
-        base: &Base,
-        entry: &IndexEntry,
-        package: &IndexPackage,
-        fetch: &mut impl FnMut(&str, u64) -> Result<Vec<u8>, String>,
-    ) -> Result<(String, BTreeMap<String, Vec<u8>>), IndexError> {
-        let cap = self.max_total_bytes;
-        let bad = |reason: String| IndexError::Entry {
-            url: source.to_owned(),
-            skill: entry.name.clone(),
-            reason,
-        };
-        let (url, bytes) = match base {
-            _ if is_url(&package.url) => {
-                let bytes = fetch_bounded(fetch, &package.url, cap, "all files together")?;
-                (package.url.clone(), bytes)
-            }
-            Base::Url(base) => {
-                let url = match package.url.strip_prefix('/') {
-                    Some(absolute) => format!("{}/{absolute}", origin(base)),
-                    None => format!("{base}{}", package.url),
-                };
-                let bytes = fetch_bounded(fetch, &url, cap, "all files together")?;
-                (url, bytes)
-            }
-            Base::Dir(dir) => {
-                if !valid_index_path(&package.url) {
-                    return Err(bad(format!(
-                        "its archive's location {:?} is not a path inside the index's folder",
-                        package.url
-                    )));
-                }
-                let path = dir.join(&package.url);
-                let shown = path.display().to_string();
-                let file = std::fs::File::open(&path).map_err(|e| IndexError::Fetch {
-                    url: shown.clone(),
-                    reason: e.to_string(),
-                })?;
-                let bytes = read_capped(file, cap, &shown, "all files together")?;
-                (shown, bytes)
-            }
-        };
-        let found = file_digest(&bytes);
-        if found != package.digest {
-            return Err(IndexError::FileDigest {
-                url,
-                skill: entry.name.clone(),
-                path: "(its archive)".into(),
-                expected: package.digest.clone(),
-                found,
-            });
-        }
-        let unpacked = unzip(&bytes, &entry.name, self.max_file_bytes, cap)
-            .map_err(|reason| bad(format!("its archive \"{url}\" {reason}")))?;
-        Ok((url, unpacked))
-    }
-
-    /// One file of a skill: where it was read and its bytes, at most the cap on one file.
+    /// One file of a skill listed by path: where it was read and its bytes, at most the cap on
+    /// one file.
     fn fetch_file(
         &self,
         base: &Base,
-        entry: &IndexEntry,
-        file: &IndexFile,
+        name: &str,
+        path: &str,
         fetch: &mut impl FnMut(&str, u64) -> Result<Vec<u8>, String>,
     ) -> Result<(String, Vec<u8>), IndexError> {
         let cap = self.max_file_bytes;
         match base {
             Base::Url(base) => {
-                let segments: Vec<String> = file
-                    .path
+                let segments: Vec<String> = path
                     .split('/')
                     .map(|s| utf8_percent_encode(s, SEGMENT).to_string())
                     .collect();
-                let url = format!("{base}{}/{}", entry.name, segments.join("/"));
+                let url = format!("{base}{name}/{}", segments.join("/"));
                 let bytes = fetch_bounded(fetch, &url, cap, "one file")?;
                 Ok((url, bytes))
             }
             Base::Dir(dir) => {
-                let path = dir.join(&entry.name).join(&file.path);
-                let shown = path.display().to_string();
-                let failed = |reason: String| IndexError::Fetch {
-                    url: shown.clone(),
-                    reason,
-                };
-                // Opened folder by folder, never through a link: the index names the path,
-                // and a link below the index's folder could lead anywhere.
-                let mut folder = Folder::open_ambient(dir).map_err(|e| failed(e.to_string()))?;
-                let segments: Vec<&str> = std::iter::once(entry.name.as_str())
-                    .chain(file.path.split('/'))
-                    .collect();
-                let Some((last, folders)) = segments.split_last() else {
-                    return Err(failed("an empty path".into()));
-                };
-                for name in folders {
-                    folder = folder
-                        .existing(name)
-                        .map_err(|e| failed(e.to_string()))?
-                        .ok_or_else(|| failed("no such folder, or a link".into()))?;
-                }
-                let file = folder
-                    .file(last)
-                    .map_err(|e| failed(e.to_string()))?
-                    .ok_or_else(|| failed("no such file, or a link".into()))?;
-                let bytes = read_capped(file, cap, &shown, "one file")?;
-                Ok((shown, bytes))
+                let relative = format!("{name}/{path}");
+                read_in_dir(dir, &relative, cap, "one file")
             }
         }
     }
@@ -754,25 +827,198 @@ fn index_url(location: &str) -> String {
     }
 }
 
-/// `scheme://host[:port]` of a URL.
-fn origin(url: &str) -> &str {
-    let after_scheme = url.find("://").map_or(0, |i| i + 3);
-    match url[after_scheme..].find('/') {
-        Some(i) => &url[..after_scheme + i],
-        None => url,
+/// Where an entry's `url` leads, resolved against the index (RFC 3986 reference resolution):
+/// a `http(s)://` URL, or, for an index on disk, a path inside the index's folder. A URL of
+/// another scheme, or `http` from an `https` index, is refused (the error says why).
+enum Target {
+    Url(String),
+    Dir(String),
+}
+
+/// `reference` resolved against `base` (see [`Target`]).
+fn resolve(base: &Base, reference: &str) -> Result<Target, String> {
+    let scheme = reference
+        .split_once(':')
+        .filter(|(s, _)| !s.contains(['/', '?', '#']))
+        .map(|(s, _)| s.to_ascii_lowercase());
+    if let Some(scheme) = &scheme
+        && scheme != "http"
+        && scheme != "https"
+    {
+        return Err(format!(
+            "its url {reference:?} has the scheme {scheme:?}; an index's urls are http, https or relative"
+        ));
+    }
+    match base {
+        Base::Url(base) => {
+            let base = url::Url::parse(base).map_err(|e| format!("the index's URL: {e}"))?;
+            let resolved = base
+                .join(reference)
+                .map_err(|e| format!("its url {reference:?} is not a URL reference ({e})"))?;
+            match resolved.scheme() {
+                "https" => {}
+                "http" if base.scheme() == "http" => {}
+                "http" => {
+                    return Err(format!(
+                        "its url {reference:?} leads to plain http from an https index; the artifact must be served over https too"
+                    ));
+                }
+                other => {
+                    return Err(format!(
+                        "its url {reference:?} has the scheme {other:?}; an index's urls are http, https or relative"
+                    ));
+                }
+            }
+            Ok(Target::Url(resolved.into()))
+        }
+        Base::Dir(dir) => {
+            if scheme.is_some() {
+                return Ok(Target::Url(reference.to_owned()));
+            }
+            // A root-relative url names the site's well-known folder, which holds the index.
+            let relative = match reference.strip_prefix(WELL_KNOWN_PREFIX) {
+                Some(rest) if dir.ends_with(WELL_KNOWN_PREFIX.trim_matches('/')) => rest,
+                _ => reference,
+            };
+            if valid_index_path(relative) {
+                Ok(Target::Dir(relative.to_owned()))
+            } else {
+                Err(format!(
+                    "its url {reference:?} is not a path inside the index's folder (relative, no `.` or `..` segment, printable ASCII without \\ ? # [ ])"
+                ))
+            }
+        }
     }
 }
 
-/// A zip's files by path: at most [`MAX_FILES`] entries, `file_cap` bytes each and `total_cap`
-/// together (read, not as the archive claims), each name a path the RFC allows, no link; the
-/// top-level folder `name/` taken off when every entry is under it. The error says what is
-/// wrong, after "its archive ...".
-fn unzip(
+/// An artifact's bytes, at most `cap`, and where they were read.
+fn fetch_artifact(
+    base: &Base,
+    reference: &str,
+    cap: u64,
+    what: &'static str,
+    fetch: &mut impl FnMut(&str, u64) -> Result<Vec<u8>, String>,
+    bad: &impl Fn(String) -> IndexError,
+) -> Result<(String, Vec<u8>), IndexError> {
+    match (resolve(base, reference).map_err(bad)?, base) {
+        (Target::Url(url), _) => {
+            let bytes = fetch_bounded(fetch, &url, cap, what)?;
+            Ok((url, bytes))
+        }
+        (Target::Dir(relative), Base::Dir(dir)) => read_in_dir(dir, &relative, cap, what),
+        (Target::Dir(relative), Base::Url(_)) => Err(bad(format!("{relative:?} is not a URL"))),
+    }
+}
+
+/// The file at `relative` (`/`-separated) below `dir`, at most `cap` bytes, opened folder by
+/// folder, never through a link: the index names the path, and a link below the index's
+/// folder could lead anywhere.
+fn read_in_dir(
+    dir: &Path,
+    relative: &str,
+    cap: u64,
+    what: &'static str,
+) -> Result<(String, Vec<u8>), IndexError> {
+    let shown = dir.join(relative).display().to_string();
+    let failed = |reason: String| IndexError::Fetch {
+        url: shown.clone(),
+        reason,
+    };
+    let mut folder = Folder::open_ambient(dir).map_err(|e| failed(e.to_string()))?;
+    let segments: Vec<&str> = relative.split('/').collect();
+    let Some((last, folders)) = segments.split_last() else {
+        return Err(failed("an empty path".into()));
+    };
+    for name in folders {
+        folder = folder
+            .existing(name)
+            .map_err(|e| failed(e.to_string()))?
+            .ok_or_else(|| failed("no such folder, or a link".into()))?;
+    }
+    let file = folder
+        .file(last)
+        .map_err(|e| failed(e.to_string()))?
+        .ok_or_else(|| failed("no such file, or a link".into()))?;
+    let bytes = read_capped(file, cap, &shown, what)?;
+    Ok((shown, bytes))
+}
+
+/// An archive's files by path, told apart by their first bytes (a URL need not end in
+/// `.zip` or `.tar.gz`): a zip, or a gzipped tar. At most [`MAX_FILES`] entries,
+/// `file_cap` bytes each and `total_cap` together (read, not as the archive claims), each name
+/// a path the RFC allows, no link; the top-level folder `name/` taken off when every entry is
+/// under it. The error says what is wrong, after "its archive ...".
+fn unpack(
     bytes: &[u8],
     name: &str,
     file_cap: u64,
     total_cap: u64,
 ) -> Result<BTreeMap<String, Vec<u8>>, String> {
+    let files = if bytes.starts_with(b"PK\x03\x04") || bytes.starts_with(b"PK\x05\x06") {
+        unzip(bytes, file_cap, total_cap)?
+    } else if bytes.starts_with(&[0x1f, 0x8b]) {
+        untar(bytes, file_cap, total_cap)?
+    } else {
+        return Err("is neither a zip nor a gzipped tar (.tar.gz)".into());
+    };
+    let prefix = format!("{name}/");
+    let nested = !files.is_empty() && files.iter().all(|(p, _)| p.starts_with(&prefix));
+    let mut unpacked = BTreeMap::new();
+    for (path, content) in files {
+        let path = match nested {
+            true => path[prefix.len()..].to_owned(),
+            false => path,
+        };
+        if unpacked.insert(path.clone(), content).is_some() {
+            return Err(format!("holds {path:?} twice"));
+        }
+    }
+    Ok(unpacked)
+}
+
+/// An archive entry's name as a skill path: `./` and a trailing `/` taken off; `None` for the
+/// archive's root itself; an error when it is not a path the RFC allows.
+fn entry_path(raw: &str) -> Result<Option<String>, String> {
+    let trimmed = raw.trim_end_matches('/');
+    let trimmed = trimmed.strip_prefix("./").unwrap_or(trimmed);
+    if trimmed.is_empty() || trimmed == "." {
+        return Ok(None);
+    }
+    if !valid_index_path(trimmed) {
+        return Err(format!(
+            "holds {raw:?}, not a relative path inside the skill (no `..`, no absolute path; RFC \"Archive Distribution\")"
+        ));
+    }
+    Ok(Some(trimmed.to_owned()))
+}
+
+/// One entry's content, read up to `file_cap` and counted against `total_cap`.
+fn read_entry(
+    reader: impl Read,
+    path: &str,
+    file_cap: u64,
+    total: &mut u64,
+    total_cap: u64,
+) -> Result<Vec<u8>, String> {
+    let mut content = Vec::new();
+    reader
+        .take(file_cap.saturating_add(1))
+        .read_to_end(&mut content)
+        .map_err(|e| format!("cannot be unpacked at {path:?} ({e})"))?;
+    if content.len() as u64 > file_cap {
+        return Err(format!(
+            "holds {path:?} over the cap on one file ({file_cap} bytes)"
+        ));
+    }
+    *total += content.len() as u64;
+    if *total > total_cap {
+        return Err(format!("unpacks to more than {total_cap} bytes"));
+    }
+    Ok(content)
+}
+
+/// A zip's plain files (see [`unpack`]).
+fn unzip(bytes: &[u8], file_cap: u64, total_cap: u64) -> Result<Vec<(String, Vec<u8>)>, String> {
     let mut archive = zip::ZipArchive::new(std::io::Cursor::new(bytes))
         .map_err(|e| format!("is not a zip archive ({e})"))?;
     if archive.len() > MAX_FILES * 2 {
@@ -788,42 +1034,63 @@ fn unzip(
         let file = archive
             .by_index(i)
             .map_err(|e| format!("has an entry that cannot be read ({e})"))?;
-        let path = file.name().trim_end_matches('/').to_owned();
-        if !valid_index_path(&path) || file.enclosed_name().is_none() {
+        let raw = file.name().to_owned();
+        if file.enclosed_name().is_none() {
             return Err(format!(
-                "holds {path:?}, not a relative path inside the skill (RFC \"Archive Structure\")"
+                "holds {raw:?}, not a relative path inside the skill (no `..`, no absolute path; RFC \"Archive Distribution\")"
             ));
         }
+        let Some(path) = entry_path(&raw)? else {
+            continue;
+        };
         if file.is_symlink() {
             return Err(format!("holds {path:?} as a link"));
         }
         if file.is_dir() {
             continue;
         }
-        let mut content = Vec::new();
-        file.take(file_cap.saturating_add(1))
-            .read_to_end(&mut content)
-            .map_err(|e| format!("cannot be unpacked at {path:?} ({e})"))?;
-        if content.len() as u64 > file_cap {
-            return Err(format!(
-                "holds {path:?} over the cap on one file ({file_cap} bytes)"
-            ));
-        }
-        total += content.len() as u64;
-        if total > total_cap {
-            return Err(format!("unpacks to more than {total_cap} bytes"));
-        }
+        let content = read_entry(file, &path, file_cap, &mut total, total_cap)?;
         files.push((path, content));
     }
-    let prefix = format!("{name}/");
-    let nested = !files.is_empty() && files.iter().all(|(p, _)| p.starts_with(&prefix));
-    Ok(files
-        .into_iter()
-        .map(|(p, b)| match nested {
-            true => (p[prefix.len()..].to_owned(), b),
-            false => (p, b),
-        })
-        .collect())
+    Ok(files)
+}
+
+/// A gzipped tar's plain files (see [`unpack`]): links, hard links and special files refused.
+/// The decompressed stream is bounded as a whole (headers and skipped data count too), so a
+/// small archive cannot make the reader inflate gigabytes.
+fn untar(bytes: &[u8], file_cap: u64, total_cap: u64) -> Result<Vec<(String, Vec<u8>)>, String> {
+    // Each entry's header (and a long name's) is at most a few KiB; 4 KiB an entry covers them.
+    let stream_cap = total_cap.saturating_add((MAX_FILES as u64 * 2 + 2) * 4096);
+    let inflated = flate2::read::GzDecoder::new(bytes).take(stream_cap);
+    let mut archive = tar::Archive::new(inflated);
+    let entries = archive
+        .entries()
+        .map_err(|e| format!("is not a tar archive ({e})"))?;
+    let mut files = Vec::new();
+    let mut total = 0u64;
+    for (i, entry) in entries.enumerate() {
+        if i >= MAX_FILES * 2 {
+            return Err(format!("holds over {} entries", MAX_FILES * 2));
+        }
+        let entry = entry.map_err(|e| format!("has an entry that cannot be read ({e})"))?;
+        let raw = String::from_utf8_lossy(&entry.path_bytes()).into_owned();
+        let kind = entry.header().entry_type();
+        if kind.is_symlink() || kind.is_hard_link() {
+            return Err(format!("holds {raw:?} as a link"));
+        }
+        let Some(path) = entry_path(&raw)? else {
+            continue;
+        };
+        if kind.is_dir() {
+            continue;
+        }
+        if !kind.is_file() && kind != tar::EntryType::Continuous {
+            return Err(format!("holds {path:?}, not a plain file or folder"));
+        }
+        let content = read_entry(entry, &path, file_cap, &mut total, total_cap)?;
+        files.push((path, content));
+    }
+    Ok(files)
 }
 
 /// `fetch(url)`, refused over `cap` bytes.
@@ -872,8 +1139,10 @@ fn read_capped(
     Ok(bytes)
 }
 
-/// The index's entries, checked (version, names, paths, digests' form, the skill-level digest
-/// against the files' digests) before any file is fetched.
+/// The index's entries, checked before anything is fetched: the format (`$schema`, or the
+/// February text's `version`), names, digests' form; in the revised format each entry's type
+/// and archive name; in the February text the paths and the skill-level digest against the
+/// files' digests.
 fn parse_index(url: &str, bytes: &[u8], allow_unverified: bool) -> Result<Vec<Entry>, IndexError> {
     let malformed = |reason: String| IndexError::Malformed {
         url: url.to_owned(),
@@ -884,19 +1153,58 @@ fn parse_index(url: &str, bytes: &[u8], allow_unverified: bool) -> Result<Vec<En
     let Some(object) = value.as_object() else {
         return Err(malformed("not a JSON object".into()));
     };
-    let version = match object.get("version") {
-        Some(serde_json::Value::String(v)) => Some(v.as_str()),
-        Some(other) => return Err(malformed(format!("`version` is {other}, not a string"))),
-        None if object.contains_key("$schema") => {
-            return Err(malformed(
-                "it names a `$schema` and no `version`: the single-artifact format of a later revision of the RFC, which this client does not read yet".into(),
-            ));
-        }
-        None => None,
+    let skills = match object.get("skills") {
+        Some(serde_json::Value::Array(skills)) => skills,
+        _ => return Err(malformed("no `skills` array".into())),
     };
+    if skills.len() > MAX_SKILLS {
+        return Err(malformed(format!(
+            "{} skills, over the cap of {MAX_SKILLS}",
+            skills.len()
+        )));
+    }
     let version_error = |found: &str| IndexError::Version {
         url: url.to_owned(),
         found: found.to_owned(),
+    };
+    let mut seen = std::collections::BTreeSet::new();
+    let mut unique = |name: &str| -> Result<(), IndexError> {
+        let bad = |reason: String| IndexError::Entry {
+            url: url.to_owned(),
+            skill: name.to_owned(),
+            reason,
+        };
+        if let Some(reason) = name_problem(name) {
+            return Err(bad(reason));
+        }
+        if !seen.insert(name.to_owned()) {
+            return Err(bad("the index lists it twice".into()));
+        }
+        Ok(())
+    };
+    if let Some(schema) = object.get("$schema") {
+        let schema = schema.as_str().unwrap_or_default();
+        if !is_schema_0_2(schema) {
+            return Err(version_error(schema));
+        }
+        let index =
+            serde_json::from_value::<Index>(value.clone()).map_err(|e| malformed(e.to_string()))?;
+        let mut checked = Vec::with_capacity(index.skills.len());
+        for entry in index.skills {
+            unique(&entry.name)?;
+            check_artifact(&entry).map_err(|reason| IndexError::Entry {
+                url: url.to_owned(),
+                skill: entry.name.clone(),
+                reason,
+            })?;
+            checked.push(Entry::Artifact(entry));
+        }
+        return Ok(checked);
+    }
+    let version = match object.get("version") {
+        Some(serde_json::Value::String(v)) => Some(v.as_str()),
+        Some(other) => return Err(malformed(format!("`version` is {other}, not a string"))),
+        None => None,
     };
     let parts: Option<Vec<u64>> = version.map(|v| {
         v.split('.')
@@ -910,16 +1218,11 @@ fn parse_index(url: &str, bytes: &[u8], allow_unverified: bool) -> Result<Vec<En
             .collect::<Option<Vec<u64>>>()
             .unwrap_or_default()
     });
-    let strings_in_files = object
-        .get("skills")
-        .and_then(|s| s.as_array())
-        .is_some_and(|skills| {
-            skills.iter().any(|s| {
-                s.get("files")
-                    .and_then(|f| f.as_array())
-                    .is_some_and(|f| f.iter().any(serde_json::Value::is_string))
-            })
-        });
+    let strings_in_files = skills.iter().any(|s| {
+        s.get("files")
+            .and_then(|f| f.as_array())
+            .is_some_and(|f| f.iter().any(serde_json::Value::is_string))
+    });
     // Pre-1.0, a minor release may break (RFC "Versioning"): 0.2 is read, 0.1 is the old format.
     let verified = match parts.as_deref() {
         Some([0, 2, _]) if !strings_in_files => true,
@@ -936,18 +1239,8 @@ fn parse_index(url: &str, bytes: &[u8], allow_unverified: bool) -> Result<Vec<En
             url: url.to_owned(),
         });
     }
-    let skills = match object.get("skills") {
-        Some(serde_json::Value::Array(skills)) => skills,
-        _ => return Err(malformed("no `skills` array".into())),
-    };
-    if skills.len() > MAX_SKILLS {
-        return Err(malformed(format!(
-            "{} skills, over the cap of {MAX_SKILLS}",
-            skills.len()
-        )));
-    }
-    let entries: Vec<IndexEntry> = if verified {
-        serde_json::from_value::<Index>(value.clone())
+    let entries: Vec<FilesEntry> = if verified {
+        serde_json::from_value::<FilesIndex>(value.clone())
             .map_err(|e| malformed(e.to_string()))?
             .skills
     } else {
@@ -957,20 +1250,14 @@ fn parse_index(url: &str, bytes: &[u8], allow_unverified: bool) -> Result<Vec<En
             .collect::<Result<_, _>>()
             .map_err(malformed)?
     };
-    let mut seen = std::collections::BTreeSet::new();
     let mut checked = Vec::with_capacity(entries.len());
     for entry in entries {
+        unique(&entry.name)?;
         let bad = |reason: String| IndexError::Entry {
             url: url.to_owned(),
             skill: entry.name.clone(),
             reason,
         };
-        if let Some(reason) = name_problem(&entry.name) {
-            return Err(bad(reason));
-        }
-        if !seen.insert(entry.name.clone()) {
-            return Err(bad("the index lists it twice".into()));
-        }
         check_files(&entry, verified).map_err(bad)?;
         if verified {
             let expected = skill_digest(
@@ -994,13 +1281,50 @@ fn parse_index(url: &str, bytes: &[u8], allow_unverified: bool) -> Result<Vec<En
                 });
             }
         }
-        checked.push(Entry { entry, verified });
+        checked.push(Entry::Files { entry, verified });
     }
     Ok(checked)
 }
 
+/// Whether `schema` is the discovery schema at some 0.2.x (pre-1.0, a minor release may break).
+fn is_schema_0_2(schema: &str) -> bool {
+    schema
+        .strip_prefix("https://schemas.agentskills.io/discovery/0.2.")
+        .and_then(|rest| rest.strip_suffix("/schema.json"))
+        .is_some_and(|patch| !patch.is_empty() && patch.bytes().all(|b| b.is_ascii_digit()))
+}
+
+/// A revised-format entry's own rules: its digest's form, and an archive named for its skill
+/// (`{name}.zip` or `{name}.tar.gz`, the last segment of its url's path).
+fn check_artifact(entry: &IndexEntry) -> Result<(), String> {
+    if !is_digest(&entry.digest) {
+        return Err(format!(
+            "its digest {:?} is not `sha256:` and 64 lowercase hex digits",
+            entry.digest
+        ));
+    }
+    if entry.url.is_empty() {
+        return Err("its url is empty".into());
+    }
+    if entry.kind == ArtifactKind::Archive {
+        let path = entry.url.split(['?', '#']).next().unwrap_or_default();
+        let file = path.rsplit('/').next().unwrap_or_default();
+        let named = [".zip", ".tar.gz", ".tgz"]
+            .iter()
+            .any(|ext| file.strip_suffix(ext) == Some(entry.name.as_str()));
+        if !named {
+            return Err(format!(
+                "its archive's url {:?} does not name the skill: expected {name}.zip or {name}.tar.gz",
+                entry.url,
+                name = entry.name
+            ));
+        }
+    }
+    Ok(())
+}
+
 /// A v0.1.0 entry (`files` as strings, no digests) as an entry with empty digests.
-fn old_entry(value: &serde_json::Value) -> Result<IndexEntry, String> {
+fn old_entry(value: &serde_json::Value) -> Result<FilesEntry, String> {
     let text = |key: &str| value.get(key).and_then(|v| v.as_str()).map(str::to_owned);
     let name = text("name").ok_or("a skill without a `name`")?;
     let files = value
@@ -1011,16 +1335,15 @@ fn old_entry(value: &serde_json::Value) -> Result<IndexEntry, String> {
         .map(|f| {
             f.as_str()
                 .or_else(|| f.get("path").and_then(|p| p.as_str()))
-                .map(|path| IndexFile {
+                .map(|path| ListedFile {
                     path: path.to_owned(),
                     digest: String::new(),
                 })
                 .ok_or_else(|| format!("a file of {name:?} is neither a path nor an object"))
         })
         .collect::<Result<_, _>>()?;
-    Ok(IndexEntry {
+    Ok(FilesEntry {
         name,
-        description: text("description").unwrap_or_default(),
         digest: String::new(),
         files,
         package: None,
@@ -1043,7 +1366,7 @@ fn name_problem(name: &str) -> Option<String> {
 }
 
 /// The RFC's path requirements and the caps on one entry's files.
-fn check_files(entry: &IndexEntry, verified: bool) -> Result<(), String> {
+fn check_files(entry: &FilesEntry, verified: bool) -> Result<(), String> {
     if entry.files.len() > MAX_FILES {
         return Err(format!(
             "{} files, over the cap of {MAX_FILES} per skill",
@@ -1290,7 +1613,12 @@ mod tests {
         site.index =
             serde_json::json!({"$schema": "https://example.test/0.2.0/schema.json", "skills": []});
         let err = site.read(Site::reader()).unwrap_err();
-        assert!(err.to_string().contains("$schema"), "{err}");
+        assert!(
+            matches!(&err, IndexError::Version { found, .. } if found.contains("example.test")),
+            "{err}"
+        );
+        site.index = serde_json::json!({"$schema": "https://schemas.agentskills.io/discovery/0.2.3/schema.json", "skills": []});
+        assert!(site.read(Site::reader()).is_ok());
     }
 
     #[test]
@@ -1430,5 +1758,78 @@ mod tests {
                 .contains("over the cap on one file (10000 bytes)"),
             "{err}"
         );
+    }
+
+    #[test]
+    fn urls_resolve_against_the_index_and_never_downgrade() {
+        let https = Base::Url("https://site.test/.well-known/agent-skills/".into());
+        let url = |base: &Base, r: &str| match resolve(base, r) {
+            Ok(Target::Url(url)) => Ok(url),
+            Ok(Target::Dir(path)) => Ok(format!("dir:{path}")),
+            Err(e) => Err(e),
+        };
+        assert_eq!(
+            url(&https, "pdf/SKILL.md").unwrap(),
+            "https://site.test/.well-known/agent-skills/pdf/SKILL.md"
+        );
+        assert_eq!(
+            url(&https, "/.well-known/agent-skills/pdf.zip").unwrap(),
+            "https://site.test/.well-known/agent-skills/pdf.zip"
+        );
+        assert_eq!(
+            url(&https, "https://cdn.test/pdf.tar.gz").unwrap(),
+            "https://cdn.test/pdf.tar.gz"
+        );
+        assert_eq!(
+            url(&https, "../pdf.zip").unwrap(),
+            "https://site.test/.well-known/pdf.zip"
+        );
+        let downgrade = url(&https, "http://site.test/pdf.zip").unwrap_err();
+        assert!(
+            downgrade.contains("plain http from an https index"),
+            "{downgrade}"
+        );
+        let scheme_relative = url(&https, "//other.test/pdf.zip").unwrap();
+        assert_eq!(scheme_relative, "https://other.test/pdf.zip");
+        for bad in [
+            "file:///etc/passwd",
+            "ftp://site.test/pdf.zip",
+            "javascript:alert(1)",
+        ] {
+            let err = url(&https, bad).unwrap_err();
+            assert!(err.contains("http, https or relative"), "{bad}: {err}");
+        }
+        let http = Base::Url("http://127.0.0.1:8/.well-known/agent-skills/".into());
+        assert!(url(&http, "http://127.0.0.1:8/x/pdf.zip").is_ok());
+
+        let dir = Base::Dir(PathBuf::from("/site/.well-known/agent-skills"));
+        assert_eq!(url(&dir, "pdf.zip").unwrap(), "dir:pdf.zip");
+        assert_eq!(
+            url(&dir, "/.well-known/agent-skills/pdf/SKILL.md").unwrap(),
+            "dir:pdf/SKILL.md"
+        );
+        assert!(url(&dir, "../secret.zip").is_err());
+        assert!(url(&dir, "/etc/passwd").is_err());
+    }
+
+    #[test]
+    fn a_tar_gz_bomb_stops_at_the_cap() {
+        let mut builder = tar::Builder::new(flate2::write::GzEncoder::new(
+            Vec::new(),
+            flate2::Compression::best(),
+        ));
+        let mut header = tar::Header::new_gnu();
+        let zeros = vec![0u8; 4 << 20];
+        header.set_size(zeros.len() as u64);
+        header.set_mode(0o644);
+        header.set_cksum();
+        builder
+            .append_data(&mut header, "SKILL.md", &zeros[..])
+            .unwrap();
+        let bytes = builder.into_inner().unwrap().finish().unwrap();
+        assert!(bytes.len() < 64 << 10, "{}", bytes.len());
+        let err = unpack(&bytes, "pdf", 1 << 20, 2 << 20).unwrap_err();
+        assert!(err.contains("over the cap on one file"), "{err}");
+        assert!(unpack(b"not an archive", "pdf", 10, 10).is_err());
     }
 }

@@ -1,15 +1,18 @@
 //! The well-known index: `/.well-known/agent-skills/index.json`, as the Agent Skills Discovery
-//! RFC v0.2.0 defines it (cloudflare/agent-skills-discovery-rfc, "Discovery Index" and
-//! "Integrity and Verification"): a `version`, and per skill its name, description, a skill-level
-//! digest over its files' digests, and each file's `sha256:{hex}` digest.
+//! RFC v0.2.0 defines it in its revision of 2026-03-12
+//! (<https://github.com/cloudflare/agent-skills-discovery-rfc/blob/main/README.md>, "Updated
+//! Date: 2026-03-12", "Discovery Index" and "Integrity and Verification"): a `$schema` URI, and
+//! per skill one artifact: its name, `type` (`skill-md`, a lone SKILL.md, or `archive`, a `.zip`
+//! or `.tar.gz` of the skill's folder), description, `url` (resolved against the index's URL) and
+//! the artifact's `sha256:{hex}` digest.
 
 use serde::{Deserialize, Serialize};
 use sha2::{Digest, Sha256};
 
 use crate::model::skill::Skill;
 
-/// The index version this crate writes; it reads any `0.2.x`.
-pub(crate) const INDEX_VERSION: &str = "0.2.0";
+/// The `$schema` this crate writes; it reads any `0.2.x` one.
+pub(crate) const SCHEMA: &str = "https://schemas.agentskills.io/discovery/0.2.0/schema.json";
 
 /// Where the index lives on a site, and where the files it names are served from.
 pub(crate) const WELL_KNOWN_PREFIX: &str = "/.well-known/agent-skills/";
@@ -17,44 +20,37 @@ pub(crate) const WELL_KNOWN_PREFIX: &str = "/.well-known/agent-skills/";
 /// The whole index file.
 #[derive(Clone, Debug, PartialEq, Eq, Serialize, Deserialize)]
 pub(crate) struct Index {
-    /// The schema version, `M.m.p`.
-    pub(crate) version: String,
+    /// The schema's URI: its version is in the path.
+    #[serde(rename = "$schema")]
+    pub(crate) schema: String,
     /// One entry per skill, in name order when this crate writes it.
     pub(crate) skills: Vec<IndexEntry>,
 }
 
-/// One skill of an index.
+/// One skill of an index: its one artifact.
 #[derive(Clone, Debug, PartialEq, Eq, Serialize, Deserialize)]
 pub(crate) struct IndexEntry {
-    /// The skill's name: its folder under the well-known prefix.
+    /// The skill's name.
     pub(crate) name: String,
+    /// What the artifact is.
+    #[serde(rename = "type")]
+    pub(crate) kind: ArtifactKind,
     /// What it does and when to use it.
     pub(crate) description: String,
-    /// The skill-level digest: [`skill_digest`] over `files`.
-    pub(crate) digest: String,
-    /// Every file of the skill, `SKILL.md` first.
-    pub(crate) files: Vec<IndexFile>,
-    /// An archive of the skill, when the publisher offers one.
-    #[serde(default, skip_serializing_if = "Option::is_none")]
-    pub(crate) package: Option<IndexPackage>,
-}
-
-/// One file of a skill in an index.
-#[derive(Clone, Debug, PartialEq, Eq, Serialize, Deserialize)]
-pub(crate) struct IndexFile {
-    /// Relative to the skill's folder, `/`-separated.
-    pub(crate) path: String,
-    /// `sha256:{hex}` of the file's raw bytes.
-    pub(crate) digest: String,
-}
-
-/// An archive of one skill named by an index entry.
-#[derive(Clone, Debug, PartialEq, Eq, Serialize, Deserialize)]
-pub(crate) struct IndexPackage {
-    /// Where the archive is, absolute or relative to the index.
+    /// Where the artifact is: absolute, or relative to the index's URL (RFC 3986).
     pub(crate) url: String,
-    /// `sha256:{hex}` of the archive's bytes.
+    /// `sha256:{hex}` of the artifact's bytes.
     pub(crate) digest: String,
+}
+
+/// The two artifact types of the revised RFC.
+#[derive(Clone, Copy, Debug, PartialEq, Eq, Serialize, Deserialize)]
+#[serde(rename_all = "kebab-case")]
+pub(crate) enum ArtifactKind {
+    /// One `SKILL.md`: the whole skill.
+    SkillMd,
+    /// A `.zip` or `.tar.gz` holding the skill's folder, `SKILL.md` at its root.
+    Archive,
 }
 
 /// `sha256:{hex}` of some bytes: a file's or an archive's digest.
@@ -62,7 +58,8 @@ pub(crate) fn file_digest(bytes: &[u8]) -> String {
     format!("sha256:{}", hex::encode(Sha256::digest(bytes)))
 }
 
-/// The skill-level digest (RFC "Skill-Level Digest"): the files sorted by path as bytes, a line
+/// The skill-level digest of the RFC's February 2026 text (what an index with `version` and
+/// `files` carries; the reader still checks one): the files sorted by path as bytes, a line
 /// `{path}\0{hex}\n` each, SHA-256 of the lines. `files` are `(path, sha256:{hex} digest)`; a
 /// digest without the prefix is taken as bare hex.
 pub(crate) fn skill_digest<'a>(files: impl IntoIterator<Item = (&'a str, &'a str)>) -> String {
@@ -97,7 +94,7 @@ pub(crate) const INDEX_FILE: &str = "index.json";
 /// Whether `skill` can be listed in an index: its name and every path are ones the RFC allows.
 /// Otherwise the first refused path (or the name) and why.
 pub(crate) fn check_indexable(skill: &Skill) -> Result<(), (String, &'static str)> {
-    const WHY: &str = "the well-known index takes relative paths of printable ASCII without `\\ ? # [ ]` (Agent Skills Discovery RFC v0.2.0, \"Path requirements\")";
+    const WHY: &str = "the well-known index takes relative paths of printable ASCII without `\\ ? # [ ]` (Agent Skills Discovery RFC v0.2.0)";
     if !valid_index_path(skill.name()) || skill.name().contains('/') {
         return Err((skill.name().to_owned(), WHY));
     }
@@ -107,32 +104,11 @@ pub(crate) fn check_indexable(skill: &Skill) -> Result<(), (String, &'static str
     }
 }
 
-/// The entry of one skill: `files` are its files as served, `SKILL.md` first, each with its
-/// digest; `package` the digest of its archive when one is served beside its folder as
-/// `{name}.zip`.
-pub(crate) fn entry(
-    name: &str,
-    description: &str,
-    files: Vec<IndexFile>,
-    package: Option<String>,
-) -> IndexEntry {
-    IndexEntry {
-        name: name.to_owned(),
-        description: description.to_owned(),
-        digest: skill_digest(files.iter().map(|f| (f.path.as_str(), f.digest.as_str()))),
-        files,
-        package: package.map(|digest| IndexPackage {
-            url: format!("{name}.zip"),
-            digest,
-        }),
-    }
-}
-
-/// The index of `entries`, in name order, at [`INDEX_VERSION`].
+/// The index of `entries`, in name order, under [`SCHEMA`].
 pub(crate) fn of_entries(mut entries: Vec<IndexEntry>) -> Index {
     entries.sort_by(|a, b| a.name.cmp(&b.name));
     Index {
-        version: INDEX_VERSION.to_owned(),
+        schema: SCHEMA.to_owned(),
         skills: entries,
     }
 }
@@ -197,21 +173,21 @@ mod tests {
 
     #[test]
     fn an_index_round_trips_through_json() {
-        let index = Index {
-            version: INDEX_VERSION.into(),
-            skills: vec![IndexEntry {
-                name: "demo".into(),
-                description: "A demo.".into(),
-                digest: skill_digest([("SKILL.md", file_digest(b"x").as_str())]),
-                files: vec![IndexFile {
-                    path: "SKILL.md".into(),
-                    digest: file_digest(b"x"),
-                }],
-                package: None,
-            }],
-        };
+        let index = of_entries(vec![IndexEntry {
+            name: "demo".into(),
+            kind: ArtifactKind::SkillMd,
+            description: "A demo.".into(),
+            url: "demo/SKILL.md".into(),
+            digest: file_digest(b"x"),
+        }]);
         let json = serde_json::to_string(&index).unwrap();
-        assert!(!json.contains("package"), "{json}");
+        assert!(
+            json.contains(
+                r#""$schema":"https://schemas.agentskills.io/discovery/0.2.0/schema.json""#
+            ),
+            "{json}"
+        );
+        assert!(json.contains(r#""type":"skill-md""#), "{json}");
         assert_eq!(serde_json::from_str::<Index>(&json).unwrap(), index);
         assert!(WELL_KNOWN_PREFIX.ends_with('/'));
     }

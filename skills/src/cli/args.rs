@@ -228,7 +228,9 @@ pub(super) enum Command {
     /// Write the skills of PATH as zip archives the Anthropic and OpenAI skills APIs accept for
     /// upload (one top-level folder per skill; the same bytes for the same skills), or with
     /// --index a static site's `.well-known/agent-skills/` folder: `index.json` (Agent Skills
-    /// Discovery v0.2.0), each skill's files and its archive. Skills are checked strictly
+    /// Discovery v0.2.0, revised 2026-03-12: one artifact per skill, `NAME/SKILL.md` for a skill
+    /// of SKILL.md alone, else `NAME.zip` with SKILL.md at its root) and each skill's files.
+    /// Skills are checked strictly
     /// first, as `validate` checks them. Prints one line per file written: path, size in bytes,
     /// sha256 digest, tab-separated.
     #[command(
@@ -245,8 +247,8 @@ pub(super) enum Command {
         /// One archive, NAME.zip, holding every skill's folder, instead of one per skill.
         #[arg(long, value_name = "NAME", conflicts_with = "index")]
         set: Option<String>,
-        /// Write DIR/.well-known/agent-skills/ (index.json, the skills' files, NAME.zip each)
-        /// for a static site, instead of archives alone.
+        /// Write DIR/.well-known/agent-skills/ (index.json, the skills' files, NAME.zip for
+        /// each skill with more than SKILL.md) for a static site, instead of upload archives.
         #[arg(long)]
         index: bool,
         #[command(flatten)]
@@ -330,10 +332,10 @@ pub(super) struct InstallArgs {
     #[arg(required_unless_present_any = ["cargo", "index"], conflicts_with_all = ["cargo", "index"])]
     pub(super) path: Option<PathBuf>,
     /// Take the skills from a site's well-known index instead of PATH (Agent Skills Discovery
-    /// RFC v0.2.0): its URL (`https://example.com` means its
+    /// RFC v0.2.0, revised 2026-03-12): its URL (`https://example.com` means its
     /// `/.well-known/agent-skills/index.json`), or an `index.json` on disk (or the folder
-    /// holding its `.well-known/`). Every file is checked against the index's digests and
-    /// every skill validated as `validate` does before anything is written; a skill that fails
+    /// holding its `.well-known/`). Each skill's artifact (SKILL.md, .zip or .tar.gz) is
+    /// checked against the index's digest, archives unpacked safely, and every skill validated as `validate` does before anything is written; a skill that fails
     /// validation is named and left out.
     #[arg(long, value_name = "URL|FILE", conflicts_with = "cargo")]
     pub(super) index: Option<String>,
@@ -613,7 +615,8 @@ pub(super) struct HttpArgs {
     /// 127.0.0.1:8080. Only loopback hosts are accepted in `Host` unless --allow-host
     /// names more; browser origins other than the server's own get 403. Also serves the
     /// skills anyone may see as a site's well-known index, unless --token-file is given:
-    /// http://ADDR/.well-known/agent-skills/index.json, the files it names and NAME.zip each.
+    /// http://ADDR/.well-known/agent-skills/index.json (RFC revised 2026-03-12), NAME/SKILL.md
+    /// or NAME.zip each, and every file at NAME/PATH.
     /// Stops on SIGTERM or Ctrl-C after the requests in flight.
     #[arg(long, value_name = "ADDR")]
     pub(super) http: Option<std::net::SocketAddr>,

@@ -55,7 +55,7 @@ pub(super) fn pack(
         None => Archive::new(&skills),
     };
     let written = if index {
-        archive.well_known(out, true)
+        archive.well_known(out)
     } else {
         archive.write(out)
     };

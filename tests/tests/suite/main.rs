@@ -27,6 +27,7 @@ mod invocation;
 mod links;
 mod overlay;
 mod package_archive;
+mod plugin;
 mod props;
 mod readme;
 mod reattach;

@@ -246,30 +246,20 @@ fn the_written_archives_are_the_bytes_with_their_sizes_and_digests() {
     }
 }
 
-/// The RFC's skill-level digest, written again here from its text: lines `{path}\0{hex}\n`
-/// sorted by path bytes, hashed.
-fn rfc_skill_digest(files: &[(String, String)]) -> String {
-    let mut files = files.to_vec();
-    files.sort_by(|a, b| a.0.as_bytes().cmp(b.0.as_bytes()));
-    let mut hasher = Sha256::new();
-    for (path, digest) in files {
-        hasher.update(format!(
-            "{path}\0{}\n",
-            digest.trim_start_matches("sha256:")
-        ));
-    }
-    format!("sha256:{}", hex::encode(hasher.finalize()))
-}
-
 #[test]
-fn the_well_known_index_names_the_digests_of_the_files_written() {
+fn the_well_known_index_names_one_artifact_per_skill_with_its_digest() {
     let site = tempfile::tempdir().unwrap();
-    let written = Archive::new(&SKILLS).well_known(site.path(), true).unwrap();
+    let written = Archive::new(&SKILLS).well_known(site.path()).unwrap();
     let base = site.path().join(".well-known/agent-skills");
     assert_eq!(written[0].path, base.join("index.json"));
     let index: serde_json::Value =
         serde_json::from_slice(&fs::read(base.join("index.json")).unwrap()).unwrap();
-    assert_eq!(index["version"], "0.2.0");
+    // The RFC's revision of 2026-03-12: `$schema`, no `version`, no per-file lists.
+    assert_eq!(
+        index["$schema"],
+        "https://schemas.agentskills.io/discovery/0.2.0/schema.json"
+    );
+    assert!(index.get("version").is_none(), "{index}");
     let skills = index["skills"].as_array().unwrap();
     let names: Vec<&str> = skills.iter().map(|s| s["name"].as_str().unwrap()).collect();
     assert_eq!(names, ["code-review", "pdf"]);
@@ -279,57 +269,44 @@ fn the_well_known_index_names_the_digests_of_the_files_written() {
             skill["description"],
             SKILLS.get(name).unwrap().description()
         );
-        let files = skill["files"].as_array().unwrap();
-        assert_eq!(files[0]["path"], "SKILL.md");
-        let mut rehashed = Vec::new();
-        for file in files {
-            let path = file["path"].as_str().unwrap();
-            let digest = sha256(&fs::read(base.join(name).join(path)).unwrap());
-            assert_eq!(file["digest"], digest.as_str(), "{name}/{path}");
-            rehashed.push((path.to_owned(), digest));
-        }
-        assert_eq!(skill["digest"], rfc_skill_digest(&rehashed).as_str());
-        // The archive beside the folder, named with its digest.
-        let package = &skill["package"];
-        assert_eq!(package["url"], format!("{name}.zip").as_str());
-        let zip = fs::read(base.join(format!("{name}.zip"))).unwrap();
-        assert_eq!(package["digest"], sha256(&zip).as_str());
-        // The archive's files are the files served.
-        for (entry, _, _, content) in entries(&zip) {
-            if let Some(path) = entry
-                .strip_prefix(&format!("{name}/"))
-                .filter(|p| !p.is_empty() && !p.ends_with('/'))
-            {
-                assert_eq!(
-                    content,
-                    fs::read(base.join(name).join(path)).unwrap(),
-                    "{entry}"
-                );
-            }
+        assert!(skill.get("files").is_none() && skill.get("package").is_none());
+        let url = skill["url"].as_str().unwrap();
+        let artifact = fs::read(base.join(url)).unwrap();
+        assert_eq!(skill["digest"], sha256(&artifact).as_str(), "{name}");
+    }
+    // SKILL.md alone: the file itself.
+    assert_eq!(skills[0]["type"], "skill-md");
+    assert_eq!(skills[0]["url"], "code-review/SKILL.md");
+    // More files: a zip with SKILL.md at its root, each entry the file served beside it.
+    assert_eq!(skills[1]["type"], "archive");
+    assert_eq!(skills[1]["url"], "pdf.zip");
+    let zip = fs::read(base.join("pdf.zip")).unwrap();
+    let listed = entries(&zip);
+    assert_eq!(listed[0].0, "SKILL.md");
+    assert!(
+        listed.iter().all(|(e, ..)| !e.starts_with("pdf/")),
+        "{listed:?}"
+    );
+    for (entry, _, _, content) in &listed {
+        if !entry.ends_with('/') {
+            assert_eq!(
+                content,
+                &fs::read(base.join("pdf").join(entry)).unwrap(),
+                "{entry}"
+            );
         }
     }
-    // The same set written again gives the same index, byte for byte.
+    // The same set written again gives the same index and archive, byte for byte.
     let again = tempfile::tempdir().unwrap();
     Archive::new(&loaded(&fixture("basic")))
-        .well_known(again.path(), true)
+        .well_known(again.path())
         .unwrap();
+    let again = again.path().join(".well-known/agent-skills");
     assert_eq!(
         fs::read(base.join("index.json")).unwrap(),
-        fs::read(again.path().join(".well-known/agent-skills/index.json")).unwrap()
+        fs::read(again.join("index.json")).unwrap()
     );
-    // Without archives there is no `package` entry.
-    let bare = tempfile::tempdir().unwrap();
-    Archive::new(&SKILLS)
-        .well_known(bare.path(), false)
-        .unwrap();
-    let text = fs::read_to_string(bare.path().join(".well-known/agent-skills/index.json")).unwrap();
-    assert!(!text.contains("package"), "{text}");
-    assert!(
-        !bare
-            .path()
-            .join(".well-known/agent-skills/pdf.zip")
-            .exists()
-    );
+    assert_eq!(zip, fs::read(again.join("pdf.zip")).unwrap());
 }
 
 #[test]
@@ -345,12 +322,34 @@ fn a_path_the_index_does_not_allow_is_refused() {
     );
     let set = SkillSet::from_skills(vec![skill], &ListingFormat::Markdown);
     let site = tempfile::tempdir().unwrap();
-    let err = Archive::new(&set)
-        .well_known(site.path(), false)
-        .unwrap_err();
+    let err = Archive::new(&set).well_known(site.path()).unwrap_err();
     assert!(
         matches!(err, ArchiveError::UnsafePath { ref path, .. } if path == "a#b.md"),
         "{err}"
     );
-    assert!(err.to_string().contains("Path requirements"), "{err}");
+    assert!(err.to_string().contains("printable ASCII"), "{err}");
+}
+
+#[test]
+fn the_well_known_folder_reads_back_through_the_index_reader() {
+    use skills_embed::package::IndexReader;
+    let site = tempfile::tempdir().unwrap();
+    Archive::new(&SKILLS).well_known(site.path()).unwrap();
+    let fetched = IndexReader::new(site.path().to_str().unwrap())
+        .read(|url, _| Err(format!("no network here ({url})")))
+        .unwrap();
+    assert!(fetched.refused.is_empty() && !fetched.unverified);
+    for skill in SKILLS.skills() {
+        let read = fetched.set.get(skill.name()).unwrap();
+        assert_eq!(read.description(), skill.description());
+        let paths: Vec<&str> = skill.paths().collect();
+        assert_eq!(read.paths().collect::<Vec<_>>(), paths, "{}", skill.name());
+        for path in paths.iter().filter(|p| **p != "SKILL.md") {
+            assert_eq!(
+                read.load(path).unwrap().bytes(),
+                skill.load(path).unwrap().bytes(),
+                "{path}"
+            );
+        }
+    }
 }

@@ -1,6 +1,9 @@
 //! `GET /.well-known/agent-skills/...` ([`Options::well_known`](crate::mcp::Options)): the
-//! Agent Skills Discovery index of what an anonymous client may see, the files it names and
-//! each skill's archive, from the source's current snapshot.
+//! Agent Skills Discovery index (RFC v0.2.0 as revised on 2026-03-12,
+//! <https://github.com/cloudflare/agent-skills-discovery-rfc/blob/main/README.md>: one artifact
+//! per skill) of what an anonymous client may see, each artifact it names (a `SKILL.md`, or a
+//! `.zip` with `SKILL.md` at its root), and every file of a listed skill at `{name}/{path}`,
+//! from the source's current snapshot.
 //!
 //! What is listed is what the server's own settings show a model ([`Tools::visible`]: the
 //! permissions, `deny` and the hide predicate; a token's settings play no part): a hidden skill
@@ -20,7 +23,8 @@ use super::body::Body;
 use crate::host::lock;
 use crate::model::skill::Skill;
 use crate::package::{
-    INDEX_FILE, WELL_KNOWN_PREFIX, check_indexable, index_of, packed_files, skill_zip, to_json,
+    INDEX_FILE, WELL_KNOWN_PREFIX, check_indexable, index_of, needs_archive, packed_files,
+    skill_zip, to_json,
 };
 use crate::tools::{Settings, Snapshot, Source, Tools};
 
@@ -41,7 +45,7 @@ struct Built {
     index: (Bytes, String),
     /// `{name}/{path}` of every file listed, with its digest.
     files: BTreeMap<String, String>,
-    /// `{name}.zip` of every archive listed, with its bytes and digest.
+    /// `{name}.zip` of every archive listed (`SKILL.md` at its root), with its bytes and digest.
     archives: BTreeMap<String, (Bytes, String)>,
 }
 
@@ -150,8 +154,8 @@ impl Built {
             .filter(|skill| check_indexable(skill).is_ok())
             .collect();
         let mut archives = BTreeMap::new();
-        for skill in &skills {
-            // A skill that cannot be zipped is still listed, without its `package`.
+        for skill in skills.iter().filter(|skill| needs_archive(skill)) {
+            // A skill that cannot be zipped is left out of the index: its entry needs one.
             if let Ok(zip) = skill_zip(skill) {
                 let digest = crate::package::file_digest(&zip);
                 archives.insert(format!("{}.zip", skill.name()), (Bytes::from(zip), digest));
@@ -160,14 +164,15 @@ impl Built {
         let index = index_of(skills.iter().copied(), |name| {
             archives.get(&format!("{name}.zip")).map(|(_, d)| d.clone())
         });
-        let files = index
-            .skills
+        // Every file of a listed skill stays readable at `{name}/{path}` (progressive reads).
+        let files = skills
             .iter()
-            .flat_map(|entry| {
-                entry
-                    .files
-                    .iter()
-                    .map(|f| (format!("{}/{}", entry.name, f.path), f.digest.clone()))
+            .filter(|skill| index.skills.iter().any(|e| e.name == skill.name()))
+            .flat_map(|skill| {
+                packed_files(skill).into_iter().map(|f| {
+                    let digest = crate::package::file_digest(&f.bytes);
+                    (format!("{}/{}", skill.name(), f.path), digest)
+                })
             })
             .collect();
         let json = to_json(&index);

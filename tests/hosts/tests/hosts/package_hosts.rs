@@ -106,7 +106,11 @@ fn pack_writes_an_archive_per_skill_and_prints_path_size_and_digest() {
         site.join(".well-known/agent-skills/pdf.zip").display()
     )));
     let json: serde_json::Value = serde_json::from_slice(&std::fs::read(index).unwrap()).unwrap();
-    assert_eq!(json["version"], "0.2.0");
+    assert_eq!(
+        json["$schema"],
+        "https://schemas.agentskills.io/discovery/0.2.0/schema.json"
+    );
+    assert_eq!(json["skills"][1]["type"], "archive");
 }
 
 #[test]
@@ -225,19 +229,20 @@ async fn the_well_known_index_serves_what_an_anonymous_client_may_see() {
         "a hidden skill is not listed: {text}"
     );
     let index: serde_json::Value = serde_json::from_slice(&body).unwrap();
-    assert_eq!(index["version"], "0.2.0");
+    assert_eq!(
+        index["$schema"],
+        "https://schemas.agentskills.io/discovery/0.2.0/schema.json"
+    );
     let entry = &index["skills"][0];
     assert_eq!(entry["name"], "notes");
     assert_eq!(index["skills"].as_array().unwrap().len(), 1);
     let etag = header(&headers, "etag").unwrap().to_owned();
     assert_eq!(etag, format!("\"{}\"", sha256(&body)));
 
-    // Every file named hashes to its digest; SKILL.md is markdown, served whole.
-    for file in entry["files"].as_array().unwrap() {
-        let path = file["path"].as_str().unwrap();
+    // Its files stay readable one by one; SKILL.md is markdown, served whole.
+    for path in ["SKILL.md", "scripts/run.sh"] {
         let (status, headers, bytes) = get(addr, &format!("{base}/notes/{path}"), &[]).await;
         assert_eq!(status, 200, "{path}");
-        assert_eq!(file["digest"], sha256(&bytes).as_str(), "{path}");
         if path == "SKILL.md" {
             assert_eq!(
                 header(&headers, "content-type"),
@@ -250,12 +255,16 @@ async fn the_well_known_index_serves_what_an_anonymous_client_may_see() {
             );
         }
     }
-    // The archive named by `package`, with its digest, and unchanged on a second ask.
-    assert_eq!(entry["package"]["url"], "notes.zip");
+    // The one artifact: an archive (a script beside SKILL.md), its digest, SKILL.md at its
+    // root, and unchanged on a second ask.
+    assert_eq!(entry["type"], "archive");
+    assert_eq!(entry["url"], "notes.zip");
     let (status, headers, zip) = get(addr, &format!("{base}/notes.zip"), &[]).await;
     assert_eq!(status, 200);
     assert_eq!(header(&headers, "content-type"), Some("application/zip"));
-    assert_eq!(entry["package"]["digest"], sha256(&zip).as_str());
+    assert_eq!(entry["digest"], sha256(&zip).as_str());
+    let archive = zip::ZipArchive::new(std::io::Cursor::new(zip.clone())).unwrap();
+    assert_eq!(archive.name_for_index(0), Some("SKILL.md"));
     let tag = header(&headers, "etag").unwrap().to_owned();
     let (status, _, body) = get(
         addr,
