@@ -15,7 +15,6 @@
 mod archive;
 mod crates;
 mod fetch;
-#[allow(dead_code)] // used by the archive, the index server and its client, coming next (issue 29)
 mod index;
 mod plugin;
 

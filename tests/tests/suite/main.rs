@@ -27,7 +27,6 @@ mod invocation;
 mod links;
 mod overlay;
 mod package_archive;
-mod plugin;
 mod props;
 mod readme;
 mod reattach;
