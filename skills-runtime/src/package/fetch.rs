@@ -192,8 +192,8 @@ pub enum IndexError {
         url: String,
         /// The skill.
         skill: String,
-        /// The file's path in the skill.
-        path: String,
+        /// The file's path in the skill; `None` for the skill's archive.
+        path: Option<String>,
         /// The digest the index gives.
         expected: String,
         /// The digest of the bytes fetched.
@@ -283,7 +283,11 @@ impl fmt::Display for IndexError {
                 found,
             } => write!(
                 f,
-                "The file {path:?} of the skill {skill:?} (\"{url}\") does not match the index: the index says {expected}, the bytes fetched are {found}. The file or the index changed since the index was made, or was tampered with. {NOTHING}; try again later, or ask the publisher to rebuild the index."
+                "{} of the skill {skill:?} (\"{url}\") does not match the index: the index says {expected}, the bytes fetched are {found}. The file or the index changed since the index was made, or was tampered with. {NOTHING}; try again later, or ask the publisher to rebuild the index.",
+                match path {
+                    Some(path) => format!("The file {path:?}"),
+                    None => "The archive".to_owned(),
+                }
             ),
             IndexError::SkillDigest {
                 url,
@@ -539,8 +543,8 @@ impl IndexReader {
                 url,
                 skill: entry.name.clone(),
                 path: match entry.kind {
-                    ArtifactKind::SkillMd => MANIFEST.to_owned(),
-                    ArtifactKind::Archive => "(its archive)".to_owned(),
+                    ArtifactKind::SkillMd => Some(MANIFEST.to_owned()),
+                    ArtifactKind::Archive => None,
                 },
                 expected: entry.digest.clone(),
                 found,
@@ -604,7 +608,7 @@ impl IndexReader {
                     return Err(IndexError::FileDigest {
                         url,
                         skill: entry.name.clone(),
-                        path: "(its archive)".into(),
+                        path: None,
                         expected: package.digest.clone(),
                         found,
                     });
@@ -639,7 +643,7 @@ impl IndexReader {
                 return Err(IndexError::FileDigest {
                     url,
                     skill: entry.name.clone(),
-                    path: file.path.clone(),
+                    path: Some(file.path.clone()),
                     expected: file.digest.clone(),
                     found,
                 });
@@ -1733,13 +1737,16 @@ mod tests {
         let altered = zip(&[("SKILL.md", pdf.as_bytes()), ("notes.md", b"evil\n")]);
         let err = with_archive(&altered).read(Site::reader()).unwrap_err();
         assert!(
-            matches!(&err, IndexError::FileDigest { path, .. } if path == "notes.md"),
+            matches!(&err, IndexError::FileDigest { path: Some(path), .. } if path == "notes.md"),
             "{err}"
         );
         let mut site = with_archive(&altered);
         site.index["skills"][0]["package"]["digest"] = file_digest(b"other").into();
         let err = site.read(Site::reader()).unwrap_err();
-        assert!(err.to_string().contains("\"(its archive)\""), "{err}");
+        assert!(
+            err.to_string().starts_with("The archive of the skill"),
+            "{err}"
+        );
 
         let escaping = zip(&[("SKILL.md", pdf.as_bytes()), ("../../evil.sh", b"x")]);
         let err = with_archive(&escaping).read(Site::reader()).unwrap_err();

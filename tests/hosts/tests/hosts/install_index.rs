@@ -315,7 +315,7 @@ fn a_tampered_artifact_is_refused_with_both_digests_and_nothing_is_written() {
     let (code, out, err) = skills(dir.path(), &["install", "--index", &site.url()]);
     assert_eq!(code, 1, "{out}{err}");
     assert!(
-        err.contains("\"(its archive)\" of the skill \"csv\"")
+        err.contains("The archive of the skill \"csv\"")
             && err.contains(&format!("{PREFIX}csv.zip"))
             && err.contains(&format!("the index says sha256:{expected}"))
             && err.contains(&format!("the bytes fetched are sha256:{}", sha(&evil)))
