@@ -770,3 +770,47 @@ async fn a_fixed_set_acknowledges_a_listen_and_ends_it() {
     );
     client.cancel().await.unwrap();
 }
+
+#[tokio::test(flavor = "multi_thread", worker_threads = 2)]
+async fn listen_streams_are_counted_with_the_event_streams() {
+    let current = Arc::new(Mutex::new(listened(["A.\n", "B.\n", "S.\n"])));
+    let shared = Arc::clone(&current);
+    // Six connections: event streams (listens among them) hold at most three.
+    let (addr, stop, running) = start(
+        McpServer::new(
+            Source::live(move || Arc::clone(&shared.lock().unwrap())),
+            Settings::default(),
+        )
+        .with_options(Options {
+            stateless: true,
+            max_connections: Some(6),
+            ..Options::default()
+        }),
+    )
+    .await;
+    let config = StreamableHttpClientTransportConfig::with_uri(format!("http://{addr}/mcp"));
+    let client = open(StreamableHttpClientTransport::from_config(config), MODERN).await;
+    let asked = || SubscriptionFilter::builder().tools_list_changed().build();
+    let mut open_streams = Vec::new();
+    for _ in 0..3 {
+        open_streams.push(client.peer().listen(asked()).await.unwrap());
+    }
+    let refused = client.peer().listen(asked()).await.unwrap_err().to_string();
+    assert!(refused.contains("503") || refused.contains("Too many event streams"), "{refused}");
+    // Requests still find a connection.
+    assert!(!client.list_all_tools().await.unwrap().is_empty());
+    // One closed, the next listen is taken.
+    open_streams.pop().unwrap().cancel().await.unwrap();
+    let mut again = None;
+    for _ in 0..100 {
+        if let Ok(stream) = client.peer().listen(asked()).await {
+            again = Some(stream);
+            break;
+        }
+        tokio::time::sleep(Duration::from_millis(20)).await;
+    }
+    assert!(again.is_some(), "a listen after one closed");
+    client.cancel().await.unwrap();
+    let _ = stop.send(());
+    running.await.unwrap().unwrap();
+}
