@@ -216,7 +216,7 @@ fn changes(host: &Host, set: &Snapshot, listening: &Listening) -> Option<(usize,
     let tools = served(host, set);
     let signature = signature(&tools);
     let before = lock(&listening.seen).replace((Arc::clone(set), signature));
-    if !before.is_some_and(|(_, b)| b != signature) {
+    if before.is_none_or(|(_, b)| b == signature) {
         return None;
     }
     Some((tools.visible().count(), listening.updated(&tools)))

@@ -15,9 +15,9 @@ use std::sync::{Arc, Mutex};
 use std::time::Duration;
 
 use rmcp::model::{
-    CacheScope, ClientConfig, GetPromptRequestParams, LoggingLevel, PaginatedRequestParams,
-    GetMeta, ProtocolVersion, ReadResourceRequestParams, RequestMetaObject, ServerNotification,
-    SetLevelRequestParams, SubscriptionFilter,
+    CacheScope, ClientConfig, GetMeta, GetPromptRequestParams, LoggingLevel,
+    PaginatedRequestParams, ProtocolVersion, ReadResourceRequestParams, RequestMetaObject,
+    ServerNotification, SetLevelRequestParams, SubscriptionFilter,
 };
 use rmcp::service::{
     NotificationContext, RoleClient, RunningService, ServiceError, Subscription, SubscriptionEnd,
@@ -677,7 +677,10 @@ fn deny_secret() -> Settings {
 
 /// What a listening client hears on a live set: the acknowledgement first, then the changes its
 /// filter asked for, each tagged with the stream's id; never a denied skill's file.
-async fn listen_and_hear(client: &RunningService<RoleClient, Notes>, current: &Mutex<Arc<SkillSet>>) {
+async fn listen_and_hear(
+    client: &RunningService<RoleClient, Notes>,
+    current: &Mutex<Arc<SkillSet>>,
+) {
     let asked = SubscriptionFilter::builder()
         .tools_list_changed()
         .resource_subscriptions(["skill://a/SKILL.md", "skill://secret/SKILL.md"])
@@ -796,7 +799,10 @@ async fn listen_streams_are_counted_with_the_event_streams() {
         open_streams.push(client.peer().listen(asked()).await.unwrap());
     }
     let refused = client.peer().listen(asked()).await.unwrap_err().to_string();
-    assert!(refused.contains("503") || refused.contains("Too many event streams"), "{refused}");
+    assert!(
+        refused.contains("503") || refused.contains("Too many event streams"),
+        "{refused}"
+    );
     // Requests still find a connection.
     assert!(!client.list_all_tools().await.unwrap().is_empty());
     // One closed, the next listen is taken.
