@@ -820,3 +820,55 @@ async fn listen_streams_are_counted_with_the_event_streams() {
     let _ = stop.send(());
     running.await.unwrap().unwrap();
 }
+
+fn write_skill(root: &std::path::Path, name: &str, body: &str) {
+    let dir = root.join(name);
+    std::fs::create_dir_all(&dir).unwrap();
+    let text = format!(
+        "---\nname: {name}\ndescription: The {name} skill. Use when testing.\n---\n{body}\n"
+    );
+    std::fs::write(dir.join("SKILL.md"), text).unwrap();
+}
+
+#[tokio::test(flavor = "multi_thread", worker_threads = 2)]
+async fn skills_serve_tells_a_listener_of_an_edit_on_disk() {
+    let root = tempfile::tempdir().unwrap();
+    let skills = root.path().join("skills");
+    write_skill(&skills, "a", "A.");
+    write_skill(&skills, "secret", "S.");
+    let rules = root.path().join("permissions");
+    std::fs::write(&rules, "deny secret\n").unwrap();
+    let mut child = tokio::process::Command::new(env!("CARGO_BIN_EXE_skills-cli"))
+        .arg("serve")
+        .arg(&skills)
+        .arg("--permissions")
+        .arg(&rules)
+        .stdin(std::process::Stdio::piped())
+        .stdout(std::process::Stdio::piped())
+        .stderr(std::process::Stdio::null())
+        .kill_on_drop(true)
+        .spawn()
+        .unwrap();
+    let transport = (child.stdout.take().unwrap(), child.stdin.take().unwrap());
+    let client = open(transport, MODERN).await;
+    let asked = SubscriptionFilter::builder()
+        .tools_list_changed()
+        .resource_subscriptions(["skill://a/SKILL.md", "skill://secret/SKILL.md"])
+        .build();
+    let mut stream = client.peer().listen(asked).await.unwrap();
+    assert_eq!(
+        stream.acknowledged().resource_subscriptions,
+        Some(vec!["skill://a/SKILL.md".to_owned()])
+    );
+    // Both files edited; the reload (every second) tells of a's, never of the denied one's: the
+    // next edit's notifications follow a's at once.
+    write_skill(&skills, "secret", "S2.");
+    write_skill(&skills, "a", "A2.");
+    assert_eq!(heard(&mut stream).await, "tools");
+    assert_eq!(heard(&mut stream).await, "skill://a/SKILL.md");
+    write_skill(&skills, "a", "A3.");
+    assert_eq!(heard(&mut stream).await, "tools");
+    assert_eq!(heard(&mut stream).await, "skill://a/SKILL.md");
+    stream.cancel().await.unwrap();
+    client.cancel().await.unwrap();
+}
