@@ -9,7 +9,7 @@
 use std::borrow::Cow;
 use std::collections::{BTreeMap, BTreeSet};
 use std::hash::{DefaultHasher, Hash, Hasher};
-use std::sync::atomic::{AtomicBool, Ordering};
+use std::sync::atomic::{AtomicBool, AtomicUsize, Ordering};
 use std::sync::{Arc, Mutex};
 use std::time::Duration;
 
@@ -24,9 +24,10 @@ use rmcp::model::{
     ReadResourceDirectoryResult, ReadResourceRequestParams, ReadResourceResponse,
     ReadResourceResult, Reference, Resource, ResourceContents, ResourceTemplate,
     ResourceUpdatedNotificationParam, Role, ServerCapabilities, ServerConfig,
-    SetLevelRequestParams, SkillResources, SubscribeRequestParams, Tool, UnsubscribeRequestParams,
+    SetLevelRequestParams, SkillResources, SubscribeRequestParams, SubscriptionFilter, Tool,
+    UnsubscribeRequestParams,
 };
-use rmcp::service::{Peer, RequestContext, RoleServer};
+use rmcp::service::{Peer, RequestContext, RoleServer, SubscriptionContext};
 use rmcp::{ErrorData, ServerHandler};
 use serde_json::Value;
 
@@ -37,7 +38,7 @@ use super::skill_md::{base64, entry, manifest, served};
 use super::uri::{parse_uri, template, uri, uris};
 use super::{
     DIRECTORY, FIXED_CACHE_TTL, LISTING_PROMPT, LIVE_CACHE_TTL, LOGGER, MARKDOWN, MAX_JSON_DEPTH,
-    SCHEME, SUBSCRIPTION_POLL, TOO_DEEP,
+    MAX_LISTENS, SCHEME, SUBSCRIPTION_POLL, TOO_DEEP,
 };
 use crate::host::{Host, lock};
 use crate::model::skill::{MANIFEST, Skill};
@@ -147,6 +148,29 @@ struct Listening {
     subscribed: Mutex<BTreeMap<String, Option<u64>>>,
     /// Whether the task that watches a live set for the subscriptions runs.
     watching: AtomicBool,
+    /// The `subscriptions/listen` streams open on this connection (at most [`MAX_LISTENS`]).
+    listens: Arc<AtomicUsize>,
+}
+
+/// One open `subscriptions/listen` stream, counted while it lives.
+struct ListenSlot(Arc<AtomicUsize>);
+
+impl ListenSlot {
+    /// A slot, or `None` when the connection has [`MAX_LISTENS`] open already.
+    fn take(count: &Arc<AtomicUsize>) -> Option<Self> {
+        count
+            .fetch_update(Ordering::SeqCst, Ordering::SeqCst, |open| {
+                (open < MAX_LISTENS).then_some(open + 1)
+            })
+            .ok()
+            .map(|_| ListenSlot(Arc::clone(count)))
+    }
+}
+
+impl Drop for ListenSlot {
+    fn drop(&mut self) {
+        self.0.fetch_sub(1, Ordering::SeqCst);
+    }
 }
 
 impl Listening {
@@ -168,13 +192,34 @@ impl Listening {
         let mut updated = Vec::new();
         for (uri, before) in subscribed.iter_mut() {
             let now = content_hash(tools, uri);
-            if now != *before {
+            // A skill the client may no longer see (denied, hidden, gone) is not named to it.
+            if now != *before && visible_uri(tools, uri) {
                 *before = now;
                 updated.push(uri.clone());
             }
         }
         updated
     }
+}
+
+/// What changed of a live set, as one client may see it, since it was last told: the number
+/// of skills served now and the subscribed URIs whose content changed (`None`: nothing it may
+/// see changed). Records what it sees now. One place, so `resources/subscribe` (2025-11-25)
+/// and `subscriptions/listen` (2026-07-28) hear of the same changes.
+fn changes(host: &Host, set: &Snapshot, listening: &Listening) -> Option<(usize, Vec<String>)> {
+    if lock(&listening.seen)
+        .as_ref()
+        .is_some_and(|(seen, _)| Arc::ptr_eq(seen, set))
+    {
+        return None;
+    }
+    let tools = served(host, set);
+    let signature = signature(&tools);
+    let before = lock(&listening.seen).replace((Arc::clone(set), signature));
+    if before.is_none_or(|(_, b)| b == signature) {
+        return None;
+    }
+    Some((tools.visible().count(), listening.updated(&tools)))
 }
 
 /// The set to answer from; tells the client when what it may see of a live set changed since
@@ -189,25 +234,7 @@ async fn notice(
     if !source.is_live() {
         return set;
     }
-    if lock(&listening.seen)
-        .as_ref()
-        .is_some_and(|(seen, _)| Arc::ptr_eq(seen, &set))
-    {
-        return set;
-    }
-    let (changed, updated) = {
-        let tools = served(host, &set);
-        let signature = signature(&tools);
-        let before = lock(&listening.seen).replace((Arc::clone(&set), signature));
-        let changed = before.is_some_and(|(_, b)| b != signature);
-        let updated = if changed {
-            listening.updated(&tools)
-        } else {
-            Vec::new()
-        };
-        (changed.then(|| tools.visible().count()), updated)
-    };
-    if let Some(count) = changed {
+    if let Some((count, updated)) = changes(host, &set, listening) {
         // The client may not listen for these; a failure to tell it changes nothing here.
         let _ = peer.notify_tool_list_changed().await;
         let _ = peer.notify_resource_list_changed().await;
@@ -228,6 +255,11 @@ async fn notice(
             .await;
     }
     set
+}
+
+/// Whether `uri` names a file of a skill the client may see (the file need not exist).
+fn visible_uri(tools: &Tools, uri: &str) -> bool {
+    parse_uri(uri).is_ok_and(|(name, _)| tools.lookup(&name).is_ok())
 }
 
 /// A hash of what `resources/read` answers for `uri` now, `None` when it names no file.
@@ -733,6 +765,93 @@ impl ServerHandler for Handler {
         // about it either way.
         lock(&self.listening.subscribed).remove(&request.uri);
         Ok(())
+    }
+
+    fn accepted_subscription_filter(
+        &self,
+        requested: &SubscriptionFilter,
+    ) -> Option<SubscriptionFilter> {
+        // A fixed set never changes: the stream is acknowledged with nothing and ends at once.
+        if !self.source.is_live() {
+            return Some(SubscriptionFilter::new());
+        }
+        // Only files of skills this client may see: a denied or hidden skill's URI is left
+        // out of the acknowledgement (as one that does not exist), so it is never sent.
+        let tools = self.tools(&self.source.snapshot());
+        let mut accepted = requested.clone();
+        accepted.resource_subscriptions = requested.resource_subscriptions.as_ref().map(|uris| {
+            uris.iter()
+                .filter(|uri| visible_uri(&tools, uri))
+                .cloned()
+                .collect()
+        });
+        Some(accepted)
+    }
+
+    async fn listen(&self, context: SubscriptionContext) -> Result<(), ErrorData> {
+        // rmcp acknowledged the stream already; what it may carry is `accepted`, which the
+        // sink enforces and tags with the request's id.
+        if !self.source.is_live() {
+            return Ok(());
+        }
+        let Some(_slot) = ListenSlot::take(&self.listening.listens) else {
+            return Err(ErrorData::new(
+                ErrorCode::INVALID_REQUEST,
+                format!(
+                    "Too many subscriptions/listen streams: this connection keeps {MAX_LISTENS} \
+                     open at once. Cancel one (one stream can carry every kind of change) and \
+                     listen again."
+                ),
+                None,
+            ));
+        };
+        let accepted = context.accepted().clone();
+        let sink = context.sink().clone();
+        let peer = context.request_context().peer.clone();
+        // This stream's own baseline: what the client may see now, and each accepted file.
+        let own = Listening::default();
+        {
+            let set = self.source.snapshot();
+            let tools = self.tools(&set);
+            *lock(&own.seen) = Some((Arc::clone(&set), signature(&tools)));
+            let mut subscribed = lock(&own.subscribed);
+            for uri in accepted.resource_subscriptions.iter().flatten() {
+                subscribed.insert(uri.clone(), content_hash(&tools, uri));
+            }
+        }
+        loop {
+            tokio::select! {
+                () = context.cancelled() => return Ok(()),
+                () = tokio::time::sleep(SUBSCRIPTION_POLL) => {}
+            }
+            if peer.is_transport_closed() {
+                return Ok(());
+            }
+            let set = self.source.snapshot();
+            let Some((_, updated)) = changes(&self.host, &set, &own) else {
+                continue;
+            };
+            // A send fails when the stream closed (the client went): the stream ends.
+            let sent = async {
+                if accepted.tools_list_changed == Some(true) {
+                    sink.notify_tool_list_changed().await?;
+                }
+                if accepted.prompts_list_changed == Some(true) {
+                    sink.notify_prompt_list_changed().await?;
+                }
+                if accepted.resources_list_changed == Some(true) {
+                    sink.notify_resource_list_changed().await?;
+                }
+                for uri in updated {
+                    sink.notify_resource_updated(uri).await?;
+                }
+                Ok::<(), rmcp::service::SubscriptionSendError>(())
+            }
+            .await;
+            if sent.is_err() {
+                return Ok(());
+            }
+        }
     }
 
     async fn list_prompts(

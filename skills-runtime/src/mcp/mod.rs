@@ -214,6 +214,10 @@ const LOGGER: &str = "skills";
 /// How often a live set is checked for changes while a client has subscriptions.
 const SUBSCRIPTION_POLL: std::time::Duration = std::time::Duration::from_millis(200);
 
+/// The `subscriptions/listen` streams one connection keeps open at once: each is a task that
+/// polls the set, and a client needs one or two (a stream per filter).
+const MAX_LISTENS: usize = 8;
+
 /// The media type of a `SKILL.md` resource.
 const MARKDOWN: &str = "text/markdown";
 

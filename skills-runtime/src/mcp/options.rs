@@ -92,8 +92,9 @@ pub struct Options {
     pub cache_ttl: Option<Duration>,
     /// HTTP: serve without sessions, every request answered by a new server in plain JSON, so
     /// replicas need no sticky routing; what belongs to a session (the `always` answers of the
-    /// approval hook, `remember_loads`, `logging/setLevel`, subscriptions, list-changed
-    /// notifications) lasts one request. Default `false`.
+    /// approval hook, `remember_loads`, `logging/setLevel`, `resources/subscribe`, list-changed
+    /// notifications) lasts one request; a 2026-07-28 `subscriptions/listen` is one request, its
+    /// answer the stream of changes, so it works. Default `false`.
     pub stateless: bool,
     /// HTTP: names accepted in `Host` (with or without a port) besides the loopback ones
     /// (`localhost`, `127.0.0.1`, `::1`) and the address the server is bound to: the names

@@ -15,9 +15,9 @@ use rmcp::model::{
     ListResourcesResult, ListSkillsResult, ListToolsResult, PaginatedRequestParams,
     ReadResourceDirectoryRequestParams, ReadResourceDirectoryResult, ReadResourceRequestParams,
     ReadResourceResponse, ServerConfig, SetLevelRequestParams, SubscribeRequestParams,
-    UnsubscribeRequestParams,
+    SubscriptionFilter, UnsubscribeRequestParams,
 };
-use rmcp::service::{RequestContext, RoleServer};
+use rmcp::service::{RequestContext, RoleServer, SubscriptionContext};
 use rmcp::{ErrorData, ServerHandler, ServiceExt};
 
 use super::connection::{Bounded, DepthGuard};
@@ -301,6 +301,17 @@ impl ServerHandler for McpServer {
         context: RequestContext<RoleServer>,
     ) -> Result<DiscoverResult, ErrorData> {
         self.handler.discover(context).await
+    }
+
+    fn accepted_subscription_filter(
+        &self,
+        requested: &SubscriptionFilter,
+    ) -> Option<SubscriptionFilter> {
+        self.handler.accepted_subscription_filter(requested)
+    }
+
+    async fn listen(&self, context: SubscriptionContext) -> Result<(), ErrorData> {
+        self.handler.listen(context).await
     }
 
     forward! {

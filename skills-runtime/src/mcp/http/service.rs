@@ -297,8 +297,15 @@ impl tower_service::Service<Request<axum::body::Body>> for Endpoint {
             return Box::pin(async move { Ok(answer) });
         };
         let this = self.clone();
-        // A GET is the session's event stream, open as long as the session: not a request.
-        let counted = request.method() != http::Method::GET;
+        // A GET is the session's event stream, open as long as the session: not a request. So
+        // is a `subscriptions/listen` POST, open as long as the client listens (rmcp checks the
+        // header against the body, which 2026-07-28 requests must send).
+        let listens = request.method() == http::Method::POST
+            && request
+                .headers()
+                .get("mcp-method")
+                .is_some_and(|m| m.as_bytes() == b"subscriptions/listen");
+        let counted = request.method() != http::Method::GET && !listens;
         let session_id = request
             .headers()
             .get("mcp-session-id")
@@ -333,6 +340,15 @@ impl tower_service::Service<Request<axum::body::Body>> for Endpoint {
             if !counted {
                 let Ok(open) = Arc::clone(&this.streams).try_acquire_owned() else {
                     return Ok(too_many_streams(this.max_streams));
+                };
+                // A listen's body is read whole first, bounded like any request's.
+                let request = if listens {
+                    match read_body(request, this.body_time).await {
+                        Ok(request) => request,
+                        Err(refused) => return Ok(refused),
+                    }
+                } else {
+                    request
                 };
                 let (parts, body) = store.rmcp.handle(request).await.into_parts();
                 // The permit lives as long as the stream's body.
@@ -456,8 +472,9 @@ fn too_many_sessions(max: usize) -> Response<Body> {
     answer
 }
 
-/// The answer to an event stream (GET) past the bound: 503, retry later. Answers to requests
-/// come on their POST's own stream, so a client without this one still gets them.
+/// The answer to an event stream (a session's GET, a `subscriptions/listen`) past the bound: 503,
+/// retry later. Answers to requests come on their POST's own stream, so a client without this
+/// one still gets them.
 fn too_many_streams(max: usize) -> Response<Body> {
     let mut answer = plain(
         StatusCode::SERVICE_UNAVAILABLE,

@@ -15,10 +15,13 @@ use std::sync::{Arc, Mutex};
 use std::time::Duration;
 
 use rmcp::model::{
-    CacheScope, ClientConfig, GetPromptRequestParams, LoggingLevel, PaginatedRequestParams,
-    ProtocolVersion, ReadResourceRequestParams, RequestMetaObject, SetLevelRequestParams,
+    CacheScope, ClientConfig, GetMeta, GetPromptRequestParams, LoggingLevel,
+    PaginatedRequestParams, ProtocolVersion, ReadResourceRequestParams, RequestMetaObject,
+    ServerNotification, SetLevelRequestParams, SubscriptionFilter,
 };
-use rmcp::service::{NotificationContext, RoleClient, RunningService, ServiceError};
+use rmcp::service::{
+    NotificationContext, RoleClient, RunningService, ServiceError, Subscription, SubscriptionEnd,
+};
 use rmcp::transport::StreamableHttpClientTransport;
 use rmcp::transport::streamable_http_client::StreamableHttpClientTransportConfig;
 use rmcp::{ClientHandler, ClientLifecycleMode, ClientServiceExt, ServiceExt};
@@ -628,5 +631,244 @@ async fn a_live_set_tells_when_its_prompts_change() {
         tokio::time::sleep(Duration::from_millis(10)).await;
     }
     assert_eq!(*changed.lock().unwrap(), 1);
+    client.cancel().await.unwrap();
+}
+
+/// The next notification of a `subscriptions/listen` stream, checked to carry the stream's id
+/// (`_meta`'s subscription id): `tools`, `prompts`, `resources` for a list change, the URI of
+/// an updated file. Waits at most a minute, a bound on a hang rather than on speed.
+async fn heard(stream: &mut Subscription) -> String {
+    let note = tokio::time::timeout(Duration::from_secs(60), stream.next())
+        .await
+        .expect("a notification on the listen stream")
+        .expect("a well-formed stream")
+        .expect("the stream is open");
+    assert_eq!(
+        note.get_meta().subscription_id().as_ref(),
+        Some(stream.id()),
+        "{note:?}"
+    );
+    match note {
+        ServerNotification::ToolListChangedNotification(_) => "tools".to_owned(),
+        ServerNotification::PromptListChangedNotification(_) => "prompts".to_owned(),
+        ServerNotification::ResourceListChangedNotification(_) => "resources".to_owned(),
+        ServerNotification::ResourceUpdatedNotification(updated) => updated.params.uri,
+        other => panic!("unexpected notification {other:?}"),
+    }
+}
+
+/// A live set of `a`, `b` and `secret` with the bodies given, and settings that deny `secret`.
+fn listened(bodies: [&str; 3]) -> Arc<SkillSet> {
+    set_of(
+        ["a", "b", "secret"]
+            .into_iter()
+            .zip(bodies)
+            .map(|(name, body)| skill(name, json!({}), body))
+            .collect(),
+    )
+}
+
+fn deny_secret() -> Settings {
+    Settings {
+        permissions: Permissions::new().deny("secret"),
+        ..Settings::default()
+    }
+}
+
+/// What a listening client hears on a live set: the acknowledgement first, then the changes its
+/// filter asked for, each tagged with the stream's id; never a denied skill's file.
+async fn listen_and_hear(
+    client: &RunningService<RoleClient, Notes>,
+    current: &Mutex<Arc<SkillSet>>,
+) {
+    let asked = SubscriptionFilter::builder()
+        .tools_list_changed()
+        .resource_subscriptions(["skill://a/SKILL.md", "skill://secret/SKILL.md"])
+        .build();
+    let mut all = client.peer().listen(asked).await.unwrap();
+    // Acknowledged with what this client may see: the denied skill's URI is left out.
+    let ack = all.acknowledged();
+    assert_eq!(ack.tools_list_changed, Some(true));
+    assert_eq!(ack.prompts_list_changed, None);
+    assert_eq!(
+        ack.resource_subscriptions,
+        Some(vec!["skill://a/SKILL.md".to_owned()])
+    );
+    // A stream for b's file alone.
+    let only_b = SubscriptionFilter::builder()
+        .resource_subscription("skill://b/SKILL.md")
+        .build();
+    let mut only_b = client.peer().listen(only_b).await.unwrap();
+
+    // a and the denied skill change.
+    *current.lock().unwrap() = listened(["A2.\n", "B.\n", "S2.\n"]);
+    assert_eq!(heard(&mut all).await, "tools");
+    assert_eq!(heard(&mut all).await, "skill://a/SKILL.md");
+    // Then the denied skill alone, then b: what comes next is b's change, so nothing was sent
+    // for the denied skill (notifications arrive in order).
+    *current.lock().unwrap() = listened(["A2.\n", "B.\n", "S3.\n"]);
+    *current.lock().unwrap() = listened(["A2.\n", "B2.\n", "S4.\n"]);
+    assert_eq!(heard(&mut all).await, "tools");
+    // The stream for b never heard of a's change, which its filter left out: b's is its first.
+    assert_eq!(heard(&mut only_b).await, "skill://b/SKILL.md");
+
+    all.cancel().await.unwrap();
+    only_b.cancel().await.unwrap();
+}
+
+#[tokio::test(flavor = "multi_thread", worker_threads = 2)]
+async fn a_listening_client_hears_what_it_asked_for_and_may_see() {
+    let current = Arc::new(Mutex::new(listened(["A.\n", "B.\n", "S.\n"])));
+    let shared = Arc::clone(&current);
+    let server = McpServer::new(
+        Source::live(move || Arc::clone(&shared.lock().unwrap())),
+        deny_secret(),
+    );
+    let client = at(server, MODERN).await;
+    listen_and_hear(&client, &current).await;
+    client.cancel().await.unwrap();
+}
+
+#[tokio::test(flavor = "multi_thread", worker_threads = 2)]
+async fn an_http_server_streams_a_listen_with_and_without_sessions() {
+    for stateless in [true, false] {
+        listen_over_http(stateless).await;
+    }
+}
+
+async fn listen_over_http(stateless: bool) {
+    let current = Arc::new(Mutex::new(listened(["A.\n", "B.\n", "S.\n"])));
+    let shared = Arc::clone(&current);
+    let (addr, stop, running) = start(
+        McpServer::new(
+            Source::live(move || Arc::clone(&shared.lock().unwrap())),
+            deny_secret(),
+        )
+        .with_options(Options {
+            stateless,
+            ..Options::default()
+        }),
+    )
+    .await;
+    let config = StreamableHttpClientTransportConfig::with_uri(format!("http://{addr}/mcp"));
+    let client = open(StreamableHttpClientTransport::from_config(config), MODERN).await;
+    listen_and_hear(&client, &current).await;
+    client.cancel().await.unwrap();
+    let _ = stop.send(());
+    running.await.unwrap().unwrap();
+}
+
+#[tokio::test(flavor = "current_thread")]
+async fn a_fixed_set_acknowledges_a_listen_and_ends_it() {
+    let client = at(McpServer::new(&SKILLS, Settings::default()), MODERN).await;
+    let asked = SubscriptionFilter::builder().tools_list_changed().build();
+    let mut stream = client.peer().listen(asked).await.unwrap();
+    // Nothing it could hear: acknowledged with nothing, then the final result.
+    assert_eq!(stream.acknowledged(), &SubscriptionFilter::new());
+    assert!(stream.next().await.unwrap().is_none());
+    assert!(
+        matches!(stream.end(), Some(SubscriptionEnd::Graceful(_))),
+        "{:?}",
+        stream.end()
+    );
+    client.cancel().await.unwrap();
+}
+
+#[tokio::test(flavor = "multi_thread", worker_threads = 2)]
+async fn listen_streams_are_counted_with_the_event_streams() {
+    let current = Arc::new(Mutex::new(listened(["A.\n", "B.\n", "S.\n"])));
+    let shared = Arc::clone(&current);
+    // Six connections: event streams (listens among them) hold at most three.
+    let (addr, stop, running) = start(
+        McpServer::new(
+            Source::live(move || Arc::clone(&shared.lock().unwrap())),
+            Settings::default(),
+        )
+        .with_options(Options {
+            stateless: true,
+            max_connections: Some(6),
+            ..Options::default()
+        }),
+    )
+    .await;
+    let config = StreamableHttpClientTransportConfig::with_uri(format!("http://{addr}/mcp"));
+    let client = open(StreamableHttpClientTransport::from_config(config), MODERN).await;
+    let asked = || SubscriptionFilter::builder().tools_list_changed().build();
+    let mut open_streams = Vec::new();
+    for _ in 0..3 {
+        open_streams.push(client.peer().listen(asked()).await.unwrap());
+    }
+    let refused = client.peer().listen(asked()).await.unwrap_err().to_string();
+    assert!(
+        refused.contains("503") || refused.contains("Too many event streams"),
+        "{refused}"
+    );
+    // Requests still find a connection.
+    assert!(!client.list_all_tools().await.unwrap().is_empty());
+    // One closed, the next listen is taken.
+    open_streams.pop().unwrap().cancel().await.unwrap();
+    let mut again = None;
+    for _ in 0..100 {
+        if let Ok(stream) = client.peer().listen(asked()).await {
+            again = Some(stream);
+            break;
+        }
+        tokio::time::sleep(Duration::from_millis(20)).await;
+    }
+    assert!(again.is_some(), "a listen after one closed");
+    client.cancel().await.unwrap();
+    let _ = stop.send(());
+    running.await.unwrap().unwrap();
+}
+
+fn write_skill(root: &std::path::Path, name: &str, body: &str) {
+    let dir = root.join(name);
+    std::fs::create_dir_all(&dir).unwrap();
+    let text = format!(
+        "---\nname: {name}\ndescription: The {name} skill. Use when testing.\n---\n{body}\n"
+    );
+    std::fs::write(dir.join("SKILL.md"), text).unwrap();
+}
+
+#[tokio::test(flavor = "multi_thread", worker_threads = 2)]
+async fn skills_serve_tells_a_listener_of_an_edit_on_disk() {
+    let root = tempfile::tempdir().unwrap();
+    let skills = root.path().join("skills");
+    write_skill(&skills, "a", "A.");
+    write_skill(&skills, "secret", "S.");
+    let rules = root.path().join("permissions");
+    std::fs::write(&rules, "deny secret\n").unwrap();
+    let mut child = tokio::process::Command::new(env!("CARGO_BIN_EXE_skills-cli"))
+        .arg("serve")
+        .arg(&skills)
+        .arg("--permissions")
+        .arg(&rules)
+        .stdin(std::process::Stdio::piped())
+        .stdout(std::process::Stdio::piped())
+        .stderr(std::process::Stdio::null())
+        .kill_on_drop(true)
+        .spawn()
+        .unwrap();
+    let transport = (child.stdout.take().unwrap(), child.stdin.take().unwrap());
+    let client = open(transport, MODERN).await;
+    let asked = SubscriptionFilter::builder()
+        .tools_list_changed()
+        .resource_subscriptions(["skill://a/SKILL.md", "skill://secret/SKILL.md"])
+        .build();
+    let mut stream = client.peer().listen(asked).await.unwrap();
+    assert_eq!(
+        stream.acknowledged().resource_subscriptions,
+        Some(vec!["skill://a/SKILL.md".to_owned()])
+    );
+    // Both files edited; the reload (every second) tells of a's, never of the denied one's: the
+    // next edit's notifications follow a's at once.
+    write_skill(&skills, "secret", "S2.");
+    write_skill(&skills, "a", "A2.");
+    assert_eq!(heard(&mut stream).await, "tools");
+    assert_eq!(heard(&mut stream).await, "skill://a/SKILL.md");
+    write_skill(&skills, "a", "A3.");
+    assert_eq!(heard(&mut stream).await, "tools");
+    assert_eq!(heard(&mut stream).await, "skill://a/SKILL.md");
+    stream.cancel().await.unwrap();
     client.cancel().await.unwrap();
 }
