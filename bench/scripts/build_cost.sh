@@ -16,6 +16,8 @@
 # are built once first. Results: target/bench-work/build-cost/PRESET/results.md.
 set -euo pipefail
 repo="$(cd "$(dirname "$0")/../.." && pwd)"
+# Where cargo puts what it builds: CARGO_TARGET_DIR when set.
+built="${CARGO_TARGET_DIR:-$repo/target}/release"
 preset="${1:-s1000}"
 rounds="${2:-3}"
 libs="${3:-skills skills_lz4 include_dir rust_embed}"
@@ -27,7 +29,7 @@ mkdir -p "$ws" "$trees" "$results"
 command -v /usr/bin/time >/dev/null || { echo "install GNU time: apt-get install -y time" >&2; exit 1; }
 
 cargo build --release -q -p skills-bench --bin gen_tree --manifest-path "$repo/Cargo.toml"
-gen="$repo/target/release/gen_tree"
+gen="$built/gen_tree"
 "$gen" "$preset" "$trees/$preset"
 "$gen" tiny "$trees/tiny"
 

@@ -7,6 +7,8 @@
 #   bench/scripts/compress.sh [PRESETS]     # default "s1000 100mb"
 set -euo pipefail
 repo="$(cd "$(dirname "$0")/../.." && pwd)"
+# Where cargo puts what it builds: CARGO_TARGET_DIR when set.
+built="${CARGO_TARGET_DIR:-$repo/target}/release"
 trees="$repo/target/bench-work/trees"
 presets="${1:-s1000 100mb}"
 cargo build --release -q -p skills-bench --bin gen_tree --bin compress --manifest-path "$repo/Cargo.toml"
@@ -14,7 +16,7 @@ args=()
 corpus="$repo/../shared/corpus/superpowers/skills"
 [ -d "$corpus" ] && args+=("superpowers (corpus)=$corpus")
 for p in $presets; do
-  "$repo/target/release/gen_tree" "$p" "$trees/$p" >/dev/null
+  "$built/gen_tree" "$p" "$trees/$p" >/dev/null
   args+=("synthetic $p=$trees/$p")
 done
-"$repo/target/release/compress" "${args[@]}"
+"$built/compress" "${args[@]}"

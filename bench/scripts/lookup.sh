@@ -14,7 +14,7 @@ SKILLS_BENCH_SKILLS="$skills" cargo bench -p skills-bench --bench lookup -- --no
   2>&1 | tee "$out/criterion.log"
 python3 - "$out/criterion.log" <<'PY'
 import json, os, sys, re
-base = "target/criterion/lookup"
+base = os.path.join(os.environ.get("CARGO_TARGET_DIR", "target"), "criterion", "lookup")
 def median(name):
     with open(os.path.join(base, name, "new", "estimates.json")) as f:
         return json.load(f)["median"]["point_estimate"]

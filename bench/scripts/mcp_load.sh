@@ -8,10 +8,12 @@
 #   SERVER=/path/to/skills bench/scripts/mcp_load.sh 10 100   # another build (say, an older one)
 set -euo pipefail
 cd "$(dirname "$0")/../.."
+# Where cargo puts what it builds: CARGO_TARGET_DIR when set.
+built="${CARGO_TARGET_DIR:-target}/release"
 TIMEOUT="${TIMEOUT:-300}"
 if [ -z "${SERVER:-}" ]; then
   cargo build --release -q -p skills-embed --features cli --bin skills
-  SERVER=target/release/skills
+  SERVER="$built/skills"
 fi
 cargo build --release -q -p skills-bench --bin mcp_load
 counts=("$@")
@@ -19,6 +21,6 @@ counts=("$@")
 echo "| requests | answered | seconds | server peak RSS (MB) | RSS before (MB) | bytes sent |"
 echo "|---:|---:|---:|---:|---:|---:|"
 for n in "${counts[@]}"; do
-  read -r count answered seconds peak before sent < <(target/release/mcp_load "$SERVER" "$n" 2000 "$TIMEOUT")
+  read -r count answered seconds peak before sent < <("$built/mcp_load" "$SERVER" "$n" 2000 "$TIMEOUT")
   echo "| $count | $answered | $seconds | $peak | $before | $sent |"
 done

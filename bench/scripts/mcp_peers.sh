@@ -33,6 +33,8 @@
 # PYTHON only matters when target/mcp-bench/venv is created; delete it to change Python.
 set -euo pipefail
 repo="$(cd "$(dirname "$0")/../.." && pwd)"
+# Where cargo puts what it builds: CARGO_TARGET_DIR when set.
+built="${CARGO_TARGET_DIR:-$repo/target}/release"
 cd "$repo"
 SECS="${SECS:-3}"
 WARMUP="${WARMUP:-1}"
@@ -64,8 +66,8 @@ mkdir -p "$work" "$trees"
 # The trees: 100 skills at the top level (so every server names a file skill://NAME/PATH), and
 # the 1,000-skill goal tree (`category-NN/NAME`) for the cold starts.
 cargo build --release -q -p skills-bench --bin gen_tree
-target/release/gen_tree --skills 100 --per-category 0 "$trees/mcp-s100" >&2
-target/release/gen_tree s1000 "$trees/s1000" >&2
+"$built/gen_tree" --skills 100 --per-category 0 "$trees/mcp-s100" >&2
+"$built/gen_tree" s1000 "$trees/s1000" >&2
 tree="$trees/mcp-s100"
 skill="$(ls "$tree" | sort | head -n 1)"
 file="references/guide.md"
@@ -74,7 +76,7 @@ uri="skill://$skill/$file"
 # Our server, the rmcp peer, the load generator, and 1,000 skills embedded with `skills!`.
 cargo build --release -q -p skills-embed --features cli --bin skills
 CARGO_TARGET_DIR="$work" cargo build --release -q --manifest-path bench/mcp/Cargo.toml --features embedded
-ours="$repo/target/release/skills"
+ours="$built/skills"
 catalog="$work/release/catalog_server"
 embedded="$work/release/embedded_server"
 bench="$work/release/mcp_bench"
