@@ -116,9 +116,10 @@ pub struct Options {
     /// last as long as the server, shared by the caller's sessions.
     pub grants_file: Option<std::path::PathBuf>,
     /// HTTP: serve without sessions, every request answered by a new server in plain JSON, so
-    /// replicas need no sticky routing; what belongs to a session (the `always` answers of the
-    /// approval hook, `remember_loads`, `logging/setLevel`, `resources/subscribe`, list-changed
-    /// notifications) lasts one request; a 2026-07-28 `subscriptions/listen` is one request, its
+    /// replicas need no sticky routing; what belongs to a session (`remember_loads`,
+    /// `logging/setLevel`, `resources/subscribe`, list-changed notifications) lasts one
+    /// request, while `always` answers belong to the caller (its token) and an `ask` approval
+    /// completes on any replica sharing [`state_key`](Self::state_key); a 2026-07-28 `subscriptions/listen` is one request, its
     /// answer the stream of changes, so it works. Default `false`.
     pub stateless: bool,
     /// HTTP: names accepted in `Host` (with or without a port) besides the loopback ones
