@@ -1165,7 +1165,8 @@ impl ServerHandler for Handler {
         let set = self.current(&context.peer).await;
         let tools = self.tools(&set);
         let known = || skill_uris(&tools).join(", ");
-        let (name, path) = parse_uri(&request.uri).map_err(|e| invalid_uri(&tools, &e))?;
+        let (name, path) =
+            parse_uri(&request.uri).map_err(|e| invalid_uri(&tools, &e, &request.uri))?;
         if path != MANIFEST {
             return Err(ErrorData::invalid_params(
                 format!(
@@ -1361,7 +1362,7 @@ fn file_at<'s, 'u>(
     uri: &'u str,
     unknown: impl FnOnce(String) -> ErrorData,
 ) -> Result<(&'s Skill, Cow<'u, str>), ErrorData> {
-    let (name, path) = parse_uri(uri).map_err(|e| invalid_uri(tools, &e))?;
+    let (name, path) = parse_uri(uri).map_err(|e| invalid_uri(tools, &e, uri))?;
     let skill = tools.lookup(&name).map_err(|e| unknown(e.to_string()))?;
     Ok((skill, path))
 }
@@ -1371,8 +1372,9 @@ fn skill_uris(tools: &Tools) -> Vec<String> {
     tools.visible().map(|s| uri(s.name(), MANIFEST)).collect()
 }
 
-/// The error for a URI that names no skill file: what was wrong, the URI form, what exists.
-fn invalid_uri(tools: &Tools, problem: &str) -> ErrorData {
+/// The error for a URI that names no skill file: what was wrong, the URI form, what exists;
+/// the URI asked for in `data.uri`, as a missing resource has it (SEP-2164).
+fn invalid_uri(tools: &Tools, problem: &str, asked: &str) -> ErrorData {
     let known = skill_uris(tools);
     let known = if known.is_empty() {
         "There are no skills available.".to_owned()
@@ -1383,7 +1385,7 @@ fn invalid_uri(tools: &Tools, problem: &str) -> ErrorData {
         format!(
             "{problem}. Skill files are {SCHEME}<skill>/<path>, like {SCHEME}<skill>/{MANIFEST}. {known}"
         ),
-        None,
+        Some(serde_json::json!({ "uri": echo(asked) })),
     )
 }
 
