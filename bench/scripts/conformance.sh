@@ -17,10 +17,11 @@
 # name the suite's sample tools, prompts and resources (the `skills:` rows), at the same wire.
 #
 # Prints one Markdown table (scenario | one result column per mode and revision | note) and
-# every failing check with its message, and exits non-zero if an applicable scenario fails.
-# The scenarios that do not apply, and why, are listed in NOT_APPLICABLE below (they call the
-# suite's sample tools, prompts and resources, which a skills server does not have, or test an
-# extension the server does not declare).
+# every failing or warning check with its message and why, and exits non-zero if an applicable
+# scenario fails. The scenarios that do not apply, and why, are listed in NOT_APPLICABLE below
+# (they call the suite's sample tools, prompts and resources, which a skills server does not
+# have, or test an extension the server does not declare); the checks that do not apply inside
+# a scenario that does, in CHECK_NOT_APPLICABLE; why a warning is there, in CHECK_NOTES.
 #
 #   bench/scripts/conformance.sh                        # builds the release `skills` binary
 #   SERVER=/path/to/skills bench/scripts/conformance.sh # another build
