@@ -119,7 +119,6 @@ declare -A CHECK_NOTES=(
   [server-sse-polling/server-sse-disconnect-resume]="does not apply: calls the sample tool \`test_reconnection\`, meant to close the stream mid-call; ours answers -32602 at once, so there is nothing to resume"
   [server-sse-polling/server-sse-polling-session]="does not apply: a stateless server keeps no session, so it gives no session ID"
   [server-sse-multiple-streams/server-sse-multiple-streams-session]="does not apply: a stateless server keeps no session, so it gives no session ID"
-  [sep-2164-resource-not-found/sep-2164-data-uri]="wrong (a SHOULD): a URI that is not skill:// gets -32602 without \`data.uri\` (handler.rs \`file_at\` maps a bad URI through \`invalid_uri\`, whose data is None); a missing skill:// file has it"
 )
 
 # What a pass of an applicable scenario means, when its checks alone do not say.
@@ -131,7 +130,7 @@ declare -A NOTES=(
   [server-stateless]="its filter check passes without a change to filter (it triggers one with the sample tool \`test_trigger_tool_change\`)"
   [input-required-result-unsupported-methods]="tools/list and prompts/list answer no InputRequiredResult"
   [server-sse-multiple-streams]="stateless: a warning (see below)"
-  [sep-2164-resource-not-found]="its \`data.uri\` check warns: a real gap (see below)"
+  [sep-2164-resource-not-found]="\`data.uri\` on every URI that names no resource, skill:// or not"
 )
 
 # --- node 22 and the suite, under $CONFORMANCE_DIR -------------------------------------------
@@ -414,7 +413,7 @@ if (seen.size) {
   out.push("Failing and warning checks (scenario / check [where]: message. Why):", "");
   for (const [key, where] of seen) {
     const [scenario, check, message] = key.split("\t");
-    const why = notApplicable[scenario] ? "Does not apply: the scenario does not (its note says why)."
+    const why = notApplicable[scenario] ? `Does not apply: it ${notApplicable[scenario]}.`
       : checkNotApplicable[`${scenario}/${check}`] ? `Does not apply: ${checkNotApplicable[`${scenario}/${check}`]}.`
       : checkNotes[`${scenario}/${check}`] ? `${checkNotes[`${scenario}/${check}`][0].toUpperCase()}${checkNotes[`${scenario}/${check}`].slice(1)}.`
       : "Not explained: a failure to look at.";
