@@ -128,8 +128,9 @@ pub fn skills(tree: &Tree, cap: Option<u64>) -> (Vec<(Skill, usize)>, Vec<Diagno
                 continue;
             }
         };
+        let home = crate::parse::read::Home::open(&source.dir, home);
         let read = |r: &Resource| {
-            crate::parse::read::read_inside(&home, &r.file, cap)
+            home.read(&r.file, cap)
                 .map_err(|e| io::Error::new(e.kind(), format!("{}: {e}", r.path)))
         };
         match skill_with(source, read) {
