@@ -115,12 +115,26 @@ impl Home {
     }
 }
 
-/// Reads a regular file of at most `cap` bytes that the walk saw, through one handle:
-/// [`check_regular`] on the path first, since opening a FIFO swapped in since would block for
-/// ever (found by the fault tests), then [`read_whole`].
+/// Reads a regular file of at most `cap` bytes that the walk saw, through one handle, with
+/// [`read_whole`]. Opening a FIFO swapped in since would block for ever (found by the fault
+/// tests): on Unix it is opened non-blocking and refused on the handle; elsewhere the path is
+/// checked first.
 pub(crate) fn read_regular(path: &Path, cap: Option<u64>) -> io::Result<Vec<u8>> {
-    check_regular(&fs::metadata(path)?, cap)?;
-    read_whole(&mut File::open(path)?, cap)
+    #[cfg(unix)]
+    let mut file = {
+        use std::os::unix::fs::OpenOptionsExt;
+        let nonblock = rustix::fs::OFlags::NONBLOCK | rustix::fs::OFlags::NOCTTY;
+        fs::OpenOptions::new()
+            .read(true)
+            .custom_flags(i32::try_from(nonblock.bits()).unwrap_or(0))
+            .open(path)?
+    };
+    #[cfg(not(unix))]
+    let mut file = {
+        check_regular(&fs::metadata(path)?, cap)?;
+        File::open(path)?
+    };
+    read_whole(&mut file, cap)
 }
 
 /// Reads an open regular file whole, at most `cap` bytes, as it stood: its size, times and
@@ -132,14 +146,17 @@ pub(crate) fn read_regular(path: &Path, cap: Option<u64>) -> io::Result<Vec<u8>>
 /// for: the old handle reads the old file whole.
 pub(crate) fn read_whole(file: &mut File, cap: Option<u64>) -> io::Result<Vec<u8>> {
     let limit = cap.map_or(u64::MAX, |c| c.saturating_add(1));
-    for _ in 0..TRIES {
+    for try_ in 0..TRIES {
         let before = file.metadata()?;
         check_regular(&before, cap)?;
         if let Some(wait) = unsettled(&before) {
             std::thread::sleep(wait);
             continue;
         }
-        file.rewind()?;
+        // A file is handed over just opened: only a second try starts over.
+        if try_ > 0 {
+            file.rewind()?;
+        }
         let mut bytes = Vec::with_capacity(usize::try_from(before.len()).unwrap_or(0));
         file.by_ref().take(limit).read_to_end(&mut bytes)?;
         if cap.is_some_and(|c| bytes.len() as u64 > c) {
