@@ -61,7 +61,10 @@ pub(crate) fn read_inside(
 /// comes back), and every file elsewhere, is read by [`read_inside`], which decides as before.
 pub(crate) struct Home {
     /// The folder as the skill names it; files below it are opened relative to `dir`.
-    #[cfg_attr(not(target_os = "linux"), allow(dead_code, reason = "openat2 is Linux's"))]
+    #[cfg_attr(
+        not(target_os = "linux"),
+        allow(dead_code, reason = "openat2 is Linux's")
+    )]
     path: std::path::PathBuf,
     /// Its canonical path, for [`read_inside`].
     canonical: std::path::PathBuf,

@@ -40,6 +40,14 @@ pub fn validate(root: &Path, options: &ScanOptions) -> Vec<Diagnostic> {
 /// Scans `root` as [`validate`] does, keeping what it found: each skill's folder, text,
 /// fields and resources (what the macro embeds and `load` reads).
 pub fn scan(root: &Path, options: &ScanOptions) -> Tree {
+    scan_keeping(root, options, false)
+}
+
+/// [`scan`], keeping each resource's bytes in [`Resource::bytes`] when `keep` (each read
+/// through its skill folder's handle, as `load` reads): for a loader that reads every file
+/// anyway, one read a file instead of two. The macro does not keep them: rustc reads the files
+/// it embeds itself.
+pub(crate) fn scan_keeping(root: &Path, options: &ScanOptions, keep: bool) -> Tree {
     let mut tree = Tree {
         root: root.to_owned(),
         ..Tree::default()
@@ -94,7 +102,7 @@ pub fn scan(root: &Path, options: &ScanOptions) -> Tree {
             "holds no SKILL.md: a skill is a folder with a SKILL.md file".into(),
         ));
     }
-    tree.skills = read_skills(walk, &filter, &mut tree.diagnostics);
+    tree.skills = read_skills(walk, &filter, keep, &mut tree.diagnostics);
     check_duplicate_names(&mut tree);
     tree.diagnostics
         .sort_by(|a, b| (&a.file, a.line, a.column).cmp(&(&b.file, b.line, b.column)));
@@ -117,6 +125,7 @@ pub(crate) fn survey(root: &Path, options: &ScanOptions) -> (WalkSummary, Vec<Di
 fn read_skills(
     walk: Walk<'_>,
     filter: &ResourceFilter,
+    keep: bool,
     diagnostics: &mut Vec<Diagnostic>,
 ) -> Vec<SkillSource> {
     let profile = walk.options.profile;
@@ -125,6 +134,8 @@ fn read_skills(
         .into_iter()
         .map(|dir| (dir.clone(), read_skill(dir, walk.options, diagnostics)))
         .collect();
+    // Each skill's folder opened once, when the bytes are kept (the load's checked read).
+    let mut homes: BTreeMap<PathBuf, Option<super::read::Home>> = BTreeMap::new();
     for (path, meta) in walk.files {
         // The nearest enclosing skill folder owns the file.
         let Some(dir) = path.ancestors().skip(1).find(|a| skills.contains_key(*a)) else {
@@ -170,13 +181,26 @@ fn read_skills(
             }
             continue;
         }
-        match read_regular(&path, None) {
+        let read = if keep {
+            let home = homes.entry(dir.clone()).or_insert_with(|| {
+                let canonical = fs::canonicalize(&dir).ok()?;
+                Some(super::read::Home::open(&dir, canonical))
+            });
+            match home {
+                Some(home) => home.read(&path, None),
+                None => read_regular(&path, None),
+            }
+        } else {
+            read_regular(&path, None)
+        };
+        match read {
             Ok(bytes) => skill.resources.push(Resource {
                 path: rel,
                 len: bytes.len() as u64,
                 text: is_text(&bytes),
                 executable: is_executable(&meta),
                 file: path,
+                bytes: keep.then_some(bytes),
             }),
             Err(e) => {
                 skill.valid = false;
