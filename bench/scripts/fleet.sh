@@ -193,10 +193,14 @@ start_balancer() {
       local dir="$run/nginx"
       mkdir -p "$dir/tmp"
       cfg="$run/nginx-$(basename "${snippet:-roundrobin}").conf"
+      # shellcheck disable=SC2016 # the $names are nginx's variables, not the shell's
       {
         printf 'worker_processes 1;\npid %s/nginx.pid;\nerror_log %s/error.log warn;\n' "$dir" "$dir"
         printf 'events { worker_connections 1024; }\nhttp {\n    access_log off;\n'
         for t in client_body proxy fastcgi uwsgi scgi; do printf '    %s_temp_path %s/tmp/%s;\n' "$t" "$dir" "$t"; done
+        # Each answer names its replica as HAProxy's does (r1, r2, r3), not by address.
+        printf '    map $upstream_addr $fleet_replica {\n        default $upstream_addr;\n'
+        printf '        127.0.0.1:%s r1;\n        127.0.0.1:%s r2;\n        127.0.0.1:%s r3;\n    }\n' "${ports[@]:0:3}"
         printf '    upstream skills {\n'
         if [ -n "$snippet" ]; then cat "$snippet"; fi
         printf '        server 127.0.0.1:%s;\n        server 127.0.0.1:%s;\n        server 127.0.0.1:%s;\n' "${ports[@]:0:3}"
@@ -206,7 +210,7 @@ start_balancer() {
         printf '            proxy_set_header Connection "";\n            proxy_set_header Host $http_host;\n'
         # SSE answers (2025-11-25 sessions) pass as they come.
         printf '            proxy_buffering off;\n            proxy_read_timeout 60s;\n'
-        printf '            add_header X-Fleet-Replica $upstream_addr always;\n        }\n    }\n}\n'
+        printf '            add_header X-Fleet-Replica $fleet_replica always;\n        }\n    }\n}\n'
       } >"$cfg"
       nginx -p "$dir" -c "$cfg" -g 'daemon off;' 2>>"$run/nginx.log" &
       ;;
@@ -235,8 +239,11 @@ section() {
     echo "$out" | grep -v '^RESULT '
     errors="$(echo "$out" | field errors)"
     if [ "$expect" = some ] && [ "$v" = 2025-11-25 ]; then
-      [ "$errors" -gt 0 ] && echo "  as expected: sessions need sticky routing" ||
+      if [ "$errors" -gt 0 ]; then
+        echo "  as expected: sessions need sticky routing"
+      else
         unexpected "no error: this routing was expected to lose 2025-11-25 sessions"
+      fi
     else
       [ "$errors" = 0 ] || unexpected "$errors errors"
     fi
@@ -254,9 +261,9 @@ done
 b="${have[0]}"
 start_balancer "$b"
 echo "== $b | stateless replicas | round-robin | edit of code-review/SKILL.md =="
-echo "  bound: a replica reads its folders again ${RELOAD_S} s after its last reload ended, so a"
-echo "  fresh read serves the edit within ${RELOAD_S} s plus one reload's walk; a 2026-07-28 client"
-echo "  that caches (ttlMs = ${TTL_S} s) sees it within $((RELOAD_S + TTL_S)) s plus that walk."
+echo "  bound: a replica reads its folders again ${RELOAD_S} s after its last reload ended, so a read"
+echo "  serves the edit within ${RELOAD_S} s plus two reloads' walks (one may have just missed it); a"
+echo "  2026-07-28 client that caches (ttlMs = ${TTL_S} s) adds ${TTL_S} s. Reads here do not cache."
 marker="fleet edit $(date +%s%N)"
 out="$(timeout 120 "${client[@]}" edit "$skills/code-review/SKILL.md" "$marker" \
   r1="$(replica_url 0)" r2="$(replica_url 1)" r3="$(replica_url 2)" lb="$lb" --timeout 15 2>>"$run/client.log")" ||
@@ -266,9 +273,13 @@ if [ -n "$out" ]; then
   missing="$(echo "$out" | field missing)"
   [ "$missing" = "[]" ] || unexpected "not every target served the edit within 15 s: $missing"
   slowest="$(echo "$out" | field reached | "$py" -c 'import ast, sys; print(max(ast.literal_eval(sys.stdin.read()).values(), default=0))')"
-  "$py" -c "import sys; sys.exit(not $slowest <= $RELOAD_S + $TTL_S)" &&
-    echo "  slowest: $slowest s, within the $((RELOAD_S + TTL_S)) s bound" ||
-    echo "  slowest: $slowest s, over the $((RELOAD_S + TTL_S)) s bound (a loaded machine delays the low-priority reload thread)"
+  # Reported, not failed: the reload thread runs at the lowest CPU priority, and a loaded
+  # machine delays it; the wait itself is bounded above.
+  if "$py" -c "import sys; sys.exit(not $slowest <= $RELOAD_S + $TTL_S)"; then
+    echo "  slowest: $slowest s, within ${RELOAD_S} s + ${TTL_S} s"
+  else
+    echo "  slowest: $slowest s, over ${RELOAD_S} s + ${TTL_S} s (the machine is loaded: the reload thread runs at the lowest priority)"
+  fi
 fi
 
 # --- b: session replicas: round-robin, the sticky snippets, the header hashes ----------------

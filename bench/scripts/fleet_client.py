@@ -27,7 +27,7 @@ import sys
 import time
 from collections import Counter
 from collections.abc import AsyncIterator
-from contextlib import asynccontextmanager
+from contextlib import AsyncExitStack, asynccontextmanager
 from typing import Any
 
 import anyio
@@ -126,7 +126,7 @@ async def cmd_calls(a: argparse.Namespace) -> None:
     total = a.sessions * a.rounds * 5
     replicas = Counter(seen.replicas)
     print(
-        f"  {a.version}: {total} calls in {a.sessions} session(s) x {a.rounds} round(s) x 5: "
+        f"  {a.version}: {total} calls by {a.sessions} client(s) x {a.rounds} round(s) x 5: "
         f"{ok} ok, {total - ok} errors"
         + (f" (connects failed: {connects_failed})" if connects_failed else "")
     )
@@ -137,67 +137,76 @@ async def cmd_calls(a: argparse.Namespace) -> None:
     result(calls=total, ok=ok, errors=total - ok, version=a.version, replicas=dict(replicas))
 
 
-async def read_body(url: str, skill: str, timeout: float) -> str:
-    """SKILL.md of `skill` as one fresh 2026-07-28 client reads it (no session, no cache)."""
-    with anyio.fail_after(timeout):
-        async with client(url, "2026-07-28") as c:
-            answer = await c.read_resource(f"skill://{skill}/SKILL.md")
-    return "".join(text_of(x) for x in answer.contents)
-
-
 async def cmd_edit(a: argparse.Namespace) -> None:
-    """Rewrites FILE's body with MARKER and polls every target until each serves it.
+    """Rewrites FILE's body with MARKER and polls every target at once until each serves it.
 
-    A target named `lb*` (the balancer) must serve the new body `--streak` times in a row:
-    one new answer there may come from the one replica that has reloaded.
+    Each target is read by its own 2026-07-28 client (no session, no cache: every read reaches
+    a replica), one read at a time. A replica counts from its first new answer; a target named
+    `lb*` (the balancer) from the first of `--streak` new answers in a row, since one new answer
+    there may come from the one replica that has reloaded.
     """
     targets = dict(t.split("=", 1) for t in a.targets)
     skill = a.file.rstrip("/").split("/")[-2]
+    uri = f"skill://{skill}/SKILL.md"
     with open(a.file, encoding="utf-8") as f:
         old = f.read()
     # The frontmatter stays as it is; only the body changes.
     head, sep, _body = old.partition("\n---\n")
     new = head + sep + f"\n# Edited\n\n{a.marker}\n"
-    for name, url in targets.items():
-        body = await read_body(url, skill, a.call_timeout)
-        if a.marker in body:
-            raise SystemExit(f"{name} serves the marker before the edit")
-    start = time.monotonic()
-    with open(a.file, "w", encoding="utf-8") as f:
-        f.write(new)
     reached: dict[str, float] = {}
-    streak: Counter[str] = Counter()
-    flips = Counter[str]()
-    polls = 0
-    deadline = start + a.timeout
-    while len(reached) < len(targets) and time.monotonic() < deadline:
-        for name, url in targets.items():
-            if name in reached:
-                continue
-            polls += 1
-            try:
-                fresh = a.marker in await read_body(url, skill, a.call_timeout)
-            except Exception:  # noqa: BLE001 - a failed poll is polled again
-                fresh = False
+    flips: Counter[str] = Counter()
+    polls: Counter[str] = Counter()
+
+    async with AsyncExitStack() as stack:
+        clients = {
+            name: await stack.enter_async_context(client(url, "2026-07-28")) for name, url in targets.items()
+        }
+
+        async def fresh(c: Client) -> bool:
+            with anyio.fail_after(a.call_timeout):
+                answer = await c.read_resource(uri)
+            return a.marker in "".join(text_of(x) for x in answer.contents)
+
+        for name, c in clients.items():
+            if await fresh(c):
+                raise SystemExit(f"{name} serves the marker before the edit")
+        start = time.monotonic()
+        with open(a.file, "w", encoding="utf-8") as f:
+            f.write(new)
+        deadline = start + a.timeout
+
+        async def poll(name: str, c: Client) -> None:
             need = a.streak if name.startswith("lb") else 1
-            if fresh:
-                streak[name] += 1
-                if streak[name] >= need:
-                    reached[name] = time.monotonic() - start
-            else:
-                if streak[name]:
-                    flips[name] += 1
-                streak[name] = 0
-        await anyio.sleep(0.05)
+            run_from, run = 0.0, 0
+            while time.monotonic() < deadline:
+                polls[name] += 1
+                try:
+                    new_body = await fresh(c)
+                except Exception:  # noqa: BLE001 - a failed poll is polled again
+                    new_body = False
+                now = time.monotonic() - start
+                if new_body:
+                    run_from, run = (run_from, run + 1) if run else (now, 1)
+                    if run >= need:
+                        reached[name] = run_from
+                        return
+                else:
+                    flips[name] += 1 if run else 0
+                    run = 0
+                await anyio.sleep(0.02)
+
+        async with anyio.create_task_group() as tg:
+            for name, c in clients.items():
+                tg.start_soon(poll, name, c)
     for name in targets:
         got = f"{reached[name]:.2f} s" if name in reached else f"not within {a.timeout:.0f} s"
         extra = f" ({flips[name]} time(s) old again after new)" if flips[name] else ""
-        print(f"  {name}: new body after {got}{extra}")
+        print(f"  {name}: new body after {got}, {polls[name]} reads{extra}")
     result(
         reached={k: round(v, 3) for k, v in reached.items()},
         missing=sorted(set(targets) - set(reached)),
         flips=dict(flips),
-        polls=polls,
+        polls=dict(polls),
     )
 
 
@@ -298,6 +307,7 @@ def main() -> None:
         p.add_argument("--skill", default="code-review")
         p.add_argument("--prompt", default="code-review")
     calls = sub.choices["calls"]
+    # Clients one after the other, each its own session at 2025-11-25.
     calls.add_argument("--sessions", type=int, default=3)
     calls.add_argument("--rounds", type=int, default=10)
     load = sub.choices["load"]
