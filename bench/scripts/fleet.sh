@@ -24,6 +24,7 @@
 # SKILLS_DIR: the folder served (default skills/examples/skills; copied, the copy is edited).
 # BALANCERS: "haproxy nginx" by default; each is installed with apt-get when missing (root;
 # FLEET_INSTALL=0 only uses what is installed) and skipped with one line when it cannot be had.
+# PARTS: some of "stateless edit sessions ask load" (a to e; QUICK=1 leaves out load).
 # SESSIONS x ROUNDS x 5 calls per client version and section; LOAD_CLIENTS, LOAD_SECS for (e).
 # The venv and each run's logs (replicas' stderr, balancer configs) are in
 # $FLEET_WORK (default $CARGO_TARGET_DIR/fleet, or target/fleet). Exits 0 when every count is
@@ -44,6 +45,9 @@ LOAD_CLIENTS="${LOAD_CLIENTS:-8}"
 LOAD_SECS="${LOAD_SECS:-5}"
 BALANCERS="${BALANCERS:-haproxy nginx}"
 FLEET_ASK="${FLEET_ASK:-auto}"
+# Which parts run (a subset of the default, in this order whatever is given).
+if [ "$QUICK" = 1 ]; then PARTS="${PARTS:-stateless edit sessions ask}"; else PARTS="${PARTS:-stateless edit sessions ask load}"; fi
+part() { [[ " $PARTS " == *" $1 "* ]]; }
 FLEET_INSTALL="${FLEET_INSTALL:-1}"
 SKILLS_DIR="${SKILLS_DIR:-skills/examples/skills}"
 FLEET_WORK="${FLEET_WORK:-$target/fleet}"
@@ -251,13 +255,14 @@ section() {
 }
 
 # --- a: stateless replicas, round-robin -------------------------------------------------------
-start_replicas stateless --stateless
-for b in "${have[@]}"; do
+part stateless || part edit && start_replicas stateless --stateless
+part stateless && for b in "${have[@]}"; do
   start_balancer "$b"
   section "$b" stateless round-robin none
 done
 
 # --- c: an edit reaches every replica ---------------------------------------------------------
+if part edit; then
 b="${have[0]}"
 start_balancer "$b"
 echo "== $b | stateless replicas | round-robin | edit of code-review/SKILL.md =="
@@ -281,10 +286,11 @@ if [ -n "$out" ]; then
     echo "  slowest: $slowest s, over ${RELOAD_S} s + ${TTL_S} s (the machine is loaded: the reload thread runs at the lowest priority)"
   fi
 fi
+fi
 
 # --- b: session replicas: round-robin, the sticky snippets, the header hashes ----------------
-start_replicas session
-for b in "${have[@]}"; do
+part sessions && start_replicas session
+part sessions && for b in "${have[@]}"; do
   start_balancer "$b"
   section "$b" session round-robin some
   case "$b" in
@@ -300,7 +306,9 @@ done
 # --- d: ask across replicas -------------------------------------------------------------------
 ask_supported=0
 "$SERVER" serve --help 2>/dev/null | grep -q -- '--state-key-file' && ask_supported=1
-if [ "$FLEET_ASK" = 0 ]; then
+if ! part ask; then
+  :
+elif [ "$FLEET_ASK" = 0 ]; then
   echo "== ask: skipped (FLEET_ASK=0) =="
 elif [ "$ask_supported" = 0 ] && [ "$FLEET_ASK" != 1 ]; then
   echo "== ask: skipped: $SERVER has no --state-key-file (ask over MCP, issue 30 item 3); FLEET_ASK=1 insists =="
@@ -339,7 +347,7 @@ else
 fi
 
 # --- e: throughput through each balancer against one replica -----------------------------------
-if [ "$QUICK" != 1 ]; then
+if part load; then
   start_replicas load --stateless
   rows=()
   for v in "${VERSIONS[@]}"; do
