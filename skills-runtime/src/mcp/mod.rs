@@ -188,6 +188,7 @@
 #[doc(no_inline)]
 pub use rmcp;
 
+mod approval;
 pub(crate) mod connection;
 mod handler;
 #[cfg(feature = "mcp-http")]

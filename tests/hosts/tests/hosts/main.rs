@@ -13,6 +13,7 @@ mod install_cargo;
 mod install_cli;
 mod install_index;
 mod invocation_hosts;
+mod mcp_ask;
 mod mcp_e2e;
 mod mcp_hostile;
 mod mcp_http;
