@@ -318,15 +318,27 @@ else
   : >"$run/grants"
   ask_flags=(--permissions "$run/ask.permissions" --state-key-file "$run/state.key" --grants-file "$run/grants")
   b="${have[0]}"
-  # ask RUN_LABEL URL VERSION ANSWER EXPECT_ASKED
+  # ask RUN_LABEL URL VERSION ANSWER EXPECT_ASKED [refused]
   ask() {
     local out
     echo "== $b | $1 | ask release-notes, answer ${4} | $3 =="
     out="$(timeout 60 "${client[@]}" ask "$2" "$3" --skill release-notes --answer "$4" 2>>"$run/client.log")" ||
       { unexpected "the ask client failed (see $run/client.log)"; return; }
     echo "$out" | grep -v '^RESULT '
+    if [ "${6:-loads}" = refused ]; then
+      [ "$(echo "$out" | field loaded)" = False ] || unexpected "loaded without a shared key"
+      echo "  as expected: without a shared --state-key-file another replica cannot open the approval"
+      return
+    fi
     [ "$(echo "$out" | field loaded)" = True ] || unexpected "release-notes was not loaded"
     [ "$(echo "$out" | field asked)" = "$5" ] || unexpected "asked $(echo "$out" | field asked) time(s), expected $5"
+    if [ "$3" = 2026-07-28 ] && [ "$5" = 1 ]; then
+      if [ "$(echo "$out" | field crossed)" = True ]; then
+        echo "  the approval started on one replica and completed on another"
+      else
+        unexpected "the retry did not land on another replica"
+      fi
+    fi
   }
   start_replicas ask-stateless --stateless "${ask_flags[@]}"
   start_balancer "$b"
@@ -335,15 +347,15 @@ else
   # The "always" answer is in the shared grants file: no replica asks again.
   ask "stateless replicas, round-robin, after always" "$lb" 2026-07-28 once 0
   : >"$run/grants"
+  # The same without the shared key: each replica seals with a key of its own.
+  start_replicas ask-own-keys --stateless --permissions "$run/ask.permissions"
+  ask "stateless replicas, round-robin, no shared key" "$lb" 2026-07-28 once 1 refused
   start_replicas ask-session "${ask_flags[@]}"
   case "$b" in
     haproxy) start_balancer "$b" bench/fleet/haproxy-sticky.cfg ;;
     nginx) start_balancer "$b" bench/fleet/nginx-sticky.conf ;;
   esac
   ask "session replicas, sticky" "$lb" 2025-11-25 once 1
-  for i in 1 2 3; do
-    echo "  r$i log: $(grep -ci 'ask\|approv\|elicit' "$run/replica-ask-stateless-r$i.log" || true) line(s) about asking (stateless run)"
-  done
 fi
 
 # --- e: throughput through each balancer against one replica -----------------------------------

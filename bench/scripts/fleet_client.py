@@ -49,14 +49,29 @@ def result(**fields: Any) -> None:
 
 
 class Seen:
-    """The replicas that answered, in order, from the balancer's header (absent when direct)."""
+    """The replicas that answered, in order, from the balancer's header (absent when direct),
+    and what each POST asked for."""
 
     def __init__(self) -> None:
         self.replicas: list[str] = []
+        self.steps: list[str] = []
 
     async def hook(self, response: httpx2.Response) -> None:
-        if response.request.method == "POST":
-            self.replicas.append(response.headers.get(REPLICA_HEADER, "-"))
+        if response.request.method != "POST":
+            return
+        replica = response.headers.get(REPLICA_HEADER, "-")
+        self.replicas.append(replica)
+        try:
+            body = json.loads(response.request.content or b"{}")
+        except ValueError:
+            body = {}
+        if not isinstance(body, dict):
+            body = {}
+        what = str(body.get("method") or ("answer" if "result" in body else "?"))
+        params = body.get("params") if isinstance(body.get("params"), dict) else {}
+        if "inputResponses" in params or "requestState" in params:
+            what += " (retry with the answer)"
+        self.steps.append(f"{what} @ {replica}")
 
 
 @asynccontextmanager
@@ -69,6 +84,13 @@ async def client(url: str, version: str, seen: Seen | None = None, **kw: Any) ->
         transport = streamable_http_client(url, http_client=http)
         async with Client(transport, mode=MODES[version], cache=None, read_timeout_seconds=TIMEOUT, **kw) as c:
             yield c
+
+
+def describe(e: BaseException) -> str:
+    """The innermost error: a task group wraps what the server answered in exception groups."""
+    while isinstance(e, BaseExceptionGroup) and e.exceptions:
+        e = e.exceptions[0]
+    return f"{type(e).__name__}: {e}"
 
 
 def text_of(content: Any) -> str:
@@ -114,7 +136,7 @@ async def cmd_calls(a: argparse.Namespace) -> None:
                                 answer = await call()
                             why = failed(name, answer)
                         except Exception as e:  # noqa: BLE001 - counted
-                            why = f"{name}: {type(e).__name__}: {e}"[:160]
+                            why = f"{name}: {describe(e)}"[:160]
                         if why is None:
                             ok += 1
                         else:
@@ -122,7 +144,7 @@ async def cmd_calls(a: argparse.Namespace) -> None:
         except Exception as e:  # noqa: BLE001 - counted, the script judges
             if not connected:
                 connects_failed += 1
-                errors[f"connect: {type(e).__name__}: {e}"[:160]] += a.rounds * 5
+                errors[f"connect: {describe(e)}"[:160]] += a.rounds * 5
     total = a.sessions * a.rounds * 5
     replicas = Counter(seen.replicas)
     print(
@@ -235,7 +257,7 @@ async def cmd_ask(a: argparse.Namespace) -> None:
         error = failed("load_skill", answer)
         loaded = error is None and any(a.skill in text_of(x) for x in answer.content)
     except Exception as e:  # noqa: BLE001 - reported
-        error = f"{type(e).__name__}: {e}"[:200]
+        error = describe(e)[:300]
     enum = None
     if asked:
         props = (asked[0]["schema"] or {}).get("properties", {})
@@ -243,11 +265,17 @@ async def cmd_ask(a: argparse.Namespace) -> None:
     print(
         f"  {a.version} answer={a.answer}: asked {len(asked)} time(s)"
         + (f" (enum {enum})" if enum else "")
-        + f", loaded={loaded}; POSTs answered by: {' -> '.join(seen.replicas) or '?'}"
+        + f", loaded={loaded}"
     )
+    print("  POSTs: " + (" -> ".join(seen.steps) or "?"))
     if error:
         print(f"  error: {error}")
-    result(asked=len(asked), enum=enum, loaded=loaded, error=error, replicas=seen.replicas)
+    # Started on one replica and finished on another: the retry's replica is not the first call's.
+    first = next((st for st in seen.steps if st.startswith("tools/call @")), "")
+    retry = next((st for st in seen.steps if "(retry with the answer)" in st), "")
+    crossed = bool(first and retry) and first.split(" @ ")[1] != retry.split(" @ ")[1]
+    result(asked=len(asked), enum=enum, loaded=loaded, error=error, replicas=seen.replicas, steps=seen.steps,
+           crossed=crossed)
 
 
 def _dump(x: Any) -> Any:

@@ -2,7 +2,8 @@
 //! Python SDK (issue 30 item 6): `bench/scripts/fleet.sh` in quick mode with this package's
 //! `skills-cli`. Stateless replicas answer every call round-robin at 2025-11-25 and 2026-07-28;
 //! session replicas lose 2025-11-25 calls round-robin and none behind the sticky snippet the
-//! README quotes; an edit on disk reaches every replica. Runs when HAProxy or nginx is
+//! README quotes; an edit on disk reaches every replica; an `ask` approval started on one
+//! replica completes on another. Runs when HAProxy or nginx is
 //! installed (`apt-get install haproxy`) and a Python venv can get `mcp==2.3.0` from PyPI;
 //! otherwise prints one line saying why and passes.
 
@@ -118,5 +119,28 @@ fn replicas_behind_a_balancer_serve_every_call_stateless_and_sticky() {
         assert!(s.contains(&format!("  {target}: new body after ")), "{s}");
     }
     assert!(!s.contains("not within"), "{s}");
+    // An `ask` approval started on one replica completes on another, through the shared key;
+    // "always" answered on one replica holds for the others; each replica's own key refuses.
+    let s = section(&["round-robin | ask release-notes, answer once", "2026-07-28"]);
+    assert!(
+        s.contains("asked 1 time(s)") && s.contains("loaded=True"),
+        "{s}"
+    );
+    assert!(
+        s.contains("started on one replica and completed on another"),
+        "{s}"
+    );
+    let s = section(&["after always", "2026-07-28"]);
+    assert!(s.contains("asked 0 time(s), loaded=True"), "{s}");
+    let s = section(&["no shared key", "2026-07-28"]);
+    assert!(
+        s.contains("loaded=False") && s.contains("replicas must share"),
+        "{s}"
+    );
+    let s = section(&["session replicas, sticky | ask release-notes", "2025-11-25"]);
+    assert!(
+        s.contains("asked 1 time(s)") && s.contains("loaded=True"),
+        "{s}"
+    );
     assert!(out.contains("fleet: every count as expected"), "{out}");
 }
