@@ -29,6 +29,9 @@
 # LOAD_ROUNDS for (e): the client is fleet_client.py's `load`, one Python process (the SDK's
 # client, closed loop, the same mix of five requests), so with a release server it is the
 # bottleneck, and the table compares the balancer's cost more than the replicas' capacity.
+# MCP_BENCH=1 also builds bench/mcp's `mcp_bench` (Rust, one thread; release, some minutes the
+# first time) and adds its rows (MCP_BENCH_CLIENTS connections, `resources/read`); by default
+# its rows come when it is already built, MCP_BENCH=0 leaves them out.
 # The venv and each run's logs (replicas' stderr, balancer configs) are in
 # $FLEET_WORK (default $CARGO_TARGET_DIR/fleet, or target/fleet). Exits 0 when every count is
 # the expected one, 1 otherwise, 2 on a setup error; prints `fleet: skipped: WHY` and exits 0
@@ -47,6 +50,8 @@ fi
 LOAD_CLIENTS="${LOAD_CLIENTS:-8}"
 LOAD_SECS="${LOAD_SECS:-5}"
 LOAD_ROUNDS="${LOAD_ROUNDS:-3}"
+MCP_BENCH="${MCP_BENCH:-auto}"
+MCP_BENCH_CLIENTS="${MCP_BENCH_CLIENTS:-16}"
 BALANCERS="${BALANCERS:-haproxy nginx}"
 FLEET_ASK="${FLEET_ASK:-auto}"
 # Which parts run (a subset of the default, in this order whatever is given).
@@ -392,6 +397,33 @@ if part load; then
       done
     done
   done
+  # The Rust load generator of bench/mcp (one thread, hyper, no SDK): 2025-11-25 sessions
+  # (`initialize`, then one `resources/read` at a time per connection), so the client is not
+  # what limits the rows. Built on demand (MCP_BENCH=1) as mcp_peers.sh builds it.
+  mcp_bench="$target/mcp-bench/release/mcp_bench"
+  if [ "$MCP_BENCH" = 1 ] && [ ! -x "$mcp_bench" ]; then
+    CARGO_TARGET_DIR="$target/mcp-bench" cargo build --release -q --manifest-path bench/mcp/Cargo.toml --bin mcp_bench
+  fi
+  if [ "$MCP_BENCH" != 0 ] && [ -x "$mcp_bench" ]; then
+    echo "== throughput | stateless replicas | mcp_bench (Rust), 2025-11-25 | $MCP_BENCH_CLIENTS connections, ${LOAD_SECS} s, $LOAD_ROUNDS round(s) =="
+    for round in $(seq "$LOAD_ROUNDS"); do
+      for t in "${targets[@]}"; do
+        name="${t%%=*}" url="${t#*=}"
+        case "$name" in haproxy*) start_balancer haproxy ;; nginx*) start_balancer nginx ;; esac
+        # ops errors secs req_per_s p50_ms p99_ms answer_bytes
+        if read -r ops errs _ rps p50 p99 _ < <(timeout $((LOAD_SECS * 4 + 60)) "$mcp_bench" load "$url" "$MCP_BENCH_CLIENTS" "$LOAD_SECS" --read "skill://code-review/SKILL.md" 2>>"$run/client.log"); then
+          echo "  round $round, $name: $ops requests, $errs errors, $rps req/s, p50 $p50 ms, p99 $p99 ms"
+          [ "$errs" = 0 ] || unexpected "$errs errors under load ($name, mcp_bench)"
+          printf '{"version": "mcp_bench 2025-11-25", "target": "%s", "requests": %s, "errors": %s, "rps": %s, "p50_ms": %s, "p99_ms": %s}\n' \
+            "$name" "$ops" "$errs" "$rps" "$p50" "$p99" >>"$results"
+        else
+          unexpected "mcp_bench failed for $name (see $run/client.log)"
+        fi
+      done
+    done
+  else
+    echo "== throughput | mcp_bench: not built ($mcp_bench); MCP_BENCH=1 builds it (bench/mcp, release) =="
+  fi
   echo
   "$py" - "$results" <<'PY'
 import json, sys

@@ -4,7 +4,7 @@ replicas, directly or through a balancer (issue 30 item 6). bench/scripts/fleet.
 
   fleet_client.py calls URL VERSION --sessions S --rounds R [--skill NAME]
   fleet_client.py edit FILE MARKER NAME=URL... [--timeout SECS]
-  fleet_client.py ask URL VERSION --skill NAME --answer once|always [--expect-ask yes|no]
+  fleet_client.py ask URL VERSION --skill NAME --answer once|always|reject
   fleet_client.py load URL VERSION --clients C --secs S
 
 VERSION is 2025-11-25 (the SDK's `mode="legacy"`: `initialize`, then a session, with the
@@ -88,8 +88,9 @@ async def client(url: str, version: str, seen: Seen | None = None, **kw: Any) ->
 
 def describe(e: BaseException) -> str:
     """The innermost error: a task group wraps what the server answered in exception groups."""
-    while isinstance(e, BaseExceptionGroup) and e.exceptions:
-        e = e.exceptions[0]
+    # `exceptions` is what a group has (BaseExceptionGroup, or its backport before Python 3.11).
+    while getattr(e, "exceptions", None):
+        e = e.exceptions[0]  # type: ignore[attr-defined]
     return f"{type(e).__name__}: {e}"
 
 
