@@ -210,6 +210,9 @@ start_balancer() {
       {
         printf 'worker_processes 1;\npid %s/nginx.pid;\nerror_log %s/error.log warn;\n' "$dir" "$dir"
         printf 'events { worker_connections 1024; }\nhttp {\n    access_log off;\n'
+        # nginx closes a client's connection after 1,000 requests by default; mcp_bench keeps
+        # one connection per client and does not reconnect.
+        printf '    keepalive_requests 1000000;\n'
         for t in client_body proxy fastcgi uwsgi scgi; do printf '    %s_temp_path %s/tmp/%s;\n' "$t" "$dir" "$t"; done
         # Each answer names its replica as HAProxy's does (r1, r2, r3), not by address.
         printf '    map $upstream_addr $fleet_replica {\n        default $upstream_addr;\n'
