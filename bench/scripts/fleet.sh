@@ -208,7 +208,7 @@ start_balancer() {
       cfg="$run/nginx-$(basename "${snippet:-roundrobin}").conf"
       # shellcheck disable=SC2016 # the $names are nginx's variables, not the shell's
       {
-        printf 'worker_processes 1;\npid %s/nginx.pid;\nerror_log %s/error.log warn;\n' "$dir" "$dir"
+        printf 'worker_processes auto;\npid %s/nginx.pid;\nerror_log %s/error.log warn;\n' "$dir" "$dir"
         printf 'events { worker_connections 1024; }\nhttp {\n    access_log off;\n'
         # nginx closes a client's connection after 1,000 requests by default; mcp_bench keeps
         # one connection per client and does not reconnect.
