@@ -334,7 +334,6 @@ else
   printf 'ask release-notes\n' >"$run/ask.permissions"
   : >"$run/grants"
   ask_flags=(--permissions "$run/ask.permissions" --state-key-file "$run/state.key" --grants-file "$run/grants")
-  b="${have[0]}"
   # ask RUN_LABEL URL VERSION ANSWER EXPECT_ASKED [refused]
   ask() {
     local out
@@ -357,22 +356,31 @@ else
       fi
     fi
   }
-  start_replicas ask-stateless --stateless "${ask_flags[@]}"
-  start_balancer "$b"
-  ask "stateless replicas, round-robin" "$lb" 2026-07-28 once 1
-  ask "stateless replicas, round-robin" "$lb" 2026-07-28 always 1
-  # The "always" answer is in the shared grants file: no replica asks again.
-  ask "stateless replicas, round-robin, after always" "$lb" 2026-07-28 once 0
+  for b in "${have[@]}"; do
+    # Fresh replicas and grants per balancer: "always" below must be this run's answer.
+    : >"$run/grants"
+    start_replicas "ask-stateless-$b" --stateless "${ask_flags[@]}"
+    start_balancer "$b"
+    ask "stateless replicas, round-robin" "$lb" 2026-07-28 once 1
+    ask "stateless replicas, round-robin" "$lb" 2026-07-28 always 1
+    # The "always" answer is in the shared grants file: no replica asks again.
+    ask "stateless replicas, round-robin, after always" "$lb" 2026-07-28 once 0
+  done
   : >"$run/grants"
   # The same without the shared key: each replica seals with a key of its own.
   start_replicas ask-own-keys --stateless --permissions "$run/ask.permissions"
-  ask "stateless replicas, round-robin, no shared key" "$lb" 2026-07-28 once 1 refused
+  for b in "${have[@]}"; do
+    start_balancer "$b"
+    ask "stateless replicas, round-robin, no shared key" "$lb" 2026-07-28 once 1 refused
+  done
   start_replicas ask-session "${ask_flags[@]}"
-  case "$b" in
-    haproxy) start_balancer "$b" bench/fleet/haproxy-sticky.cfg ;;
-    nginx) start_balancer "$b" bench/fleet/nginx-sticky.conf ;;
-  esac
-  ask "session replicas, sticky" "$lb" 2025-11-25 once 1
+  for b in "${have[@]}"; do
+    case "$b" in
+      haproxy) start_balancer "$b" bench/fleet/haproxy-sticky.cfg ;;
+      nginx) start_balancer "$b" bench/fleet/nginx-sticky.conf ;;
+    esac
+    ask "session replicas, sticky" "$lb" 2025-11-25 once 1
+  done
 fi
 
 # --- e: throughput through each balancer against one replica -----------------------------------
