@@ -8,6 +8,7 @@ mod cli_links;
 mod cli_scripts;
 mod common;
 mod extract_race;
+mod fleet;
 mod install_cargo;
 mod install_cli;
 mod install_index;
