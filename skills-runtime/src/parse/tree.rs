@@ -299,7 +299,7 @@ pub struct Resource {
     /// Whether it has an executable bit.
     pub executable: bool,
     /// Its bytes as the scan read them, through the skill folder's handle, when the scan was
-    /// asked to keep them ([`scan_keeping`](super::scan::scan_keeping): a loader that reads
+    /// asked to keep them (`scan_keeping`: a loader that reads
     /// every file anyway); `load` takes them instead of reading the file a second time.
     pub bytes: Option<Vec<u8>>,
 }

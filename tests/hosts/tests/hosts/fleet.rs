@@ -39,10 +39,10 @@ fn the_readme_shows_the_sticky_snippets_the_fleet_script_tests() {
 fn replicas_behind_a_balancer_serve_every_call_stateless_and_sticky() {
     // The first balancer found, or installed from Debian's packages by the script (root and
     // apt-get); without either the script prints one `fleet: skipped:` line.
-    let balancers = match ["haproxy", "nginx"].into_iter().find(|b| installed(b)) {
-        Some(balancer) => balancer,
-        None => "haproxy nginx",
-    };
+    let balancers = ["haproxy", "nginx"]
+        .into_iter()
+        .find(|b| installed(b))
+        .unwrap_or("haproxy nginx");
     let repo = Path::new(env!("CARGO_MANIFEST_DIR")).join("../..");
     let work = Path::new(env!("CARGO_TARGET_TMPDIR")).join("fleet");
     std::fs::create_dir_all(&work).expect("the work folder");
