@@ -276,9 +276,9 @@ fn handler_set() -> &'static SkillSet {
     static SET: OnceLock<SkillSet> = OnceLock::new();
     SET.get_or_init(|| {
         let root = Path::new(env!("CARGO_MANIFEST_DIR")).join("../tests/fixtures/tools");
-        let tree = skills_embed_runtime::__private::scan(&root, &Default::default());
+        let mut tree = skills_embed_runtime::__private::scan(&root, &Default::default());
         let (set, diagnostics) =
-            skills_embed_runtime::__private::set_of(&tree, &ListingFormat::Markdown);
+            skills_embed_runtime::__private::set_of(&mut tree, &ListingFormat::Markdown);
         assert!(diagnostics.is_empty() && set.len() == 4, "{diagnostics:?}");
         set
     })

@@ -49,6 +49,14 @@ impl Host {
         }
     }
 
+    /// The same host keeping its "always" answers in `grants`, a value shared with others (an
+    /// MCP server's sessions of one caller).
+    #[cfg(feature = "mcp")]
+    pub(crate) fn with_grants(mut self, grants: Arc<Mutex<Grants>>) -> Self {
+        self.grants = grants;
+        self
+    }
+
     /// Tools over `set` with these settings and the answers given so far (a copy: answers given
     /// later are recorded here, not in tools already built).
     pub(crate) fn tools(&self, set: &Snapshot) -> Tools {
@@ -103,6 +111,10 @@ impl Host {
 
     /// Asks the user about `subject` of `skill` and records the answer: `Ok` when the call may
     /// go ahead, else the refusal for the model (nobody to ask, or the user declined).
+    #[cfg_attr(
+        not(feature = "rig"),
+        allow(dead_code, reason = "MCP asks through its own flow")
+    )]
     pub(crate) async fn approve(&self, skill: &Skill, subject: &Subject) -> Result<(), Refusal> {
         let answer = self.ask(subject).await?;
         self.record(skill, subject, answer)

@@ -17,7 +17,7 @@ use crate::parse::{Diagnostic, Rule, ScanOptions, SkillSource, Tree};
 
 /// Builds the runtime [`Skill`], reading each resource with `read`.
 pub(crate) fn skill_with(
-    source: &SkillSource,
+    source: &mut SkillSource,
     mut read: impl FnMut(&Resource) -> io::Result<Vec<u8>>,
 ) -> io::Result<Skill> {
     // The validator's fields are the skill's: only a missing name falls back to the folder's.
@@ -29,8 +29,15 @@ pub(crate) fn skill_with(
     fields.name = source.name();
     let files = source
         .resources
-        .iter()
-        .map(|r| Ok(File::owned(r.path.clone(), read(r)?, r.executable)))
+        .iter_mut()
+        .map(|r| {
+            // The bytes the scan kept, read through the same checked handle; else read now.
+            let bytes = match r.bytes.take() {
+                Some(bytes) => bytes,
+                None => read(r)?,
+            };
+            Ok(File::owned(r.path.clone(), bytes, r.executable))
+        })
         .collect::<io::Result<Vec<_>>>()?;
     // The validator found the chunks already: they are not parsed a second time.
     let chunks = source
@@ -70,8 +77,8 @@ pub fn set(
     options: &ScanOptions,
     format: &ListingFormat,
 ) -> (SkillSet, Vec<Diagnostic>) {
-    let tree = scan(root, options);
-    let (set, read) = set_of(&tree, format);
+    let mut tree = scan(root, options);
+    let (set, read) = set_of(&mut tree, format);
     let mut diagnostics = tree.diagnostics;
     diagnostics.extend(read);
     (set, diagnostics)
@@ -80,7 +87,7 @@ pub fn set(
 /// A scanned tree's valid skills as a [`SkillSet`], with the `read-error`s of those whose files
 /// cannot be read (the tree's own diagnostics are not repeated).
 #[doc(hidden)]
-pub fn set_of(tree: &Tree, format: &ListingFormat) -> (SkillSet, Vec<Diagnostic>) {
+pub fn set_of(tree: &mut Tree, format: &ListingFormat) -> (SkillSet, Vec<Diagnostic>) {
     let (loaded, diagnostics) = skills(tree, None);
     let skills = loaded.into_iter().map(|(skill, _)| skill).collect();
     (SkillSet::from_skills(skills, format), diagnostics)
@@ -92,7 +99,7 @@ pub fn set_of(tree: &Tree, format: &ListingFormat) -> (SkillSet, Vec<Diagnostic>
 /// link out of it, no swap between check and read) and, with `cap`, to be at most that many bytes.
 /// A skill with a file that cannot be read is left out, with a `read-error` diagnostic.
 #[doc(hidden)]
-pub fn skills(tree: &Tree, cap: Option<u64>) -> (Vec<(Skill, usize)>, Vec<Diagnostic>) {
+pub fn skills(tree: &mut Tree, cap: Option<u64>) -> (Vec<(Skill, usize)>, Vec<Diagnostic>) {
     let mut skills = Vec::new();
     let mut diagnostics = Vec::new();
     let Ok(root) = fs::canonicalize(&tree.root) else {
@@ -104,7 +111,7 @@ pub fn skills(tree: &Tree, cap: Option<u64>) -> (Vec<(Skill, usize)>, Vec<Diagno
     } else {
         root
     };
-    for (i, source) in tree.skills.iter().enumerate().filter(|(_, s)| s.valid) {
+    for (i, source) in tree.skills.iter_mut().enumerate().filter(|(_, s)| s.valid) {
         // Each skill reads inside its own folder, as the walk allows its links: a file swapped
         // for a link to another skill's since the scan is refused, not served.
         let home = match fs::canonicalize(&source.dir) {
@@ -128,8 +135,9 @@ pub fn skills(tree: &Tree, cap: Option<u64>) -> (Vec<(Skill, usize)>, Vec<Diagno
                 continue;
             }
         };
+        let home = crate::parse::read::Home::open(&source.dir, home);
         let read = |r: &Resource| {
-            crate::parse::read::read_inside(&home, &r.file, cap)
+            home.read(&r.file, cap)
                 .map_err(|e| io::Error::new(e.kind(), format!("{}: {e}", r.path)))
         };
         match skill_with(source, read) {

@@ -15,8 +15,9 @@ fn main() {
     println!("|---|---:|---:|---:|---:|---:|---:|---:|---:|---:|---:|---:|---:|---:|---:|");
     for arg in std::env::args().skip(1) {
         let (label, dir) = arg.split_once('=').unwrap_or((arg.as_str(), arg.as_str()));
-        let tree = scan(Path::new(dir), &ScanOptions::default());
-        let (set, diagnostics) = skills_embed::__private::set_of(&tree, &ListingFormat::Markdown);
+        let mut tree = scan(Path::new(dir), &ScanOptions::default());
+        let (set, diagnostics) =
+            skills_embed::__private::set_of(&mut tree, &ListingFormat::Markdown);
         if let Some(d) = diagnostics.iter().find(|d| d.is_error()) {
             eprintln!("{dir}: {d}");
         }

@@ -57,7 +57,6 @@ use std::path::{Path, PathBuf};
 use unicode_normalization::UnicodeNormalization;
 
 use crate::Skill;
-use crate::parse::scan::scan;
 use crate::parse::walk::WalkSummary;
 use crate::parse::{Diagnostic, Profile, Rule, ScanOptions, Severity};
 
@@ -532,8 +531,9 @@ pub(crate) fn scan_root_walk(
         }
         _ => options,
     };
-    let mut tree = scan(&path, options);
-    let (loaded, unreadable) = crate::load::skills(&tree, max_file_bytes);
+    // Every file is read once, by the scan, through its skill folder's handle.
+    let mut tree = crate::parse::scan::scan_keeping(&path, options, true);
+    let (loaded, unreadable) = crate::load::skills(&mut tree, max_file_bytes);
     let found = loaded
         .into_iter()
         .filter_map(|(skill, i)| {

@@ -17,20 +17,21 @@ use rmcp::model::{
     CacheScope, CallToolRequestParams, CallToolResponse, CallToolResult, ClientNotification,
     CompleteRequestParams, CompleteResult, CompletionInfo, ContentBlock, CustomRequest,
     CustomResult, DiscoverResult, ErrorCode, GetPromptRequestParams, GetPromptResponse,
-    GetPromptResult, GetSkillRequestParams, GetSkillResult, Implementation, JsonObject,
-    ListPromptsResult, ListResourceTemplatesResult, ListResourcesResult, ListSkillsResult,
-    ListToolsResult, LoggingLevel, LoggingMessageNotificationParam, PaginatedRequestParams, Prompt,
-    PromptMessage, ProtocolVersion, ReadResourceDirectoryRequestParams,
-    ReadResourceDirectoryResult, ReadResourceRequestParams, ReadResourceResponse,
-    ReadResourceResult, Reference, Resource, ResourceContents, ResourceTemplate,
-    ResourceUpdatedNotificationParam, Role, ServerCapabilities, ServerConfig,
-    SetLevelRequestParams, SkillResources, SubscribeRequestParams, SubscriptionFilter, Tool,
-    UnsubscribeRequestParams,
+    GetPromptResult, GetSkillRequestParams, GetSkillResult, Implementation, InputRequiredResult,
+    InputResponses, JsonObject, ListPromptsResult, ListResourceTemplatesResult,
+    ListResourcesResult, ListSkillsResult, ListToolsResult, LoggingLevel,
+    LoggingMessageNotificationParam, PaginatedRequestParams, Prompt, PromptMessage,
+    ProtocolVersion, ReadResourceDirectoryRequestParams, ReadResourceDirectoryResult,
+    ReadResourceRequestParams, ReadResourceResponse, ReadResourceResult, Reference, Resource,
+    ResourceContents, ResourceTemplate, ResourceUpdatedNotificationParam, Role, ServerCapabilities,
+    ServerConfig, SetLevelRequestParams, SkillResources, SubscribeRequestParams,
+    SubscriptionFilter, Tool, UnsubscribeRequestParams,
 };
 use rmcp::service::{Peer, RequestContext, RoleServer, SubscriptionContext};
 use rmcp::{ErrorData, ServerHandler};
 use serde_json::Value;
 
+use super::approval::{self, Approvals, Caller, ELICIT_TIMEOUT};
 use super::connection::Ticket;
 use super::prompt;
 use super::session::{Conversation, Work, signature};
@@ -38,9 +39,9 @@ use super::skill_md::{base64, entry, manifest, served};
 use super::uri::{parse_uri, template, uri, uris};
 use super::{
     DIRECTORY, FIXED_CACHE_TTL, LISTING_PROMPT, LIVE_CACHE_TTL, LOGGER, MARKDOWN, MAX_JSON_DEPTH,
-    MAX_LISTENS, SCHEME, SUBSCRIPTION_POLL, TOO_DEEP,
+    MAX_LISTENS, Options, SCHEME, SUBSCRIPTION_POLL, TOO_DEEP,
 };
-use crate::host::{Host, lock};
+use crate::host::{Host, Refusal, lock};
 use crate::model::skill::{MANIFEST, Skill};
 use crate::policy::{Access, Answer, Subject};
 use crate::text::echo;
@@ -67,6 +68,29 @@ pub(super) struct Handler {
     /// What the client saw last, the level it logs at and what it subscribed to; shared with
     /// the task that watches a live set for its subscriptions.
     listening: Arc<Listening>,
+    /// Who calls (its token), for the approvals: their `requestState`s and "always" answers.
+    pub(super) caller: Caller,
+    /// The key approvals are sealed with and the callers' "always" answers, shared by every
+    /// session of the server.
+    pub(super) approvals: Arc<Approvals>,
+}
+
+/// What the client sent back with a retried request (SEP-2322): the state the server issued
+/// and the answers to its input requests.
+#[derive(Clone, Copy, Default)]
+struct Round<'a> {
+    state: Option<&'a str>,
+    responses: Option<&'a InputResponses>,
+}
+
+/// How a request under `ask` goes on.
+enum Asked {
+    /// The user answered.
+    Answer(Answer),
+    /// The client is to ask its user and call again (2026-07-28).
+    Input(InputRequiredResult),
+    /// There is nobody to ask.
+    Refused(Refusal),
 }
 
 /// What this server's cacheable answers say to a client of 2026-07-28 (SEP-2549's `ttlMs` and
@@ -298,9 +322,10 @@ fn severity(level: LoggingLevel) -> u8 {
 impl Handler {
     /// A server for `source` with the default settings.
     pub(super) fn new(source: Source, settings: Settings) -> Self {
+        let approvals = Arc::new(Approvals::new(&Options::default()));
         Handler {
             source,
-            host: Host::new(settings, "server"),
+            host: Host::new(settings, "server").with_grants(approvals.grants(Caller::ANYONE)),
             remember_loads: false,
             on_event: None,
             info: Implementation::new("skills", env!("CARGO_PKG_VERSION")),
@@ -310,23 +335,34 @@ impl Handler {
             },
             conversation: Conversation::default(),
             listening: Arc::default(),
+            caller: Caller::ANYONE,
+            approvals,
         }
+    }
+
+    /// Takes its approvals' key and grants file from `options`.
+    pub(super) fn with_approvals(mut self, options: &Options) -> Self {
+        self.approvals = Arc::new(Approvals::new(options));
+        self.host = self.host.with_grants(self.approvals.grants(self.caller));
+        self
     }
 
     /// A server for another connection (an HTTP session) with what this one was built with,
     /// or `settings` instead of its settings: its own session, answers and subscriptions.
     #[cfg(feature = "mcp-http")]
-    pub(super) fn fresh(&self, settings: Option<&Settings>) -> Self {
+    pub(super) fn fresh(&self, settings: Option<&Settings>, caller: Caller) -> Self {
         let settings = settings.unwrap_or(&self.host.settings).clone();
         Handler {
             source: self.source.clone(),
-            host: Host::new(settings, "server"),
+            host: Host::new(settings, "server").with_grants(self.approvals.grants(caller)),
             remember_loads: self.remember_loads,
             on_event: self.on_event.clone(),
             info: self.info.clone(),
             cache: self.cache,
             conversation: Conversation::default(),
             listening: Arc::default(),
+            caller,
+            approvals: Arc::clone(&self.approvals),
         }
     }
 
@@ -388,6 +424,8 @@ impl Handler {
     }
 
     fn tools(&self, set: &Snapshot) -> Tools {
+        // Another replica's "always" answers count from the request after they were given.
+        self.approvals.refresh(self.caller);
         served(&self.host, set)
     }
 
@@ -412,15 +450,18 @@ impl Handler {
         Ok(result)
     }
 
-    /// Whether a resource of `found` may be read now; under `ask`, asks first.
+    /// Whether a resource of `found` may be read now; under `ask`, asks first: `Ok(Some)` is
+    /// the `input_required` answer for a 2026-07-28 client to ask its user.
     async fn may_read(
         &self,
         tools: &Tools,
         found: &Skill,
-        peer: &Peer<RoleServer>,
-    ) -> Result<(), ErrorData> {
+        context: &RequestContext<RoleServer>,
+        round: Round<'_>,
+    ) -> Result<Option<InputRequiredResult>, ErrorData> {
+        let peer = &context.peer;
         match tools.access(found) {
-            Access::Allow => Ok(()),
+            Access::Allow => Ok(None),
             // Denied skills never get this far: they are looked up as unknown.
             Access::Deny => Err(not_found(
                 format!("Skill \"{}\" not found.", found.name()),
@@ -428,9 +469,20 @@ impl Handler {
             )),
             Access::Ask => {
                 let subject = Subject::load(found.name());
+                let content = found.content_digest();
                 self.asking(peer, &subject).await;
-                match self.host.approve(found, &subject).await {
-                    Ok(()) => Ok(()),
+                let answer = match self.ask(&subject, &content, context, round).await? {
+                    Asked::Input(input) => return Ok(Some(input)),
+                    Asked::Answer(answer) => Ok(answer),
+                    Asked::Refused(refusal) => Err(refusal),
+                };
+                let approved = answer.and_then(|answer| {
+                    self.approvals
+                        .recorded(self.caller, &subject, &content, answer);
+                    self.host.record(found, &subject, answer)
+                });
+                match approved {
+                    Ok(()) => Ok(None),
                     Err(refusal) => {
                         let refusal = refusal.to_string();
                         self.refused(peer, &subject, &refusal).await;
@@ -439,6 +491,65 @@ impl Handler {
                 }
             }
         }
+    }
+
+    /// The user's answer about `subject` (of the skill whose content digest is `content`),
+    /// asked the one way this request allows: the host's approval hook; a 2026-07-28 client
+    /// that declares elicitation answers in a retry (`round`), or is told to ask; a session
+    /// that declared it is sent `elicitation/create`; anyone else cannot be asked.
+    async fn ask(
+        &self,
+        subject: &Subject,
+        content: &[u8; 32],
+        context: &RequestContext<RoleServer>,
+        round: Round<'_>,
+    ) -> Result<Asked, ErrorData> {
+        if self.host.settings.approval().is_some() {
+            return Ok(match self.host.ask(subject).await {
+                Ok(answer) => Asked::Answer(answer),
+                Err(refusal) => Asked::Refused(refusal),
+            });
+        }
+        let elicits = context.client_capabilities().is_some_and(|capabilities| {
+            capabilities
+                .elicitation
+                .as_ref()
+                .is_some_and(|modes| modes.form.is_some() || modes.url.is_none())
+        });
+        let cannot = || {
+            Asked::Refused(Refusal::CannotAsk {
+                subject: subject.clone(),
+                noun: "server",
+            })
+        };
+        if modern(context) {
+            let answered = self.approvals.answered(
+                self.caller,
+                subject,
+                content,
+                round.state,
+                round.responses,
+            )?;
+            return Ok(match answered {
+                Some(answer) => Asked::Answer(answer),
+                None if elicits => {
+                    Asked::Input(self.approvals.input_required(self.caller, subject, content))
+                }
+                None => cannot(),
+            });
+        }
+        if !elicits {
+            return Ok(cannot());
+        }
+        let asked = context
+            .peer
+            .create_elicitation_with_timeout(approval::form(subject), Some(ELICIT_TIMEOUT))
+            .await;
+        Ok(Asked::Answer(match asked {
+            Ok(result) => approval::answer_of(&result),
+            // A client that fails to answer has not said yes.
+            Err(_) => Answer::Reject,
+        }))
     }
 
     /// Logs that the host is asked to approve `subject`.
@@ -463,30 +574,47 @@ impl Handler {
             .await;
     }
 
+    /// Answers `call`; `Err` is the `input_required` answer for a 2026-07-28 client to ask
+    /// its user first.
     async fn call(
         &self,
         call: Call,
         context: &RequestContext<RoleServer>,
-    ) -> Result<ToolOutput, ErrorData> {
+        round: Round<'_>,
+    ) -> Result<Result<ToolOutput, InputRequiredResult>, ErrorData> {
         let peer = &context.peer;
         let force = !self.remember_loads;
         let loads = !matches!(call, Call::Run { .. });
-        let out = self
+        let (out, content) = self
             .with_session(self.work(loads), context, move |session| {
-                session.handle_call(call, force)
+                let out = session.handle_call(call, force);
+                // The content the person is asked about: the skill as this session serves it.
+                let content = out.approval.as_ref().and_then(|subject| {
+                    let found = session.tools().lookup(&subject.skill).ok()?;
+                    Some(found.content_digest())
+                });
+                (out, content)
             })
             .await?;
-        let Some(subject) = out.approval.clone() else {
-            return Ok(out);
+        let (Some(subject), Some(content)) = (out.approval.clone(), content) else {
+            return Ok(Ok(out));
         };
         self.asking(peer, &subject).await;
-        let answer = self.host.ask(&subject).await;
+        let answer = match self.ask(&subject, &content, context, round).await? {
+            Asked::Input(input) => return Ok(Err(input)),
+            Asked::Answer(answer) => Ok(answer),
+            Asked::Refused(refusal) => Err(refusal),
+        };
         if let Err(refusal) = &answer {
             self.refused(peer, &subject, &refusal.to_string()).await;
         } else if answer == Ok(Answer::Reject) {
             self.refused(peer, &subject, "the host declined.").await;
         }
         let asked = answer.as_ref().ok().copied();
+        if let Some(asked) = asked {
+            self.approvals
+                .recorded(self.caller, &subject, &content, asked);
+        }
         // Nobody to ask: the session's request is dropped as if declined.
         let given = asked.unwrap_or(Answer::Reject);
         let host = self.host.clone();
@@ -508,7 +636,7 @@ impl Handler {
                 answered
             })
             .await?;
-        Ok(match (answer, answered) {
+        Ok(Ok(match (answer, answered) {
             (Err(refusal), _) => ToolOutput {
                 text: refusal.to_string(),
                 is_error: true,
@@ -517,7 +645,7 @@ impl Handler {
             },
             (Ok(_), Some(out)) => out,
             (Ok(_), None) => out,
-        })
+        }))
     }
 }
 
@@ -603,7 +731,14 @@ impl ServerHandler for Handler {
                 return Err(ErrorData::invalid_params(message, None));
             }
         };
-        let out = self.call(call, &context).await?;
+        let round = Round {
+            state: request.request_state.as_deref(),
+            responses: request.input_responses.as_ref(),
+        };
+        let out = match self.call(call, &context, round).await? {
+            Ok(out) => out,
+            Err(input) => return Ok(input.into()),
+        };
         let content = vec![ContentBlock::text(out.text)];
         let result = if out.is_error {
             CallToolResult::error(content)
@@ -694,7 +829,13 @@ impl ServerHandler for Handler {
             Some(_) if asks => Some((0, CacheScope::Private)),
             hints => hints,
         };
-        self.may_read(&tools, skill, &context.peer).await?;
+        let round = Round {
+            state: request.request_state.as_deref(),
+            responses: request.input_responses.as_ref(),
+        };
+        if let Some(input) = self.may_read(&tools, skill, &context, round).await? {
+            return Ok(input.into());
+        }
         Ok(ReadResourceResult::new(vec![contents]).cached(hints).into())
     }
 
@@ -1024,7 +1165,8 @@ impl ServerHandler for Handler {
         let set = self.current(&context.peer).await;
         let tools = self.tools(&set);
         let known = || skill_uris(&tools).join(", ");
-        let (name, path) = parse_uri(&request.uri).map_err(|e| invalid_uri(&tools, &e))?;
+        let (name, path) =
+            parse_uri(&request.uri).map_err(|e| invalid_uri(&tools, &e, &request.uri))?;
         if path != MANIFEST {
             return Err(ErrorData::invalid_params(
                 format!(
@@ -1220,7 +1362,7 @@ fn file_at<'s, 'u>(
     uri: &'u str,
     unknown: impl FnOnce(String) -> ErrorData,
 ) -> Result<(&'s Skill, Cow<'u, str>), ErrorData> {
-    let (name, path) = parse_uri(uri).map_err(|e| invalid_uri(tools, &e))?;
+    let (name, path) = parse_uri(uri).map_err(|e| invalid_uri(tools, &e, uri))?;
     let skill = tools.lookup(&name).map_err(|e| unknown(e.to_string()))?;
     Ok((skill, path))
 }
@@ -1230,8 +1372,9 @@ fn skill_uris(tools: &Tools) -> Vec<String> {
     tools.visible().map(|s| uri(s.name(), MANIFEST)).collect()
 }
 
-/// The error for a URI that names no skill file: what was wrong, the URI form, what exists.
-fn invalid_uri(tools: &Tools, problem: &str) -> ErrorData {
+/// The error for a URI that names no skill file: what was wrong, the URI form, what exists;
+/// the URI asked for in `data.uri`, as a missing resource has it (SEP-2164).
+fn invalid_uri(tools: &Tools, problem: &str, asked: &str) -> ErrorData {
     let known = skill_uris(tools);
     let known = if known.is_empty() {
         "There are no skills available.".to_owned()
@@ -1242,7 +1385,7 @@ fn invalid_uri(tools: &Tools, problem: &str) -> ErrorData {
         format!(
             "{problem}. Skill files are {SCHEME}<skill>/<path>, like {SCHEME}<skill>/{MANIFEST}. {known}"
         ),
-        None,
+        Some(serde_json::json!({ "uri": echo(asked) })),
     )
 }
 

@@ -32,11 +32,19 @@
 //! invoke but the user may is still its own prompt: a command for the user). With no skill left to show,
 //! `tools/list` is empty (a reload that brings one notifies the client).
 //! Tool calls are answered by one [`Session`] per connection (so its events and approvals
-//! apply); a skill under `ask` is loaded, by the tool or by `resources/read`, only after the
-//! host's approval hook ([`Settings::with_approval`](crate::tools::Settings::with_approval)) says so, and an `always` answer holds for
-//! the rest of the connection while the skill stays as it was approved: when a live set's
-//! reload changes the skill, the next load asks again (see [`Grants`]). Without a hook,
-//! loading such a skill is refused with a message that says why.
+//! apply). A skill under `ask` is loaded, by the tool or by `resources/read`, only after the
+//! user says so: through the host's approval hook
+//! ([`Settings::with_approval`](crate::tools::Settings::with_approval)) when it has one, else
+//! through the client: a 2025-11-25 session that declared elicitation is sent
+//! `elicitation/create` during the call; a 2026-07-28 client that declares it gets an
+//! `input_required` result (SEP-2322) whose `requestState` is sealed with
+//! [`Options::state_key`] (HMAC-SHA256), bound to the caller's bearer token and good for ten
+//! minutes, so the retry may reach another replica holding the key. The form has one field,
+//! `answer`: `once`, `always` or `reject`. An `always` answer belongs to the caller (its token;
+//! every client of a server without tokens is one caller), across its sessions and requests,
+//! and through [`Options::grants_file`] across replicas and restarts, while the skill stays as it
+//! was approved: when a live set's reload changes the skill, the next load asks again (see
+//! [`Grants`]). A client that cannot be asked gets a refusal that says why.
 //!
 //! A change of a live set is told to a client (`notifications/tools/list_changed`,
 //! `notifications/resources/list_changed` and `notifications/prompts/list_changed`) only when what that client may see changed: editing
@@ -188,6 +196,7 @@
 #[doc(no_inline)]
 pub use rmcp;
 
+mod approval;
 pub(crate) mod connection;
 mod handler;
 #[cfg(feature = "mcp-http")]

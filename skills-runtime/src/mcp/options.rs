@@ -90,10 +90,36 @@ pub struct Options {
     /// # drop(server);
     /// ```
     pub cache_ttl: Option<Duration>,
+    /// The key `requestState`s are sealed with (HMAC-SHA256, rmcp's codec; a keyring rotates
+    /// keys): when a 2026-07-28 client calls a skill under `ask` and the host gave no approval
+    /// hook, the answer is `input_required` with an elicitation and a `requestState` bound to the
+    /// caller (its bearer token) that expires after ten minutes. Replicas behind a balancer
+    /// share one key, so the retry may reach any of them (`skills serve --state-key-file`).
+    /// Default `None`: a key made for this process, so the retry completes only on the
+    /// replica that asked.
+    ///
+    /// ```
+    /// use skills_embed_runtime::mcp::rmcp::model::RequestStateCodec;
+    /// use skills_embed_runtime::mcp::Options;
+    /// let key = std::fs::read("/etc/skills/state.key").unwrap_or_else(|_| vec![7; 32]);
+    /// let options = Options { state_key: Some(RequestStateCodec::try_new(key)?), ..Options::default() };
+    /// # drop(options);
+    /// # Ok::<(), skills_embed_runtime::mcp::rmcp::model::RequestStateError>(())
+    /// ```
+    pub state_key: Option<rmcp::model::RequestStateCodec>,
+    /// A file the "always" answers are kept in, one JSON line per answer, appended: replicas
+    /// given the same file (and the same [`state_key`](Self::state_key)) honour each other's
+    /// answers, and a restart keeps them. An answer belongs to its caller (the bearer token;
+    /// every client of a server without tokens is one caller) and to the skill's content as it
+    /// was approved. The file is created (mode 0600) if missing, never followed through a link,
+    /// read again when it changes, and not written past 16 MiB. Default `None`: the answers
+    /// last as long as the server, shared by the caller's sessions.
+    pub grants_file: Option<std::path::PathBuf>,
     /// HTTP: serve without sessions, every request answered by a new server in plain JSON, so
-    /// replicas need no sticky routing; what belongs to a session (the `always` answers of the
-    /// approval hook, `remember_loads`, `logging/setLevel`, `resources/subscribe`, list-changed
-    /// notifications) lasts one request; a 2026-07-28 `subscriptions/listen` is one request, its
+    /// replicas need no sticky routing; what belongs to a session (`remember_loads`,
+    /// `logging/setLevel`, `resources/subscribe`, list-changed notifications) lasts one
+    /// request, while `always` answers belong to the caller (its token) and an `ask` approval
+    /// completes on any replica sharing [`state_key`](Self::state_key); a 2026-07-28 `subscriptions/listen` is one request, its
     /// answer the stream of changes, so it works. Default `false`.
     pub stateless: bool,
     /// HTTP: names accepted in `Host` (with or without a port) besides the loopback ones
@@ -149,6 +175,8 @@ impl Default for Options {
             server_max_in_flight: SERVER_MAX_IN_FLIGHT,
             shared: SharedLimit::default(),
             cache_ttl: None,
+            state_key: None,
+            grants_file: None,
             stateless: false,
             allowed_hosts: Vec::new(),
             allowed_origins: Vec::new(),

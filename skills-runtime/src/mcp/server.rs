@@ -20,6 +20,7 @@ use rmcp::model::{
 use rmcp::service::{RequestContext, RoleServer, SubscriptionContext};
 use rmcp::{ErrorData, ServerHandler, ServiceExt};
 
+use super::approval::Caller;
 use super::connection::{Bounded, DepthGuard};
 use super::handler::{Guarded, Handler};
 use super::options::Options;
@@ -121,6 +122,7 @@ impl McpServer {
         self.handler.info = Implementation::new(options.name.clone(), options.version.clone());
         self.handler.remember_loads = options.remember_loads;
         self.handler.cache.ttl = options.cache_ttl;
+        self.handler = self.handler.with_approvals(&options);
         self.options = Arc::new(options);
         self
     }
@@ -165,8 +167,8 @@ impl McpServer {
     /// A server for another connection (an HTTP session): what this one was built with, its
     /// own state; `settings` instead of the server's own when given.
     #[cfg(feature = "mcp-http")]
-    pub(super) fn session(&self, settings: Option<&Settings>) -> Self {
-        let mut handler = self.handler.fresh(settings);
+    pub(super) fn session(&self, settings: Option<&Settings>, caller: Caller) -> Self {
+        let mut handler = self.handler.fresh(settings, caller);
         // One answer for every token only while no token has settings of its own.
         handler.cache.public = self.tokens.iter().all(|(_, own)| own.is_none());
         McpServer {

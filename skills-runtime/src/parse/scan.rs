@@ -2,9 +2,10 @@
 //! handed to the skill holding it.
 
 use std::collections::BTreeMap;
+use std::ffi::OsString;
 use std::fs;
 use std::io;
-use std::path::{Path, PathBuf};
+use std::path::Path;
 
 use super::tree::{
     Resource, ResourceAction, ResourceFilter, ScanOptions, SkillSource, Tree,
@@ -40,6 +41,14 @@ pub fn validate(root: &Path, options: &ScanOptions) -> Vec<Diagnostic> {
 /// Scans `root` as [`validate`] does, keeping what it found: each skill's folder, text,
 /// fields and resources (what the macro embeds and `load` reads).
 pub fn scan(root: &Path, options: &ScanOptions) -> Tree {
+    scan_keeping(root, options, false)
+}
+
+/// [`scan`], keeping each resource's bytes in [`Resource::bytes`] when `keep` (each read
+/// through its skill folder's handle, as `load` reads): for a loader that reads every file
+/// anyway, one read a file instead of two. The macro does not keep them: rustc reads the files
+/// it embeds itself.
+pub(crate) fn scan_keeping(root: &Path, options: &ScanOptions, keep: bool) -> Tree {
     let mut tree = Tree {
         root: root.to_owned(),
         ..Tree::default()
@@ -94,7 +103,7 @@ pub fn scan(root: &Path, options: &ScanOptions) -> Tree {
             "holds no SKILL.md: a skill is a folder with a SKILL.md file".into(),
         ));
     }
-    tree.skills = read_skills(walk, &filter, &mut tree.diagnostics);
+    tree.skills = read_skills(walk, &filter, keep, &mut tree.diagnostics);
     check_duplicate_names(&mut tree);
     tree.diagnostics
         .sort_by(|a, b| (&a.file, a.line, a.column).cmp(&(&b.file, b.line, b.column)));
@@ -117,17 +126,29 @@ pub(crate) fn survey(root: &Path, options: &ScanOptions) -> (WalkSummary, Vec<Di
 fn read_skills(
     walk: Walk<'_>,
     filter: &ResourceFilter,
+    keep: bool,
     diagnostics: &mut Vec<Diagnostic>,
 ) -> Vec<SkillSource> {
     let profile = walk.options.profile;
-    let mut skills: BTreeMap<PathBuf, SkillSource> = walk
+    // Keyed by the paths' bytes: `Path`'s order compares component by component, which was a
+    // quarter of a 10,000-file scan's instructions (each file looks up its ancestors).
+    let mut skills: BTreeMap<OsString, SkillSource> = walk
         .skill_dirs
         .into_iter()
-        .map(|dir| (dir.clone(), read_skill(dir, walk.options, diagnostics)))
+        .map(|dir| {
+            let key = dir.clone().into_os_string();
+            (key, read_skill(dir, walk.options, diagnostics))
+        })
         .collect();
+    // Each skill's folder opened once, when the bytes are kept (the load's checked read).
+    let mut homes: BTreeMap<OsString, Option<super::read::Home>> = BTreeMap::new();
     for (path, meta) in walk.files {
         // The nearest enclosing skill folder owns the file.
-        let Some(dir) = path.ancestors().skip(1).find(|a| skills.contains_key(*a)) else {
+        let Some(dir) = path
+            .ancestors()
+            .skip(1)
+            .find(|a| skills.contains_key(a.as_os_str()))
+        else {
             continue;
         };
         let dir = dir.to_owned();
@@ -141,7 +162,7 @@ fn read_skills(
         if !walk.options.dotfiles && relative.iter().any(is_dot) {
             continue;
         }
-        let skill = skills.get_mut(&dir).expect("owner found above");
+        let skill = skills.get_mut(dir.as_os_str()).expect("owner found above");
         let Some(rel) = slash_path(relative) else {
             let d = Diagnostic::path_error(
                 Rule::ReadError,
@@ -170,13 +191,28 @@ fn read_skills(
             }
             continue;
         }
-        match read_regular(&path, None) {
+        let read = if keep {
+            let home = homes
+                .entry(dir.clone().into_os_string())
+                .or_insert_with(|| {
+                    let canonical = fs::canonicalize(&dir).ok()?;
+                    Some(super::read::Home::open(&dir, canonical))
+                });
+            match home {
+                Some(home) => home.read(&path, None),
+                None => read_regular(&path, None),
+            }
+        } else {
+            read_regular(&path, None)
+        };
+        match read {
             Ok(bytes) => skill.resources.push(Resource {
                 path: rel,
                 len: bytes.len() as u64,
                 text: is_text(&bytes),
                 executable: is_executable(&meta),
                 file: path,
+                bytes: keep.then_some(bytes),
             }),
             Err(e) => {
                 skill.valid = false;
@@ -194,6 +230,7 @@ fn read_skills(
             diagnostics.extend(found);
         }
     }
-    skills.sort_by_key(SkillSource::name);
+    // By name, then by folder as `Path` orders them (the order skills of one name were met in).
+    skills.sort_by_cached_key(|s| (s.name(), s.dir.clone()));
     skills
 }

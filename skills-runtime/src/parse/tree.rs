@@ -298,6 +298,10 @@ pub struct Resource {
     pub text: bool,
     /// Whether it has an executable bit.
     pub executable: bool,
+    /// Its bytes as the scan read them, through the skill folder's handle, when the scan was
+    /// asked to keep them (`scan_keeping`: a loader that reads
+    /// every file anyway); `load` takes them instead of reading the file a second time.
+    pub bytes: Option<Vec<u8>>,
 }
 
 impl SkillSource {
@@ -790,7 +794,7 @@ mod tests {
         assert!(d.message.contains("the cap is 1000 bytes"), "{d}");
 
         options.skip_large_resources = true;
-        let tree = scan(root.path(), &options);
+        let mut tree = scan(root.path(), &options);
         assert!(tree.skills[0].valid);
         assert_eq!(paths(&tree.skills[0]), ["notes.md"]);
         let d = &tree.diagnostics[0];
@@ -799,7 +803,7 @@ mod tests {
             (Rule::ResourceTooLarge, Severity::Warning)
         );
         assert!(d.message.contains("leaves this file out"), "{d}");
-        let (set, problems) = crate::load::set_of(&tree, &ListingFormat::Markdown);
+        let (set, problems) = crate::load::set_of(&mut tree, &ListingFormat::Markdown);
         assert!(problems.is_empty(), "{problems:?}");
         assert_eq!(set.len(), 1);
 

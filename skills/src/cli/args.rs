@@ -177,7 +177,8 @@ pub(super) enum Command {
         #[command(flatten)]
         common: Common,
         /// Permission rules, one a line: `allow|ask|deny PATTERN` or `default allow|ask|deny`
-        /// (`ask` skills are refused: stdio has no way to ask the user).
+        /// (an `ask` skill is asked about through the client, when it declares elicitation;
+        /// refused otherwise).
         #[arg(long, value_name = "FILE")]
         permissions: Option<PathBuf>,
         /// Serve only skills whose name matches PATTERN (`*` is a wildcard); repeatable.
@@ -631,6 +632,17 @@ pub(super) struct HttpArgs {
     /// replicas need no sticky routing; approvals and subscriptions then last one request.
     #[arg(long, requires = "http")]
     pub(super) stateless: bool,
+    /// With --http: seal the approvals of `ask` skills (a 2026-07-28 client's
+    /// `requestState`) with the key in FILE (at least 32 bytes; make one with
+    /// `head -c 32 /dev/urandom > FILE`). Replicas behind a balancer given the same file
+    /// complete each other's approvals; without it, only the replica that asked can.
+    #[arg(long, value_name = "FILE", requires = "http")]
+    pub(super) state_key_file: Option<PathBuf>,
+    /// Keep the "always" answers to `ask` approvals in FILE (JSON lines, appended; created
+    /// if missing): replicas given the same file honour each other's, and a restart keeps
+    /// them. Each answer belongs to its caller (its token) and to the skill's content.
+    #[arg(long, value_name = "FILE")]
+    pub(super) grants_file: Option<PathBuf>,
     /// With --http: also accept this name in `Host` (a server bound to a non-loopback
     /// address is reached under its own name); repeatable.
     #[arg(long, value_name = "HOST", requires = "http")]

@@ -25,7 +25,7 @@ use crate::SkillSet;
 use crate::parse::{Diagnostic, Rule};
 use crate::tools::Settings;
 use args::{Cli, Command, HttpArgs, split_target};
-use serve::{HttpFlags, read_permissions, read_tokens};
+use serve::{HttpFlags, read_permissions, read_state_key, read_tokens};
 
 /// How a command ended.
 #[derive(Clone, Copy, PartialEq, Eq, PartialOrd, Ord)]
@@ -173,6 +173,8 @@ pub fn main() -> ExitCode {
                 max_connections,
                 header_read_timeout,
                 idle_timeout,
+                state_key_file,
+                grants_file,
             } = *http;
             let config = Settings {
                 name: tool_name,
@@ -185,8 +187,13 @@ pub fn main() -> ExitCode {
                 Some(read) => read,
             };
             let tokens = token_file.as_deref().map(read_tokens).transpose();
-            match (rules, tokens) {
-                (Ok(rules), Ok(tokens)) => {
+            let state_key = state_key_file.as_deref().map(read_state_key).transpose();
+            match (rules, tokens, state_key) {
+                (Ok(rules), Ok(tokens), Ok(state_key)) => {
+                    let approvals = serve::Approvals {
+                        state_key,
+                        grants_file,
+                    };
                     let http = http.map(|addr| HttpFlags {
                         addr,
                         tokens: tokens.unwrap_or_default(),
@@ -198,9 +205,19 @@ pub fn main() -> ExitCode {
                         header_read_timeout,
                         idle_timeout,
                     });
-                    serve::serve(&target.target(), &common, rules, &only, &deny, config, http)
+                    serve::serve(
+                        &target.target(),
+                        &common,
+                        rules,
+                        (&only, &deny),
+                        config,
+                        approvals,
+                        http,
+                    )
                 }
-                (Err(message), _) | (_, Err(message)) => usage(&message),
+                (Err(message), _, _) | (_, Err(message), _) | (_, _, Err(message)) => {
+                    usage(&message)
+                }
             }
         }
     };

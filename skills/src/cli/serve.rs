@@ -32,6 +32,41 @@ pub(super) struct HttpFlags {
     pub(super) idle_timeout: std::time::Duration,
 }
 
+/// How `ask` approvals outlast a request: the key their `requestState` is sealed with, and
+/// where the "always" answers are kept.
+pub(super) struct Approvals {
+    pub(super) state_key: Option<crate::mcp::rmcp::model::RequestStateCodec>,
+    pub(super) grants_file: Option<std::path::PathBuf>,
+}
+
+/// The largest state key file read: a key is some dozens of bytes.
+const MAX_KEY_FILE: u64 = 4096;
+
+/// The key in `path` (its bytes as they are, at least 32).
+pub(super) fn read_state_key(
+    path: &Path,
+) -> Result<crate::mcp::rmcp::model::RequestStateCodec, String> {
+    use std::io::Read;
+    let mut key = Vec::new();
+    std::fs::File::open(path)
+        .and_then(|file| file.take(MAX_KEY_FILE + 1).read_to_end(&mut key))
+        .map_err(|e| format!("{}: {e}", path.display()))?;
+    if key.len() as u64 > MAX_KEY_FILE {
+        return Err(format!(
+            "{}: the state key file is over {MAX_KEY_FILE} bytes; a key is 32 to 64 random bytes \
+             (make one with `head -c 32 /dev/urandom > FILE`)",
+            path.display()
+        ));
+    }
+    crate::mcp::rmcp::model::RequestStateCodec::try_new(key).map_err(|e| {
+        format!(
+            "{}: {e}; make a key with `head -c 32 /dev/urandom > FILE` and give every replica \
+             the same file",
+            path.display()
+        )
+    })
+}
+
 /// The bearer tokens in `path`, one a line, each with the rules of the permissions file that
 /// may follow it; a file with no token is refused.
 pub(super) fn read_tokens(
@@ -80,9 +115,9 @@ pub(super) fn serve(
     target: &Target,
     common: &Common,
     rules: crate::policy::Permissions,
-    only: &[String],
-    deny: &[String],
+    (only, deny): (&[String], &[String]),
     config: Settings,
+    approvals: Approvals,
     http: Option<HttpFlags>,
 ) -> Outcome {
     use std::sync::Arc;
@@ -180,10 +215,21 @@ pub(super) fn serve(
         ..config.clone()
     };
     let server = McpServer::new(Arc::clone(&overlay), with(permissions));
+    let Approvals {
+        state_key,
+        grants_file,
+    } = approvals;
     let served = match http {
-        None => server.run_stdio(),
+        None => server
+            .with_options(crate::mcp::Options {
+                grants_file,
+                ..crate::mcp::Options::default()
+            })
+            .run_stdio(),
         Some(flags) => {
             let options = crate::mcp::Options {
+                state_key,
+                grants_file,
                 stateless: flags.stateless,
                 // A 2026-07-28 client keeps an answer as long as the folders go unread.
                 cache_ttl: Some(RELOAD),

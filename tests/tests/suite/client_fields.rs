@@ -24,8 +24,8 @@ fn from_disk(profile: Profile, dialects: Vec<Dialect>) -> skills_embed::SkillSet
         dialects,
         ..ScanOptions::default()
     };
-    let tree = scan(&fixture(), &options);
-    let (set, _) = skills_embed::__private::set_of(&tree, &ListingFormat::default());
+    let mut tree = scan(&fixture(), &options);
+    let (set, _) = skills_embed::__private::set_of(&mut tree, &ListingFormat::default());
     set
 }
 
@@ -219,8 +219,8 @@ fn messages_on_a_real_layout_suggest_valid_names_and_the_dialect() {
         dialects: vec![Dialect::ClaudeCode],
         ..ScanOptions::default()
     };
-    let tree = scan(&root, &options);
-    let (set, _) = skills_embed::__private::set_of(&tree, &ListingFormat::default());
+    let mut tree = scan(&root, &options);
+    let (set, _) = skills_embed::__private::set_of(&mut tree, &ListingFormat::default());
     let review = set.get("review-helper").unwrap().client();
     assert_eq!(review.disallowed_tools, ["Edit", "Write"]);
     assert_eq!(review.model.as_deref(), Some("sonnet"));

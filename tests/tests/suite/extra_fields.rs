@@ -30,8 +30,8 @@ fn from_disk() -> skills_embed::SkillSet {
         profile: Profile::Lenient,
         ..ScanOptions::default()
     };
-    let tree = scan(&fixture(), &options);
-    let (set, problems) = skills_embed::__private::set_of(&tree, &ListingFormat::default());
+    let mut tree = scan(&fixture(), &options);
+    let (set, problems) = skills_embed::__private::set_of(&mut tree, &ListingFormat::default());
     assert!(problems.is_empty(), "{problems:#?}");
     set
 }

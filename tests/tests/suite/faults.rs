@@ -59,9 +59,9 @@ fn scan(root: &Path) -> Tree {
 }
 
 /// Loads a scanned tree on another thread.
-fn load(tree: Tree, cap: Option<u64>) -> (SkillSet, Vec<Diagnostic>) {
+fn load(mut tree: Tree, cap: Option<u64>) -> (SkillSet, Vec<Diagnostic>) {
     within("loading", move || {
-        let (loaded, diagnostics) = skills_embed::load::skills(&tree, cap);
+        let (loaded, diagnostics) = skills_embed::load::skills(&mut tree, cap);
         let skills = loaded.into_iter().map(|(skill, _)| skill).collect();
         (
             SkillSet::from_skills(skills, &ListingFormat::Markdown),
@@ -274,8 +274,8 @@ fn unreadable_files_at_scan_time_are_reported_and_the_rest_served() {
                 follow_symlinks,
                 ..ScanOptions::default()
             };
-            let tree = skills_embed::__private::scan(&root2, &options);
-            let (set, more) = skills_embed::__private::set_of(&tree, &ListingFormat::Markdown);
+            let mut tree = skills_embed::__private::scan(&root2, &options);
+            let (set, more) = skills_embed::__private::set_of(&mut tree, &ListingFormat::Markdown);
             (
                 set,
                 tree.diagnostics.into_iter().chain(more).collect::<Vec<_>>(),
@@ -435,8 +435,8 @@ fn files_flipping_while_scans_run_never_hang_or_lose_the_other_skills() {
                     follow_symlinks,
                     ..ScanOptions::default()
                 };
-                let tree = skills_embed::__private::scan(&root2, &options);
-                let (set, _) = skills_embed::__private::set_of(&tree, &ListingFormat::Markdown);
+                let mut tree = skills_embed::__private::scan(&root2, &options);
+                let (set, _) = skills_embed::__private::set_of(&mut tree, &ListingFormat::Markdown);
                 for name in ["b", "c"] {
                     assert!(set.get(name).is_ok(), "{name} lost");
                 }

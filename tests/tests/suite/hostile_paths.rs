@@ -299,7 +299,7 @@ fn scan_set(root: &Path, follow_symlinks: bool) -> SkillSet {
         ..ScanOptions::default()
     };
     skills_embed::__private::set_of(
-        &skills_embed::__private::scan(root, &options),
+        &mut skills_embed::__private::scan(root, &options),
         &ListingFormat::Markdown,
     )
     .0

@@ -297,7 +297,7 @@ fn no_visible_skill_no_tool() {
 
 #[test]
 fn strict_disk_reads_report_claude_code_fields_and_honour_nothing() {
-    let tree = scan(&fixture(), &ScanOptions::default());
+    let mut tree = scan(&fixture(), &ScanOptions::default());
     let errors: Vec<(&str, usize)> = tree
         .diagnostics
         .iter()
@@ -334,7 +334,7 @@ fn strict_disk_reads_report_claude_code_fields_and_honour_nothing() {
             .iter()
             .all(|d| d.rule == Rule::UnknownField)
     );
-    let (set, _) = skills_embed::__private::set_of(&tree, &ListingFormat::Markdown);
+    let (set, _) = skills_embed::__private::set_of(&mut tree, &ListingFormat::Markdown);
     // The valid ones are not hidden: strict honours no client field.
     assert_eq!(
         names(Tools::new(set.clone(), Settings::default()).visible()),

@@ -112,8 +112,9 @@ fn disk_set() -> &'static SkillSet {
     static SET: OnceLock<SkillSet> = OnceLock::new();
     SET.get_or_init(|| {
         let root = Path::new(env!("CARGO_MANIFEST_DIR")).join("fixtures/tools");
-        let tree = skills_embed::__private::scan(&root, &ScanOptions::default());
-        let (set, diagnostics) = skills_embed::__private::set_of(&tree, &ListingFormat::Markdown);
+        let mut tree = skills_embed::__private::scan(&root, &ScanOptions::default());
+        let (set, diagnostics) =
+            skills_embed::__private::set_of(&mut tree, &ListingFormat::Markdown);
         assert!(diagnostics.is_empty(), "{diagnostics:?}");
         set
     })

@@ -10,6 +10,7 @@ use std::time::Duration;
 use tokio::net::TcpListener;
 use tokio_util::sync::CancellationToken;
 
+use super::approval::Caller;
 use super::connection::InFlightLimit;
 use super::server::McpServer;
 
@@ -42,8 +43,8 @@ pub(super) struct HttpServer {
     stateless: bool,
     hosts: Vec<String>,
     origins: Vec<String>,
-    /// The bearer tokens accepted, each with its own server or the default one.
-    tokens: Vec<(Arc<str>, Option<Factory>)>,
+    /// The bearer tokens accepted, each with its own server.
+    tokens: Vec<(Arc<str>, Factory)>,
     max_body: usize,
     /// Requests of one session answered at once.
     per_session: usize,
@@ -78,16 +79,16 @@ impl HttpServer {
         let template = Arc::new(server);
         let factory: Factory = {
             let template = Arc::clone(&template);
-            Arc::new(move || template.session(None))
+            Arc::new(move || template.session(None, Caller::ANYONE))
         };
+        // Each token its own server: its settings, and the caller its approvals are bound to.
         let tokens = template
             .tokens
             .iter()
             .map(|(token, settings)| {
-                let own = settings.clone().map(|settings| {
-                    let template = Arc::clone(&template);
-                    Arc::new(move || template.session(Some(&settings))) as Factory
-                });
+                let template = Arc::clone(&template);
+                let (settings, caller) = (settings.clone(), Caller::of_token(token));
+                let own = Arc::new(move || template.session(settings.as_ref(), caller)) as Factory;
                 (Arc::clone(token), own)
             })
             .collect();

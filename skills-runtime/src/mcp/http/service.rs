@@ -179,12 +179,7 @@ impl Endpoint {
         let tokens: Arc<[(Arc<str>, Store)]> = server
             .tokens
             .iter()
-            .map(|(token, own)| {
-                (
-                    Arc::clone(token),
-                    store(own.as_ref().unwrap_or(&server.factory)),
-                )
-            })
+            .map(|(token, own)| (Arc::clone(token), store(own)))
             .collect();
         let max_streams = (server.connections.max() / 2).max(1);
         Endpoint {

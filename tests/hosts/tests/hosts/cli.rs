@@ -1102,3 +1102,32 @@ fn serve_refuses_a_tool_name_providers_refuse_as_a_usage_error() {
         );
     }
 }
+
+/// `skills serve --state-key-file` refuses a key the codec would not take, saying how to make
+/// one, before serving anything.
+#[test]
+fn serve_refuses_a_short_state_key_with_how_to_make_one() {
+    let dir = tempfile::tempdir().unwrap();
+    let key = dir.path().join("state.key");
+    std::fs::write(&key, "short").unwrap();
+    let o = run(&[
+        "serve",
+        "--http",
+        "127.0.0.1:0",
+        "--state-key-file",
+        key.to_str().unwrap(),
+        &path("tests/fixtures/basic"),
+    ]);
+    assert_eq!(o.status.code(), Some(2), "{}", stderr(&o));
+    let message = stderr(&o);
+    assert!(
+        message.contains(
+            "state.key: request state signing key is too short: expected at least 32 bytes, got 5"
+        ),
+        "{message}"
+    );
+    assert!(
+        message.contains("head -c 32 /dev/urandom > FILE"),
+        "{message}"
+    );
+}

@@ -226,6 +226,17 @@ async fn a_missing_resource_names_its_uri() {
             assert_eq!(refused.code.0, code, "{version} {uri}: {}", refused.message);
             assert_eq!(refused.data, Some(json!({"uri": uri})), "{version} {uri}");
         }
+        // A URI of another scheme names no resource here either (the conformance suite's
+        // `sep-2164-data-uri` check): invalid, with the URI.
+        let other = "test://nonexistent-resource";
+        let refused = error(
+            client
+                .read_resource(ReadResourceRequestParams::new(other))
+                .await
+                .unwrap_err(),
+        );
+        assert_eq!(refused.code.0, -32602, "{version}: {}", refused.message);
+        assert_eq!(refused.data, Some(json!({"uri": other})), "{version}");
         client.cancel().await.unwrap();
     }
 }
