@@ -73,11 +73,14 @@ pub(super) struct Handler {
     /// The instructions (the listing) of the last snapshot, shared by the sessions of one
     /// settings: rmcp asks for the server's info on many requests, and rendering the listing
     /// of 1,000 skills each time made an HTTP `initialize` some 100 ms slower than stdio's.
-    instructions: Arc<Mutex<Option<(Snapshot, Arc<str>)>>>,
+    instructions: Arc<Mutex<Option<Rendered>>>,
     /// The key approvals are sealed with and the callers' "always" answers, shared by every
     /// session of the server.
     pub(super) approvals: Arc<Approvals>,
 }
+
+/// A snapshot and the instructions rendered from it.
+type Rendered = (Snapshot, Arc<str>);
 
 /// What the client sent back with a retried request (SEP-2322): the state the server issued
 /// and the answers to its input requests.
