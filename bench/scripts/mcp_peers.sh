@@ -25,6 +25,9 @@
 #
 #   SERVERS="ours catalog" CLIENTS=64 COLD=0 bench/scripts/mcp_peers.sh
 #
+# ALT=PATH adds server `alt`: `skills serve` from another build of the CLI (a profile, a
+# commit), in the same rounds:  ALT=/tmp/skills SERVERS="ours alt catalog" COLD=0 ...
+#
 # Memory: VmRSS after start; the peak (VmHWM) after the `resources/read` pass, the load every
 # server gets, and its anonymous part (RssAnon, sampled every 20 ms: the heap and stacks,
 # without the binary's mapped code, which is page cache and grows with the binary's size); and
@@ -153,9 +156,10 @@ sample_anon() {
 
 declare -A res rss_start rss_peak rss_read anon_read
 names=()
-for name in ours nodelay catalog python; do serves "$name" && names+=("$name"); done
+for name in ours alt nodelay catalog python; do serves "$name" && names+=("$name"); done
 declare -A label=(
   [ours]='**`skills serve --http`**'
+  [alt]="\`skills serve --http\` (${ALT:-})"
   [nodelay]='`skills!` (embedded) + `run_http`'
   [catalog]='rmcp `SkillCatalog`'
   [python]='`agentskills-mcp-server`'
@@ -163,6 +167,7 @@ declare -A label=(
 server_cmd() {
   case "$1" in
     ours) echo "$ours serve $tree --http 127.0.0.1:$2" ;;
+    alt) echo "$ALT serve $tree --http 127.0.0.1:$2" ;;
     nodelay) echo "$embedded s100 --http 127.0.0.1:$2" ;;
     catalog) echo "$catalog $tree --http 127.0.0.1:$2" ;;
     python) echo "$peer --transport streamable-http --port $2" ;;
@@ -198,7 +203,7 @@ for name in "${names[@]}"; do
         unset -n seen
       done
     fi
-    if [ "$op" = tool ] && [ "$name" != ours ] && [ "$name" != nodelay ]; then
+    if [ "$op" = tool ] && [ "$name" != ours ] && [ "$name" != alt ] && [ "$name" != nodelay ]; then
       continue # no tool: the peers serve resources and the skills extension only
     fi
     for c in $CLIENTS; do
