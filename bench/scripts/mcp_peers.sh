@@ -2,7 +2,7 @@
 # The MCP server against its peers, side by side in one run on loopback: the same 100-skill
 # folder (`gen_tree --skills 100 --per-category 0`) served by `skills serve --http`, by a
 # minimal rmcp `SkillCatalog` server (bench/mcp, `catalog_server`) and by the Python
-# `agentskills-mcp-server` 0.7.0 (PyPI, in a venv under target/mcp-bench). One server at a time;
+# `agentskills-mcp-server` 0.7.0 (PyPI, in a venv under $CARGO_TARGET_DIR/mcp-bench, or target/mcp-bench). One server at a time;
 # 1, 16 and 64 concurrent clients (one MCP session and one keep-alive HTTP/1.1 connection each,
 # closed loop) doing `resources/read` of the same text file, then `tools/call` where the server
 # has a tool; throughput, p50/p99 latency, server RSS (VmRSS after start, VmHWM at the end),
@@ -19,6 +19,21 @@
 #
 #   PYTHON=/root/.pyenv/versions/3.12.1/bin/python3.12 bench/scripts/mcp_peers.sh
 #
+# Quick mode, for one question: SERVERS picks the servers (of `ours nodelay catalog python`),
+# COLD=0 skips the cold starts (and what only they need: the 1,000-skill tree, the embedded
+# build unless `nodelay` is served, the Python venv unless `python` is):
+#
+#   SERVERS="ours catalog" CLIENTS=64 COLD=0 bench/scripts/mcp_peers.sh
+#
+# ALT=PATH adds server `alt`: `skills serve` from another build of the CLI (a profile, a
+# commit), in the same rounds:  ALT=/tmp/skills SERVERS="ours alt catalog" COLD=0 ...
+#
+# Memory: VmRSS after start; the peak (VmHWM) after the `resources/read` pass, the load every
+# server gets, and its anonymous part (RssAnon, sampled every 20 ms: the heap and stacks,
+# without the binary's mapped code, which is page cache and grows with the binary's size); and
+# VmHWM at the end, which for ours includes the `tools/call` pass (as many sessions again: the
+# peers have no tool).
+#
 # SPLIT=1: the load generator pinned to the last core and every server to the others
 # (taskset), so the generator never takes a server thread's core; on 2 cores a server has one.
 #
@@ -30,7 +45,7 @@
 # python3.13, python3.12, python3, python3.11 that runs, or PYTHON=...) with venv and pip,
 # crates.io and PyPI. The Python package declares Python >= 3.12: on 3.11 it is installed with
 # --ignore-requires-python and bench/mcp/py/peer.py adds the one missing method it calls.
-# PYTHON only matters when target/mcp-bench/venv is created; delete it to change Python.
+# PYTHON only matters when mcp-bench/venv is created; delete it to change Python.
 set -euo pipefail
 repo="$(cd "$(dirname "$0")/../.." && pwd)"
 # Where cargo puts what it builds: CARGO_TARGET_DIR when set.
@@ -43,6 +58,8 @@ RUNS="${RUNS:-10}"
 ROUNDS="${ROUNDS:-3}"
 PY_RUNS="${PY_RUNS:-5}"
 PORT="${PORT:-18700}"
+SERVERS="${SERVERS:-ours nodelay catalog python}"
+COLD="${COLD:-1}"
 SPLIT="${SPLIT:-0}"
 # With SPLIT=1, the prefixes that pin servers and the generator to disjoint cores.
 on_server=() on_bench=()
@@ -59,15 +76,18 @@ if [ -z "${PYTHON:-}" ]; then
     if "$p" -c 'import sys, venv; sys.exit(sys.version_info < (3, 11))' 2>/dev/null; then PYTHON="$p"; break; fi
   done
 fi
-work="$repo/target/mcp-bench"
+work="${CARGO_TARGET_DIR:-$repo/target}/mcp-bench"
 trees="$repo/target/bench-work/trees"
 mkdir -p "$work" "$trees"
 
 # The trees: 100 skills at the top level (so every server names a file skill://NAME/PATH), and
 # the 1,000-skill goal tree (`category-NN/NAME`) for the cold starts.
+serves() { [[ " $SERVERS " == *" $1 "* ]]; }
 cargo build --release -q -p skills-bench --bin gen_tree
 "$built/gen_tree" --skills 100 --per-category 0 "$trees/mcp-s100" >&2
-"$built/gen_tree" s1000 "$trees/s1000" >&2
+if [ "$COLD" = 1 ] || serves nodelay; then
+  "$built/gen_tree" s1000 "$trees/s1000" >&2
+fi
 tree="$trees/mcp-s100"
 skill="$(ls "$tree" | sort | head -n 1)"
 file="references/guide.md"
@@ -75,7 +95,11 @@ uri="skill://$skill/$file"
 
 # Our server, the rmcp peer, the load generator, and 1,000 skills embedded with `skills!`.
 cargo build --release -q -p skills-embed --features cli --bin skills
-CARGO_TARGET_DIR="$work" cargo build --release -q --manifest-path bench/mcp/Cargo.toml --features embedded
+if [ "$COLD" = 1 ] || serves nodelay; then
+  CARGO_TARGET_DIR="$work" cargo build --release -q --manifest-path bench/mcp/Cargo.toml --features embedded
+else
+  CARGO_TARGET_DIR="$work" cargo build --release -q --manifest-path bench/mcp/Cargo.toml --bin catalog_server --bin mcp_bench
+fi
 ours="$built/skills"
 catalog="$work/release/catalog_server"
 embedded="$work/release/embedded_server"
@@ -83,6 +107,8 @@ bench="$work/release/mcp_bench"
 
 # The Python peer, pinned.
 venv="$work/venv"
+py_version=""
+if [ "$COLD" = 1 ] || serves python; then
 if [ ! -x "$venv/bin/python" ]; then
   "$PYTHON" -m venv "$venv"
 fi
@@ -103,6 +129,7 @@ print(json.dumps({
 PY
 }
 peer_config "$tree" s100 >"$work/peer-s100.json"
+fi
 peer="$venv/bin/python $repo/bench/mcp/py/peer.py --config $work/peer-s100.json"
 
 status_kb() { awk -v k="$2:" '$1 == k { print $2 }' "/proc/$1/status" 2>/dev/null || true; }
@@ -115,10 +142,24 @@ wait_port() {
   return 1
 }
 
-declare -A res rss_start rss_peak
-names=(ours nodelay catalog python)
+# The highest RssAnon (kB) of process $1 while it lives, written to file $2 (bash builtins
+# only: the sampler must not load the machine it measures).
+sample_anon() {
+  local max=0 k v _
+  while [ -r "/proc/$1/status" ]; do
+    while read -r k v _; do
+      if [ "$k" = RssAnon: ] && [ "$v" -gt "$max" ]; then max="$v"; echo "$max" >"$2"; fi
+    done <"/proc/$1/status" 2>/dev/null || break
+    sleep 0.02
+  done
+}
+
+declare -A res rss_start rss_peak rss_read anon_read
+names=()
+for name in ours alt nodelay catalog python; do serves "$name" && names+=("$name"); done
 declare -A label=(
   [ours]='**`skills serve --http`**'
+  [alt]="\`skills serve --http\` (${ALT:-})"
   [nodelay]='`skills!` (embedded) + `run_http`'
   [catalog]='rmcp `SkillCatalog`'
   [python]='`agentskills-mcp-server`'
@@ -126,6 +167,7 @@ declare -A label=(
 server_cmd() {
   case "$1" in
     ours) echo "$ours serve $tree --http 127.0.0.1:$2" ;;
+    alt) echo "$ALT serve $tree --http 127.0.0.1:$2" ;;
     nodelay) echo "$embedded s100 --http 127.0.0.1:$2" ;;
     catalog) echo "$catalog $tree --http 127.0.0.1:$2" ;;
     python) echo "$peer --transport streamable-http --port $2" ;;
@@ -148,8 +190,20 @@ for name in "${names[@]}"; do
   fi
   sleep 0.2
   [ -n "${rss_start[$name]:-}" ] || rss_start[$name]="$(status_kb "$pid" VmRSS)"
+  rm -f "$work/$name.anon"
+  sample_anon "$pid" "$work/$name.anon" &
+  sampler=$!
   for op in read tool; do
-    if [ "$op" = tool ] && [ "$name" != ours ] && [ "$name" != nodelay ]; then
+    if [ "$op" = tool ]; then
+      # The end of the load every server gets: the highest of the rounds.
+      for pair in "rss_read:$(status_kb "$pid" VmHWM)" "anon_read:$(cat "$work/$name.anon" 2>/dev/null || true)"; do
+        k="${pair%%:*}" v="${pair#*:}"
+        declare -n seen="$k"
+        if [ -n "$v" ] && { [ -z "${seen[$name]:-}" ] || [ "$v" -gt "${seen[$name]}" ]; }; then seen["$name"]="$v"; fi
+        unset -n seen
+      done
+    fi
+    if [ "$op" = tool ] && [ "$name" != ours ] && [ "$name" != alt ] && [ "$name" != nodelay ]; then
       continue # no tool: the peers serve resources and the skills extension only
     fi
     for c in $CLIENTS; do
@@ -165,6 +219,7 @@ for name in "${names[@]}"; do
   fi
   kill "$pid" 2>/dev/null || true
   wait "$pid" 2>/dev/null || true
+  wait "$sampler" 2>/dev/null || true
 done
 done
 for key in "${!runs_of[@]}"; do
@@ -186,10 +241,10 @@ cold_row() { # key runs kind cmd...
   echo "cold $key: $line" >&2
   cold[$key]="$line"
 }
-peer_config "$trees/s1000" s1000 >"$work/peer-s1000.json"
-peer1000="$venv/bin/python $repo/bench/mcp/py/peer.py --config $work/peer-s1000.json"
 # shellcheck disable=SC2086
-{
+if [ "$COLD" = 1 ]; then
+  peer_config "$trees/s1000" s1000 >"$work/peer-s1000.json"
+  peer1000="$venv/bin/python $repo/bench/mcp/py/peer.py --config $work/peer-s1000.json"
   cold_row ours,100,http "$RUNS" http $ours serve "$tree" --http '{addr}'
   cold_row ours,100,stdio "$RUNS" stdio $ours serve "$tree"
   cold_row catalog,100,http "$RUNS" http $catalog "$tree" --http '{addr}'
@@ -206,7 +261,7 @@ peer1000="$venv/bin/python $repo/bench/mcp/py/peer.py --config $work/peer-s1000.
   cold_row nodelay,100,stdio "$RUNS" stdio "$embedded" s100
   cold_row embedded,1000,http "$RUNS" http "$embedded" s1000 --http '{addr}'
   cold_row embedded,1000,stdio "$RUNS" stdio "$embedded" s1000
-}
+fi
 
 # ---- tables ----
 field() { # "ops errors secs rps p50 p99 bytes" -> field N, or an em dash
@@ -218,7 +273,7 @@ ratio() { awk -v a="$1" -v b="$2" 'BEGIN { if (a + 0 > 0 && b + 0 > 0) printf (a
 echo
 cores="$(nproc) cores, the load generator on the same cores"
 [ "$SPLIT" = 1 ] && cores="$(nproc) cores, the load generator pinned to core $last and the servers to cores 0-$((last - 1)) (SPLIT=1)"
-echo "Loopback, $cores; $SECS s measured per cell after $WARMUP s of warm-up, $ROUNDS rounds (each server in turn, then again; a cell is the median round by req/s, with that round's p50 and p99); file \`$uri\` ($(field "ours,read,1" 7) bytes of text); tool \`load_skill {\"skill\":\"$skill\"}\`; Python $py_version for agentskills-mcp-server (it declares >= 3.12)."
+echo "Loopback, $cores; $SECS s measured per cell after $WARMUP s of warm-up, $ROUNDS rounds (each server in turn, then again; a cell is the median round by req/s, with that round's p50 and p99); file \`$uri\` ($(field "${names[0]},read,${CLIENTS%% *}" 7) bytes of text); tool \`load_skill {\"skill\":\"$skill\"}\`${py_version:+; Python $py_version for agentskills-mcp-server (it declares >= 3.12)}."
 echo
 echo "| server | operation | clients | req/s | p50 (ms) | p99 (ms) | req/s / rmcp's | req/s / Python's |"
 echo "|---|---|---:|---:|---:|---:|---:|---:|"
@@ -244,12 +299,14 @@ done
 echo
 echo "Errors (every round): ${errors:-none}. \"—\": the server has no tool. Ratios of tools/call rows are to the peers' resources/read."
 echo
-echo "| server | RSS after start (MB) | peak RSS, end of the load (MB) | cold start HTTP, 100 skills (ms) | stdio, 100 skills (ms) | HTTP, 1,000 skills (ms) | stdio, 1,000 skills (ms) |"
-echo "|---|---:|---:|---:|---:|---:|---:|"
+echo "| server | RSS after start (MB) | peak RSS, \`resources/read\` pass (MB) | of which anonymous (MB) | peak RSS, end of the load (MB) | cold start HTTP, 100 skills (ms) | stdio, 100 skills (ms) | HTTP, 1,000 skills (ms) | stdio, 1,000 skills (ms) |"
+echo "|---|---:|---:|---:|---:|---:|---:|---:|---:|"
 cold_cell() { local l="${cold[$1]:-}"; [ -z "$l" ] && { echo "—"; return; }; [ "$l" = failed ] && { echo failed; return; }; echo "$l" | awk '{ printf "%s (%s-%s)", $1, $2, $3 }'; }
 for name in "${names[@]}"; do
-  echo "| ${label[$name]} | $(mb "${rss_start[$name]:-}") | $(mb "${rss_peak[$name]:-}") | $(cold_cell "$name,100,http") | $(cold_cell "$name,100,stdio") | $(cold_cell "$name,1000,http") | $(cold_cell "$name,1000,stdio") |"
+  echo "| ${label[$name]} | $(mb "${rss_start[$name]:-}") | $(mb "${rss_read[$name]:-}") | $(mb "${anon_read[$name]:-}") | $(mb "${rss_peak[$name]:-}") | $(cold_cell "$name,100,http") | $(cold_cell "$name,100,stdio") | $(cold_cell "$name,1000,http") | $(cold_cell "$name,1000,stdio") |"
 done
-echo "| **\`skills!\`, 1,000 embedded skills** (\`embedded_server s1000\`) | | | | | $(cold_cell embedded,1000,http) | $(cold_cell embedded,1000,stdio) |"
+[ "$COLD" = 1 ] && echo "| **\`skills!\`, 1,000 embedded skills** (\`embedded_server s1000\`) | | | | | | | $(cold_cell embedded,1000,http) | $(cold_cell embedded,1000,stdio) |"
 echo
-echo "Cold start: median (min-max) of $RUNS runs ($PY_RUNS for Python), from spawn to the answer to \`initialize\`."
+if [ "$COLD" = 1 ]; then
+  echo "Cold start: median (min-max) of $RUNS runs ($PY_RUNS for Python), from spawn to the answer to \`initialize\`."
+fi
