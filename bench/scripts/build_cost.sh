@@ -4,16 +4,22 @@
 # all on the same generated tree, in one cargo workspace under target/bench-work/build-cost.
 #
 #   bench/scripts/build_cost.sh [PRESET] [ROUNDS] [LIBS]
-#     PRESET  s1000 (default: 1,000 skills x 10 files x ~1 KB), 100mb, s100, s10
+#     PRESET  s1000 (default: 1,000 skills x 10 files x ~1 KB), deep1000 (the same with 3-4 word
+#             names and per-skill paths 2-3 folders deeper), 100mb, s100, s10
 #     ROUNDS  rounds of (clean build, rebuild after one SKILL.md edit) per crate, interleaved
 #             across crates (default 3); medians are reported
 #     LIBS    which crates (default "skills skills_lz4 include_dir rust_embed"; the prototype
 #             layouts "table blob lz4" can be added)
 #   SKIP_ROUNDS=1 keeps the last timings and only measures sizes again.
+#   CGU1=1 builds with `codegen-units = 1` in the release profile (default: cargo's default);
+#   results then go to PRESET-cgu1.
 #
 # rustc's own wall time, CPU time and peak RSS come from /usr/bin/time around rustc
 # (bench/scripts/rustc-time.sh as RUSTC_WRAPPER), so cargo's overhead is left out. Dependencies
-# are built once first. Results: target/bench-work/build-cost/PRESET/results.md.
+# are built once first. Results: target/bench-work/build-cost/PRESET[-cgu1]/results.md. The
+# generated trees and the bench workspace live under the repository's target/bench-work; the
+# gen_tree binary is built in CARGO_TARGET_DIR when set, the bench crates in a target folder of
+# their own per profile, shared by the presets' workspaces (dependencies built once).
 set -euo pipefail
 repo="$(cd "$(dirname "$0")/../.." && pwd)"
 # Where cargo puts what it builds: CARGO_TARGET_DIR when set.
@@ -22,9 +28,12 @@ preset="${1:-s1000}"
 rounds="${2:-3}"
 libs="${3:-skills skills_lz4 include_dir rust_embed}"
 work="$repo/target/bench-work/build-cost"
+cgu1="${CGU1:-0}"
+profile_tag=""
+[ "$cgu1" = 1 ] && profile_tag="-cgu1"
 ws="$work/ws-$preset"
 trees="$repo/target/bench-work/trees"
-results="$work/$preset"
+results="$work/$preset$profile_tag"
 mkdir -p "$ws" "$trees" "$results"
 command -v /usr/bin/time >/dev/null || { echo "install GNU time: apt-get install -y time" >&2; exit 1; }
 
@@ -152,8 +161,11 @@ rust-embed = { version = "8", features = ["debug-embed"] }
 lz4_flex = { version = "0.11", default-features = false, features = ["safe-encode", "safe-decode", "std"] }
 miniz_oxide = "0.8"
 TOML
+if [ "$cgu1" = 1 ]; then
+  printf '\n[profile.release]\ncodegen-units = 1\n' >> "$ws/Cargo.toml"
+fi
 
-export CARGO_TARGET_DIR="$ws/target"
+export CARGO_TARGET_DIR="$work/target$profile_tag"
 export RUSTC_WRAPPER="$repo/bench/scripts/rustc-time.sh"
 export CARGO_INCREMENTAL=0
 cd "$ws"
@@ -215,4 +227,4 @@ raw() { find "$1" -type f ! -name .tree-spec -printf '%s\n' | awk '{s+=$1} END {
 files() { find "$1" -type f ! -name .tree-spec | wc -l; }
 echo "raw $(raw "$trees/$preset") $(files "$trees/$preset") $(raw "$trees/tiny") $(files "$trees/tiny")" | tee -a "$sizes"
 
-python3 "$repo/bench/scripts/build_report.py" "$results" "$preset" "$libs" | tee "$results/results.md"
+python3 "$repo/bench/scripts/build_report.py" "$results" "$preset$profile_tag" "$libs" | tee "$results/results.md"

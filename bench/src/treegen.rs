@@ -25,6 +25,9 @@ pub struct TreeSpec {
     pub per_category: usize,
     /// Seed of the PRNG.
     pub seed: u64,
+    /// Longer names (3-4 words) and resource paths 2-3 folders deeper whose file names carry
+    /// words of their skill, so that few paths are shared between skills (`deep1000`).
+    pub deep: bool,
 }
 
 impl TreeSpec {
@@ -36,11 +39,13 @@ impl TreeSpec {
             file_bytes: 1024,
             per_category: 50,
             seed: 0x5eed_0001,
+            deep: false,
         }
     }
 
     /// A named preset: `s10`, `s100`, `s1000` (10,000 files, about 10.4 MB), `100mb` (10,000
-    /// files of about 10 KB) or `tiny` (one skill, one file).
+    /// files of about 10 KB), `tiny` (one skill, one file), or `deep100` and `deep1000` (as
+    /// `s100` and `s1000` with longer names and deeper, per-skill paths).
     pub fn preset(name: &str) -> Option<Self> {
         Some(match name {
             "tiny" => TreeSpec {
@@ -55,6 +60,14 @@ impl TreeSpec {
                 file_bytes: 10 * 1024,
                 ..TreeSpec::new(1000)
             },
+            "deep100" => TreeSpec {
+                deep: true,
+                ..TreeSpec::new(100)
+            },
+            "deep1000" => TreeSpec {
+                deep: true,
+                ..TreeSpec::new(1000)
+            },
             _ => return None,
         })
     }
@@ -62,8 +75,13 @@ impl TreeSpec {
     /// A one-line description, for stamps and reports.
     pub fn describe(&self) -> String {
         format!(
-            "skills={} files_per_skill={} file_bytes={} per_category={} seed={:#x}",
-            self.skills, self.files_per_skill, self.file_bytes, self.per_category, self.seed
+            "skills={} files_per_skill={} file_bytes={} per_category={} seed={:#x}{}",
+            self.skills,
+            self.files_per_skill,
+            self.file_bytes,
+            self.per_category,
+            self.seed,
+            if self.deep { " deep" } else { "" }
         )
     }
 }
@@ -176,32 +194,49 @@ pub fn ensure_tree(spec: &TreeSpec, root: &Path) -> io::Result<bool> {
 /// The `i`-th skill of a tree.
 pub fn skill(spec: &TreeSpec, i: usize) -> GenSkill {
     let mut rng = Rng::new(spec.seed ^ (i as u64).wrapping_mul(0x9e37_79b9_7f4a_7c15));
-    let name = format!(
-        "{}-{}-{i:04}",
-        WORDS[rng.below(WORDS.len())],
-        WORDS[rng.below(WORDS.len())]
-    );
+    let words = if spec.deep { 3 + rng.below(2) } else { 2 };
+    let mut name = String::new();
+    for _ in 0..words {
+        name.push_str(rng.word());
+        name.push('-');
+    }
+    name.push_str(&format!("{i:04}"));
     let dir = match i.checked_div(spec.per_category) {
         None => name.clone(),
+        Some(category) if spec.deep => {
+            format!("division-{:02}/category-{category:02}/{name}", category / 5)
+        }
         Some(category) => format!("category-{category:02}/{name}"),
     };
+    // Two words of the skill's own for its deep paths: 128 x 128 pairs, so few repeat.
+    let (a, b) = if spec.deep {
+        (rng.word(), rng.word())
+    } else {
+        ("", "")
+    };
+    let kinds = if spec.deep { &DEEP_KINDS } else { &KINDS };
+    let paths: Vec<String> = (0..spec.files_per_skill)
+        .map(|k| {
+            let kind = kinds[k % kinds.len()];
+            let base = kind.path.replace("{a}", a).replace("{b}", b);
+            match (k / kinds.len(), base.rsplit_once('.')) {
+                (0, _) => base,
+                (round, Some((stem, ext))) => format!("{stem}-{round}.{ext}"),
+                (round, None) => format!("{base}-{round}"),
+            }
+        })
+        .collect();
     let mut files = Vec::with_capacity(spec.files_per_skill);
     let mut description = String::new();
-    for k in 0..spec.files_per_skill {
-        let kind = KINDS[k % KINDS.len()];
-        let round = k / KINDS.len();
-        let path = if round == 0 {
-            kind.path.to_owned()
-        } else {
-            match kind.path.rsplit_once('.') {
-                Some((stem, ext)) => format!("{stem}-{round}.{ext}"),
-                None => format!("{}-{round}", kind.path),
-            }
-        };
+    for (k, path) in paths.iter().enumerate() {
+        let kind = kinds[k % kinds.len()];
         let bytes = match kind.class {
             Class::Manifest => {
-                let files = spec.files_per_skill;
-                manifest(&mut rng, &name, spec.file_bytes, files, &mut description)
+                let links = Links {
+                    guide: paths.get(1).map_or("", String::as_str),
+                    script: paths.get(3).map_or("", String::as_str),
+                };
+                manifest(&mut rng, &name, spec.file_bytes, &links, &mut description)
             }
             Class::Markdown => markdown(&mut rng, spec.file_bytes),
             Class::Python => code(&mut rng, spec.file_bytes, Lang::Python),
@@ -211,7 +246,7 @@ pub fn skill(spec: &TreeSpec, i: usize) -> GenSkill {
             Class::Binary => binary(&mut rng, spec.file_bytes),
         };
         files.push(GenFile {
-            path,
+            path: path.clone(),
             bytes,
             executable: kind.executable,
             text: kind.class != Class::Binary,
@@ -265,6 +300,27 @@ const KINDS: [Kind; 10] = [
     kind("assets/data/table.bin", Class::Binary, false),
 ];
 
+/// `KINDS` for `deep` trees: the same kinds 2-3 folders deeper, `{a}` and `{b}` replaced by
+/// two words of the skill's (38 bytes a path on average, against 19).
+const DEEP_KINDS: [Kind; 10] = [
+    kind("SKILL.md", Class::Manifest, false),
+    kind("references/guides/{a}/{a}-{b}-overview.md", Class::Markdown, false),
+    kind("references/api/v2/{b}/{a}-endpoints.md", Class::Markdown, false),
+    kind("scripts/{a}/bin/run_{a}_{b}.py", Class::Python, true),
+    kind("scripts/{a}/bin/check-{b}.sh", Class::Shell, true),
+    kind("examples/{a}-{b}/src/bin/main.rs", Class::Rust, false),
+    kind("assets/config/{a}/{b}.json", Class::Json, false),
+    kind("assets/schemas/v1/{a}-{b}-input.schema.json", Class::Json, false),
+    kind("assets/images/{a}/{b}-icon.png", Class::Binary, false),
+    kind("assets/data/{a}/tables/{b}-table.bin", Class::Binary, false),
+];
+
+/// The paths a SKILL.md body links to (empty when the skill has no such file).
+struct Links<'a> {
+    guide: &'a str,
+    script: &'a str,
+}
+
 /// SplitMix64: small, fast, and the same everywhere.
 struct Rng(u64);
 
@@ -310,13 +366,13 @@ impl Rng {
 }
 
 /// A SKILL.md of about `target` bytes. Its body links the guide and names the script only when
-/// the skill has them (`files`: the first four of `KINDS`), as the validator checks a body's
+/// the skill has them (the second and fourth of `KINDS`), as the validator checks a body's
 /// references; a 10-file skill's text is what it always was.
 fn manifest(
     rng: &mut Rng,
     name: &str,
     target: usize,
-    files: usize,
+    links: &Links<'_>,
     description: &mut String,
 ) -> Vec<u8> {
     let words = 14 + rng.below(16);
@@ -331,10 +387,10 @@ fn manifest(
         "---\nname: {name}\ndescription: {description}\nlicense: MIT\n---\n\n# {}\n\n",
         title(name)
     );
-    out.push_str(match files {
-        0 | 1 => "Read this first.\n\n",
-        2 | 3 => "Read [the guide](references/guide.md) first.\n\n",
-        _ => "Read [the guide](references/guide.md) first, then run `scripts/run.py`.\n\n",
+    out.push_str(&match (links.guide, links.script) {
+        ("", _) => "Read this first.\n\n".to_owned(),
+        (guide, "") => format!("Read [the guide]({guide}) first.\n\n"),
+        (guide, script) => format!("Read [the guide]({guide}) first, then run `{script}`.\n\n"),
     });
     fill_markdown(rng, &mut out, target);
     out.into_bytes()
