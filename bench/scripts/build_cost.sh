@@ -9,7 +9,7 @@
 #     ROUNDS  rounds of (clean build, rebuild after one SKILL.md edit) per crate, interleaved
 #             across crates (default 3); medians are reported
 #     LIBS    which crates (default "skills skills_lz4 include_dir rust_embed"; the prototype
-#             layouts "table blob lz4" can be added)
+#             layouts "table blob cblob lz4" can be added)
 #   SKIP_ROUNDS=1 keeps the last timings and only measures sizes again.
 #   CGU1=1 builds with `codegen-units = 1` in the release profile (default: cargo's default);
 #   results then go to PRESET-cgu1.
@@ -44,7 +44,7 @@ gen="$built/gen_tree"
 
 lib_deps() {
   case "$1" in
-    skills|table|blob) echo 'skills-embed = { workspace = true }' ;;
+    skills|table|blob|cblob) echo 'skills-embed = { workspace = true }' ;;
     skills_lz4) echo 'skills-embed = { workspace = true, features = ["compress"] }' ;;
     lz4|deflate) printf 'skills-embed = { workspace = true }\nlz4_flex = { workspace = true }\nminiz_oxide = { workspace = true }\n' ;;
     include_dir) echo 'include_dir = { workspace = true }' ;;
@@ -89,7 +89,7 @@ fn main() {
 }
 RS
     ;;
-    table|blob) cat <<RS
+    table|blob|cblob) cat <<RS
 #[path = "$repo/bench/src/proto_rt.rs"]
 mod proto_rt;
 include!("index.rs");
@@ -137,7 +137,7 @@ write_crate() {
   new="$(lib_main "$lib" "../../../trees/$tree_preset")"
   [ "$(cat "$dir/src/main.rs" 2>/dev/null)" = "$new" ] || printf '%s\n' "$new" > "$dir/src/main.rs"
   case "$lib" in
-    table|blob|lz4|deflate)
+    table|blob|cblob|lz4|deflate)
       if [ ! -f "$dir/src/index.rs" ]; then
         "$gen" --emit "$lib" "$tree_preset" "$trees/$tree_preset" "$dir/src/index.rs" "$dir/blocks"
       fi ;;

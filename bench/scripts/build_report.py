@@ -15,6 +15,7 @@ NAMES = {
     "rust_embed": "rust-embed (embedding on)",
     "table": "prototype table",
     "blob": "prototype blob",
+    "cblob": "prototype blob (safe: const copy_from_slice)",
     "lz4": "prototype lz4 per skill",
     "deflate": "prototype deflate per skill",
     "empty": "empty main",

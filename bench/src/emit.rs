@@ -29,14 +29,20 @@ pub enum Layout {
     Table,
     /// One contiguous blob, offsets only.
     Blob,
+    /// One contiguous blob, offsets only, built without `unsafe`: one `[u8; n]` constant per
+    /// skill that const evaluation fills from its files' `include_bytes!`
+    /// ([`proto_rt::put`](crate::proto_rt::put)), then one `[u8; N]` static filled from those
+    /// (one body of 10,000 copies made rustc's type check take 2.5x the memory).
+    ConstBlob,
 }
 
 impl Layout {
-    /// `table` or `blob`.
+    /// `table`, `blob` or `cblob`.
     pub fn from_name(name: &str) -> Option<Self> {
         match name {
             "table" => Some(Layout::Table),
             "blob" => Some(Layout::Blob),
+            "cblob" => Some(Layout::ConstBlob),
             _ => None,
         }
     }
@@ -96,6 +102,9 @@ pub fn emit(spec: &TreeSpec, root: &Path, layout: Layout, rt: &str, name: &str) 
     let mut blob_fields = String::new();
     let mut blob_inits = String::new();
     let mut blob_len: usize = 0;
+    // `cblob`: the current skill's copies, and where its bytes start in the blob.
+    let mut skill_inits = String::new();
+    let mut skill_start: usize = 0;
     let mut summary = String::new();
     let mut first = 0u32;
     for (si, s) in skills.iter().enumerate() {
@@ -128,11 +137,19 @@ pub fn emit(spec: &TreeSpec, root: &Path, layout: Layout, rt: &str, name: &str) 
                         f.path.len()
                     );
                 }
-                Layout::Blob => {
+                Layout::Blob | Layout::ConstBlob => {
                     let field = format!("f{si}_{fi}");
                     let len = f.bytes.len();
-                    let _ = writeln!(blob_fields, "    {field}: [u8; {len}],");
-                    let _ = writeln!(blob_inits, "    {field}: *include_bytes!({abs}),");
+                    if layout == Layout::Blob {
+                        let _ = writeln!(blob_fields, "    {field}: [u8; {len}],");
+                        let _ = writeln!(blob_inits, "    {field}: *include_bytes!({abs}),");
+                    } else {
+                        let at = blob_len - skill_start;
+                        let _ = writeln!(
+                            skill_inits,
+                            "    {rt}::put(&mut out, {at}, include_bytes!({abs}));"
+                        );
+                    }
                     if skip > 0 {
                         // The description sits in the frontmatter: `description: ` then the text.
                         let text = std::str::from_utf8(&f.bytes).unwrap_or("");
@@ -151,6 +168,19 @@ pub fn emit(spec: &TreeSpec, root: &Path, layout: Layout, rt: &str, name: &str) 
                     blob_len += len;
                 }
             }
+        }
+        if layout == Layout::ConstBlob {
+            let n = blob_len - skill_start;
+            let _ = writeln!(
+                blob_fields,
+                "const S{si}: [u8; {n}] = {{\n    let mut out = [0u8; {n}];\n{skill_inits}    out\n}};"
+            );
+            let _ = writeln!(
+                blob_inits,
+                "    {rt}::put(&mut out, {skill_start}, &S{si});"
+            );
+            skill_inits.clear();
+            skill_start = blob_len;
         }
         let count = s.files.len() as u32;
         let _ = writeln!(
@@ -173,7 +203,7 @@ pub fn emit(spec: &TreeSpec, root: &Path, layout: Layout, rt: &str, name: &str) 
     }
     let file_type = match layout {
         Layout::Table => "TableFile",
-        Layout::Blob => "BlobFile",
+        Layout::Blob | Layout::ConstBlob => "BlobFile",
     };
     let mut out = String::new();
     let _ = writeln!(
@@ -195,6 +225,13 @@ pub fn emit(spec: &TreeSpec, root: &Path, layout: Layout, rt: &str, name: &str) 
                  ::core::slice::from_raw_parts(&BLOB as *const Blob as *const u8, ::core::mem::size_of::<Blob>())\n}};"
             );
             "BLOB_BYTES".to_owned()
+        }
+        Layout::ConstBlob => {
+            let _ = writeln!(
+                out,
+                "{blob_fields}static BLOB: [u8; {blob_len}] = {{\n    let mut out = [0u8; {blob_len}];\n{blob_inits}    out\n}};"
+            );
+            "&BLOB".to_owned()
         }
     };
     let _ = writeln!(

@@ -6,6 +6,8 @@
 //!   stored once. 24 bytes per file plus the relocation.
 //! - **blob**: every file's bytes in one `#[repr(C)]` struct of byte arrays (contiguous, no
 //!   padding), addressed by offsets: 16 bytes per file and no relocation at all.
+//! - **cblob**: the same offsets into a `[u8; N]` static that const evaluation fills from each
+//!   file's `include_bytes!` with [`put`] (no `unsafe`, unlike `blob`).
 //!
 //! Both keep per-skill data in a plain table of offsets ([`SkillEntry`]), look a skill up by
 //! index or by a binary search on its name, and a path by a binary search in the skill's range
@@ -103,6 +105,14 @@ impl FileEntry for BlobFile {
     fn flags(&self) -> u16 {
         self.flags
     }
+}
+
+/// Copies `src` into `out` at `at`, in const evaluation (the `cblob` layout's statics); a copy
+/// that does not fit panics, which there is a compile error.
+pub const fn put(out: &mut [u8], at: usize, src: &[u8]) {
+    let (_, rest) = out.split_at_mut(at);
+    let (dst, _) = rest.split_at_mut(src.len());
+    dst.copy_from_slice(src);
 }
 
 /// A set in one of the layouts.

@@ -304,13 +304,25 @@ const KINDS: [Kind; 10] = [
 /// two words of the skill's (38 bytes a path on average, against 19).
 const DEEP_KINDS: [Kind; 10] = [
     kind("SKILL.md", Class::Manifest, false),
-    kind("references/guides/{a}/{a}-{b}-overview.md", Class::Markdown, false),
-    kind("references/api/v2/{b}/{a}-endpoints.md", Class::Markdown, false),
+    kind(
+        "references/guides/{a}/{a}-{b}-overview.md",
+        Class::Markdown,
+        false,
+    ),
+    kind(
+        "references/api/v2/{b}/{a}-endpoints.md",
+        Class::Markdown,
+        false,
+    ),
     kind("scripts/{a}/bin/run_{a}_{b}.py", Class::Python, true),
     kind("scripts/{a}/bin/check-{b}.sh", Class::Shell, true),
     kind("examples/{a}-{b}/src/bin/main.rs", Class::Rust, false),
     kind("assets/config/{a}/{b}.json", Class::Json, false),
-    kind("assets/schemas/v1/{a}-{b}-input.schema.json", Class::Json, false),
+    kind(
+        "assets/schemas/v1/{a}-{b}-input.schema.json",
+        Class::Json,
+        false,
+    ),
     kind("assets/images/{a}/{b}-icon.png", Class::Binary, false),
     kind("assets/data/{a}/tables/{b}-table.bin", Class::Binary, false),
 ];
@@ -694,5 +706,37 @@ mod tests {
         }
         assert_eq!(a.files[0].path, "SKILL.md");
         assert!(a.dir.starts_with("category-00/"));
+    }
+
+    #[test]
+    fn deep_trees_have_long_names_and_own_paths_and_link_them() {
+        let spec = TreeSpec::preset("deep100").unwrap_or(TreeSpec::new(0));
+        assert!(spec.deep);
+        let mut paths = std::collections::HashSet::new();
+        let mut files = 0;
+        for i in 0..spec.skills {
+            let s = skill(&spec, i);
+            assert!(s.name.split('-').count() >= 4, "{}", s.name);
+            assert!(s.dir.starts_with("division-"), "{}", s.dir);
+            let manifest = String::from_utf8(s.files[0].bytes.clone()).unwrap_or_default();
+            // The body links the guide and names the script, by their paths in this skill.
+            assert!(
+                manifest.contains(&format!("]({})", s.files[1].path)),
+                "{manifest}"
+            );
+            assert!(
+                manifest.contains(&format!("`{}`", s.files[3].path)),
+                "{manifest}"
+            );
+            for f in &s.files {
+                files += 1;
+                paths.insert(f.path.clone());
+            }
+        }
+        // SKILL.md is shared; nearly every other path is the skill's own.
+        assert!(paths.len() > files * 8 / 10, "{} of {files}", paths.len());
+        let shallow = skill(&TreeSpec::new(100), 7);
+        assert_eq!(shallow.files[1].path, "references/guide.md");
+        assert_eq!(shallow.name.split('-').count(), 3);
     }
 }
