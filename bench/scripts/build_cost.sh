@@ -5,7 +5,8 @@
 #
 #   bench/scripts/build_cost.sh [PRESET] [ROUNDS] [LIBS]
 #     PRESET  s1000 (default: 1,000 skills x 10 files x ~1 KB), deep1000 (the same with 3-4 word
-#             names and per-skill paths 2-3 folders deeper), 100mb, s100, s10
+#             names and per-skill paths 2-3 folders deeper), flat1000 (the same as s1000 with
+#             every file in its skill's folder, skills at the top), 100mb, s100, s10
 #     ROUNDS  rounds of (clean build, rebuild after one SKILL.md edit) per crate, interleaved
 #             across crates (default 3); medians are reported
 #     LIBS    which crates (default "skills skills_lz4 include_dir rust_embed"; the prototype

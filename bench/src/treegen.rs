@@ -25,9 +25,22 @@ pub struct TreeSpec {
     pub per_category: usize,
     /// Seed of the PRNG.
     pub seed: u64,
-    /// Longer names (3-4 words) and resource paths 2-3 folders deeper whose file names carry
-    /// words of their skill, so that few paths are shared between skills (`deep1000`).
-    pub deep: bool,
+    /// The folders and names.
+    pub shape: Shape,
+}
+
+/// The folders and names of a tree.
+#[derive(Debug, Clone, Copy, PartialEq, Eq)]
+pub enum Shape {
+    /// `category-NN/NAME/`, names of 2 words, resources in nested folders shared by every skill
+    /// (`references/guide.md`).
+    Nested,
+    /// `division-NN/category-NN/NAME/`, names of 3-4 words, resource paths 2-3 folders deeper
+    /// whose file names carry words of their skill, so that few paths are shared (`deep1000`).
+    Deep,
+    /// `NAME/` at the top, names of 2 words, every file in the skill's own folder (`flat1000`):
+    /// the fewest folders.
+    Flat,
 }
 
 impl TreeSpec {
@@ -39,13 +52,14 @@ impl TreeSpec {
             file_bytes: 1024,
             per_category: 50,
             seed: 0x5eed_0001,
-            deep: false,
+            shape: Shape::Nested,
         }
     }
 
     /// A named preset: `s10`, `s100`, `s1000` (10,000 files, about 10.4 MB), `100mb` (10,000
-    /// files of about 10 KB), `tiny` (one skill, one file), or `deep100` and `deep1000` (as
-    /// `s100` and `s1000` with longer names and deeper, per-skill paths).
+    /// files of about 10 KB), `tiny` (one skill, one file), `deep100` and `deep1000` (as
+    /// `s100` and `s1000` with longer names and deeper, per-skill paths) or `flat1000` (as
+    /// `s1000` with no folders but the skills').
     pub fn preset(name: &str) -> Option<Self> {
         Some(match name {
             "tiny" => TreeSpec {
@@ -61,11 +75,15 @@ impl TreeSpec {
                 ..TreeSpec::new(1000)
             },
             "deep100" => TreeSpec {
-                deep: true,
+                shape: Shape::Deep,
                 ..TreeSpec::new(100)
             },
             "deep1000" => TreeSpec {
-                deep: true,
+                shape: Shape::Deep,
+                ..TreeSpec::new(1000)
+            },
+            "flat1000" => TreeSpec {
+                shape: Shape::Flat,
                 ..TreeSpec::new(1000)
             },
             _ => return None,
@@ -81,7 +99,11 @@ impl TreeSpec {
             self.file_bytes,
             self.per_category,
             self.seed,
-            if self.deep { " deep" } else { "" }
+            match self.shape {
+                Shape::Nested => "",
+                Shape::Deep => " deep",
+                Shape::Flat => " flat",
+            }
         )
     }
 }
@@ -194,7 +216,8 @@ pub fn ensure_tree(spec: &TreeSpec, root: &Path) -> io::Result<bool> {
 /// The `i`-th skill of a tree.
 pub fn skill(spec: &TreeSpec, i: usize) -> GenSkill {
     let mut rng = Rng::new(spec.seed ^ (i as u64).wrapping_mul(0x9e37_79b9_7f4a_7c15));
-    let words = if spec.deep { 3 + rng.below(2) } else { 2 };
+    let deep = spec.shape == Shape::Deep;
+    let words = if deep { 3 + rng.below(2) } else { 2 };
     let mut name = String::new();
     for _ in 0..words {
         name.push_str(rng.word());
@@ -203,18 +226,23 @@ pub fn skill(spec: &TreeSpec, i: usize) -> GenSkill {
     name.push_str(&format!("{i:04}"));
     let dir = match i.checked_div(spec.per_category) {
         None => name.clone(),
-        Some(category) if spec.deep => {
+        Some(_) if spec.shape == Shape::Flat => name.clone(),
+        Some(category) if deep => {
             format!("division-{:02}/category-{category:02}/{name}", category / 5)
         }
         Some(category) => format!("category-{category:02}/{name}"),
     };
     // Two words of the skill's own for its deep paths: 128 x 128 pairs, so few repeat.
-    let (a, b) = if spec.deep {
+    let (a, b) = if deep {
         (rng.word(), rng.word())
     } else {
         ("", "")
     };
-    let kinds = if spec.deep { &DEEP_KINDS } else { &KINDS };
+    let kinds = match spec.shape {
+        Shape::Nested => &KINDS,
+        Shape::Deep => &DEEP_KINDS,
+        Shape::Flat => &FLAT_KINDS,
+    };
     let paths: Vec<String> = (0..spec.files_per_skill)
         .map(|k| {
             let kind = kinds[k % kinds.len()];
@@ -300,7 +328,7 @@ const KINDS: [Kind; 10] = [
     kind("assets/data/table.bin", Class::Binary, false),
 ];
 
-/// `KINDS` for `deep` trees: the same kinds 2-3 folders deeper, `{a}` and `{b}` replaced by
+/// `KINDS` for `Deep` trees: the same kinds 2-3 folders deeper, `{a}` and `{b}` replaced by
 /// two words of the skill's (38 bytes a path on average, against 19).
 const DEEP_KINDS: [Kind; 10] = [
     kind("SKILL.md", Class::Manifest, false),
@@ -325,6 +353,20 @@ const DEEP_KINDS: [Kind; 10] = [
     ),
     kind("assets/images/{a}/{b}-icon.png", Class::Binary, false),
     kind("assets/data/{a}/tables/{b}-table.bin", Class::Binary, false),
+];
+
+/// `KINDS` for `flat` trees: every file in the skill's folder.
+const FLAT_KINDS: [Kind; 10] = [
+    kind("SKILL.md", Class::Manifest, false),
+    kind("guide.md", Class::Markdown, false),
+    kind("endpoints.md", Class::Markdown, false),
+    kind("run.py", Class::Python, true),
+    kind("check.sh", Class::Shell, true),
+    kind("main.rs", Class::Rust, false),
+    kind("config.json", Class::Json, false),
+    kind("input.json", Class::Json, false),
+    kind("icon.png", Class::Binary, false),
+    kind("table.bin", Class::Binary, false),
 ];
 
 /// The paths a SKILL.md body links to (empty when the skill has no such file).
@@ -711,7 +753,7 @@ mod tests {
     #[test]
     fn deep_trees_have_long_names_and_own_paths_and_link_them() {
         let spec = TreeSpec::preset("deep100").unwrap_or(TreeSpec::new(0));
-        assert!(spec.deep);
+        assert_eq!(spec.shape, Shape::Deep);
         let mut paths = std::collections::HashSet::new();
         let mut files = 0;
         for i in 0..spec.skills {
@@ -738,5 +780,10 @@ mod tests {
         let shallow = skill(&TreeSpec::new(100), 7);
         assert_eq!(shallow.files[1].path, "references/guide.md");
         assert_eq!(shallow.name.split('-').count(), 3);
+        let flat = TreeSpec::preset("flat1000").unwrap_or(TreeSpec::new(0));
+        let f = skill(&flat, 7);
+        assert_eq!(f.dir, f.name);
+        assert!(f.files.iter().all(|f| !f.path.contains('/')));
+        assert!(String::from_utf8_lossy(&f.files[0].bytes).contains("](guide.md)"));
     }
 }

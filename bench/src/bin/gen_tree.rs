@@ -1,10 +1,11 @@
 //! Writes a deterministic synthetic skill tree, or the prototype index source for one.
 //!
 //! ```text
-//! gen_tree PRESET OUT_DIR                  # PRESET: tiny, s10, s100, s1000 (10mb), 100mb
+//! gen_tree PRESET OUT_DIR                  # PRESET: tiny, s10, s100, s1000 (10mb), 100mb,
+//!                                          # deep100, deep1000, flat1000
 //! gen_tree --skills N [--files F] [--bytes B] [--per-category C] OUT_DIR
 //! gen_tree --emit LAYOUT PRESET TREE_DIR OUT_FILE [BLOCKS_DIR]
-//!                                          # LAYOUT: table, blob, lz4, deflate
+//!                                          # LAYOUT: table, blob, cblob, lz4, deflate
 //! ```
 //!
 //! The tree is written only if `OUT_DIR/.tree-spec` does not already name the same spec.
