@@ -24,11 +24,26 @@ fn main() {
     if std::path::Path::new("../../shared/corpus/superpowers/skills").is_dir() {
         println!("cargo::rustc-cfg=has_corpus");
     }
-    let skills = std::env::var("SKILLS_BENCH_SKILLS")
-        .ok()
-        .and_then(|v| v.parse().ok())
-        .unwrap_or(10);
-    let spec = treegen::TreeSpec::new(skills);
+    println!("cargo::rerun-if-env-changed=SKILLS_BENCH_TREE");
+    // A named tree (`SKILLS_BENCH_TREE=deep1000`) wins over a number of skills of the default
+    // shape; the benchmark finds the same spec again through `LOOKUP_SPEC`.
+    let preset = std::env::var("SKILLS_BENCH_TREE").unwrap_or_default();
+    let spec = match treegen::TreeSpec::preset(&preset) {
+        Some(spec) => spec,
+        None => {
+            let skills = std::env::var("SKILLS_BENCH_SKILLS")
+                .ok()
+                .and_then(|v| v.parse().ok())
+                .unwrap_or(10);
+            treegen::TreeSpec::new(skills)
+        }
+    };
+    let preset = if treegen::TreeSpec::preset(&preset).is_some() {
+        preset
+    } else {
+        String::new()
+    };
+    println!("cargo::rustc-env=SKILLS_BENCH_PRESET={preset}");
     let manifest = PathBuf::from(std::env::var_os("CARGO_MANIFEST_DIR").expect("cargo sets it"));
     let root = manifest.join("trees/lookup");
     treegen::ensure_tree(&spec, &root).expect("writing trees/lookup");

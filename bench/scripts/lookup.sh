@@ -1,26 +1,36 @@
 #!/usr/bin/env bash
-# Lookup speed, side by side, on the 10,000-file tree (1,000 skills x 10 files x ~1 KB):
-# skills by id + path and by name + path, a miss, include_dir's
-# get_file and rust-embed's get, in one criterion run. Prints a Markdown table of medians and
-# ratios, and the allocations per call.
+# Lookup speed, side by side, on each tree named (presets of bench/src/treegen.rs; default the
+# 10,000-file s1000 and deep1000, whose names are longer and paths deeper and per skill):
+# skills by id + path, by name + path (`get` then `load`, and `parse` then `load`), a miss,
+# include_dir's get_file and rust-embed's get, in one criterion run per tree. Prints per tree a
+# Markdown table of medians (and the fastest sample, which load beside the run disturbs least)
+# with the ratios, and the allocations per call.
 #
-#   bench/scripts/lookup.sh [SKILLS]     # default 1000
+#   bench/scripts/lookup.sh [TREE...]     # default: s1000 deep1000
 set -euo pipefail
 cd "$(dirname "$0")/../.."
-skills="${1:-1000}"
+trees=("$@")
+[ ${#trees[@]} -gt 0 ] || trees=(s1000 deep1000)
 out=target/bench-work/lookup
 mkdir -p "$out"
-SKILLS_BENCH_SKILLS="$skills" cargo bench -p skills-bench --bench lookup -- --noplot \
-  2>&1 | tee "$out/criterion.log"
-python3 - "$out/criterion.log" <<'PY'
-import json, os, sys, re
+for tree in "${trees[@]}"; do
+  echo "== tree $tree ($(date -u +%FT%TZ), $(git rev-parse --short HEAD), load:$(uptime | sed 's/.*load average://'))"
+  SKILLS_BENCH_TREE="$tree" cargo bench -p skills-bench --bench lookup -- --noplot \
+    2>&1 | tee "$out/criterion-$tree.log"
+  python3 - "$out/criterion-$tree.log" "$tree" <<'PY'
+import json, os, sys
 base = os.path.join(os.environ.get("CARGO_TARGET_DIR", "target"), "criterion", "lookup")
 def median(name):
     with open(os.path.join(base, name, "new", "estimates.json")) as f:
         return json.load(f)["median"]["point_estimate"]
+def fastest(name):
+    with open(os.path.join(base, name, "new", "sample.json")) as f:
+        s = json.load(f)
+    return min(t / i for t, i in zip(s["times"], s["iters"]))
 rows = [
     ("skills: hit by id + path", "skills_id_path"),
-    ("skills: hit by name + path", "skills_name_path"),
+    ("skills: hit by name + path (`get`, then `load`)", "skills_name_path"),
+    ("skills: hit by name + path (`parse::<SkillId>()`, then `load`)", "skills_parse_path"),
     ("skills: hit by id + path, then `text()`", "skills_id_path_text"),
     ("skills: miss (error lists the skill's paths)", "skills_miss"),
     ("include_dir: `get_file`", "include_dir_get_file"),
@@ -33,14 +43,16 @@ parts = [
     ("`SKILLS.get(name)` (hashed names)", "part_skills_get_name"),
     ("`name.parse::<SkillId>()`", "part_parse_id"),
 ]
-embed = median("rust_embed_get")
+embed, embed_min = median("rust_embed_get"), fastest("rust_embed_get")
 incl = median("include_dir_get_file")
 print()
-print("| lookup | median (ns) | rust-embed `get` / this | include_dir `get_file` / this |")
-print("|---|---:|---:|---:|")
+print(f"Tree `{sys.argv[2]}`:")
+print()
+print("| lookup | median (ns) | rust-embed `get` / this | fastest sample (ns) | rust-embed / this, fastest | include_dir `get_file` / this |")
+print("|---|---:|---:|---:|---:|---:|")
 for label, key in rows:
-    m = median(key)
-    print(f"| {label} | {m:,.1f} | {embed/m:,.1f}x | {incl/m:,.0f}x |")
+    m, f = median(key), fastest(key)
+    print(f"| {label} | {m:,.1f} | {embed/m:,.1f}x | {f:,.1f} | {embed_min/f:,.1f}x | {incl/m:,.0f}x |")
 print()
 print("| part of a lookup | median (ns) |")
 print("|---|---:|")
@@ -52,3 +64,4 @@ if i >= 0:
     print()
     print(log[i:].split("\n\n")[0].split("Benchmarking")[0].split("Testing")[0].strip())
 PY
+done

@@ -17,9 +17,15 @@ pub mod proto_rt;
 pub mod tokens;
 pub mod treegen;
 
-/// The tree the criterion benchmark embeds (written by `build.rs`; `SKILLS_BENCH_SKILLS` sets
-/// its number of skills, 10 by default so CI stays fast).
+/// The tree the criterion benchmark embeds (written by `build.rs`; `SKILLS_BENCH_TREE` names a
+/// preset of `treegen`, else `SKILLS_BENCH_SKILLS` sets its number of skills, 10 by default so
+/// CI stays fast).
 pub const LOOKUP_TREE: &str = concat!(env!("CARGO_MANIFEST_DIR"), "/trees/lookup");
+
+/// The spec of [`LOOKUP_TREE`] with `skills` skills: the preset `build.rs` wrote, if any.
+pub fn lookup_spec(skills: usize) -> treegen::TreeSpec {
+    treegen::TreeSpec::preset(env!("SKILLS_BENCH_PRESET")).unwrap_or(treegen::TreeSpec::new(skills))
+}
 
 /// Prototype index of [`LOOKUP_TREE`] in the `table` layout.
 pub mod lookup_table {

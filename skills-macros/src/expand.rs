@@ -208,6 +208,7 @@ fn expand_enum(
 
         impl ::core::str::FromStr for #name {
             type Err = #krate::SkillError;
+            #[inline]
             fn from_str(name: &str) -> ::core::result::Result<Self, Self::Err> {
                 #krate::__private::parse_id_in(&#static_name, name)
             }
@@ -394,16 +395,19 @@ fn expand_static(
     let mut packed = Vec::new();
     let mut blocks = Vec::new();
     let no_fields = Fields::default();
+    let mut name_spans = Vec::with_capacity(kept.len());
     for (s, name, _) in kept {
         // The validator's fields, as the disk loader hands them to a `Skill`.
         let m = s.manifest.as_ref().map_or(&no_fields, |m| &m.fields);
         // Only the skills in the listing have their name and description there.
         let listed = s.valid && m.invocation.model_may_invoke;
-        let (name, description) = if listed {
-            (strings.listed(name), strings.listed(&m.description))
+        let (name_span, description) = if listed {
+            (strings.listed_raw(name), strings.listed(&m.description))
         } else {
-            (strings.intern(name), strings.intern(&m.description))
+            (strings.intern_raw(name), strings.intern(&m.description))
         };
+        name_spans.push(name_span);
+        let name = span(name_span.0 as usize, name_span.1 as usize);
         let policy = Literal::u8_unsuffixed(skills_embed_runtime::__private::invocation_flags(
             &m.invocation,
         ));
@@ -469,11 +473,21 @@ fn expand_static(
             }
         });
     }
-    // A slot in hex, `0xTTNN_NNNN`: the name hash's high byte, then the skill's index + 1.
-    let names = skills_embed_runtime::__private::name_table(kept.iter().map(|(_, n, _)| *n));
+    // A slot in hex, `0xOOOOOOOO_LLTT_NNNN`: the name's offset, its length and hash byte, then
+    // the skill's index + 1.
+    let names = skills_embed_runtime::__private::name_table(
+        kept.iter()
+            .map(|(_, n, _)| *n)
+            .zip(name_spans.iter().copied()),
+    );
     let names = hex_literals(&names, |slot| match slot {
         0 => "0".to_owned(),
-        _ => format!("{:#06x}_{:04x}", slot >> 16, slot & 0xffff),
+        _ => format!(
+            "{:#010x}_{:04x}_{:04x}",
+            slot >> 32,
+            (slot >> 16) & 0xffff,
+            slot & 0xffff
+        ),
     });
     let names_len = lit(names.len());
     let summary_len = lit(summary.len());
@@ -483,7 +497,7 @@ fn expand_static(
     // Flags in hex, `0xTT_FF`: the path's tag, then TEXT 1 | EXEC 2 | PACKED 4. A literal and
     // not `TEXT | tag(0x5a)`: named constants made rustc's type check of 10,000 files 0.35 s
     // slower (0.6 s to 0.95 s).
-    let flags: Vec<u32> = files.iter().map(|f| u32::from(f.flags)).collect();
+    let flags: Vec<u64> = files.iter().map(|f| u64::from(f.flags)).collect();
     let flags = hex_literals(&flags, |f| format!("{:#04x}_{:02x}", f >> 8, f & 0xff));
     let files = files.iter().zip(flags).map(|(f, flags)| {
         let FileParts {
@@ -541,8 +555,8 @@ fn expand_static(
             static TOOLS: [&str; #tools_len] = [#(#tools),*];
             #[doc = " Every skill's `<chunk>` blocks: id, description, byte ranges of the body."]
             static CHUNKS: [#krate::__private::Chunk; #chunks_len] = [#(#chunks),*];
-            #[doc = " Hash table of the names: per slot `0xTTNN_NNNN`, a name hash's high byte then its skill's index + 1, or 0 if empty."]
-            static NAMES: [u32; #names_len] = [#(#names),*];
+            #[doc = " Hash table of the names: per slot `0xOOOOOOOO_LLTT_NNNN`, the name's offset in `STRINGS`, its length, its hash's high byte and its skill's index + 1; 0 if empty."]
+            static NAMES: [u64; #names_len] = [#(#names),*];
             #[doc = " Per skill, its text files as one LZ4 block (`compress = true`; else empty)."]
             static BLOCKS: [#krate::__private::Block; #blocks_len] = [#(#blocks),*];
             #[doc = " Per file, its `(offset, length)` in its skill's unpacked block (`compress = true`; else empty)."]
@@ -574,7 +588,7 @@ fn lit(n: usize) -> Literal {
 /// Integer literals written as `write` spells them (in hex, say), lexed all at once: each
 /// `Literal::from_str` of its own would have rustc open a source file for it, 10,000 of them for
 /// 10,000 files. Decimal if the text does not lex as that many literals.
-fn hex_literals(values: &[u32], write: impl Fn(u32) -> String) -> Vec<Literal> {
+fn hex_literals(values: &[u64], write: impl Fn(u64) -> String) -> Vec<Literal> {
     let text: Vec<String> = values.iter().map(|&v| write(v)).collect();
     let lexed: Vec<Literal> = text
         .join(" ")
@@ -592,7 +606,7 @@ fn hex_literals(values: &[u32], write: impl Fn(u32) -> String) -> Vec<Literal> {
     if lexed.len() == values.len() {
         lexed
     } else {
-        values.iter().map(|&v| Literal::u32_unsuffixed(v)).collect()
+        values.iter().map(|&v| Literal::u64_unsuffixed(v)).collect()
     }
 }
 
@@ -622,8 +636,13 @@ impl Strings {
     /// A name or description: found just after the previous one in the listing when it is
     /// there verbatim (the XML format escapes text, Markdown joins lines), interned otherwise.
     fn listed(&mut self, s: &str) -> TokenStream {
+        let (start, len) = self.listed_raw(s);
+        span(start as usize, len as usize)
+    }
+
+    fn listed_raw(&mut self, s: &str) -> (u32, u32) {
         if s.is_empty() {
-            return quote!((0, 0));
+            return (0, 0);
         }
         let listing = &self.text[..self.summary_len];
         let mut end = (self.cursor + s.len() + 256).min(listing.len());
@@ -633,9 +652,9 @@ impl Strings {
         if let Some(at) = listing[self.cursor..end].find(s) {
             let start = self.cursor + at;
             self.cursor = start + s.len();
-            return span(start, s.len());
+            return (start as u32, s.len() as u32);
         }
-        self.intern(s)
+        self.intern_raw(s)
     }
 
     fn intern(&mut self, s: &str) -> TokenStream {

@@ -41,7 +41,7 @@ pub fn parse_id<Id: SkillIdentifier>(name: &str) -> Result<Id, SkillError> {
 }
 
 /// `FromStr` for a generated enum whose set is `set`: the set's hashed name table.
-#[inline]
+#[inline(always)]
 pub fn parse_id_in<Id: SkillIdentifier>(set: &SkillSet<Id>, name: &str) -> Result<Id, SkillError> {
     match set.position(name).and_then(|i| Id::ALL.get(i)) {
         Some(id) => Ok(*id),

@@ -57,10 +57,12 @@ pub struct Index {
     /// Per file, its `(offset, length)` in its skill's decompressed block (`PACKED` files), when
     /// the set is compressed; else empty.
     pub packed: &'static [(u32, u32)],
-    /// Open addressing over `name_hash`, linear probing, a power of two long: in each slot a
-    /// skill's index + 1 (low 24 bits) under the high byte of its name's hash, or 0 for an
-    /// empty slot. Empty: look names up by binary search.
-    pub names: &'static [u32],
+    /// Open addressing over `name_hash`, linear probing, a power of two long. A slot is 0 when
+    /// empty, else, from the high bits down: the offset of the skill's name in `strings` (32
+    /// bits), its length in bytes (8), the high byte of its hash (8), the skill's index + 1 (16).
+    /// A probe compares the name without reading the skill's entry. Empty: look names up by
+    /// binary search.
+    pub names: &'static [u64],
 }
 
 /// A skill's text files, LZ4-compressed when the crate compiled (with the size prepended), and
@@ -208,27 +210,37 @@ impl Index {
         self.str((file.path, u32::from(file.path_len)))
     }
 
-    /// The file of `files` (one skill's) whose path is exactly `path`.
+    /// The file of `files` (one skill's) whose path is exactly `path`: `None` when there are
+    /// too many files to scan (then [`Index::find_file`]), else the scan's answer. One pass over
+    /// at most 16 entries, comparing a byte of hash and the length before any path: cheaper than
+    /// the four string comparisons of a binary search.
     #[inline]
+    pub(crate) fn scan(
+        &'static self,
+        files: &'static [FileEntry],
+        path: &[u8],
+    ) -> Option<Option<&'static FileEntry>> {
+        if files.len() > SCAN_MAX {
+            return None;
+        }
+        let tag = u16::from(path_tag(path)) << 8;
+        Some(files.iter().find(|f| {
+            f.flags & TAG == tag
+                && usize::from(f.path_len) == path.len()
+                && same(self.path_bytes(f), path)
+        }))
+    }
+
+    /// The position in `files` (one skill's, sorted by path) of the file whose path is exactly
+    /// `path`, by binary search: for skills too large for [`Index::scan`].
     pub(crate) fn find_file(
         &'static self,
         files: &'static [FileEntry],
         path: &[u8],
     ) -> Option<usize> {
-        if files.len() <= SCAN_MAX {
-            // One pass over at most 16 entries, comparing a byte of hash and the length before
-            // any path: cheaper than the four string comparisons of a binary search.
-            let tag = u16::from(path_tag(path)) << 8;
-            files.iter().position(|f| {
-                f.flags & TAG == tag
-                    && usize::from(f.path_len) == path.len()
-                    && same(self.path_bytes(f), path)
-            })
-        } else {
-            files
-                .binary_search_by(|f| self.path_bytes(f).cmp(path))
-                .ok()
-        }
+        files
+            .binary_search_by(|f| self.path_bytes(f).cmp(path))
+            .ok()
     }
 
     /// A file entry's position in `files`, from its address: a lookup then carries one
@@ -267,7 +279,7 @@ impl Index {
     pub(crate) fn find_name(&'static self, name: &str) -> Option<usize> {
         let mask = self.names.len().checked_sub(1)?;
         let hash = name_hash(name.as_bytes());
-        let tag = hash & SLOT_TAG;
+        let key = slot_key(name.as_bytes(), hash)?;
         let mut slot = hash as usize & mask;
         // Every probe either finds the name, finds an empty slot, or moves on; the table is
         // never full (the macro makes it at least twice the skills), and the bound keeps a
@@ -277,13 +289,14 @@ impl Index {
             if value == 0 {
                 return None;
             }
-            // The tag spares reading a skill entry for most names that only share a slot.
-            if value & SLOT_TAG == tag {
-                let at = ((value & !SLOT_TAG) as usize).checked_sub(1)?;
-                let skill = self.skills.get(at)?;
-                if same(self.bytes(skill.name), name.as_bytes()) {
-                    return Some(at);
-                }
+            // Length and a byte of hash spare the comparison for most names sharing a slot.
+            if value & SLOT_KEY == key
+                && same(
+                    self.bytes(((value >> 32) as u32, key_len(key))),
+                    name.as_bytes(),
+                )
+            {
+                return ((value & SLOT_INDEX) as usize).checked_sub(1);
             }
             slot = (slot + 1) & mask;
         }
@@ -297,53 +310,107 @@ pub(crate) fn slice<T>(all: &'static [T], (first, count): (u32, u32)) -> &'stati
         .unwrap_or(&[])
 }
 
-/// Whether two byte strings of the same length are equal: up to 16 bytes with two overlapping
-/// word loads (no call to `memcmp`, which costs more than the comparison for a path).
+/// Whether two byte strings are equal, compared a word at a time with a last overlapping word
+/// (no call to `memcmp`, which costs more than the comparison for a path or a name).
 #[inline]
 fn same(a: &[u8], b: &[u8]) -> bool {
     let n = a.len();
     if n != b.len() {
         return false;
     }
-    if !(8..=16).contains(&n) {
-        return a == b;
+    if n < 8 {
+        return small(a) == small(b);
     }
-    let word = |s: &[u8], at: usize| {
-        let mut w = [0u8; 8];
-        w.copy_from_slice(s.get(at..at + 8).unwrap_or(&[0; 8]));
-        u64::from_ne_bytes(w)
+    let words = |s| {
+        <[u8]>::chunks_exact(s, 8).map(|w| <[u8; 8]>::try_from(w).map_or(0, u64::from_le_bytes))
     };
-    word(a, 0) == word(b, 0) && word(a, n - 8) == word(b, n - 8)
+    let diff = words(a).zip(words(b)).fold(0, |d, (x, y)| d | (x ^ y));
+    diff | (word(a, n - 8) ^ word(b, n - 8)) == 0
 }
 
-/// The hash of the name table: eight bytes at a time with FxHash's mixing step, the tail
-/// zero-padded and the length mixed in first. The macro computes the same when it builds the
-/// table.
+/// Eight bytes of `s` from `at` (zero past the end, which callers never ask for).
+#[inline]
+fn word(s: &[u8], at: usize) -> u64 {
+    s.get(at..at.wrapping_add(8))
+        .and_then(|w| <[u8; 8]>::try_from(w).ok())
+        .map_or(0, u64::from_le_bytes)
+}
+
+/// Up to seven bytes as one word: two overlapping four-byte loads from 4 bytes on, the bytes
+/// one by one below (the length is compared or mixed in by the callers).
+#[inline]
+fn small(s: &[u8]) -> u64 {
+    let n = s.len();
+    let half = |at: usize| {
+        s.get(at..at.wrapping_add(4))
+            .and_then(|w| <[u8; 4]>::try_from(w).ok())
+            .map_or(0, u32::from_le_bytes)
+    };
+    if n >= 4 {
+        u64::from(half(0)) | u64::from(half(n - 4)) << 32
+    } else {
+        s.iter()
+            .enumerate()
+            .fold(0, |t, (i, b)| t | u64::from(*b) << (8 * i))
+    }
+}
+
+/// The hash of the name table: each sixteen bytes through a folded 64x64-bit multiply (the two
+/// halves of the 128-bit product xored), the last sixteen read overlapping, the length mixed
+/// in; one or two independent multiplies for most names. The macro computes the same when it
+/// builds the table.
 #[inline]
 pub fn name_hash(bytes: &[u8]) -> u32 {
-    const K: u64 = 0x51_7c_c1_b7_27_22_0a_95;
-    let mut h = bytes.len() as u64;
-    let mut words = bytes.chunks_exact(8);
-    for w in &mut words {
-        let mut word = [0u8; 8];
-        word.copy_from_slice(w);
-        h = (h.rotate_left(5) ^ u64::from_le_bytes(word)).wrapping_mul(K);
-    }
-    let rest = words.remainder();
-    if !rest.is_empty() {
-        // Byte by byte rather than a copy into a padded array, which calls `memcpy`.
-        let tail = rest
-            .iter()
-            .enumerate()
-            .fold(0u64, |t, (i, b)| t | u64::from(*b) << (8 * i));
-        h = (h.rotate_left(5) ^ tail).wrapping_mul(K);
-    }
-    (h >> 32) as u32
+    const K0: u64 = 0x243f_6a88_85a3_08d3;
+    const K1: u64 = 0x1319_8a2e_0370_7344;
+    let fold = |a: u64, b: u64| {
+        let m = u128::from(a).wrapping_mul(u128::from(b));
+        (m as u64) ^ ((m >> 64) as u64)
+    };
+    const K2: u64 = 0xa409_3822_299f_31d0;
+    let n = bytes.len();
+    let h = if n <= 16 {
+        let (a, b) = if n >= 8 {
+            (word(bytes, 0), word(bytes, n - 8))
+        } else {
+            (small(bytes), 0)
+        };
+        fold(a ^ K0 ^ n as u64, b ^ K1)
+    } else {
+        // Each sixteen bytes folded on their own (the multiplies run side by side), the chunk's
+        // position mixed in so that swapped chunks hash apart; the last sixteen overlap.
+        let chunk = |at: usize| {
+            let seed = K2.wrapping_mul(at as u64 + 1);
+            fold(word(bytes, at) ^ K0 ^ seed, word(bytes, at + 8) ^ K1)
+        };
+        let mut h = n as u64;
+        let mut at = 0;
+        while at + 16 < n {
+            h ^= chunk(at);
+            at += 16;
+        }
+        h ^ chunk(n - 16)
+    };
+    (h ^ (h >> 32)) as u32
 }
 
-/// The high byte of a name table slot: the name hash's high byte. The low 24 bits hold the
-/// skill's index + 1.
-pub(crate) const SLOT_TAG: u32 = 0xff00_0000;
+/// The bits of a name table slot that hold the name's length and the high byte of its hash.
+const SLOT_KEY: u64 = 0xffff_0000;
+/// The bits of a name table slot that hold the skill's index + 1.
+const SLOT_INDEX: u64 = 0xffff;
+
+/// A name's length and the high byte of its hash (`name_hash(name)`), placed as a name table
+/// slot holds them; `None` for a name longer than a slot records (255 bytes), which no table
+/// holds.
+#[inline]
+pub(crate) fn slot_key(name: &[u8], hash: u32) -> Option<u64> {
+    let len = u8::try_from(name.len()).ok()?;
+    Some(u64::from(len) << 24 | u64::from(hash >> 24) << 16)
+}
+
+fn key_len(key: u64) -> u32 {
+    (key >> 24) as u32 & 0xff
+}
 
 /// A path's tag, kept in the high byte of `FileEntry::flags`: three of its bytes mixed, which
 /// with the length tells a skill's paths apart before any comparison (cheaper than a hash;
@@ -364,18 +431,28 @@ mod tests {
 
     #[test]
     fn the_name_table_finds_every_name_and_nothing_else() {
-        let names: Vec<String> = (0..300).map(|i| format!("skill-{i:03}")).collect();
-        let table: &'static [u32] = Vec::leak(name_table(names.iter().map(String::as_str)));
+        // Lengths from 1 to 70 bytes, so every word and tail case of the hash and the comparison
+        // is met.
+        let names: Vec<String> = (0..300)
+            .map(|i| format!("{}{i:03}", "s".repeat(i % 68)))
+            .collect();
         let mut strings = String::new();
-        let skills: Vec<SkillEntry> = names
+        let spans: Vec<Span> = names
             .iter()
             .map(|n| {
                 let at = strings.len() as u32;
                 strings.push_str(n);
-                SkillEntry {
-                    name: (at, n.len() as u32),
-                    ..SkillEntry::EMPTY
-                }
+                (at, n.len() as u32)
+            })
+            .collect();
+        let table: &'static [u64] = Vec::leak(name_table(
+            names.iter().map(String::as_str).zip(spans.iter().copied()),
+        ));
+        let skills: Vec<SkillEntry> = spans
+            .iter()
+            .map(|&name| SkillEntry {
+                name,
+                ..SkillEntry::EMPTY
             })
             .collect();
         let index: &'static Index = Box::leak(Box::new(Index {
@@ -393,9 +470,16 @@ mod tests {
         for (i, n) in names.iter().enumerate() {
             assert_eq!(index.find_name(n), Some(i), "{n}");
         }
-        for miss in ["", "skill-300", "skill-00", "skill-0000", "Skill-001"] {
+        for miss in ["", "300", "00", "0000", "S001", "s002", &"s".repeat(300)] {
             assert_eq!(index.find_name(miss), None, "{miss}");
         }
+    }
+
+    #[test]
+    fn a_set_a_slot_cannot_hold_gets_no_table() {
+        let long = "n".repeat(256);
+        assert!(name_table([("a", (0, 1)), (long.as_str(), (1, 256))].into_iter()).is_empty());
+        assert!(!name_table([("a", (0, 1))].into_iter()).is_empty());
     }
 
     #[test]
@@ -426,6 +510,8 @@ mod tests {
             names: &[1, 1],
         }));
         assert_eq!(index.find_name("b"), None);
+        // Every slot holds a name with the key of "b" whose text is "a".
+        let b = slot_key(b"b", name_hash(b"b")).unwrap_or_default();
         let index: &'static Index = Box::leak(Box::new(Index {
             strings: "a",
             skills: &[SkillEntry {
@@ -438,7 +524,7 @@ mod tests {
             chunks: &[],
             blocks: &[],
             packed: &[],
-            names: &[1 | SLOT_TAG, 1 | SLOT_TAG],
+            names: Vec::leak(vec![b | 1, b | 1]),
         }));
         assert_eq!(index.find_name("b"), None);
     }

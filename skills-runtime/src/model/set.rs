@@ -131,12 +131,12 @@ impl<Id> SkillSet<Id> {
     }
 
     /// A skill by name, as a model sends it. A miss lists every name.
-    #[inline]
+    #[inline(always)]
     pub fn get(&self, name: &str) -> Result<&Skill, SkillError> {
         self.find(name).ok_or_else(|| self.unknown(name))
     }
 
-    #[inline]
+    #[inline(always)]
     fn find(&self, name: &str) -> Option<&Skill> {
         self.position(name).and_then(|i| self.skills.get(i))
     }
@@ -151,7 +151,7 @@ impl<Id> SkillSet<Id> {
     }
 
     /// A skill's position by name: hashed for embedded sets, a binary search otherwise.
-    #[inline]
+    #[inline(always)]
     pub(crate) fn position(&self, name: &str) -> Option<usize> {
         match self.index {
             Some(index) if !index.names.is_empty() => index.find_name(name),

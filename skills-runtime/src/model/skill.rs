@@ -607,9 +607,23 @@ impl Skill {
         })
     }
 
-    /// A file by its stored (normal) path.
-    #[inline]
+    /// A file by its stored (normal) path. The common case, an embedded skill of a few files,
+    /// is one scan kept small enough to inline into the caller, so the answer stays in registers
+    /// (returned through memory, a lookup paid a store-forwarding stall: BENCHMARKS.md, "Lookups").
+    #[inline(always)]
     fn find(&self, normal_path: &str) -> Option<Loaded<'_>> {
+        if let Repr::Embedded(index, _, range) = &self.repr {
+            let files = index::slice(index.files, *range);
+            if let Some(found) = index.scan(files, normal_path.as_bytes()) {
+                return found.map(|entry| Loaded::entry(self, index, entry));
+            }
+        }
+        self.find_searched(normal_path)
+    }
+
+    /// A file by its stored path in a skill too large to scan, or an owned one: binary search.
+    #[inline(never)]
+    fn find_searched(&self, normal_path: &str) -> Option<Loaded<'_>> {
         match &self.repr {
             Repr::Embedded(index, _, range) => {
                 let files = index::slice(index.files, *range);
