@@ -6,7 +6,8 @@
 # Markdown table of medians (and the fastest sample, which load beside the run disturbs least)
 # with the ratios, and the allocations per call.
 #
-#   bench/scripts/lookup.sh [TREE...]     # default: s1000 deep1000
+#   bench/scripts/lookup.sh [TREE...]     # default: s1000 deep1000; a number N: N skills of
+#                                         # s1000's shape (the script's argument until issue 31)
 set -euo pipefail
 cd "$(dirname "$0")/../.."
 trees=("$@")
@@ -15,7 +16,11 @@ out=target/bench-work/lookup
 mkdir -p "$out"
 for tree in "${trees[@]}"; do
   echo "== tree $tree ($(date -u +%FT%TZ), $(git rev-parse --short HEAD), load:$(uptime | sed 's/.*load average://'))"
-  SKILLS_BENCH_TREE="$tree" cargo bench -p skills-bench --bench lookup -- --noplot \
+  case "$tree" in
+    *[!0-9]*) preset="$tree" skills='' ;;
+    *) preset='' skills="$tree" ;;
+  esac
+  SKILLS_BENCH_TREE="$preset" SKILLS_BENCH_SKILLS="$skills" cargo bench -p skills-bench --bench lookup -- --noplot \
     2>&1 | tee "$out/criterion-$tree.log"
   python3 - "$out/criterion-$tree.log" "$tree" <<'PY'
 import json, os, sys
