@@ -124,20 +124,31 @@ where
 
 /// rmcp's service for one token (or every request, without tokens), its session store, and
 /// the in-flight share of each of its sessions.
-#[derive(Clone)]
 struct Store {
     rmcp: Rmcp,
     manager: Arc<LocalSessionManager>,
     slots: Arc<SessionSlots>,
 }
 
-/// `/mcp`: the token picks the store, then the limits, then rmcp.
+/// `/mcp`: the token picks the store, then the limits, then rmcp. Shared: axum clones the
+/// service for every request, and a clone of rmcp's service copies its host and origin lists.
 #[derive(Clone)]
-struct Endpoint {
+struct Endpoint(Arc<EndpointState>);
+
+impl std::ops::Deref for Endpoint {
+    type Target = EndpointState;
+
+    fn deref(&self) -> &EndpointState {
+        &self.0
+    }
+}
+
+/// What every request of an [`Endpoint`] reads.
+struct EndpointState {
     /// Without tokens, the one store.
-    open: Option<Store>,
+    open: Option<Arc<Store>>,
     /// The tokens accepted, each with a store of its own: sessions never cross tokens.
-    tokens: Arc<[(Arc<str>, Store)]>,
+    tokens: Box<[(Arc<str>, Arc<Store>)]>,
     limit: InFlightLimit,
     /// Requests being answered, for the graceful shutdown.
     in_flight: Arc<AtomicUsize>,
@@ -166,7 +177,7 @@ impl Endpoint {
         let store = |factory: &Factory| {
             let factory = Arc::clone(factory);
             let manager = Arc::new(LocalSessionManager::default());
-            Store {
+            Arc::new(Store {
                 rmcp: StreamableHttpService::new(
                     move || Ok(factory()),
                     Arc::clone(&manager),
@@ -174,15 +185,15 @@ impl Endpoint {
                 ),
                 manager,
                 slots: Arc::new(SessionSlots::new(server.per_session)),
-            }
+            })
         };
-        let tokens: Arc<[(Arc<str>, Store)]> = server
+        let tokens: Box<[(Arc<str>, Arc<Store>)]> = server
             .tokens
             .iter()
             .map(|(token, own)| (Arc::clone(token), store(own)))
             .collect();
         let max_streams = (server.connections.max() / 2).max(1);
-        Endpoint {
+        Endpoint(Arc::new(EndpointState {
             open: tokens.is_empty().then(|| store(&server.factory)),
             tokens,
             limit: server.limit.clone(),
@@ -191,11 +202,11 @@ impl Endpoint {
             body_time: server.connections.header_read,
             streams: Arc::new(Semaphore::new(max_streams)),
             max_streams,
-        }
+        }))
     }
 
     /// The store the request's token names (the one store without tokens); `None`: refused.
-    fn store(&self, headers: &http::HeaderMap) -> Option<&Store> {
+    fn store(&self, headers: &http::HeaderMap) -> Option<&Arc<Store>> {
         if let Some(open) = &self.open {
             return Some(open);
         }
