@@ -13,7 +13,7 @@ use std::task::{Context, Poll};
 use std::time::Duration;
 
 use bytes::Bytes;
-use http::{Request, Response, StatusCode, header};
+use http::{HeaderName, Request, Response, StatusCode, header};
 use http_body_util::{BodyExt, Full, combinators::BoxBody};
 use rmcp::transport::streamable_http_server::session::local::LocalSessionManager;
 use rmcp::transport::streamable_http_server::{StreamableHttpServerConfig, StreamableHttpService};
@@ -26,6 +26,11 @@ use super::{ENDPOINT, Factory, HttpServer};
 use crate::host::lock;
 use crate::mcp::connection::{InFlightLimit, Ticket};
 use crate::mcp::server::McpServer;
+
+/// The headers every request is read for, named once: looked up by a `&str`, a name is parsed
+/// again at each request.
+const MCP_METHOD: HeaderName = HeaderName::from_static("mcp-method");
+const MCP_SESSION_ID: HeaderName = HeaderName::from_static("mcp-session-id");
 
 /// rmcp's Streamable HTTP service over our servers.
 type Rmcp = StreamableHttpService<McpServer, LocalSessionManager>;
@@ -266,8 +271,15 @@ impl SessionSlots {
     /// The semaphore of session `id`.
     fn of(&self, id: &str) -> Arc<Semaphore> {
         let mut slots = lock(&self.by_id);
-        if let Some(live) = slots.map.get(id).and_then(Weak::upgrade) {
-            return live;
+        // A session whose requests come one at a time finds its entry dead: refilled in place,
+        // without hashing and copying its id again.
+        if let Some(entry) = slots.map.get_mut(id) {
+            if let Some(live) = entry.upgrade() {
+                return live;
+            }
+            let fresh = Arc::new(Semaphore::new(self.max));
+            *entry = Arc::downgrade(&fresh);
+            return fresh;
         }
         if slots.map.len() >= slots.sweep_at {
             slots.map.retain(|_, weak| weak.strong_count() > 0);
@@ -309,12 +321,12 @@ impl tower_service::Service<Request<axum::body::Body>> for Endpoint {
         let listens = request.method() == http::Method::POST
             && request
                 .headers()
-                .get("mcp-method")
+                .get(&MCP_METHOD)
                 .is_some_and(|m| m.as_bytes() == b"subscriptions/listen");
         let counted = request.method() != http::Method::GET && !listens;
         let session_id = request
             .headers()
-            .get("mcp-session-id")
+            .get(&MCP_SESSION_ID)
             .and_then(|v| v.to_str().ok())
             .filter(|_| this.max_sessions.is_some());
         let session = session_id.map(|id| store.slots.of(id));
@@ -327,7 +339,7 @@ impl tower_service::Service<Request<axum::body::Body>> for Endpoint {
         let ends = request.method() == http::Method::DELETE;
         // A POST without a session id opens one (`initialize`; anything else is refused).
         let opens = request.method() == http::Method::POST
-            && !request.headers().contains_key("mcp-session-id");
+            && !request.headers().contains_key(&MCP_SESSION_ID);
         Box::pin(async move {
             if let Some(max) = this.max_sessions.filter(|_| opens)
                 && this.sessions_full(max).await
