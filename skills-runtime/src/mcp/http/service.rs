@@ -13,7 +13,7 @@ use std::task::{Context, Poll};
 use std::time::Duration;
 
 use bytes::Bytes;
-use http::{Request, Response, StatusCode, header};
+use http::{HeaderName, Request, Response, StatusCode, header};
 use http_body_util::{BodyExt, Full, combinators::BoxBody};
 use rmcp::transport::streamable_http_server::session::local::LocalSessionManager;
 use rmcp::transport::streamable_http_server::{StreamableHttpServerConfig, StreamableHttpService};
@@ -26,6 +26,11 @@ use super::{ENDPOINT, Factory, HttpServer};
 use crate::host::lock;
 use crate::mcp::connection::{InFlightLimit, Ticket};
 use crate::mcp::server::McpServer;
+
+/// The headers every request is read for, named once: looked up by a `&str`, a name is parsed
+/// again at each request.
+const MCP_METHOD: HeaderName = HeaderName::from_static("mcp-method");
+const MCP_SESSION_ID: HeaderName = HeaderName::from_static("mcp-session-id");
 
 /// rmcp's Streamable HTTP service over our servers.
 type Rmcp = StreamableHttpService<McpServer, LocalSessionManager>;
@@ -124,20 +129,31 @@ where
 
 /// rmcp's service for one token (or every request, without tokens), its session store, and
 /// the in-flight share of each of its sessions.
-#[derive(Clone)]
 struct Store {
     rmcp: Rmcp,
     manager: Arc<LocalSessionManager>,
     slots: Arc<SessionSlots>,
 }
 
-/// `/mcp`: the token picks the store, then the limits, then rmcp.
+/// `/mcp`: the token picks the store, then the limits, then rmcp. Shared: axum clones the
+/// service for every request, and a clone of rmcp's service copies its host and origin lists.
 #[derive(Clone)]
-struct Endpoint {
+struct Endpoint(Arc<EndpointState>);
+
+impl std::ops::Deref for Endpoint {
+    type Target = EndpointState;
+
+    fn deref(&self) -> &EndpointState {
+        &self.0
+    }
+}
+
+/// What every request of an [`Endpoint`] reads.
+struct EndpointState {
     /// Without tokens, the one store.
-    open: Option<Store>,
+    open: Option<Arc<Store>>,
     /// The tokens accepted, each with a store of its own: sessions never cross tokens.
-    tokens: Arc<[(Arc<str>, Store)]>,
+    tokens: Box<[(Arc<str>, Arc<Store>)]>,
     limit: InFlightLimit,
     /// Requests being answered, for the graceful shutdown.
     in_flight: Arc<AtomicUsize>,
@@ -166,7 +182,7 @@ impl Endpoint {
         let store = |factory: &Factory| {
             let factory = Arc::clone(factory);
             let manager = Arc::new(LocalSessionManager::default());
-            Store {
+            Arc::new(Store {
                 rmcp: StreamableHttpService::new(
                     move || Ok(factory()),
                     Arc::clone(&manager),
@@ -174,15 +190,15 @@ impl Endpoint {
                 ),
                 manager,
                 slots: Arc::new(SessionSlots::new(server.per_session)),
-            }
+            })
         };
-        let tokens: Arc<[(Arc<str>, Store)]> = server
+        let tokens: Box<[(Arc<str>, Arc<Store>)]> = server
             .tokens
             .iter()
             .map(|(token, own)| (Arc::clone(token), store(own)))
             .collect();
         let max_streams = (server.connections.max() / 2).max(1);
-        Endpoint {
+        Endpoint(Arc::new(EndpointState {
             open: tokens.is_empty().then(|| store(&server.factory)),
             tokens,
             limit: server.limit.clone(),
@@ -191,11 +207,11 @@ impl Endpoint {
             body_time: server.connections.header_read,
             streams: Arc::new(Semaphore::new(max_streams)),
             max_streams,
-        }
+        }))
     }
 
     /// The store the request's token names (the one store without tokens); `None`: refused.
-    fn store(&self, headers: &http::HeaderMap) -> Option<&Store> {
+    fn store(&self, headers: &http::HeaderMap) -> Option<&Arc<Store>> {
         if let Some(open) = &self.open {
             return Some(open);
         }
@@ -255,8 +271,15 @@ impl SessionSlots {
     /// The semaphore of session `id`.
     fn of(&self, id: &str) -> Arc<Semaphore> {
         let mut slots = lock(&self.by_id);
-        if let Some(live) = slots.map.get(id).and_then(Weak::upgrade) {
-            return live;
+        // A session whose requests come one at a time finds its entry dead: refilled in place,
+        // without hashing and copying its id again.
+        if let Some(entry) = slots.map.get_mut(id) {
+            if let Some(live) = entry.upgrade() {
+                return live;
+            }
+            let fresh = Arc::new(Semaphore::new(self.max));
+            *entry = Arc::downgrade(&fresh);
+            return fresh;
         }
         if slots.map.len() >= slots.sweep_at {
             slots.map.retain(|_, weak| weak.strong_count() > 0);
@@ -298,12 +321,12 @@ impl tower_service::Service<Request<axum::body::Body>> for Endpoint {
         let listens = request.method() == http::Method::POST
             && request
                 .headers()
-                .get("mcp-method")
+                .get(&MCP_METHOD)
                 .is_some_and(|m| m.as_bytes() == b"subscriptions/listen");
         let counted = request.method() != http::Method::GET && !listens;
         let session_id = request
             .headers()
-            .get("mcp-session-id")
+            .get(&MCP_SESSION_ID)
             .and_then(|v| v.to_str().ok())
             .filter(|_| this.max_sessions.is_some());
         let session = session_id.map(|id| store.slots.of(id));
@@ -316,7 +339,7 @@ impl tower_service::Service<Request<axum::body::Body>> for Endpoint {
         let ends = request.method() == http::Method::DELETE;
         // A POST without a session id opens one (`initialize`; anything else is refused).
         let opens = request.method() == http::Method::POST
-            && !request.headers().contains_key("mcp-session-id");
+            && !request.headers().contains_key(&MCP_SESSION_ID);
         Box::pin(async move {
             if let Some(max) = this.max_sessions.filter(|_| opens)
                 && this.sessions_full(max).await
