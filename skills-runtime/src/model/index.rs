@@ -289,10 +289,11 @@ impl Index {
             if value == 0 {
                 return None;
             }
-            // Length and a byte of hash spare the comparison for most names sharing a slot.
+            // Length and a byte of hash spare the comparison for most names sharing a slot; equal
+            // keys mean equal lengths, so the slot's name is `name.len()` bytes at its offset.
             if value & SLOT_KEY == key
                 && same(
-                    self.bytes(((value >> 32) as u32, key_len(key))),
+                    self.bytes(((value >> 32) as u32, name.len() as u32)),
                     name.as_bytes(),
                 )
             {
@@ -363,11 +364,11 @@ fn small(s: &[u8]) -> u64 {
 pub fn name_hash(bytes: &[u8]) -> u32 {
     const K0: u64 = 0x243f_6a88_85a3_08d3;
     const K1: u64 = 0x1319_8a2e_0370_7344;
+    const K2: u64 = 0xa409_3822_299f_31d0;
     let fold = |a: u64, b: u64| {
         let m = u128::from(a).wrapping_mul(u128::from(b));
         (m as u64) ^ ((m >> 64) as u64)
     };
-    const K2: u64 = 0xa409_3822_299f_31d0;
     let n = bytes.len();
     let h = if n <= 16 {
         let (a, b) = if n >= 8 {
@@ -406,10 +407,6 @@ const SLOT_INDEX: u64 = 0xffff;
 pub(crate) fn slot_key(name: &[u8], hash: u32) -> Option<u64> {
     let len = u8::try_from(name.len()).ok()?;
     Some(u64::from(len) << 24 | u64::from(hash >> 24) << 16)
-}
-
-fn key_len(key: u64) -> u32 {
-    (key >> 24) as u32 & 0xff
 }
 
 /// A path's tag, kept in the high byte of `FileEntry::flags`: three of its bytes mixed, which
