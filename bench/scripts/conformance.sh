@@ -35,6 +35,7 @@
 # kept under $CONFORMANCE_DIR/runs/<time>/<mode>-<revision>/.
 set -euo pipefail
 cd "$(dirname "$0")/../.."
+. bench/scripts/lib.sh
 
 # npm view @modelcontextprotocol/conformance versions --json: the newest, a pre-release (npm's
 # `latest` tag is still 0.1.16, which knows neither 2026-07-28 nor the skills extension).
@@ -191,11 +192,8 @@ start_server() {
   # shellcheck disable=SC2086 # SERVE_ARGS is split into flags on purpose
   "$SERVER" serve --http "127.0.0.1:$port" "${flags[@]}" ${SERVE_ARGS:-} "$SKILLS_DIR" >"$run/server-$1.log" 2>&1 &
   server_pid=$!
-  for _ in $(seq 1 300); do
-    kill -0 "$server_pid" 2>/dev/null || { echo "error: the server stopped:" >&2; cat "$run/server-$1.log" >&2; exit 2; }
-    (exec 3<>"/dev/tcp/127.0.0.1/$port") 2>/dev/null && return 0
-    sleep 0.1
-  done
+  wait_port "$port" 30 "$server_pid" && return 0
+  kill -0 "$server_pid" 2>/dev/null || { echo "error: the server stopped:" >&2; cat "$run/server-$1.log" >&2; exit 2; }
   echo "error: the server does not answer on $url after 30 s" >&2
   exit 2
 }

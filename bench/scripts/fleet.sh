@@ -39,6 +39,7 @@
 # starts is stopped on exit.
 set -euo pipefail
 repo="$(cd "$(dirname "$0")/../.." && pwd)"
+. "$repo/bench/scripts/lib.sh"
 cd "$repo"
 target="${CARGO_TARGET_DIR:-$repo/target}"
 QUICK="${QUICK:-0}"
@@ -143,13 +144,6 @@ lb_port="${ports[3]}"
 lb="http://127.0.0.1:$lb_port/mcp"
 replica_url() { echo "http://127.0.0.1:${ports[$1]}/mcp"; }
 
-wait_port() {
-  for _ in $(seq 200); do
-    (exec 3<>"/dev/tcp/127.0.0.1/$1") 2>/dev/null && return 0
-    sleep 0.05
-  done
-  return 1
-}
 stop() {
   local keep=() pid
   for pid in "${pids[@]}"; do
@@ -176,7 +170,7 @@ start_replicas() {
     replicas+=($!)
   done
   for i in 0 1 2; do
-    wait_port "${ports[$i]}" || die "replica r$((i + 1)) did not listen in 10 s (see $run/replica-$label-r$((i + 1)).log)"
+    wait_port "${ports[$i]}" 10 || die "replica r$((i + 1)) did not listen in 10 s (see $run/replica-$label-r$((i + 1)).log)"
   done
 }
 
@@ -233,7 +227,7 @@ start_balancer() {
   esac
   balancer_pid=$!
   pids+=("$balancer_pid")
-  wait_port "$lb_port" || die "$name did not listen in 10 s (config $cfg, log $run/$name.log)"
+  wait_port "$lb_port" 10 || die "$name did not listen in 10 s (config $cfg, log $run/$name.log)"
 }
 
 # `json FIELD` of the driver's RESULT line (stdin).

@@ -5,6 +5,7 @@
 #   bench/scripts/mcp_ab.sh /tmp/old/release/skills [ROUNDS]
 set -u
 repo="$(cd "$(dirname "$0")/../.." && pwd)"
+. "$repo/bench/scripts/lib.sh"
 work=$repo/target/mcp-bench bench=$repo/target/mcp-bench/release/mcp_bench
 tree=$repo/target/bench-work/trees/mcp-s100
 skill="$(ls "$tree" | sort | head -n 1)" uri="skill://$(ls "$tree" | sort | head -n 1)/references/guide.md"
@@ -16,7 +17,7 @@ for round in $(seq "${2:-4}"); do
     port=$((port + 1))
     "${bin[$name]}" serve "$tree" --http 127.0.0.1:$port >/dev/null 2>&1 &
     pid=$!
-    for _ in $(seq 300); do (exec 3<>/dev/tcp/127.0.0.1/$port) 2>/dev/null && break; sleep 0.1; done
+    wait_port "$port" 30 "$pid" || true
     sleep 0.2
     echo "$name $round read: $("$bench" load "http://127.0.0.1:$port/mcp" 64 3 --read "$uri" --warmup 1 2>/dev/null)"
     echo "$name $round tool: $("$bench" load "http://127.0.0.1:$port/mcp" 64 3 --tool load_skill "{\"skill\":\"$skill\"}" --warmup 1 2>/dev/null)"

@@ -48,6 +48,7 @@
 # PYTHON only matters when mcp-bench/venv is created; delete it to change Python.
 set -euo pipefail
 repo="$(cd "$(dirname "$0")/../.." && pwd)"
+. "$repo/bench/scripts/lib.sh"
 # Where cargo puts what it builds: CARGO_TARGET_DIR when set.
 built="${CARGO_TARGET_DIR:-$repo/target}/release"
 cd "$repo"
@@ -134,14 +135,6 @@ peer="$venv/bin/python $repo/bench/mcp/py/peer.py --config $work/peer-s100.json"
 
 status_kb() { awk -v k="$2:" '$1 == k { print $2 }' "/proc/$1/status" 2>/dev/null || true; }
 mb() { [ -n "$1" ] && awk -v kb="$1" 'BEGIN { printf "%.1f", kb / 1024 }' || echo "?"; }
-wait_port() {
-  for _ in $(seq 600); do
-    (exec 3<>"/dev/tcp/127.0.0.1/$1") 2>/dev/null && return 0
-    sleep 0.1
-  done
-  return 1
-}
-
 # The highest RssAnon (kB) of process $1 while it lives, written to file $2 (bash builtins
 # only: the sampler must not load the machine it measures).
 sample_anon() {
@@ -183,7 +176,7 @@ for name in "${names[@]}"; do
   # shellcheck disable=SC2046
   "${on_server[@]}" $(server_cmd "$name" "$PORT") >"$work/$name.log" 2>&1 &
   pid=$!
-  if ! wait_port "$PORT"; then
+  if ! wait_port "$PORT" 60 "$pid"; then
     echo "$name did not listen on $PORT; see $work/$name.log" >&2
     kill "$pid" 2>/dev/null || true
     continue
