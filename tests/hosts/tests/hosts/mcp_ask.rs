@@ -15,13 +15,13 @@ use rmcp::model::{
 use rmcp::service::{RequestContext, RoleClient, RunningService};
 use rmcp::transport::StreamableHttpClientTransport;
 use rmcp::transport::streamable_http_client::StreamableHttpClientTransportConfig;
-use rmcp::{ClientHandler, ClientLifecycleMode, ClientServiceExt, ErrorData, ServiceExt};
+use rmcp::{ClientHandler, ErrorData};
 use serde_json::json;
 use skills_embed::mcp::{McpServer, Options};
 use skills_embed::policy::Permissions;
 use skills_embed::tools::Settings;
 
-use crate::common::{call, text};
+use crate::common::{call, open_at, text};
 use crate::mcp_http::start;
 
 skills_embed::skills!("../../skills/examples/skills");
@@ -101,21 +101,14 @@ async fn connect(server: McpServer, user: User) -> RunningService<RoleClient, Us
     open(client_end, user).await
 }
 
+/// `user` connected over `transport` at the user's revision.
 async fn open<T, E, A>(transport: T, user: User) -> RunningService<RoleClient, User>
 where
     T: rmcp::transport::IntoTransport<RoleClient, E, A>,
     E: std::error::Error + Send + Sync + 'static,
 {
-    if user.version.has_initialize() {
-        user.serve(transport).await.expect("initialize")
-    } else {
-        let lifecycle = ClientLifecycleMode::Discover {
-            preferred_versions: vec![user.version.clone()],
-        };
-        user.serve_with_lifecycle(transport, lifecycle)
-            .await
-            .expect("server/discover")
-    }
+    let version = user.version.clone();
+    open_at(user, transport, version).await
 }
 
 fn load() -> rmcp::model::CallToolRequestParams {

@@ -8,12 +8,13 @@
     reason = "rmcp deprecates logging for protocol 2026-07-28; clients of 2025-11-25 send it"
 )]
 
-use crate::common::{call, text};
+use crate::common::{call, open_at, text};
 use crate::mcp_http::start;
 
 use std::sync::{Arc, Mutex};
 use std::time::Duration;
 
+use rmcp::ClientHandler;
 use rmcp::model::{
     CacheScope, ClientConfig, GetMeta, GetPromptRequestParams, LoggingLevel,
     PaginatedRequestParams, ProtocolVersion, ReadResourceRequestParams, RequestMetaObject,
@@ -24,7 +25,6 @@ use rmcp::service::{
 };
 use rmcp::transport::StreamableHttpClientTransport;
 use rmcp::transport::streamable_http_client::StreamableHttpClientTransportConfig;
-use rmcp::{ClientHandler, ClientLifecycleMode, ClientServiceExt, ServiceExt};
 use serde_json::{Value, json};
 use skills_embed::listing::ListingFormat;
 use skills_embed::mcp::{McpServer, Options};
@@ -46,6 +46,7 @@ async fn at(server: McpServer, version: ProtocolVersion) -> RunningService<RoleC
     open(client_end, version).await
 }
 
+/// A `Notes` client over `transport` speaking `version`.
 async fn open<T, E, A>(transport: T, version: ProtocolVersion) -> RunningService<RoleClient, Notes>
 where
     T: rmcp::transport::IntoTransport<RoleClient, E, A>,
@@ -55,17 +56,7 @@ where
         version: version.clone(),
         ..Notes::default()
     };
-    if version.has_initialize() {
-        notes.serve(transport).await.expect("initialize")
-    } else {
-        let lifecycle = ClientLifecycleMode::Discover {
-            preferred_versions: vec![version],
-        };
-        notes
-            .serve_with_lifecycle(transport, lifecycle)
-            .await
-            .expect("server/discover")
-    }
+    open_at(notes, transport, version).await
 }
 
 /// A client that records the prompt list changes it is told of.

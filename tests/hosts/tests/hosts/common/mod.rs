@@ -2,9 +2,10 @@
 //! parameters, and the text of an answer. Each test file uses what it needs.
 #![allow(dead_code)]
 
-use rmcp::model::{CallToolRequestParams, CallToolResult};
+use rmcp::model::{CallToolRequestParams, CallToolResult, ProtocolVersion};
 use rmcp::service::{RoleClient, RunningService, ServiceError};
-use rmcp::{ClientHandler, ServiceExt};
+use rmcp::transport::IntoTransport;
+use rmcp::{ClientHandler, ClientLifecycleMode, ClientServiceExt, ServiceExt};
 use serde_json::Value;
 use skills_embed::mcp::McpServer;
 
@@ -16,6 +17,31 @@ pub async fn connect<C: ClientHandler>(
     let (server_end, client_end) = tokio::io::duplex(1 << 20);
     tokio::spawn(server.serve(server_end));
     client.serve(client_end).await.expect("initialize")
+}
+
+/// `client` connected over `transport` at `version`: `initialize` for the revisions that have
+/// it, `server/discover` (2026-07-28) for those that do not.
+pub async fn open_at<C, T, E, A>(
+    client: C,
+    transport: T,
+    version: ProtocolVersion,
+) -> RunningService<RoleClient, C>
+where
+    C: ClientHandler,
+    T: IntoTransport<RoleClient, E, A>,
+    E: std::error::Error + Send + Sync + 'static,
+{
+    if version.has_initialize() {
+        client.serve(transport).await.expect("initialize")
+    } else {
+        let lifecycle = ClientLifecycleMode::Discover {
+            preferred_versions: vec![version],
+        };
+        client
+            .serve_with_lifecycle(transport, lifecycle)
+            .await
+            .expect("server/discover")
+    }
 }
 
 /// The parameters of a call of `tool` with `arguments`, a JSON object.
