@@ -25,6 +25,85 @@ use crate::model::set::SkillSet;
 use crate::model::skill::Skill;
 use crate::text::closest;
 
+/// The set's file table: each skill's files (one constant per skill), copied in order when
+/// the crate compiles. One constant per skill is a small body for rustc to type-check where one
+/// literal of every file was a body of 10,000 struct literals.
+pub const fn concat_files<const N: usize>(parts: &[&[FileEntry]]) -> [FileEntry; N] {
+    let mut out = [NO_FILE; N];
+    let mut rest: &mut [FileEntry] = &mut out;
+    let mut i = 0;
+    while i < parts.len() {
+        // A table shorter than its parts is the macro's bug; const evaluation stops the build
+        // there rather than copying out of bounds.
+        let (head, tail) = rest.split_at_mut(parts[i].len());
+        head.copy_from_slice(parts[i]);
+        rest = tail;
+        i += 1;
+    }
+    out
+}
+
+/// One skill's rows of the file table, from its files' bytes and one word per file,
+/// `0xPPPPPPPP_LLLL_TTFF` (the path's offset and length in the string table, then the flags):
+/// two literals per file instead of a struct literal of four fields, which rustc held on to
+/// until codegen.
+pub const fn file_rows<const N: usize>(
+    bytes: [&'static [u8]; N],
+    words: [u64; N],
+) -> [FileEntry; N] {
+    let mut out = [NO_FILE; N];
+    let mut i = 0;
+    while i < N {
+        let word = words[i];
+        out[i] = FileEntry {
+            bytes: bytes[i],
+            // The word's three fields, each cut to its width on purpose.
+            path: (word >> 32) as u32,
+            path_len: (word >> 16) as u16,
+            flags: word as u16,
+        };
+        i += 1;
+    }
+    out
+}
+
+/// The skill table, from 27 words per skill in `SkillEntry`'s field order: nine
+/// `(offset, length)` or `(first, count)` pairs, the policy, four more pairs. An array of
+/// integers per skill is lighter for rustc to check than a struct literal of tuples.
+pub const fn skill_rows<const N: usize>(rows: [[u32; 27]; N]) -> [SkillEntry; N] {
+    let mut out = [SkillEntry::EMPTY; N];
+    let mut i = 0;
+    while i < N {
+        let w = &rows[i];
+        out[i] = SkillEntry {
+            name: (w[0], w[1]),
+            description: (w[2], w[3]),
+            license: (w[4], w[5]),
+            compatibility: (w[6], w[7]),
+            extra: (w[8], w[9]),
+            files: (w[10], w[11]),
+            metadata: (w[12], w[13]),
+            tools: (w[14], w[15]),
+            chunks: (w[16], w[17]),
+            // Written from a `u8`.
+            policy: w[18] as u8,
+            argument_hint: (w[19], w[20]),
+            arguments: (w[21], w[22]),
+            when_to_use: (w[23], w[24]),
+            client: (w[25], w[26]),
+        };
+        i += 1;
+    }
+    out
+}
+
+const NO_FILE: FileEntry = FileEntry {
+    bytes: &[],
+    path: 0,
+    path_len: 0,
+    flags: 0,
+};
+
 /// `FromStr` for a generated enum: a binary search over the sorted names.
 pub fn parse_id<Id: SkillIdentifier>(name: &str) -> Result<Id, SkillError> {
     Id::ALL
