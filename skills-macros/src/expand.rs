@@ -392,8 +392,6 @@ fn expand_static(
     let mut tools = Vec::new();
     let mut chunks = Vec::new();
     let mut ranges = Vec::new();
-    // Each skill's `(first, count)` in `files`, for its constant.
-    let mut file_ranges = Vec::with_capacity(kept.len());
     let mut packed = Vec::new();
     let mut blocks = Vec::new();
     let mut watched = Vec::new();
@@ -452,7 +450,6 @@ fn expand_static(
         };
         let files_range = range(first_file, files.len());
         ranges.push(files_range.clone());
-        file_ranges.push((first_file, files.len() - first_file));
         let count = |first: usize, end: usize| {
             let first = u32::try_from(first).unwrap_or(u32::MAX);
             (
@@ -503,7 +500,8 @@ fn expand_static(
     });
     let names_len = lit(names.len());
     let summary_len = lit(summary.len());
-    let (files_len, skills_len) = (lit(files.len()), lit(entries.len()));
+    let files_count = files.len();
+    let (files_len, skills_len) = (lit(files_count), lit(entries.len()));
     let (pairs_len, tools_len, chunks_len) =
         (lit(metadata.len()), lit(tools.len()), lit(chunks.len()));
     // Per file, one word in hex, `0xPPPPPPPP_LLLL_TTFF`: the path's offset and length, its
@@ -523,16 +521,17 @@ fn expand_static(
     })
     .into_iter();
     let mut bytes = files.into_iter().map(|f| f.bytes);
-    // One constant per skill, built from its files' bytes and words by a const fn, and `FILES`
-    // their concatenation: a struct literal of four fields per file made rustc hold about 3 KB
-    // more per file until codegen (see BENCHMARKS.md, issue 31 item 2, round two).
-    let mut parts = Vec::with_capacity(file_ranges.len());
-    let mut part_consts = Vec::with_capacity(file_ranges.len());
-    for (i, &(_, count)) in file_ranges.iter().enumerate() {
-        if count == 0 {
-            continue;
-        }
-        let part = format_ident!("F{}", i);
+    // `FILES` as the concatenation of constants of up to 256 files, each built from its files'
+    // bytes and words by a const fn: rustc holds less for two literals per file than for a
+    // struct literal of four fields, and less for a few dozen bodies than for one of 10,000
+    // files or one per skill (see BENCHMARKS.md, issue 31 item 2, round two).
+    let mut parts = Vec::new();
+    let mut part_consts = Vec::new();
+    let mut left = files_count;
+    while left > 0 {
+        let count = left.min(FILES_PER_CONST);
+        left -= count;
+        let part = format_ident!("F{}", parts.len());
         let bytes = bytes.by_ref().take(count);
         let words = words.by_ref().take(count);
         let len = lit(count);
@@ -572,7 +571,7 @@ fn expand_static(
         pub static #static_name: #krate::SkillSet<#enum_name> = {
             #[doc = " The string table: the listing `summary()` returns, then every name, description, path and field not found in it, each once."]
             const STRINGS: &str = #strings;
-            #[doc = " Each skill's files sorted by path: bytes, path as offset and length in `STRINGS`, flags `0xTT_FF` (the path's tag for lookups, then TEXT 1 | EXEC 2 | PACKED 4)."]
+            #[doc = " Each skill's files sorted by path, from constants of up to 256 files (`F0`, `F1`...): per file its bytes and a word `0xPPPPPPPP_LLLL_TTFF`, the path's offset and length in `STRINGS`, then its tag for lookups and TEXT 1 | EXEC 2 | PACKED 4."]
             static FILES: [#krate::__private::FileEntry; #files_len] = #krate::__private::concat_files(&[#(&#parts),*]);
             #(#part_consts)*
             #[doc = " Names the files embedded from elsewhere (a SKILL.md's body, compressed text) so that editing one rebuilds the crate: a function never called, so rustc reads them without evaluating them."]
@@ -613,6 +612,9 @@ fn expand_static(
         };
     }
 }
+
+/// How many files each constant of `FILES` holds.
+const FILES_PER_CONST: usize = 256;
 
 fn lit(n: usize) -> Literal {
     Literal::u32_unsuffixed(u32::try_from(n).unwrap_or(u32::MAX))

@@ -25,9 +25,9 @@ use crate::model::set::SkillSet;
 use crate::model::skill::Skill;
 use crate::text::closest;
 
-/// The set's file table: each skill's files (one constant per skill), copied in order when
-/// the crate compiles. One constant per skill is a small body for rustc to type-check where one
-/// literal of every file was a body of 10,000 struct literals.
+/// The set's file table: its parts (constants of a few hundred files each) copied in order
+/// when the crate compiles, so that rustc checks a few dozen bodies rather than one of every
+/// file.
 pub const fn concat_files<const N: usize>(parts: &[&[FileEntry]]) -> [FileEntry; N] {
     let mut out = [NO_FILE; N];
     let mut rest: &mut [FileEntry] = &mut out;
@@ -214,4 +214,53 @@ pub fn invocation_flags(fields: &InvocationFields) -> u8 {
 /// text `Skill::client` reads back and the digest hashes, the same as the disk loader's.
 pub fn client_json(fields: &crate::model::fields::ClientFields) -> String {
     fields.to_json()
+}
+
+#[cfg(test)]
+mod tests {
+    use super::*;
+
+    // Evaluated as the generated code is: in constants.
+    const FIRST: [FileEntry; 2] = file_rows(
+        [b"body", b""],
+        [0x0001_0203_0008_5a01, 0xffff_ffff_ffff_7d03],
+    );
+    const SECOND: [FileEntry; 1] = file_rows([b"x"], [0x0000_0000_0001_0000]);
+    static FILES: [FileEntry; 3] = concat_files(&[&FIRST, &SECOND]);
+    static SKILLS: [SkillEntry; 1] = skill_rows([[
+        1, 2, 3, 4, 5, 6, 7, 8, 9, 10, 11, 12, 13, 14, 15, 16, 17, 18, 3, 19, 20, 21, 22, 23, 24,
+        25, 26,
+    ]]);
+
+    #[test]
+    fn file_rows_split_each_word_into_offset_length_and_flags() {
+        let [body, empty, x] = &FILES;
+        assert_eq!(
+            (body.bytes, body.path, body.path_len, body.flags),
+            (&b"body"[..], 0x0001_0203, 8, 0x5a01)
+        );
+        assert_eq!(
+            (empty.bytes, empty.path, empty.path_len, empty.flags),
+            (&b""[..], u32::MAX, u16::MAX, 0x7d03)
+        );
+        assert_eq!((x.bytes, x.path, x.path_len, x.flags), (&b"x"[..], 0, 1, 0));
+    }
+
+    #[test]
+    fn skill_rows_read_the_fields_in_declaration_order() {
+        let s = &SKILLS[0];
+        assert_eq!(
+            [s.name, s.description, s.license, s.compatibility, s.extra],
+            [(1, 2), (3, 4), (5, 6), (7, 8), (9, 10)]
+        );
+        assert_eq!(
+            [s.files, s.metadata, s.tools, s.chunks],
+            [(11, 12), (13, 14), (15, 16), (17, 18)]
+        );
+        assert_eq!(s.policy, 3);
+        assert_eq!(
+            [s.argument_hint, s.arguments, s.when_to_use, s.client],
+            [(19, 20), (21, 22), (23, 24), (25, 26)]
+        );
+    }
 }
