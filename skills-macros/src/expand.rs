@@ -574,8 +574,7 @@ fn expand_static(
             #[doc = " Each skill's files sorted by path, from constants of up to 256 files (`F0`, `F1`...): per file its bytes and a word `0xPPPPPPPP_LLLL_TTFF`, the path's offset and length in `STRINGS`, then its tag for lookups and TEXT 1 | EXEC 2 | PACKED 4."]
             static FILES: [#krate::__private::FileEntry; #files_len] = #krate::__private::concat_files(&[#(&#parts),*]);
             #(#part_consts)*
-            #[doc = " Names the files embedded from elsewhere (a SKILL.md's body, compressed text) so that editing one rebuilds the crate: a function never called, so rustc reads them without evaluating them."]
-            #[allow(dead_code)]
+            #[doc = " Names the files embedded from elsewhere (a SKILL.md's body, compressed text) so that editing one rebuilds the crate: a function never called (named below, so not dead code), so rustc reads them without evaluating them."]
             fn watched() {
                 let _: &[&[u8]] = &[#(::core::include_bytes!(#watched)),*];
             }
@@ -608,6 +607,7 @@ fn expand_static(
             #[doc = " Per skill, its index and its `(first, count)` range of `FILES`."]
             static SET: [#krate::Skill; #skills_len] = [#(#skills),*];
             #scripts
+            let _ = watched;
             #krate::__private::set(&INDEX, &SET, <str>::split_at(STRINGS, #summary_len).0, &SCRIPTS)
         };
     }
