@@ -531,7 +531,7 @@ fn expand_static(
     while left > 0 {
         let count = left.min(FILES_PER_CONST);
         left -= count;
-        let part = format_ident!("F{}", parts.len());
+        let part = format_ident!("FILES_{}", parts.len());
         let bytes = bytes.by_ref().take(count);
         let words = words.by_ref().take(count);
         let len = lit(count);
@@ -571,11 +571,11 @@ fn expand_static(
         pub static #static_name: #krate::SkillSet<#enum_name> = {
             #[doc = " The string table: the listing `summary()` returns, then every name, description, path and field not found in it, each once."]
             const STRINGS: &str = #strings;
-            #[doc = " Each skill's files sorted by path, from constants of up to 256 files (`F0`, `F1`...): per file its bytes and a word `0xPPPPPPPP_LLLL_TTFF`, the path's offset and length in `STRINGS`, then its tag for lookups and TEXT 1 | EXEC 2 | PACKED 4."]
+            #[doc = " Each skill's files sorted by path, from constants of up to 256 files (`FILES_0`, `FILES_1`...): per file its bytes and a word `0xPPPPPPPP_LLLL_TTFF`, the path's offset and length in `STRINGS`, then its tag for lookups and TEXT 1 | EXEC 2 | PACKED 4."]
             static FILES: [#krate::__private::FileEntry; #files_len] = #krate::__private::concat_files(&[#(&#parts),*]);
             #(#part_consts)*
             #[doc = " Names the files embedded from elsewhere (a SKILL.md's body, compressed text) so that editing one rebuilds the crate: a function never called (named below, so not dead code), so rustc reads them without evaluating them."]
-            fn watched() {
+            fn __skills_watched() {
                 let _: &[&[u8]] = &[#(::core::include_bytes!(#watched)),*];
             }
             #[doc = " The skills sorted by name, 27 words each in `SkillEntry`'s field order: `(offset, length)` spans of `STRINGS`, `(first, count)` ranges of the other tables, the policy."]
@@ -607,7 +607,7 @@ fn expand_static(
             #[doc = " Per skill, its index and its `(first, count)` range of `FILES`."]
             static SET: [#krate::Skill; #skills_len] = [#(#skills),*];
             #scripts
-            let _ = watched;
+            let _ = __skills_watched;
             #krate::__private::set(&INDEX, &SET, <str>::split_at(STRINGS, #summary_len).0, &SCRIPTS)
         };
     }
