@@ -385,7 +385,7 @@ fn expand_static(
     let krate = &options.krate;
     let enum_name = &options.enum_name;
     let static_name = &options.static_name;
-    let mut strings = Strings::new(summary, krate);
+    let mut strings = Strings::new(summary);
     let mut files = Vec::new();
     let mut entries = Vec::new();
     let mut metadata = Vec::new();
@@ -394,6 +394,7 @@ fn expand_static(
     let mut ranges = Vec::new();
     let mut packed = Vec::new();
     let mut blocks = Vec::new();
+    let mut watched = Vec::new();
     let no_fields = Fields::default();
     let mut name_spans = Vec::with_capacity(kept.len());
     for (s, name, _) in kept {
@@ -402,32 +403,29 @@ fn expand_static(
         // Only the skills in the listing have their name and description there.
         let listed = s.valid && m.invocation.model_may_invoke;
         let (name_span, description) = if listed {
-            (strings.listed_raw(name), strings.listed(&m.description))
+            (strings.listed_raw(name), strings.listed_raw(&m.description))
         } else {
-            (strings.intern_raw(name), strings.intern(&m.description))
+            (strings.intern_raw(name), strings.intern_raw(&m.description))
         };
         name_spans.push(name_span);
-        let name = span(name_span.0 as usize, name_span.1 as usize);
-        let policy = Literal::u8_unsuffixed(skills_embed_runtime::__private::invocation_flags(
-            &m.invocation,
-        ));
-        let argument_hint = strings.optional(m.invocation.argument_hint.as_deref());
+        let policy = skills_embed_runtime::__private::invocation_flags(&m.invocation);
+        let argument_hint = strings.optional_raw(m.invocation.argument_hint.as_deref());
         let arguments = if m.invocation.arguments.is_empty() {
-            quote!((0, 0))
+            (0, 0)
         } else {
-            strings.intern(&m.invocation.arguments.join(" "))
+            strings.intern_raw(&m.invocation.arguments.join(" "))
         };
-        let license = strings.optional(m.license.as_deref());
-        let compatibility = strings.optional(m.compatibility.as_deref());
+        let license = strings.optional_raw(m.license.as_deref());
+        let compatibility = strings.optional_raw(m.compatibility.as_deref());
         // Canonical JSON text from the validator, embedded as is: the disk loader holds the same
         // bytes, so both give one `content_digest`.
-        let extra = strings.intern(&m.extra);
-        let when_to_use = strings.optional(m.client.when_to_use.as_deref());
+        let extra = strings.intern_raw(&m.extra);
+        let when_to_use = strings.optional_raw(m.client.when_to_use.as_deref());
         let client_json = skills_embed_runtime::__private::client_json(&m.client);
         let client = if client_json.is_empty() {
-            quote!((0, 0))
+            (0, 0)
         } else {
-            strings.intern(&client_json)
+            strings.intern_raw(&client_json)
         };
         // A skill with errors gets its fields but no files, so no `include_bytes!` adds errors
         // of its own on top of the diagnostics.
@@ -436,6 +434,7 @@ fn expand_static(
             let out = expand_files(s, &mut strings, options.compress, cx);
             files.extend(out.entries);
             packed.extend(out.packed);
+            watched.extend(out.watched);
             blocks.push(out.block.unwrap_or_default());
             chunks.extend(expand_chunks(s, krate));
         } else {
@@ -451,27 +450,37 @@ fn expand_static(
         };
         let files_range = range(first_file, files.len());
         ranges.push(files_range.clone());
-        let pairs_range = range(first_pair, metadata.len());
-        let tools_range = range(first_tool, tools.len());
-        let chunks_range = range(first_chunk, chunks.len());
-        entries.push(quote! {
-            #krate::__private::SkillEntry {
-                name: #name,
-                description: #description,
-                license: #license,
-                compatibility: #compatibility,
-                extra: #extra,
-                files: #files_range,
-                metadata: #pairs_range,
-                tools: #tools_range,
-                chunks: #chunks_range,
-                policy: #policy,
-                argument_hint: #argument_hint,
-                arguments: #arguments,
-                when_to_use: #when_to_use,
-                client: #client,
-            }
-        });
+        let count = |first: usize, end: usize| {
+            let first = u32::try_from(first).unwrap_or(u32::MAX);
+            (
+                first,
+                u32::try_from(end - first as usize).unwrap_or(u32::MAX),
+            )
+        };
+        // `SkillEntry`'s fields in order, as `skill_rows` reads them.
+        let row: [(u32, u32); 13] = [
+            name_span,
+            description,
+            license,
+            compatibility,
+            extra,
+            count(first_file, files.len()),
+            count(first_pair, metadata.len()),
+            count(first_tool, tools.len()),
+            count(first_chunk, chunks.len()),
+            argument_hint,
+            arguments,
+            when_to_use,
+            client,
+        ];
+        let (head, tail) = row.split_at(9);
+        let words = head
+            .iter()
+            .flat_map(|&(a, b)| [a, b])
+            .chain([u32::from(policy)])
+            .chain(tail.iter().flat_map(|&(a, b)| [a, b]))
+            .map(|w| lit(w as usize));
+        entries.push(quote!([#(#words),*]));
     }
     // A slot in hex, `0xOOOOOOOO_LLTT_NNNN`: the name's offset, its length and hash byte, then
     // the skill's index + 1.
@@ -491,30 +500,47 @@ fn expand_static(
     });
     let names_len = lit(names.len());
     let summary_len = lit(summary.len());
-    let (files_len, skills_len) = (lit(files.len()), lit(entries.len()));
+    let files_count = files.len();
+    let (files_len, skills_len) = (lit(files_count), lit(entries.len()));
     let (pairs_len, tools_len, chunks_len) =
         (lit(metadata.len()), lit(tools.len()), lit(chunks.len()));
-    // Flags in hex, `0xTT_FF`: the path's tag, then TEXT 1 | EXEC 2 | PACKED 4. A literal and
-    // not `TEXT | tag(0x5a)`: named constants made rustc's type check of 10,000 files 0.35 s
-    // slower (0.6 s to 0.95 s).
-    let flags: Vec<u64> = files.iter().map(|f| u64::from(f.flags)).collect();
-    let flags = hex_literals(&flags, |f| format!("{:#04x}_{:02x}", f >> 8, f & 0xff));
-    let files = files.iter().zip(flags).map(|(f, flags)| {
-        let FileParts {
-            bytes,
-            path,
-            path_len,
-            ..
-        } = f;
-        quote! {
-            #krate::__private::FileEntry {
-                bytes: #bytes,
-                path: #path,
-                path_len: #path_len,
-                flags: #flags,
-            }
-        }
-    });
+    // Per file, one word in hex, `0xPPPPPPPP_LLLL_TTFF`: the path's offset and length, its
+    // tag, then TEXT 1 | EXEC 2 | PACKED 4. Literals and not `TEXT | tag(0x5a)`: named
+    // constants made rustc's type check slower.
+    let words: Vec<u64> = files
+        .iter()
+        .map(|f| u64::from(f.path) << 32 | u64::from(f.path_len) << 16 | u64::from(f.flags))
+        .collect();
+    let mut words = hex_literals(&words, |w| {
+        format!(
+            "{:#010x}_{:04x}_{:04x}",
+            w >> 32,
+            (w >> 16) & 0xffff,
+            w & 0xffff
+        )
+    })
+    .into_iter();
+    let mut bytes = files.into_iter().map(|f| f.bytes);
+    // `FILES` as the concatenation of constants of up to 256 files, each built from its files'
+    // bytes and words by a const fn: rustc holds less for two literals per file than for a
+    // struct literal of four fields, and less for a few dozen bodies than for one of 10,000
+    // files or one per skill (see BENCHMARKS.md, issue 31 item 2, round two).
+    let mut parts = Vec::new();
+    let mut part_consts = Vec::new();
+    let mut left = files_count;
+    while left > 0 {
+        let count = left.min(FILES_PER_CONST);
+        left -= count;
+        let part = format_ident!("FILES_{}", parts.len());
+        let bytes = bytes.by_ref().take(count);
+        let words = words.by_ref().take(count);
+        let len = lit(count);
+        part_consts.push(quote! {
+            const #part: [#krate::__private::FileEntry; #len] =
+                #krate::__private::file_rows([#(#bytes),*], [#(#words),*]);
+        });
+        parts.push(part);
+    }
     let strings = strings.text;
     // Without compression the two tables are empty, so they cost nothing.
     if !options.compress {
@@ -545,10 +571,15 @@ fn expand_static(
         pub static #static_name: #krate::SkillSet<#enum_name> = {
             #[doc = " The string table: the listing `summary()` returns, then every name, description, path and field not found in it, each once."]
             const STRINGS: &str = #strings;
-            #[doc = " Each skill's files sorted by path: bytes, path as offset and length in `STRINGS`, flags `0xTT_FF` (the path's tag for lookups, then TEXT 1 | EXEC 2 | PACKED 4)."]
-            static FILES: [#krate::__private::FileEntry; #files_len] = [#(#files),*];
-            #[doc = " The skills sorted by name: `(offset, length)` spans of `STRINGS`, `(first, count)` ranges of the other tables."]
-            static SKILLS: [#krate::__private::SkillEntry; #skills_len] = [#(#entries),*];
+            #[doc = " Each skill's files sorted by path, from constants of up to 256 files (`FILES_0`, `FILES_1`...): per file its bytes and a word `0xPPPPPPPP_LLLL_TTFF`, the path's offset and length in `STRINGS`, then its tag for lookups and TEXT 1 | EXEC 2 | PACKED 4."]
+            static FILES: [#krate::__private::FileEntry; #files_len] = #krate::__private::concat_files(&[#(&#parts),*]);
+            #(#part_consts)*
+            #[doc = " Names the files embedded from elsewhere (a SKILL.md's body, compressed text) so that editing one rebuilds the crate: a function never called (named below, so not dead code), so rustc reads them without evaluating them."]
+            fn __skills_watched() {
+                let _: &[&[u8]] = &[#(::core::include_bytes!(#watched)),*];
+            }
+            #[doc = " The skills sorted by name, 27 words each in `SkillEntry`'s field order: `(offset, length)` spans of `STRINGS`, `(first, count)` ranges of the other tables, the policy."]
+            static SKILLS: [#krate::__private::SkillEntry; #skills_len] = #krate::__private::skill_rows([#(#entries),*]);
             #[doc = " Every skill's `metadata` pairs."]
             static METADATA: [(&str, &str); #pairs_len] = [#(#metadata),*];
             #[doc = " Every skill's `allowed-tools`."]
@@ -576,10 +607,14 @@ fn expand_static(
             #[doc = " Per skill, its index and its `(first, count)` range of `FILES`."]
             static SET: [#krate::Skill; #skills_len] = [#(#skills),*];
             #scripts
+            let _ = __skills_watched;
             #krate::__private::set(&INDEX, &SET, <str>::split_at(STRINGS, #summary_len).0, &SCRIPTS)
         };
     }
 }
+
+/// How many files each constant of `FILES` holds.
+const FILES_PER_CONST: usize = 256;
 
 fn lit(n: usize) -> Literal {
     Literal::u32_unsuffixed(u32::try_from(n).unwrap_or(u32::MAX))
@@ -618,28 +653,20 @@ struct Strings {
     cursor: usize,
     summary_len: usize,
     seen: std::collections::HashMap<String, (u32, u32)>,
-    /// The runtime's path, for the `NONE` of a missing optional field.
-    krate: TokenStream,
 }
 
 impl Strings {
-    fn new(summary: &str, krate: &TokenStream) -> Self {
+    fn new(summary: &str) -> Self {
         Strings {
             text: summary.to_owned(),
             cursor: 0,
             summary_len: summary.len(),
             seen: std::collections::HashMap::new(),
-            krate: krate.clone(),
         }
     }
 
     /// A name or description: found just after the previous one in the listing when it is
     /// there verbatim (the XML format escapes text, Markdown joins lines), interned otherwise.
-    fn listed(&mut self, s: &str) -> TokenStream {
-        let (start, len) = self.listed_raw(s);
-        span(start as usize, len as usize)
-    }
-
     fn listed_raw(&mut self, s: &str) -> (u32, u32) {
         if s.is_empty() {
             return (0, 0);
@@ -657,11 +684,6 @@ impl Strings {
         self.intern_raw(s)
     }
 
-    fn intern(&mut self, s: &str) -> TokenStream {
-        let (start, len) = self.intern_raw(s);
-        span(start as usize, len as usize)
-    }
-
     fn intern_raw(&mut self, s: &str) -> (u32, u32) {
         match self.seen.get(s) {
             Some(&found) => found,
@@ -674,20 +696,12 @@ impl Strings {
         }
     }
 
-    fn optional(&mut self, s: Option<&str>) -> TokenStream {
-        match s {
-            Some(s) => self.intern(s),
-            None => {
-                let krate = &self.krate;
-                quote!(#krate::__private::NONE)
-            }
-        }
+    /// A string's span, or `NONE` when there is none.
+    fn optional_raw(&mut self, s: Option<&str>) -> (u32, u32) {
+        s.map_or(skills_embed_runtime::__private::NONE, |s| {
+            self.intern_raw(s)
+        })
     }
-}
-
-fn span(start: usize, len: usize) -> TokenStream {
-    let (start, len) = (lit(start), lit(len));
-    quote!((#start, #len))
 }
 
 /// One file as the table holds it.
@@ -704,11 +718,12 @@ struct FileOut<'a> {
     exec: bool,
 }
 
-/// One `FileEntry` before its flags are written (all files' at once, see `hex_literals`).
+/// One `FileEntry` before its word is written (all files' at once, see `hex_literals`).
 struct FileParts {
     bytes: TokenStream,
-    path: Literal,
-    path_len: Literal,
+    /// The path's offset in the string table.
+    path: u32,
+    path_len: u16,
     flags: u16,
 }
 
@@ -719,6 +734,9 @@ struct SkillFiles {
     entries: Vec<FileParts>,
     packed: Vec<(u32, u32)>,
     block: Option<Vec<u8>>,
+    /// Files embedded from elsewhere (a SKILL.md's body, a compressed file): each still named
+    /// by an `include_bytes!` so that editing it rebuilds the crate.
+    watched: Vec<LitStr>,
 }
 
 fn expand_files(
@@ -766,8 +784,7 @@ fn expand_files(
             );
             continue;
         };
-        let path = Literal::u32_unsuffixed(strings.intern_raw(f.path).0);
-        let path_len = Literal::u16_unsuffixed(path_len);
+        let path = strings.intern_raw(f.path).0;
         let tag = skills_embed_runtime::__private::path_tag(f.path.as_bytes());
         let packed = block.is_some() && f.text;
         let mut flags = u16::from(f.text) | (u16::from(f.exec) << 1) | (u16::from(tag) << 8);
@@ -778,17 +795,13 @@ fn expand_files(
                 let len = packed_lens.next().unwrap_or(0);
                 out.packed.push((offset, len));
                 offset += len;
-                quote!({
-                    const _: &[u8] = ::core::include_bytes!(#file);
-                    &[]
-                })
+                out.watched.push(file.clone());
+                quote!(&[])
             }
             (false, Some(body)) => {
                 out.packed.push((0, 0));
-                quote!({
-                    const _: &[u8] = ::core::include_bytes!(#file);
-                    #body.as_bytes()
-                })
+                out.watched.push(file.clone());
+                quote!(#body.as_bytes())
             }
             (false, None) => {
                 out.packed.push((0, 0));

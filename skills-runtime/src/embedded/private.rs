@@ -25,6 +25,85 @@ use crate::model::set::SkillSet;
 use crate::model::skill::Skill;
 use crate::text::closest;
 
+/// The set's file table: its parts (constants of a few hundred files each) copied in order
+/// when the crate compiles, so that rustc checks a few dozen bodies rather than one of every
+/// file.
+pub const fn concat_files<const N: usize>(parts: &[&[FileEntry]]) -> [FileEntry; N] {
+    let mut out = [NO_FILE; N];
+    let mut rest: &mut [FileEntry] = &mut out;
+    let mut i = 0;
+    while i < parts.len() {
+        // A table shorter than its parts is the macro's bug; const evaluation stops the build
+        // there rather than copying out of bounds.
+        let (head, tail) = rest.split_at_mut(parts[i].len());
+        head.copy_from_slice(parts[i]);
+        rest = tail;
+        i += 1;
+    }
+    out
+}
+
+/// One skill's rows of the file table, from its files' bytes and one word per file,
+/// `0xPPPPPPPP_LLLL_TTFF` (the path's offset and length in the string table, then the flags):
+/// two literals per file instead of a struct literal of four fields, which rustc held on to
+/// until codegen.
+pub const fn file_rows<const N: usize>(
+    bytes: [&'static [u8]; N],
+    words: [u64; N],
+) -> [FileEntry; N] {
+    let mut out = [NO_FILE; N];
+    let mut i = 0;
+    while i < N {
+        let word = words[i];
+        out[i] = FileEntry {
+            bytes: bytes[i],
+            // The word's three fields, each cut to its width on purpose.
+            path: (word >> 32) as u32,
+            path_len: (word >> 16) as u16,
+            flags: word as u16,
+        };
+        i += 1;
+    }
+    out
+}
+
+/// The skill table, from 27 words per skill in `SkillEntry`'s field order: nine
+/// `(offset, length)` or `(first, count)` pairs, the policy, four more pairs. An array of
+/// integers per skill is lighter for rustc to check than a struct literal of tuples.
+pub const fn skill_rows<const N: usize>(rows: [[u32; 27]; N]) -> [SkillEntry; N] {
+    let mut out = [SkillEntry::EMPTY; N];
+    let mut i = 0;
+    while i < N {
+        let w = &rows[i];
+        out[i] = SkillEntry {
+            name: (w[0], w[1]),
+            description: (w[2], w[3]),
+            license: (w[4], w[5]),
+            compatibility: (w[6], w[7]),
+            extra: (w[8], w[9]),
+            files: (w[10], w[11]),
+            metadata: (w[12], w[13]),
+            tools: (w[14], w[15]),
+            chunks: (w[16], w[17]),
+            // Written from a `u8`.
+            policy: w[18] as u8,
+            argument_hint: (w[19], w[20]),
+            arguments: (w[21], w[22]),
+            when_to_use: (w[23], w[24]),
+            client: (w[25], w[26]),
+        };
+        i += 1;
+    }
+    out
+}
+
+const NO_FILE: FileEntry = FileEntry {
+    bytes: &[],
+    path: 0,
+    path_len: 0,
+    flags: 0,
+};
+
 /// `FromStr` for a generated enum: a binary search over the sorted names.
 pub fn parse_id<Id: SkillIdentifier>(name: &str) -> Result<Id, SkillError> {
     Id::ALL
@@ -135,4 +214,53 @@ pub fn invocation_flags(fields: &InvocationFields) -> u8 {
 /// text `Skill::client` reads back and the digest hashes, the same as the disk loader's.
 pub fn client_json(fields: &crate::model::fields::ClientFields) -> String {
     fields.to_json()
+}
+
+#[cfg(test)]
+mod tests {
+    use super::*;
+
+    // Evaluated as the generated code is: in constants.
+    const FIRST: [FileEntry; 2] = file_rows(
+        [b"body", b""],
+        [0x0001_0203_0008_5a01, 0xffff_ffff_ffff_7d03],
+    );
+    const SECOND: [FileEntry; 1] = file_rows([b"x"], [0x0000_0000_0001_0000]);
+    static FILES: [FileEntry; 3] = concat_files(&[&FIRST, &SECOND]);
+    static SKILLS: [SkillEntry; 1] = skill_rows([[
+        1, 2, 3, 4, 5, 6, 7, 8, 9, 10, 11, 12, 13, 14, 15, 16, 17, 18, 3, 19, 20, 21, 22, 23, 24,
+        25, 26,
+    ]]);
+
+    #[test]
+    fn file_rows_split_each_word_into_offset_length_and_flags() {
+        let [body, empty, x] = &FILES;
+        assert_eq!(
+            (body.bytes, body.path, body.path_len, body.flags),
+            (&b"body"[..], 0x0001_0203, 8, 0x5a01)
+        );
+        assert_eq!(
+            (empty.bytes, empty.path, empty.path_len, empty.flags),
+            (&b""[..], u32::MAX, u16::MAX, 0x7d03)
+        );
+        assert_eq!((x.bytes, x.path, x.path_len, x.flags), (&b"x"[..], 0, 1, 0));
+    }
+
+    #[test]
+    fn skill_rows_read_the_fields_in_declaration_order() {
+        let s = &SKILLS[0];
+        assert_eq!(
+            [s.name, s.description, s.license, s.compatibility, s.extra],
+            [(1, 2), (3, 4), (5, 6), (7, 8), (9, 10)]
+        );
+        assert_eq!(
+            [s.files, s.metadata, s.tools, s.chunks],
+            [(11, 12), (13, 14), (15, 16), (17, 18)]
+        );
+        assert_eq!(s.policy, 3);
+        assert_eq!(
+            [s.argument_hint, s.arguments, s.when_to_use, s.client],
+            [(19, 20), (21, 22), (23, 24), (25, 26)]
+        );
+    }
 }

@@ -418,3 +418,41 @@ fn a_skill_with_many_files_is_searched_by_path_and_serves_every_file() {
         .unwrap_err();
     assert!(miss.to_string().contains("Did you mean"), "{miss}");
 }
+
+/// Script functions named like the items `skills!` declares inside its static's initializer.
+mod scripts_named_like_generated_items {
+    /// A text.
+    #[derive(serde::Deserialize, schemars::JsonSchema)]
+    pub struct Text {
+        /// The text.
+        pub text: String,
+    }
+
+    pub fn count(args: Text) -> Result<usize, String> {
+        Ok(args.text.split_whitespace().count())
+    }
+
+    pub fn watched(args: Text) -> Result<usize, String> {
+        Ok(args.text.len())
+    }
+
+    skills_embed::skills!(
+        "fixtures/cli-scripts",
+        scripts = { "word-count" => [count, watched] }
+    );
+}
+
+#[test]
+fn a_script_named_like_a_generated_item_runs_the_users_function() {
+    let scripts = scripts_named_like_generated_items::SKILLS.scripts();
+    let watched = scripts
+        .iter()
+        .find(|s| s.name() == "watched")
+        .expect("registered");
+    let out = watched.run(
+        serde_json::json!({"text": "four words in here"}),
+        std::time::Duration::from_secs(60),
+        &skills_embed::tools::CancelToken::default(),
+    );
+    assert_eq!(out.as_deref(), Ok("18"));
+}
