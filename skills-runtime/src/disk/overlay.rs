@@ -12,6 +12,8 @@ use std::sync::{Arc, Mutex, RwLock};
 use std::time::Duration;
 
 use super::discover::{Discovery, Found, Root, SourceKind, resolve, scan_root_walk, walk_path};
+#[cfg(feature = "watch")]
+use super::watch::{Seen, Tick};
 use crate::listing::ListingFormat;
 use crate::model::id::Dynamic;
 use crate::model::set::SkillSet;
@@ -270,9 +272,19 @@ impl<Id> Overlay<Id> {
 
 #[cfg(feature = "watch")]
 impl<Id: Send + Sync + 'static> Overlay<Id> {
-    /// Reloads this overlay every `every` on a thread of its own, and calls `on_change` with
-    /// each report that changed the set or kept a broken skill's previous version. The thread
-    /// stops when the overlay is dropped; a second call replaces the first watcher.
+    /// Reloads this overlay on a thread of its own when its folders change, and calls
+    /// `on_change` with each report that changed the set or kept a broken skill's previous
+    /// version. The thread stops when the overlay is dropped; a second call replaces the first
+    /// watcher.
+    ///
+    /// The file system tells the thread of changes (through notify: inotify, FSEvents,
+    /// ReadDirectoryChangesW), one watch per folder of the last walk; a burst of changes is one
+    /// reload, `every` after its first. The thread also polls the roots' fingerprints: every
+    /// `every` while a folder cannot be watched (a root that does not exist yet, the system's
+    /// limit on watches, no notification API) and for 10 seconds after a change (a folder just
+    /// made is not watched yet), every 10 seconds otherwise, for what no watch reports (a
+    /// network file system changed from another machine, a file added to a folder that held
+    /// none).
     ///
     /// The thread is named `skills-reload`. On Linux it runs at the lowest CPU priority (nice
     /// 19), so a walk of a large tree waits for idle time rather than delaying the threads that
@@ -286,29 +298,46 @@ impl<Id: Send + Sync + 'static> Overlay<Id> {
     /// # static SKILLS: skills_embed_runtime::SkillSet = skills_embed_runtime::SkillSet::empty();
     /// # fn main() -> std::io::Result<()> {
     /// let overlay = Arc::new(Overlay::new(&SKILLS, Discovery::default()));
-    /// overlay.watch(Duration::from_secs(2), |report| {
+    /// overlay.watch(Duration::from_millis(200), |report| {
     ///     eprintln!("skills changed: +{:?} -{:?} ~{:?}", report.added, report.removed, report.changed);
     /// })?;
     /// // ... serve tool calls from overlay.snapshot() ...
     /// # Ok(())
     /// # }
     /// ```
-    pub fn watch<F>(self: &Arc<Self>, every: Duration, mut on_change: F) -> std::io::Result<()>
+    pub fn watch<F>(self: &Arc<Self>, every: Duration, on_change: F) -> std::io::Result<()>
+    where
+        F: FnMut(&ReloadReport) + Send + 'static,
+    {
+        self.watch_polling(every, super::watch::POLL, on_change)
+    }
+
+    /// [`Overlay::watch`] with the poll interval used while every folder is watched and nothing
+    /// changed lately.
+    fn watch_polling<F>(
+        self: &Arc<Self>,
+        every: Duration,
+        poll: Duration,
+        mut on_change: F,
+    ) -> std::io::Result<()>
     where
         F: FnMut(&ReloadReport) + Send + 'static,
     {
         // Weakly held, so the thread does not keep the overlay alive: its last owner going
         // away stops the thread.
         let overlay = Arc::downgrade(self);
-        let watcher = super::watch::spawn(every, move || {
-            let Some(overlay) = overlay.upgrade() else {
-                return false;
-            };
-            let report = overlay.reload();
-            if !report.is_empty() || !report.kept.is_empty() {
-                on_change(&report);
+        let watcher = super::watch::spawn(every, poll, move |tick| {
+            let overlay = overlay.upgrade()?;
+            if let Tick::Reload = tick {
+                let report = overlay.reload();
+                if !report.is_empty() || !report.kept.is_empty() {
+                    on_change(&report);
+                }
+                if report.rescanned.is_empty() {
+                    return Some(Seen::Same);
+                }
             }
-            true
+            Some(Seen::Folders(overlay.folders()))
         })?;
         let previous = self
             .watcher
@@ -317,6 +346,43 @@ impl<Id: Send + Sync + 'static> Overlay<Id> {
             .replace(watcher);
         drop(previous);
         Ok(())
+    }
+
+    /// The folders whose changes the next reload would see: each root, the folders from it
+    /// down to each skill's folder (served, or left out with a diagnostic), and those holding
+    /// a skill's files. All come from the last walk, so its caps bound them.
+    fn folders(&self) -> BTreeSet<PathBuf> {
+        let state = self.current();
+        let mut folders = BTreeSet::new();
+        for root in &state.roots {
+            let top = &root.root.path;
+            let mut down_to = |folder: &Path| {
+                for folder in folder.ancestors() {
+                    // An ancestor already in holds its own ancestors up to the root.
+                    if !folder.starts_with(top) || !folders.insert(folder.to_path_buf()) {
+                        break;
+                    }
+                }
+            };
+            down_to(top);
+            for found in &root.found {
+                let Some(skill) = found.manifest.parent() else {
+                    continue;
+                };
+                down_to(skill);
+                for path in found.skill.paths() {
+                    if let Some(folder) = skill.join(path).parent() {
+                        down_to(folder);
+                    }
+                }
+            }
+            for diagnostic in &root.diagnostics {
+                if let Some(folder) = diagnostic.file.parent() {
+                    down_to(folder);
+                }
+            }
+        }
+        folders
     }
 }
 
@@ -472,4 +538,53 @@ fn diff(old: &SkillSet<Dynamic>, new: &SkillSet<Dynamic>, report: &mut ReloadRep
 /// nothing changed.
 fn fingerprint(root: &Root, discovery: &Discovery) -> WalkSummary {
     survey(&walk_path(root), &discovery.scan).0
+}
+
+#[cfg(all(test, feature = "watch"))]
+mod tests {
+    use super::*;
+
+    static NONE: SkillSet = SkillSet::empty();
+
+    fn write_skill(root: &Path, name: &str, body: &str) {
+        let folder = root.join(name);
+        fs::create_dir_all(&folder).unwrap();
+        let text =
+            format!("---\nname: {name}\ndescription: Take notes. Use when asked.\n---\n{body}");
+        fs::write(folder.join("SKILL.md"), text).unwrap();
+    }
+
+    /// What is watched: the root, the folders down to each skill and those holding its
+    /// files, and the folder of a skill left out with an error; nothing outside the root.
+    #[test]
+    fn the_folders_watched_are_those_of_the_last_walk() {
+        let tmp = tempfile::tempdir().unwrap();
+        let root = fs::canonicalize(tmp.path()).unwrap();
+        write_skill(&root.join("group"), "notes", "One.\n");
+        fs::create_dir_all(root.join("group/notes/references/deep")).unwrap();
+        fs::write(
+            root.join("group/notes/references/deep/guide.md"),
+            "Guide.\n",
+        )
+        .unwrap();
+        fs::create_dir_all(root.join("broken")).unwrap();
+        fs::write(root.join("broken/SKILL.md"), "---\nname: Broken!\n---\n").unwrap();
+        let overlay = Overlay::new(&NONE, Discovery::only(&root));
+        let folders: Vec<String> = overlay
+            .folders()
+            .iter()
+            .map(|f| f.strip_prefix(&root).unwrap().display().to_string())
+            .collect();
+        assert_eq!(
+            folders,
+            [
+                "",
+                "broken",
+                "group",
+                "group/notes",
+                "group/notes/references",
+                "group/notes/references/deep"
+            ]
+        );
+    }
 }
