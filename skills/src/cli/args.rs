@@ -165,8 +165,8 @@ pub(super) enum Command {
     /// Serve skills to an MCP client over stdio: the load tool, skill:// resources, the MCP
     /// skills extension and the listing as a prompt.
     ///
-    /// Changed files are read again in the background (checked once a second), so edits show
-    /// up without a restart; requests are answered from the last complete set meanwhile, and a
+    /// Changed files are read again in the background (a second after the file system reports
+    /// a change; checked every 10 seconds too), so edits show up without a restart; requests are answered from the last complete set meanwhile, and a
     /// reload never delays them. Diagnostics go to stderr; stdout carries the protocol. A skill
     /// that cannot be served is named there with its rule, and logged to a client that sets a
     /// log level (`logging/setLevel`).

@@ -177,10 +177,10 @@ pub(super) fn serve(
     let permissions = restrict(rules);
 
     // Reloads run on a thread of their own (`Overlay::watch`, at the lowest CPU priority), a
-    // second after a change the file system reports (or a poll finds); requests take the overlay's last complete snapshot,
-    // which a reload swaps in whole when it is done, so a slow reload never delays an answer
-    // (issue 13: a reload on the request path, walking a link to `/`, left the server
-    // answering nothing, not even `ping`).
+    // second after a change the file system reports (or a poll finds); requests take the
+    // overlay's last complete snapshot, which a reload swaps in whole when it is done, so a
+    // slow reload never delays an answer (issue 13: a reload on the request path, walking a
+    // link to `/`, left the server answering nothing, not even `ping`).
     drop(set);
     let named = target.clone();
     // Weak: the watcher lives as long as the overlay, and must not keep it alive.
