@@ -121,6 +121,16 @@ pub(crate) fn survey(root: &Path, options: &ScanOptions) -> (WalkSummary, Vec<Di
     (summary, diagnostics)
 }
 
+/// A skill folder as the scan reads its files when it keeps their bytes.
+enum Folder {
+    /// Opened, and inside the walked folder.
+    Home(super::read::Home),
+    /// Resolving outside the walked folder now: none of its files is read.
+    Outside,
+    /// Not resolvable: its files are read by path, as when no bytes are kept.
+    Unresolved,
+}
+
 /// Reads each skill folder the walk found and hands each file found to the nearest skill
 /// folder holding it, as a resource.
 fn read_skills(
@@ -141,7 +151,7 @@ fn read_skills(
         })
         .collect();
     // Each skill's folder opened once, when the bytes are kept (the load's checked read).
-    let mut homes: BTreeMap<OsString, Option<super::read::Home>> = BTreeMap::new();
+    let mut homes: BTreeMap<OsString, Folder> = BTreeMap::new();
     for (path, meta) in walk.files {
         // The nearest enclosing skill folder owns the file.
         let Some(dir) = path
@@ -192,15 +202,26 @@ fn read_skills(
             continue;
         }
         let read = if keep {
-            let home = homes
-                .entry(dir.clone().into_os_string())
-                .or_insert_with(|| {
-                    let canonical = fs::canonicalize(&dir).ok()?;
-                    Some(super::read::Home::open(&dir, canonical))
-                });
+            let home = homes.entry(dir.clone().into_os_string()).or_insert_with(|| {
+                let Ok(canonical) = fs::canonicalize(&dir) else {
+                    return Folder::Unresolved;
+                };
+                // The loader takes these bytes as they are: a folder swapped for a link out of
+                // the walked folder since the walk is refused here, as `load` refuses it.
+                match &walk.canonical_root {
+                    Some(root) if canonical.starts_with(root) => {
+                        Folder::Home(super::read::Home::open(&dir, canonical))
+                    }
+                    _ => Folder::Outside,
+                }
+            });
             match home {
-                Some(home) => home.read(&path, None),
-                None => read_regular(&path, None),
+                Folder::Home(home) => home.read(&path, None),
+                Folder::Outside => Err(io::Error::new(
+                    io::ErrorKind::PermissionDenied,
+                    "its skill folder now resolves outside the skills folder; scan again",
+                )),
+                Folder::Unresolved => read_regular(&path, None),
             }
         } else {
             read_regular(&path, None)
