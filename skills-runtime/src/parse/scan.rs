@@ -240,7 +240,7 @@ impl Reader<'_> {
         // The folder opened once, when the bytes are kept (the load's checked read).
         let mut home: Option<Folder> = None;
         for (path, meta) in files {
-            let Ok(relative) = path.strip_prefix(&skill.dir) else {
+            let Some(relative) = super::walker::relative(&path, &skill.dir) else {
                 continue;
             };
             if relative == Path::new(MANIFEST) {
