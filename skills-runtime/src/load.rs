@@ -115,7 +115,9 @@ pub fn skills(tree: &mut Tree, cap: Option<u64>) -> (Vec<(Skill, usize)>, Vec<Di
         // The scan kept every file's bytes, read through this folder's checked handle: nothing
         // is read again, so the folder is neither resolved nor opened a second time.
         let loaded = if source.resources.iter().all(|r| r.bytes.is_some()) {
-            skill_with(source, |r| Err(io::Error::other(format!("{}: not kept", r.path))))
+            skill_with(source, |r| {
+                Err(io::Error::other(format!("{}: not kept", r.path)))
+            })
         } else {
             // Each skill reads inside its own folder, as the walk allows its links: a file
             // swapped for a link to another skill's since the scan is refused, not served.
@@ -158,4 +160,3 @@ pub fn skills(tree: &mut Tree, cap: Option<u64>) -> (Vec<(Skill, usize)>, Vec<Di
     }
     (skills, diagnostics)
 }
-

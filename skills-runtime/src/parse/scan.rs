@@ -137,8 +137,9 @@ fn read_skills(
         .enumerate()
         .map(|(i, dir)| (dir.clone().into_os_string(), i))
         .collect();
-    let mut files: Vec<Vec<(std::path::PathBuf, fs::Metadata)>> =
-        std::iter::repeat_with(Vec::new).take(walk.skill_dirs.len()).collect();
+    let mut files: Vec<Vec<(std::path::PathBuf, fs::Metadata)>> = std::iter::repeat_with(Vec::new)
+        .take(walk.skill_dirs.len())
+        .collect();
     for (path, meta) in walk.files {
         // The nearest enclosing skill folder owns the file.
         let owner = path
@@ -199,7 +200,7 @@ fn in_parallel<T: Send, R: Send>(items: Vec<T>, work: impl Fn(T) -> R + Sync) ->
             .filter_map(|_| {
                 std::thread::Builder::new()
                     .name("skills-scan".into())
-                    .spawn_scoped(scope, &drain)
+                    .spawn_scoped(scope, drain)
                     .ok()
             })
             .collect();

@@ -107,10 +107,7 @@ impl<'a> Walk<'a> {
                     continue;
                 }
             };
-            while open
-                .last()
-                .is_some_and(|s| !below(entry.path(), &s.dir))
-            {
+            while open.last().is_some_and(|s| !below(entry.path(), &s.dir)) {
                 open.pop();
             }
             if entry.depth() > 0 && !self.enters(&entry, !open.is_empty()) {
@@ -406,9 +403,7 @@ impl<'a> Walk<'a> {
     fn link_escape(&self, link: &Path, skill: Option<&OpenSkill>) -> Option<String> {
         match skill {
             Some(skill) => {
-                let real = skill
-                    .real
-                    .get_or_init(|| fs::canonicalize(&skill.dir).ok());
+                let real = skill.real.get_or_init(|| fs::canonicalize(&skill.dir).ok());
                 let why = leaves_skill(link, real.as_deref())?;
                 Some(escape_message(
                     link,
@@ -439,11 +434,13 @@ impl<'a> Walk<'a> {
 /// `Path::starts_with` parses both into components, a quarter of the walk's instructions.
 fn below(path: &Path, dir: &Path) -> bool {
     let separator = |b: &u8| std::path::is_separator(char::from(*b));
-    let (path, dir) = (path.as_os_str().as_encoded_bytes(), dir.as_os_str().as_encoded_bytes());
+    let (path, dir) = (
+        path.as_os_str().as_encoded_bytes(),
+        dir.as_os_str().as_encoded_bytes(),
+    );
     // A root given with a trailing separator ends in one already.
-    path.strip_prefix(dir).is_some_and(|rest| {
-        rest.first().is_none_or(separator) || dir.last().is_some_and(separator)
-    })
+    path.strip_prefix(dir)
+        .is_some_and(|rest| rest.first().is_none_or(separator) || dir.last().is_some_and(separator))
 }
 
 /// `path` relative to `dir`, as `Path::strip_prefix` makes it; compared as bytes first, since
