@@ -238,8 +238,23 @@ impl Reader<'_> {
         let profile = options.profile;
         let mut diagnostics = Vec::new();
         let mut skill = read_skill(dir, options, &mut diagnostics);
-        // The folder opened once, when the bytes are kept (the load's checked read).
-        let mut home: Option<Folder> = None;
+        // When the bytes are kept the folder is opened once, before its files are read (the
+        // load's checked read). The loader takes those bytes as they are, so a folder that no
+        // longer resolves inside the walked one (swapped for a link since the walk) leaves the
+        // skill out here, as `load` did when it opened the folder again.
+        let home = if self.keep {
+            match self.open(&skill.dir) {
+                Ok(home) => Some(home),
+                Err(why) => {
+                    skill.valid = false;
+                    let message = format!("cannot read the skill's files: {why}");
+                    diagnostics.push(Diagnostic::path_error(Rule::ReadError, &skill.dir, message));
+                    return (skill, diagnostics);
+                }
+            }
+        } else {
+            None
+        };
         for (path, meta) in files {
             let Some(relative) = super::walker::relative(&path, &skill.dir) else {
                 continue;
@@ -279,17 +294,9 @@ impl Reader<'_> {
                 }
                 continue;
             }
-            let read = if self.keep {
-                match home.get_or_insert_with(|| self.open(&skill.dir)) {
-                    Folder::Home(home) => home.read(&path, None),
-                    Folder::Outside => Err(io::Error::new(
-                        io::ErrorKind::PermissionDenied,
-                        "its skill folder now resolves outside the skills folder; scan again",
-                    )),
-                    Folder::Unresolved => read_regular(&path, None),
-                }
-            } else {
-                read_regular(&path, None)
+            let read = match &home {
+                Some(home) => home.read(&path, None),
+                None => read_regular(&path, None),
             };
             match read {
                 Ok(bytes) => skill.resources.push(Resource {
@@ -316,28 +323,15 @@ impl Reader<'_> {
         (skill, diagnostics)
     }
 
-    /// The skill folder `dir` opened for reading its files through.
-    fn open(&self, dir: &Path) -> Folder {
-        let Ok(canonical) = fs::canonicalize(dir) else {
-            return Folder::Unresolved;
-        };
-        // The loader takes these bytes as they are: a folder swapped for a link out of the
-        // walked folder since the walk is refused here, as `load` refuses it.
+    /// The skill folder `dir` opened for reading its files through, if it resolves inside the
+    /// walked folder; else why not.
+    fn open(&self, dir: &Path) -> Result<super::read::Home, String> {
+        let canonical = fs::canonicalize(dir).map_err(|e| e.to_string())?;
         match self.canonical_root {
             Some(root) if canonical.starts_with(root) => {
-                Folder::Home(super::read::Home::open(dir, canonical))
+                Ok(super::read::Home::open(dir, canonical))
             }
-            _ => Folder::Outside,
+            _ => Err("its folder now resolves outside the skills folder; scan again".into()),
         }
     }
-}
-
-/// A skill folder as the scan reads its files when it keeps their bytes.
-enum Folder {
-    /// Opened, and inside the walked folder.
-    Home(super::read::Home),
-    /// Resolving outside the walked folder now: none of its files is read.
-    Outside,
-    /// Not resolvable: its files are read by path, as when no bytes are kept.
-    Unresolved,
 }
