@@ -112,35 +112,44 @@ pub fn skills(tree: &mut Tree, cap: Option<u64>) -> (Vec<(Skill, usize)>, Vec<Di
         root
     };
     for (i, source) in tree.skills.iter_mut().enumerate().filter(|(_, s)| s.valid) {
-        // Each skill reads inside its own folder, as the walk allows its links: a file swapped
-        // for a link to another skill's since the scan is refused, not served.
-        let home = match fs::canonicalize(&source.dir) {
-            Ok(home) if home.starts_with(&root) => home,
-            Ok(_) => {
-                diagnostics.push(Diagnostic::path_error(
-                    Rule::ReadError,
-                    &source.dir,
-                    "cannot read the skill's files: its folder now resolves outside the skills \
-                     folder; scan again"
-                        .into(),
-                ));
-                continue;
-            }
-            Err(e) => {
-                diagnostics.push(Diagnostic::path_error(
-                    Rule::ReadError,
-                    &source.dir,
-                    format!("cannot read the skill's files: {e}"),
-                ));
-                continue;
-            }
+        // The scan kept every file's bytes, read through this folder's checked handle: nothing
+        // is read again, so the folder is neither resolved nor opened a second time.
+        let loaded = if source.resources.iter().all(|r| r.bytes.is_some()) {
+            skill_with(source, |r| {
+                Err(io::Error::other(format!("{}: not kept", r.path)))
+            })
+        } else {
+            // Each skill reads inside its own folder, as the walk allows its links: a file
+            // swapped for a link to another skill's since the scan is refused, not served.
+            let home = match fs::canonicalize(&source.dir) {
+                Ok(home) if home.starts_with(&root) => home,
+                Ok(_) => {
+                    diagnostics.push(Diagnostic::path_error(
+                        Rule::ReadError,
+                        &source.dir,
+                        "cannot read the skill's files: its folder now resolves outside the \
+                         skills folder; scan again"
+                            .into(),
+                    ));
+                    continue;
+                }
+                Err(e) => {
+                    diagnostics.push(Diagnostic::path_error(
+                        Rule::ReadError,
+                        &source.dir,
+                        format!("cannot read the skill's files: {e}"),
+                    ));
+                    continue;
+                }
+            };
+            let home = crate::parse::read::Home::open(&source.dir, home);
+            let read = |r: &Resource| {
+                home.read(&r.file, cap)
+                    .map_err(|e| io::Error::new(e.kind(), format!("{}: {e}", r.path)))
+            };
+            skill_with(source, read)
         };
-        let home = crate::parse::read::Home::open(&source.dir, home);
-        let read = |r: &Resource| {
-            home.read(&r.file, cap)
-                .map_err(|e| io::Error::new(e.kind(), format!("{}: {e}", r.path)))
-        };
-        match skill_with(source, read) {
+        match loaded {
             Ok(skill) => skills.push((skill, i)),
             Err(e) => diagnostics.push(Diagnostic::path_error(
                 Rule::ReadError,

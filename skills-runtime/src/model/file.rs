@@ -11,7 +11,9 @@ pub struct File {
     path: String,
     contents: Contents,
     executable: bool,
-    sha256: [u8; 32],
+    // Computed when first asked: a server answers its first request before hashing every file
+    // it may never be asked to name by digest.
+    sha256: std::sync::OnceLock<[u8; 32]>,
 }
 
 #[derive(Debug, Clone)]
@@ -25,7 +27,7 @@ impl File {
     pub(super) fn body(text: String) -> File {
         File {
             path: MANIFEST.to_owned(),
-            sha256: sha256(text.as_bytes()),
+            sha256: std::sync::OnceLock::new(),
             contents: Contents::Text(text),
             executable: false,
         }
@@ -45,7 +47,6 @@ impl File {
     /// assert_eq!(skill.load("a.bin").unwrap().text(), None);
     /// ```
     pub fn owned(path: String, bytes: Vec<u8>, executable: bool) -> Self {
-        let sha256 = sha256(&bytes);
         let contents = if is_text(&bytes) {
             match String::from_utf8(bytes) {
                 Ok(text) => Contents::Text(text),
@@ -58,13 +59,13 @@ impl File {
             path,
             contents,
             executable,
-            sha256,
+            sha256: std::sync::OnceLock::new(),
         }
     }
 
-    /// The SHA-256 digest of [`File::bytes`], computed when the file was made.
+    /// The SHA-256 digest of [`File::bytes`], computed the first time it is asked for.
     pub(crate) fn sha256(&self) -> &[u8; 32] {
-        &self.sha256
+        self.sha256.get_or_init(|| sha256(self.bytes()))
     }
 
     /// The path relative to the skill's folder, with `/` separators.

@@ -39,26 +39,29 @@ pub(super) fn check_name(
     dir_name: Option<&str>,
 ) -> String {
     let pos = cx.key_pos("name");
-    // A folder name with a control character would break the one-line message.
-    let hint = dir_name
-        .filter(|dir| !dir.is_empty() && !dir.chars().any(char::is_control))
-        .and_then(|dir| {
-            let name = suggest_name(dir)?;
-            let rename = if name == dir.nfkc().collect::<String>() {
-                ""
-            } else {
-                " and rename the folder to match"
-            };
-            Some(format!(": add `name: {name}`{rename}"))
-        })
-        .unwrap_or_default();
+    // Made only for a message that needs it: a valid name (every skill served) never does.
+    let hint = || {
+        // A folder name with a control character would break the one-line message.
+        dir_name
+            .filter(|dir| !dir.is_empty() && !dir.chars().any(char::is_control))
+            .and_then(|dir| {
+                let name = suggest_name(dir)?;
+                let rename = if name == dir.nfkc().collect::<String>() {
+                    ""
+                } else {
+                    " and rename the folder to match"
+                };
+                Some(format!(": add `name: {name}`{rename}"))
+            })
+            .unwrap_or_default()
+    };
     let Some(text) = required_text(cx, "name", value, Rule::NameMissing, Rule::NameType, &hint)
     else {
         return String::new();
     };
     let name: String = text.trim().nfkc().collect();
     if name.is_empty() {
-        cx.error(Rule::NameMissing, pos, format!("name is empty{hint}"));
+        cx.error(Rule::NameMissing, pos, format!("name is empty{}", hint()));
         return name;
     }
     check_name_text(cx, &name, pos);
@@ -175,7 +178,7 @@ pub(super) fn check_description(cx: &mut Checker<'_>, value: Option<&Value>) -> 
         value,
         Rule::DescriptionMissing,
         Rule::DescriptionType,
-        hint,
+        &|| hint.to_owned(),
     ) else {
         return String::new();
     };
@@ -204,14 +207,14 @@ fn required_text(
     value: Option<&Value>,
     missing: Rule,
     wrong_type: Rule,
-    hint: &str,
+    hint: &dyn Fn() -> String,
 ) -> Option<String> {
     let pos = cx.key_pos(field);
     let raw = cx.raw_value(field);
     match value {
-        None => cx.error(missing, cx.top(), format!("{field} is required{hint}")),
+        None => cx.error(missing, cx.top(), format!("{field} is required{}", hint())),
         Some(Value::Null) if raw.as_deref().is_none_or(str::is_empty) => {
-            cx.error(missing, pos, format!("{field} is empty{hint}"));
+            cx.error(missing, pos, format!("{field} is empty{}", hint()));
         }
         Some(value) => match scalar_text(value, raw.as_deref()) {
             Some(text) => return Some(text),

@@ -94,7 +94,8 @@ impl Home {
     /// [`read_inside`] does.
     pub(crate) fn read(&self, file: &Path, cap: Option<u64>) -> io::Result<Vec<u8>> {
         #[cfg(target_os = "linux")]
-        if let (Some(dir), Ok(relative)) = (&self.dir, file.strip_prefix(&self.path)) {
+        if let (Some(dir), Some(relative)) = (&self.dir, super::walker::relative(file, &self.path))
+        {
             use rustix::fs::{Mode, OFlags, ResolveFlags};
             // NONBLOCK: a FIFO swapped in opens at once and is refused as no regular file,
             // instead of blocking until a writer comes.

@@ -129,108 +129,209 @@ fn read_skills(
     keep: bool,
     diagnostics: &mut Vec<Diagnostic>,
 ) -> Vec<SkillSource> {
-    let profile = walk.options.profile;
     // Keyed by the paths' bytes: `Path`'s order compares component by component, which was a
     // quarter of a 10,000-file scan's instructions (each file looks up its ancestors).
-    let mut skills: BTreeMap<OsString, SkillSource> = walk
+    let owners: BTreeMap<OsString, usize> = walk
         .skill_dirs
-        .into_iter()
-        .map(|dir| {
-            let key = dir.clone().into_os_string();
-            (key, read_skill(dir, walk.options, diagnostics))
-        })
+        .iter()
+        .enumerate()
+        .map(|(i, dir)| (dir.clone().into_os_string(), i))
         .collect();
-    // Each skill's folder opened once, when the bytes are kept (the load's checked read).
-    let mut homes: BTreeMap<OsString, Option<super::read::Home>> = BTreeMap::new();
+    let mut files: Vec<Vec<(std::path::PathBuf, fs::Metadata)>> = std::iter::repeat_with(Vec::new)
+        .take(walk.skill_dirs.len())
+        .collect();
     for (path, meta) in walk.files {
         // The nearest enclosing skill folder owns the file.
-        let Some(dir) = path
+        let owner = path
             .ancestors()
             .skip(1)
-            .find(|a| skills.contains_key(a.as_os_str()))
-        else {
-            continue;
-        };
-        let dir = dir.to_owned();
-        let Ok(relative) = path.strip_prefix(&dir) else {
-            continue;
-        };
-        if relative == Path::new(MANIFEST) {
-            continue;
-        }
-        // Reached through a dot folder searched for nested skills: not a resource.
-        if !walk.options.dotfiles && relative.iter().any(is_dot) {
-            continue;
-        }
-        let skill = skills.get_mut(dir.as_os_str()).expect("owner found above");
-        let Some(rel) = slash_path(relative) else {
-            let d = Diagnostic::path_error(
-                Rule::ReadError,
-                &path,
-                "file name is not valid UTF-8; rename it (paths are served as text)".into(),
-            );
-            if profile == Profile::Lenient {
-                diagnostics.push(Diagnostic {
-                    severity: super::Severity::Warning,
-                    ..d
-                });
-            } else {
-                skill.valid = false;
-                diagnostics.push(d);
-            }
-            continue;
-        };
-        if !filter.keeps(&rel) {
-            continue;
-        }
-        let limits = &walk.options.limits();
-        if let Some(cap) = limits.max_resource_bytes.filter(|&c| meta.len() > c) {
-            diagnostics.push(oversized(&path, meta.len(), cap, limits.resource));
-            if limits.resource == ResourceAction::Error {
-                skill.valid = false;
-            }
-            continue;
-        }
-        let read = if keep {
-            let home = homes
-                .entry(dir.clone().into_os_string())
-                .or_insert_with(|| {
-                    let canonical = fs::canonicalize(&dir).ok()?;
-                    Some(super::read::Home::open(&dir, canonical))
-                });
-            match home {
-                Some(home) => home.read(&path, None),
-                None => read_regular(&path, None),
-            }
-        } else {
-            read_regular(&path, None)
-        };
-        match read {
-            Ok(bytes) => skill.resources.push(Resource {
-                path: rel,
-                len: bytes.len() as u64,
-                text: is_text(&bytes),
-                executable: is_executable(&meta),
-                file: path,
-                bytes: keep.then_some(bytes),
-            }),
-            Err(e) => {
-                skill.valid = false;
-                diagnostics.push(read_error(&path, &e));
-            }
+            .find_map(|a| owners.get(a.as_os_str()).copied());
+        if let Some(slot) = owner.and_then(|i| files.get_mut(i)) {
+            slot.push((path, meta));
         }
     }
-    let mut skills: Vec<SkillSource> = skills.into_values().collect();
-    for s in &mut skills {
-        s.resources.sort_by(|a, b| a.path.cmp(&b.path));
-        // What the body promises is checked once the skill's files are known.
-        if s.manifest.is_some() {
-            let found = super::references::check(s, walk.options);
-            s.valid &= !found.iter().any(Diagnostic::is_error);
-            diagnostics.extend(found);
-        }
+    let folders: Vec<_> = walk.skill_dirs.into_iter().zip(files).collect();
+    let reader = Reader {
+        options: walk.options,
+        canonical_root: walk.canonical_root.as_deref(),
+        filter,
+        keep,
+    };
+    let mut skills = Vec::with_capacity(folders.len());
+    for (skill, found) in in_parallel(folders, |(dir, files)| reader.skill(dir, files)) {
+        skills.push(skill);
+        diagnostics.extend(found);
     }
     // By name, then by folder as `Path` orders them (the order skills of one name were met in).
     skills.sort_by_cached_key(|s| (s.name(), s.dir.clone()));
     skills
+}
+
+/// The skill folders per thread below which a scan reads them on one thread: spawning costs
+/// about what reading a few small skills does.
+const SKILLS_PER_THREAD: usize = 32;
+
+/// `work` applied to each item, the results in the items' order, on this thread and up to one
+/// more per core (skills are independent: reading and checking one never looks at another).
+/// Each thread takes the next item when done with one, so a large skill holds up no run; a
+/// thread that cannot be started leaves its share to the others.
+fn in_parallel<T: Send, R: Send>(items: Vec<T>, work: impl Fn(T) -> R + Sync) -> Vec<R> {
+    let cores = std::thread::available_parallelism().map_or(1, std::num::NonZeroUsize::get);
+    let helpers = cores.min(items.len() / SKILLS_PER_THREAD).saturating_sub(1);
+    if helpers == 0 {
+        return items.into_iter().map(work).collect();
+    }
+    let queue = std::sync::Mutex::new(items.into_iter().enumerate());
+    let drain = || {
+        let mut done = Vec::new();
+        loop {
+            let next = queue
+                .lock()
+                .unwrap_or_else(std::sync::PoisonError::into_inner)
+                .next();
+            let Some((i, item)) = next else {
+                return done;
+            };
+            done.push((i, work(item)));
+        }
+    };
+    let mut done = std::thread::scope(|scope| {
+        let helpers: Vec<_> = (0..helpers)
+            .filter_map(|_| {
+                std::thread::Builder::new()
+                    .name("skills-scan".into())
+                    .spawn_scoped(scope, drain)
+                    .ok()
+            })
+            .collect();
+        let mut done = drain();
+        for helper in helpers {
+            match helper.join() {
+                Ok(theirs) => done.extend(theirs),
+                // A bug in a check, not bad input: raised here as it would have been inline.
+                Err(panic) => std::panic::resume_unwind(panic),
+            }
+        }
+        done
+    });
+    done.sort_unstable_by_key(|&(i, _)| i);
+    done.into_iter().map(|(_, r)| r).collect()
+}
+
+/// What reading one skill folder needs, shared by the threads reading them.
+struct Reader<'a> {
+    options: &'a ScanOptions,
+    canonical_root: Option<&'a Path>,
+    filter: &'a ResourceFilter,
+    keep: bool,
+}
+
+impl Reader<'_> {
+    /// The skill folder `dir` read, with `files` (the files the walk found that it owns) as its
+    /// resources and what the body promises checked; and the problems found, in that order.
+    fn skill(
+        &self,
+        dir: std::path::PathBuf,
+        files: Vec<(std::path::PathBuf, fs::Metadata)>,
+    ) -> (SkillSource, Vec<Diagnostic>) {
+        let options = self.options;
+        let profile = options.profile;
+        let mut diagnostics = Vec::new();
+        let mut skill = read_skill(dir, options, &mut diagnostics);
+        // When the bytes are kept the folder is opened once, before its files are read (the
+        // load's checked read). The loader takes those bytes as they are, so a folder that no
+        // longer resolves inside the walked one (swapped for a link since the walk) leaves the
+        // skill out here, as `load` did when it opened the folder again.
+        let home = if self.keep {
+            match self.open(&skill.dir) {
+                Ok(home) => Some(home),
+                Err(why) => {
+                    skill.valid = false;
+                    let message = format!("cannot read the skill's files: {why}");
+                    diagnostics.push(Diagnostic::path_error(Rule::ReadError, &skill.dir, message));
+                    return (skill, diagnostics);
+                }
+            }
+        } else {
+            None
+        };
+        for (path, meta) in files {
+            let Some(relative) = super::walker::relative(&path, &skill.dir) else {
+                continue;
+            };
+            if relative == Path::new(MANIFEST) {
+                continue;
+            }
+            // Reached through a dot folder searched for nested skills: not a resource.
+            if !options.dotfiles && relative.iter().any(is_dot) {
+                continue;
+            }
+            let Some(rel) = slash_path(relative) else {
+                let d = Diagnostic::path_error(
+                    Rule::ReadError,
+                    &path,
+                    "file name is not valid UTF-8; rename it (paths are served as text)".into(),
+                );
+                if profile == Profile::Lenient {
+                    diagnostics.push(Diagnostic {
+                        severity: super::Severity::Warning,
+                        ..d
+                    });
+                } else {
+                    skill.valid = false;
+                    diagnostics.push(d);
+                }
+                continue;
+            };
+            if !self.filter.keeps(&rel) {
+                continue;
+            }
+            let limits = &options.limits();
+            if let Some(cap) = limits.max_resource_bytes.filter(|&c| meta.len() > c) {
+                diagnostics.push(oversized(&path, meta.len(), cap, limits.resource));
+                if limits.resource == ResourceAction::Error {
+                    skill.valid = false;
+                }
+                continue;
+            }
+            let read = match &home {
+                Some(home) => home.read(&path, None),
+                None => read_regular(&path, None),
+            };
+            match read {
+                Ok(bytes) => skill.resources.push(Resource {
+                    path: rel,
+                    len: bytes.len() as u64,
+                    text: is_text(&bytes),
+                    executable: is_executable(&meta),
+                    file: path,
+                    bytes: self.keep.then_some(bytes),
+                }),
+                Err(e) => {
+                    skill.valid = false;
+                    diagnostics.push(read_error(&path, &e));
+                }
+            }
+        }
+        skill.resources.sort_by(|a, b| a.path.cmp(&b.path));
+        // What the body promises is checked once the skill's files are known.
+        if skill.manifest.is_some() {
+            let found = super::references::check(&skill, options);
+            skill.valid &= !found.iter().any(Diagnostic::is_error);
+            diagnostics.extend(found);
+        }
+        (skill, diagnostics)
+    }
+
+    /// The skill folder `dir` opened for reading its files through, if it resolves inside the
+    /// walked folder; else why not.
+    fn open(&self, dir: &Path) -> Result<super::read::Home, String> {
+        let canonical = fs::canonicalize(dir).map_err(|e| e.to_string())?;
+        match self.canonical_root {
+            Some(root) if canonical.starts_with(root) => {
+                Ok(super::read::Home::open(dir, canonical))
+            }
+            _ => Err("its folder now resolves outside the skills folder; scan again".into()),
+        }
+    }
 }

@@ -701,6 +701,41 @@ mod tests {
         source.resources.iter().map(|r| r.path.as_str()).collect()
     }
 
+    /// A scan of more skills than one thread reads (issue 31: each skill is read on one of
+    /// several threads) gives each skill its own files and problems, in path order, and leaves
+    /// out only the broken one; also with the root given with a trailing separator.
+    #[test]
+    fn many_skills_read_on_several_threads_keep_their_own_files_and_problems() {
+        let root = tempfile::tempdir().unwrap();
+        let expected: Vec<String> = (0..150).map(|i| format!("skill-{i:03}")).collect();
+        for name in &expected {
+            let dir = root.path().join(name);
+            write_skill(&dir, name);
+            fs::create_dir_all(dir.join("references")).unwrap();
+            fs::write(dir.join("references").join(format!("{name}.md")), name).unwrap();
+        }
+        // One skill promises a file it does not hold.
+        let broken = root.path().join("skill-077").join(MANIFEST);
+        let text =
+            "---\nname: skill-077\ndescription: Broken.\n---\nSee [it](references/gone.md).\n";
+        fs::write(&broken, text).unwrap();
+        let mut given = root.path().as_os_str().to_owned();
+        given.push("/");
+        for root in [root.path().to_owned(), std::path::PathBuf::from(given)] {
+            let tree = crate::parse::scan::scan_keeping(&root, &ScanOptions::default(), true);
+            assert_eq!(names(&tree), expected);
+            for source in &tree.skills {
+                let own = format!("references/{}.md", source.name());
+                assert_eq!(paths(source), [own.as_str()]);
+                let bytes = source.resources[0].bytes.as_deref();
+                assert_eq!(bytes, Some(source.name().as_bytes()));
+                assert_eq!(source.valid, source.name() != "skill-077");
+            }
+            let problems: Vec<_> = tree.diagnostics.iter().map(|d| (&d.file, d.rule)).collect();
+            assert_eq!(problems, [(&broken, Rule::BrokenReference)]);
+        }
+    }
+
     /// Issue 12: `skills validate` said "checked 0 skills" on checkouts keeping skills under
     /// `skills/.curated/` and the like, and never looked in `.agents/skills/`.
     #[test]

@@ -278,7 +278,9 @@ impl<'a> Budget<'a> {
     /// Adds an entry to the fingerprint: its path, kind, size, modification time, permissions
     /// and (on Unix) status-change time.
     pub(crate) fn hash_entry(&mut self, path: &Path, kind: u8, meta: Option<&fs::Metadata>) {
-        path.hash(&mut self.hasher);
+        // Its bytes: the walk spells a path the same way each time, and `Path`'s hash parses
+        // it into components first.
+        path.as_os_str().hash(&mut self.hasher);
         kind.hash(&mut self.hasher);
         if let Some(meta) = meta {
             meta.len().hash(&mut self.hasher);
