@@ -245,7 +245,7 @@ mod tests {
                 if let Tick::Reload = tick {
                     let _ = reloaded.send(());
                 }
-                Some(watched.clone())
+                Some(Seen::Folders(watched.clone()))
             },
         )
         .unwrap();

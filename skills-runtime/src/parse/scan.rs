@@ -256,7 +256,7 @@ impl Reader<'_> {
             None
         };
         for (path, meta) in files {
-            let Some(relative) = super::walker::relative(&path, &skill.dir) else {
+            let Some(relative) = super::read::relative(&path, &skill.dir) else {
                 continue;
             };
             if relative == Path::new(MANIFEST) {
