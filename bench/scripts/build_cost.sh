@@ -18,22 +18,23 @@
 # rustc's own wall time, CPU time and peak RSS come from /usr/bin/time around rustc
 # (bench/scripts/rustc-time.sh as RUSTC_WRAPPER), so cargo's overhead is left out. Dependencies
 # are built once first. Results: target/bench-work/build-cost/PRESET[-cgu1]/results.md. The
-# generated trees and the bench workspace live under the repository's target/bench-work; the
-# gen_tree binary is built in CARGO_TARGET_DIR when set, the bench crates in a target folder of
-# their own per profile, shared by the presets' workspaces (dependencies built once).
+# generated trees, the bench workspace and gen_tree live under CARGO_TARGET_DIR when set (else
+# the repository's target/), the bench crates in a target folder of their own per profile under
+# the workspace, shared by the presets' workspaces (dependencies built once).
 set -euo pipefail
 repo="$(cd "$(dirname "$0")/../.." && pwd)"
 # Where cargo puts what it builds: CARGO_TARGET_DIR when set.
-built="${CARGO_TARGET_DIR:-$repo/target}/release"
+target="${CARGO_TARGET_DIR:-$repo/target}"
+built="$target/release"
 preset="${1:-s1000}"
 rounds="${2:-3}"
 libs="${3:-skills skills_lz4 include_dir rust_embed}"
-work="$repo/target/bench-work/build-cost"
+work="$target/bench-work/build-cost"
 cgu1="${CGU1:-0}"
 profile_tag=""
 [ "$cgu1" = 1 ] && profile_tag="-cgu1"
 ws="$work/ws-$preset"
-trees="$repo/target/bench-work/trees"
+trees="$target/bench-work/trees"
 results="$work/$preset$profile_tag"
 mkdir -p "$ws" "$trees" "$results"
 command -v /usr/bin/time >/dev/null || { echo "install GNU time: apt-get install -y time" >&2; exit 1; }

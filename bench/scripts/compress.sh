@@ -9,7 +9,7 @@ set -euo pipefail
 repo="$(cd "$(dirname "$0")/../.." && pwd)"
 # Where cargo puts what it builds: CARGO_TARGET_DIR when set.
 built="${CARGO_TARGET_DIR:-$repo/target}/release"
-trees="$repo/target/bench-work/trees"
+trees="${CARGO_TARGET_DIR:-$repo/target}/bench-work/trees"
 presets="${1:-s1000 100mb}"
 cargo build --release -q -p skills-bench --bin gen_tree --bin compress --manifest-path "$repo/Cargo.toml"
 args=()

@@ -5,7 +5,7 @@
 set -euo pipefail
 repo="$(cd "$(dirname "$0")/../.." && pwd)"
 what="${1:-both}"
-work="$repo/target/bench-work/first-run"
+work="${CARGO_TARGET_DIR:-$repo/target}/bench-work/first-run"
 cd "$repo"
 cargo fetch -q
 

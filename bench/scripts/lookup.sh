@@ -12,7 +12,7 @@ set -euo pipefail
 cd "$(dirname "$0")/../.."
 trees=("$@")
 [ ${#trees[@]} -gt 0 ] || trees=(s1000 deep1000)
-out=target/bench-work/lookup
+out="${CARGO_TARGET_DIR:-target}/bench-work/lookup"
 mkdir -p "$out"
 for tree in "${trees[@]}"; do
   echo "== tree $tree ($(date -u +%FT%TZ), $(git rev-parse --short HEAD), load:$(uptime | sed 's/.*load average://'))"

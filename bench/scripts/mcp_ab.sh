@@ -6,10 +6,11 @@
 set -u
 repo="$(cd "$(dirname "$0")/../.." && pwd)"
 . "$repo/bench/scripts/lib.sh"
-work=$repo/target/mcp-bench bench=$repo/target/mcp-bench/release/mcp_bench
-tree=$repo/target/bench-work/trees/mcp-s100
+target="${CARGO_TARGET_DIR:-$repo/target}"
+work=$target/mcp-bench bench=$target/mcp-bench/release/mcp_bench
+tree=$target/bench-work/trees/mcp-s100
 skill="$(ls "$tree" | sort | head -n 1)" uri="skill://$(ls "$tree" | sort | head -n 1)/references/guide.md"
-declare -A bin=([old]="$1" [new]="$repo/target/release/skills")
+declare -A bin=([old]="$1" [new]="$target/release/skills")
 port=19300
 echo "binary round operation: requests errors seconds req/s p50 p99 bytes"
 for round in $(seq "${2:-4}"); do

@@ -78,7 +78,7 @@ if [ -z "${PYTHON:-}" ]; then
   done
 fi
 work="${CARGO_TARGET_DIR:-$repo/target}/mcp-bench"
-trees="$repo/target/bench-work/trees"
+trees="${CARGO_TARGET_DIR:-$repo/target}/bench-work/trees"
 mkdir -p "$work" "$trees"
 
 # The trees: 100 skills at the top level (so every server names a file skill://NAME/PATH), and

@@ -7,7 +7,7 @@ set -euo pipefail
 repo="$(cd "$(dirname "$0")/../.." && pwd)"
 # Where cargo puts what it builds: CARGO_TARGET_DIR when set.
 built="${CARGO_TARGET_DIR:-$repo/target}/release"
-trees="$repo/target/bench-work/trees"
+trees="${CARGO_TARGET_DIR:-$repo/target}/bench-work/trees"
 cargo build --release -q -p skills-bench --bin gen_tree --bin tokens --manifest-path "$repo/Cargo.toml"
 for p in s10 s100 s1000; do "$built/gen_tree" "$p" "$trees/$p" >/dev/null; done
 args=()

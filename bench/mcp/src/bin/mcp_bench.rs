@@ -158,6 +158,28 @@ impl Session {
         Ok((status, session, body))
     }
 
+    /// Ends the session with `DELETE`, as a client that is done does, so the server frees it
+    /// now rather than at its idle timeout (left open, the sessions of one cell would still be
+    /// in the next cell's memory). A server without sessions refuses it, which changes nothing.
+    async fn close(mut self) {
+        let Some(session) = self.session.take() else {
+            return;
+        };
+        let Ok(request) = hyper::Request::delete(&self.path)
+            .header("host", &self.host)
+            .header("mcp-session-id", session)
+            .header("mcp-protocol-version", PROTOCOL)
+            .body(Full::new(Bytes::new()))
+        else {
+            return;
+        };
+        if self.sender.ready().await.is_ok()
+            && let Ok(response) = self.sender.send_request(request).await
+        {
+            let _ = response.into_body().collect().await;
+        }
+    }
+
     /// Sends a request and returns its `result`.
     async fn call(&mut self, method: &str, params: Value) -> Result<Value, Error> {
         let id = self.next_id;
@@ -305,7 +327,7 @@ async fn load(args: &[String]) -> Result<String, Error> {
     let (method, params) = op.request();
     let answer = probe.call(method, params).await?;
     let answer_bytes = op.check(&answer).map_err(|e| format!("{method}: {e}"))?;
-    drop(probe);
+    probe.close().await;
 
     let mut sessions = Vec::with_capacity(clients);
     for _ in 0..clients {
@@ -351,6 +373,8 @@ async fn load(args: &[String]) -> Result<String, Error> {
                     }
                 }
             }
+            // After the clock: closing is not part of the load.
+            session.close().await;
             (latencies, errors, first_error)
         }));
     }
