@@ -121,28 +121,18 @@ pub fn skills(tree: &mut Tree, cap: Option<u64>) -> (Vec<(Skill, usize)>, Vec<Di
         } else {
             // Each skill reads inside its own folder, as the walk allows its links: a file
             // swapped for a link to another skill's since the scan is refused, not served.
-            let home = match fs::canonicalize(&source.dir) {
-                Ok(home) if home.starts_with(&root) => home,
-                Ok(_) => {
+            let home = match crate::parse::read::Home::inside(&source.dir, Some(&root)) {
+                Ok(home) => home,
+                Err(why) => {
+                    let message = format!("cannot read the skill's files: {why}");
                     diagnostics.push(Diagnostic::path_error(
                         Rule::ReadError,
                         &source.dir,
-                        "cannot read the skill's files: its folder now resolves outside the \
-                         skills folder; scan again"
-                            .into(),
-                    ));
-                    continue;
-                }
-                Err(e) => {
-                    diagnostics.push(Diagnostic::path_error(
-                        Rule::ReadError,
-                        &source.dir,
-                        format!("cannot read the skill's files: {e}"),
+                        message,
                     ));
                     continue;
                 }
             };
-            let home = crate::parse::read::Home::open(&source.dir, home);
             let read = |r: &Resource| {
                 home.read(&r.file, cap)
                     .map_err(|e| io::Error::new(e.kind(), format!("{}: {e}", r.path)))

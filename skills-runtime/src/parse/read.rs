@@ -73,6 +73,17 @@ pub(crate) struct Home {
 }
 
 impl Home {
+    /// The skill folder `path` opened for reading its files through, if it resolves inside
+    /// `root` (canonical); else why not, the phrase a `read-error` diagnostic gives. A folder
+    /// swapped for a link since the walk is refused here rather than read.
+    pub(crate) fn inside(path: &Path, root: Option<&Path>) -> Result<Self, String> {
+        let canonical = fs::canonicalize(path).map_err(|e| e.to_string())?;
+        match root {
+            Some(root) if canonical.starts_with(root) => Ok(Home::open(path, canonical)),
+            _ => Err("its folder now resolves outside the skills folder; scan again".into()),
+        }
+    }
+
     /// The folder `path`, whose canonical path is `canonical`.
     pub(crate) fn open(path: &Path, canonical: std::path::PathBuf) -> Self {
         Home {

@@ -243,7 +243,7 @@ impl Reader<'_> {
         // longer resolves inside the walked one (swapped for a link since the walk) leaves the
         // skill out here, as `load` did when it opened the folder again.
         let home = if self.keep {
-            match self.open(&skill.dir) {
+            match super::read::Home::inside(&skill.dir, self.canonical_root) {
                 Ok(home) => Some(home),
                 Err(why) => {
                     skill.valid = false;
@@ -255,6 +255,7 @@ impl Reader<'_> {
         } else {
             None
         };
+        let limits = options.limits();
         for (path, meta) in files {
             let Some(relative) = super::read::relative(&path, &skill.dir) else {
                 continue;
@@ -286,7 +287,6 @@ impl Reader<'_> {
             if !self.filter.keeps(&rel) {
                 continue;
             }
-            let limits = &options.limits();
             if let Some(cap) = limits.max_resource_bytes.filter(|&c| meta.len() > c) {
                 diagnostics.push(oversized(&path, meta.len(), cap, limits.resource));
                 if limits.resource == ResourceAction::Error {
@@ -321,17 +321,5 @@ impl Reader<'_> {
             diagnostics.extend(found);
         }
         (skill, diagnostics)
-    }
-
-    /// The skill folder `dir` opened for reading its files through, if it resolves inside the
-    /// walked folder; else why not.
-    fn open(&self, dir: &Path) -> Result<super::read::Home, String> {
-        let canonical = fs::canonicalize(dir).map_err(|e| e.to_string())?;
-        match self.canonical_root {
-            Some(root) if canonical.starts_with(root) => {
-                Ok(super::read::Home::open(dir, canonical))
-            }
-            _ => Err("its folder now resolves outside the skills folder; scan again".into()),
-        }
     }
 }
