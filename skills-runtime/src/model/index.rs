@@ -446,7 +446,7 @@ pub type PathTable = (u32, u64);
 /// A path folded into 32 bits for the path table: its first, middle and last eight bytes and
 /// its length, three loads that do not wait for any table.
 #[inline]
-pub fn path_key(path: &[u8]) -> u32 {
+pub(crate) fn path_key(path: &[u8]) -> u32 {
     let n = path.len();
     let k = if n >= 8 {
         word(path, 0) ^ word(path, n / 2 - 4).rotate_left(21) ^ word(path, n - 8).rotate_left(42)
@@ -458,7 +458,7 @@ pub fn path_key(path: &[u8]) -> u32 {
 
 /// The path table's slot of a key under a skill's multiplier: the top four bits of the product.
 #[inline]
-pub fn path_slot(key: u32, mult: u32) -> u32 {
+pub(crate) fn path_slot(key: u32, mult: u32) -> u32 {
     key.wrapping_mul(mult) >> 28
 }
 
