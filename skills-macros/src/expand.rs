@@ -430,12 +430,14 @@ fn expand_static(
         // A skill with errors gets its fields but no files, so no `include_bytes!` adds errors
         // of its own on top of the diagnostics.
         let (first_file, first_chunk) = (files.len(), chunks.len());
+        let mut table = (0, 0);
         if s.valid {
             let out = expand_files(s, &mut strings, options.compress, cx);
             files.extend(out.entries);
             packed.extend(out.packed);
             watched.extend(out.watched);
             blocks.push(out.block.unwrap_or_default());
+            table = out.table;
             chunks.extend(expand_chunks(s, krate));
         } else {
             blocks.push(Vec::new());
@@ -449,7 +451,7 @@ fn expand_static(
             quote!((#first, #count))
         };
         let files_range = range(first_file, files.len());
-        ranges.push(files_range.clone());
+        ranges.push((files_range.clone(), table));
         let count = |first: usize, end: usize| {
             let first = u32::try_from(first).unwrap_or(u32::MAX);
             (
@@ -556,10 +558,23 @@ fn expand_static(
         let b = Literal::byte_string(b);
         quote!(#krate::__private::Block::new(#b))
     });
-    let skills = ranges.iter().enumerate().map(|(i, files)| {
-        let i = lit(i);
-        quote!(#krate::__private::skill(&INDEX, #i, #files))
-    });
+    // Each path table in hex, the multiplier `0xMMMMMMMM` and the slots `0xSSSSSSSSSSSSSSSS`,
+    // one nibble a slot, lexed all at once.
+    let tables: Vec<u64> = ranges
+        .iter()
+        .flat_map(|(_, (mult, slots))| [u64::from(*mult), *slots])
+        .collect();
+    let tables = hex_literals(&tables, |w| format!("{w:#x}"));
+    let skills =
+        ranges
+            .iter()
+            .zip(tables.chunks_exact(2))
+            .enumerate()
+            .map(|(i, ((files, _), table))| {
+                let (mult, slots) = (&table[0], &table[1]);
+                let i = lit(i);
+                quote!(#krate::__private::skill(&INDEX, #i, #files, (#mult, #slots)))
+            });
     let doc = format!(
         "The skills embedded from `{folder}` by `skills!`: look them up by [`{enum_name}`] or by name, \
          and put `summary()` in the prompt."
@@ -604,7 +619,7 @@ fn expand_static(
                 packed: &PACKED,
                 names: &NAMES,
             };
-            #[doc = " Per skill, its index and its `(first, count)` range of `FILES`."]
+            #[doc = " Per skill, its index, its `(first, count)` range of `FILES` and its path table: a multiplier (0 for none) and, per 4-bit slot, the position of the one file whose path can fall there."]
             static SET: [#krate::Skill; #skills_len] = [#(#skills),*];
             #scripts
             let _ = __skills_watched;
@@ -737,6 +752,8 @@ struct SkillFiles {
     /// Files embedded from elsewhere (a SKILL.md's body, a compressed file): each still named
     /// by an `include_bytes!` so that editing it rebuilds the crate.
     watched: Vec<LitStr>,
+    /// The skill's path table, `(multiplier, slots)`.
+    table: (u32, u64),
 }
 
 fn expand_files(
@@ -776,6 +793,7 @@ fn expand_files(
     let mut packed_lens = block.iter().flat_map(|b| b.lens.iter().copied());
     let mut out = SkillFiles::default();
     let mut offset = 0u32;
+    let mut paths = Vec::with_capacity(files.len());
     for f in &files {
         let Ok(path_len) = u16::try_from(f.path.len()) else {
             cx.error_at(
@@ -814,7 +832,9 @@ fn expand_files(
             path_len,
             flags,
         });
+        paths.push(f.path.as_bytes());
     }
+    out.table = skills_embed_runtime::__private::path_table(paths.into_iter());
     out.block = block.map(|b| b.packed);
     out
 }

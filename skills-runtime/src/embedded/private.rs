@@ -7,10 +7,11 @@ pub use std::borrow::Cow;
 #[cfg(feature = "compress")]
 pub use crate::embedded::encode::pack;
 
-pub use crate::embedded::encode::name_table;
+pub use crate::embedded::encode::{name_table, path_table};
 pub use crate::model::file::{hex, sha256};
 pub use crate::model::index::{
-    Block, EXEC, FileEntry, Index, NONE, PACKED, SkillEntry, Span, TAG, TEXT, name_hash, path_tag,
+    Block, EXEC, FileEntry, Index, NONE, PACKED, PathTable, SkillEntry, Span, TAG, TEXT, name_hash,
+    path_tag,
 };
 pub use crate::text::is_text;
 
@@ -165,9 +166,9 @@ pub fn id_schema_in<Id: SkillIdentifier>(set: &SkillSet<Id>) -> schemars::Schema
 }
 
 /// An embedded skill: the `at`-th skill of `index`, whose files are `files` (first, count) of
-/// the index.
-pub const fn skill(index: &'static Index, at: u32, files: (u32, u32)) -> Skill {
-    Skill::embedded(index, at, files)
+/// the index, found through `table` (`path_table` of their paths).
+pub const fn skill(index: &'static Index, at: u32, files: (u32, u32), table: PathTable) -> Skill {
+    Skill::embedded(index, at, files, table)
 }
 
 /// A set of embedded skills: `skills[i]` is the `i`-th skill of `index`, sorted by name, and

@@ -9,9 +9,12 @@
 //!
 //! A lookup compares the requested path with the skill's stored paths as they are: stored paths
 //! are normal and inside the skill, so an exact match needs no check, and only a miss runs
-//! [`path::check`](crate::model::path::check). A skill's few files are scanned once by length and a
-//! one-byte tag (faster than a binary search at that size: BENCHMARKS.md, "Lookups"); a skill
-//! with more than 16 files is searched by binary search.
+//! [`path::check`](crate::model::path::check). A skill of at most 16 files has a path table in its
+//! `Skill` ([`PathTable`]: a multiplier the macro picked so that each of its paths hashes to a
+//! slot of its own, and per slot the file's position), so a hit is one slot and one comparison;
+//! a skill the table cannot serve is scanned once by length and a one-byte tag (faster than a
+//! binary search at that size: BENCHMARKS.md, "Lookups"), and one with more than 16 files is
+//! searched by binary search.
 //!
 //! Not a public API: generated code builds these through `__private`.
 
@@ -231,6 +234,30 @@ impl Index {
         }))
     }
 
+    /// The file of `files` (one skill's) whose path is exactly `path`, through the skill's path
+    /// table (`PathTable`): one slot read and one comparison, with no loop whose exit moves from
+    /// query to query. `None` when the skill has no table (then [`Index::scan`]).
+    #[inline]
+    pub(crate) fn find_in_table(
+        &'static self,
+        files: &'static [FileEntry],
+        path: &[u8],
+        table: PathTable,
+    ) -> Option<Option<&'static FileEntry>> {
+        let (mult, slots) = table;
+        if mult == 0 {
+            return None;
+        }
+        let at = (slots >> (4 * path_slot(path_key(path), mult))) & 0xf;
+        // The table is perfect over the skill's paths, so any other file in that slot means
+        // the path is not stored.
+        Some(
+            files.get(at as usize).filter(|f| {
+                usize::from(f.path_len) == path.len() && same(self.path_bytes(f), path)
+            }),
+        )
+    }
+
     /// The position in `files` (one skill's, sorted by path) of the file whose path is exactly
     /// `path`, by binary search: for skills too large for [`Index::scan`].
     pub(crate) fn find_file(
@@ -409,6 +436,32 @@ pub(crate) fn slot_key(name: &[u8], hash: u32) -> Option<u64> {
     Some(u64::from(len) << 24 | u64::from(hash >> 24) << 16)
 }
 
+/// A skill's path table, kept in its `Skill`: a multiplier and sixteen 4-bit slots.
+/// `path_slot(path_key(path), mult)` is a slot, and the slot holds the position of the one file
+/// of the skill that can have that path; the macro picks the multiplier so that no two of the
+/// skill's paths share a slot. A multiplier of 0: no table (more than 16 files, or no
+/// multiplier found), the skill is scanned.
+pub type PathTable = (u32, u64);
+
+/// A path folded into 32 bits for the path table: its first, middle and last eight bytes and
+/// its length, three loads that do not wait for any table.
+#[inline]
+pub(crate) fn path_key(path: &[u8]) -> u32 {
+    let n = path.len();
+    let k = if n >= 8 {
+        word(path, 0) ^ word(path, n / 2 - 4).rotate_left(21) ^ word(path, n - 8).rotate_left(42)
+    } else {
+        small(path)
+    } ^ n as u64;
+    (k ^ (k >> 32)) as u32
+}
+
+/// The path table's slot of a key under a skill's multiplier: the top four bits of the product.
+#[inline]
+pub(crate) fn path_slot(key: u32, mult: u32) -> u32 {
+    key.wrapping_mul(mult) >> 28
+}
+
 /// A path's tag, kept in the high byte of `FileEntry::flags`: three of its bytes mixed, which
 /// with the length tells a skill's paths apart before any comparison (cheaper than a hash;
 /// a collision only costs one comparison).
@@ -424,7 +477,7 @@ pub fn path_tag(path: &[u8]) -> u8 {
 #[cfg(test)]
 mod tests {
     use super::*;
-    use crate::embedded::encode::name_table;
+    use crate::embedded::encode::{name_table, path_table};
 
     #[test]
     fn the_name_table_finds_every_name_and_nothing_else() {
@@ -470,6 +523,94 @@ mod tests {
         for miss in ["", "300", "00", "0000", "S001", "s002", &"s".repeat(300)] {
             assert_eq!(index.find_name(miss), None, "{miss}");
         }
+    }
+
+    /// An index over `paths` (sorted) as one skill, with its path table.
+    fn one_skill(paths: &[String]) -> (&'static Index, &'static [FileEntry], PathTable) {
+        let mut strings = String::new();
+        let files: Vec<FileEntry> = paths
+            .iter()
+            .map(|p| {
+                let at = strings.len() as u32;
+                strings.push_str(p);
+                FileEntry {
+                    bytes: &[],
+                    path: at,
+                    path_len: p.len() as u16,
+                    flags: u16::from(path_tag(p.as_bytes())) << 8,
+                }
+            })
+            .collect();
+        let table = path_table(paths.iter().map(|p| p.as_bytes()));
+        let files: &'static [FileEntry] = Vec::leak(files);
+        let index = Box::leak(Box::new(Index {
+            strings: String::leak(strings),
+            skills: &[],
+            files,
+            metadata: &[],
+            tools: &[],
+            chunks: &[],
+            blocks: &[],
+            packed: &[],
+            names: &[],
+        }));
+        (index, files, table)
+    }
+
+    #[test]
+    fn the_path_table_finds_every_path_and_nothing_else() {
+        // One to sixteen files, short and long paths, some alike but in the middle.
+        for n in 1..=16 {
+            let mut paths: Vec<String> = (0..n)
+                .map(|i| match i % 4 {
+                    0 => format!("f{i}"),
+                    1 => format!("references/{i:02}/guide.md"),
+                    2 => format!("scripts/deep/er/still/run-{i}.sh"),
+                    _ => format!("assets/{}.bin", "x".repeat(i)),
+                })
+                .collect();
+            paths.sort();
+            let (index, files, table) = one_skill(&paths);
+            // Up to twelve paths a multiplier is all but certain; beyond, the skill may be
+            // scanned instead.
+            assert!(table.0 != 0 || n > 12, "{n} paths have a table");
+            let find = |p: &[u8]| {
+                index
+                    .find_in_table(files, p, table)
+                    .or_else(|| index.scan(files, p))
+            };
+            for (i, p) in paths.iter().enumerate() {
+                let found = find(p.as_bytes());
+                assert_eq!(
+                    found.map(|f| f.map(|f| index.path(f))),
+                    Some(Some(p.as_str()))
+                );
+                assert_eq!(index.position(found.flatten().unwrap_or(&files[0])), i);
+            }
+            for miss in ["", "f", "SKILL.md", "references/00/guide.mdx", "./f0"] {
+                assert!(matches!(find(miss.as_bytes()), Some(None)), "{miss}");
+            }
+        }
+    }
+
+    #[test]
+    fn paths_a_table_cannot_tell_apart_get_none_and_are_scanned() {
+        let seventeen: Vec<String> = (0..17).map(|i| format!("f{i:02}")).collect();
+        let (index, files, table) = one_skill(&seventeen);
+        assert_eq!(table, (0, 0));
+        assert!(index.find_in_table(files, b"f03", table).is_none());
+        assert_eq!(index.find_file(files, b"f16"), Some(16));
+        // Two paths with one key: no multiplier can part them.
+        let alike = [
+            "ab/cdefgh/x/rest/of/the/path.md",
+            "ab/cdefgh/y/rest/of/the/path.md",
+        ]
+        .map(String::from);
+        assert_eq!(path_key(alike[0].as_bytes()), path_key(alike[1].as_bytes()));
+        let (index, files, table) = one_skill(&alike);
+        assert_eq!(table, (0, 0));
+        let scanned = index.scan(files, alike[1].as_bytes()).flatten();
+        assert_eq!(scanned.map(|f| index.path(f)), Some(alike[1].as_str()));
     }
 
     #[test]

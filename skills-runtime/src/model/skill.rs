@@ -45,9 +45,10 @@ pub struct Skill {
 
 #[derive(Clone)]
 enum Repr {
-    /// The index, the skill's position in it, and its files' range (kept here so a lookup
-    /// reads no skill entry).
-    Embedded(&'static Index, u32, (u32, u32)),
+    /// The index, the skill's position in it, its files' range and its path table's
+    /// multiplier and slots (kept here so a lookup reads no skill entry; the table's two
+    /// halves apart so that the `Skill` stays 32 bytes).
+    Embedded(&'static Index, u32, (u32, u32), u32, u64),
     Owned(Arc<OwnedSkill>),
 }
 
@@ -74,10 +75,15 @@ impl fmt::Debug for Skill {
 
 impl Skill {
     /// An embedded skill: the `at`-th skill of `index`, whose files are `files` (first,
-    /// count) of the index (used by generated code).
-    pub(crate) const fn embedded(index: &'static Index, at: u32, files: (u32, u32)) -> Self {
+    /// count) of the index, with their path table (used by generated code).
+    pub(crate) const fn embedded(
+        index: &'static Index,
+        at: u32,
+        files: (u32, u32),
+        (mult, slots): index::PathTable,
+    ) -> Self {
         Skill {
-            repr: Repr::Embedded(index, at, files),
+            repr: Repr::Embedded(index, at, files, mult, slots),
         }
     }
 
@@ -157,7 +163,7 @@ impl Skill {
     #[cfg(any(feature = "fs", feature = "mcp"))]
     pub(crate) fn embedded_identity(&self) -> Option<(usize, u32)> {
         match self.repr {
-            Repr::Embedded(index, at, _) => Some((index as *const Index as usize, at)),
+            Repr::Embedded(index, at, ..) => Some((index as *const Index as usize, at)),
             Repr::Owned(_) => None,
         }
     }
@@ -165,7 +171,7 @@ impl Skill {
     /// The skill's position in its index (0 for skills read at run time).
     pub(super) fn position(&self) -> u32 {
         match self.repr {
-            Repr::Embedded(_, at, _) => at,
+            Repr::Embedded(_, at, ..) => at,
             Repr::Owned(_) => 0,
         }
     }
@@ -178,7 +184,7 @@ impl Skill {
     /// The skill's name, as the model names it.
     pub fn name(&self) -> &str {
         match &self.repr {
-            Repr::Embedded(index, at, _) => index.str(index.skill(*at).name),
+            Repr::Embedded(index, at, ..) => index.str(index.skill(*at).name),
             Repr::Owned(o) => &o.fields.name,
         }
     }
@@ -186,7 +192,7 @@ impl Skill {
     /// What the skill does and when to use it.
     pub fn description(&self) -> &str {
         match &self.repr {
-            Repr::Embedded(index, at, _) => index.str(index.skill(*at).description),
+            Repr::Embedded(index, at, ..) => index.str(index.skill(*at).description),
             Repr::Owned(o) => &o.fields.description,
         }
     }
@@ -194,7 +200,7 @@ impl Skill {
     /// The `license` field.
     pub fn license(&self) -> Option<&str> {
         match &self.repr {
-            Repr::Embedded(index, at, _) => index.opt_str(index.skill(*at).license),
+            Repr::Embedded(index, at, ..) => index.opt_str(index.skill(*at).license),
             Repr::Owned(o) => o.fields.license.as_deref(),
         }
     }
@@ -202,7 +208,7 @@ impl Skill {
     /// The `compatibility` field.
     pub fn compatibility(&self) -> Option<&str> {
         match &self.repr {
-            Repr::Embedded(index, at, _) => index.opt_str(index.skill(*at).compatibility),
+            Repr::Embedded(index, at, ..) => index.opt_str(index.skill(*at).compatibility),
             Repr::Owned(o) => o.fields.compatibility.as_deref(),
         }
     }
@@ -210,7 +216,7 @@ impl Skill {
     /// The `metadata` field, sorted by key.
     pub fn metadata(&self) -> impl Iterator<Item = (&str, &str)> {
         let (fixed, owned) = match &self.repr {
-            Repr::Embedded(index, at, _) => (
+            Repr::Embedded(index, at, ..) => (
                 index::slice(index.metadata, index.skill(*at).metadata),
                 &[][..],
             ),
@@ -225,7 +231,7 @@ impl Skill {
     /// The `allowed-tools` field, in order.
     pub fn allowed_tools(&self) -> impl Iterator<Item = &str> {
         let (fixed, owned) = match &self.repr {
-            Repr::Embedded(index, at, _) => {
+            Repr::Embedded(index, at, ..) => {
                 (index::slice(index.tools, index.skill(*at).tools), &[][..])
             }
             Repr::Owned(o) => (&[][..], o.fields.allowed_tools.as_slice()),
@@ -239,7 +245,7 @@ impl Skill {
     /// [`extra`](Self::extra) as its canonical JSON object text (what the digest hashes).
     pub(crate) fn extra_json(&self) -> &str {
         match &self.repr {
-            Repr::Embedded(index, at, _) => match index.str(index.skill(*at).extra) {
+            Repr::Embedded(index, at, ..) => match index.str(index.skill(*at).extra) {
                 "" => "{}",
                 json => json,
             },
@@ -384,7 +390,7 @@ impl Skill {
     /// The client fields as the JSON text an embedded skill stores (empty when none is set).
     fn client_json(&self) -> Cow<'_, str> {
         match &self.repr {
-            Repr::Embedded(index, at, _) => Cow::Borrowed(index.str(index.skill(*at).client)),
+            Repr::Embedded(index, at, ..) => Cow::Borrowed(index.str(index.skill(*at).client)),
             Repr::Owned(o) => Cow::Owned(o.fields.client.to_json()),
         }
     }
@@ -392,7 +398,7 @@ impl Skill {
     /// Claude Code's `when_to_use`, which listings append to the description.
     pub(crate) fn when_to_use(&self) -> Option<&str> {
         match &self.repr {
-            Repr::Embedded(index, at, _) => index.opt_str(index.skill(*at).when_to_use),
+            Repr::Embedded(index, at, ..) => index.opt_str(index.skill(*at).when_to_use),
             Repr::Owned(o) => o.fields.client.when_to_use.as_deref(),
         }
     }
@@ -401,7 +407,7 @@ impl Skill {
     /// run on every skill of a listing.
     pub(crate) fn policy(&self) -> InvocationPolicy<'_> {
         match &self.repr {
-            Repr::Embedded(index, at, _) => {
+            Repr::Embedded(index, at, ..) => {
                 let entry = index.skill(*at);
                 InvocationPolicy::embedded(
                     entry.policy,
@@ -450,7 +456,7 @@ impl Skill {
     /// The `<chunk>` blocks of the body, in order, with their byte ranges.
     pub(crate) fn chunk_list(&self) -> &[Chunk] {
         match &self.repr {
-            Repr::Embedded(index, at, _) => index::slice(index.chunks, index.skill(*at).chunks),
+            Repr::Embedded(index, at, ..) => index::slice(index.chunks, index.skill(*at).chunks),
             Repr::Owned(o) => &o.chunks,
         }
     }
@@ -494,7 +500,7 @@ impl Skill {
 
     fn file_count(&self) -> usize {
         match &self.repr {
-            Repr::Embedded(index, _, files) => index::slice(index.files, *files).len(),
+            Repr::Embedded(index, _, files, ..) => index::slice(index.files, *files).len(),
             Repr::Owned(o) => o.files.len(),
         }
     }
@@ -502,7 +508,7 @@ impl Skill {
     /// The `i`-th file in path order (`i` below [`Skill::file_count`]).
     fn file_at(&self, i: usize) -> Option<Loaded<'_>> {
         match &self.repr {
-            Repr::Embedded(index, _, files) => {
+            Repr::Embedded(index, _, files, ..) => {
                 let i = u32::try_from(i).ok().filter(|i| *i < files.1)?;
                 Loaded::embedded(self, index, files.0 + i)
             }
@@ -583,7 +589,7 @@ impl Skill {
             available: self.paths().map(str::to_owned).collect(),
         })?;
         let found = match &self.repr {
-            Repr::Embedded(index, _, range) => {
+            Repr::Embedded(index, _, range, ..) => {
                 let files = index::slice(index.files, *range);
                 files
                     .binary_search_by(|f| request.cmp_stored(index.path(f)))
@@ -608,14 +614,19 @@ impl Skill {
     }
 
     /// A file by its stored (normal) path. The common case, an embedded skill of a few files,
-    /// is one scan kept small enough to inline into the caller, so the answer stays in registers
+    /// is one slot of its path table (else one scan), kept small enough to inline into the
+    /// caller, so the answer stays in registers
     /// (returned through memory, it cost a store-forwarding stall: BENCHMARKS.md, "Issue 31
     /// item 1").
     #[inline(always)]
     fn find(&self, normal_path: &str) -> Option<Loaded<'_>> {
-        if let Repr::Embedded(index, _, range) = &self.repr {
+        if let Repr::Embedded(index, _, range, mult, slots) = &self.repr {
             let files = index::slice(index.files, *range);
-            if let Some(found) = index.scan(files, normal_path.as_bytes()) {
+            let path = normal_path.as_bytes();
+            if let Some(found) = index
+                .find_in_table(files, path, (*mult, *slots))
+                .or_else(|| index.scan(files, path))
+            {
                 return found.map(|entry| Loaded::entry(self, index, entry));
             }
         }
@@ -626,7 +637,7 @@ impl Skill {
     #[inline(never)]
     fn find_searched(&self, normal_path: &str) -> Option<Loaded<'_>> {
         match &self.repr {
-            Repr::Embedded(index, _, range) => {
+            Repr::Embedded(index, _, range, ..) => {
                 let files = index::slice(index.files, *range);
                 let i = index.find_file(files, normal_path.as_bytes())?;
                 Some(Loaded::entry(self, index, files.get(i)?))
