@@ -308,6 +308,21 @@ impl Index {
         let hash = name_hash(name.as_bytes());
         let key = slot_key(name.as_bytes(), hash)?;
         let mut slot = hash as usize & mask;
+        // The name is most often in its own slot or the next (the table is at most half full:
+        // 77% and 13% of the names of `deep1000`): both are read and the one whose key matches
+        // is kept, so which of the two it is costs no branch (the probe loop's exit
+        // mispredicted). A name equal there is the name, whatever the order of the table.
+        let own = *self.names.get(slot)?;
+        let next = *self.names.get((slot + 1) & mask)?;
+        let value = if own & SLOT_KEY == key { own } else { next };
+        if value & SLOT_KEY == key
+            && same(
+                self.bytes(((value >> 32) as u32, name.len() as u32)),
+                name.as_bytes(),
+            )
+        {
+            return ((value & SLOT_INDEX) as usize).checked_sub(1);
+        }
         // Every probe either finds the name, finds an empty slot, or moves on; the table is
         // never full (the macro makes it at least twice the skills), and the bound keeps a
         // hand-made full table from looping.
@@ -411,6 +426,10 @@ pub fn name_hash(bytes: &[u8]) -> u32 {
             let seed = K2.wrapping_mul(at as u64 + 1);
             fold(word(bytes, at) ^ K0 ^ seed, word(bytes, at + 8) ^ K1)
         };
+        if n <= 32 {
+            // The loop below, unrolled for the most common long names: no exit to predict.
+            return fin(n as u64 ^ chunk(0) ^ chunk(n - 16));
+        }
         let mut h = n as u64;
         let mut at = 0;
         while at + 16 < n {
@@ -419,6 +438,12 @@ pub fn name_hash(bytes: &[u8]) -> u32 {
         }
         h ^ chunk(n - 16)
     };
+    fin(h)
+}
+
+/// The name hash's last step: the two halves folded.
+#[inline]
+fn fin(h: u64) -> u32 {
     (h ^ (h >> 32)) as u32
 }
 
