@@ -615,9 +615,8 @@ impl Skill {
 
     /// A file by its stored (normal) path. The common case, an embedded skill of a few files,
     /// is one slot of its path table (else one scan), kept small enough to inline into the
-    /// caller, so the answer stays in registers
-    /// (returned through memory, it cost a store-forwarding stall: BENCHMARKS.md, "Issue 31
-    /// item 1").
+    /// caller so that the answer stays in registers (returned through memory, it cost a
+    /// store-forwarding stall: BENCHMARKS.md, "Issue 31 item 1").
     #[inline(always)]
     fn find(&self, normal_path: &str) -> Option<Loaded<'_>> {
         if let Repr::Embedded(index, _, range, mult, slots) = &self.repr {
