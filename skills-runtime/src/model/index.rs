@@ -315,12 +315,7 @@ impl Index {
         let own = *self.names.get(slot)?;
         let next = *self.names.get((slot + 1) & mask)?;
         let value = if own & SLOT_KEY == key { own } else { next };
-        if value & SLOT_KEY == key
-            && same(
-                self.bytes(((value >> 32) as u32, name.len() as u32)),
-                name.as_bytes(),
-            )
-        {
+        if self.holds(value, key, name) {
             return ((value & SLOT_INDEX) as usize).checked_sub(1);
         }
         // Every probe either finds the name, finds an empty slot, or moves on; the table is
@@ -331,19 +326,24 @@ impl Index {
             if value == 0 {
                 return None;
             }
-            // Length and a byte of hash spare the comparison for most names sharing a slot; equal
-            // keys mean equal lengths, so the slot's name is `name.len()` bytes at its offset.
-            if value & SLOT_KEY == key
-                && same(
-                    self.bytes(((value >> 32) as u32, name.len() as u32)),
-                    name.as_bytes(),
-                )
-            {
+            if self.holds(value, key, name) {
                 return ((value & SLOT_INDEX) as usize).checked_sub(1);
             }
             slot = (slot + 1) & mask;
         }
         None
+    }
+
+    /// Whether a name table slot holds `name`, whose slot key is `key`. Length and a byte of
+    /// hash spare the comparison for most names sharing a slot; equal keys mean equal lengths,
+    /// so the slot's name is `name.len()` bytes at its offset.
+    #[inline]
+    fn holds(&'static self, value: u64, key: u64, name: &str) -> bool {
+        value & SLOT_KEY == key
+            && same(
+                self.bytes(((value >> 32) as u32, name.len() as u32)),
+                name.as_bytes(),
+            )
     }
 }
 
@@ -504,6 +504,40 @@ mod tests {
     use super::*;
     use crate::embedded::encode::{name_table, path_table};
 
+    /// A string table holding `texts` one after another, and each one's span.
+    fn stored(texts: &[String]) -> (&'static str, Vec<Span>) {
+        let mut strings = String::new();
+        let spans = texts
+            .iter()
+            .map(|t| {
+                let at = strings.len() as u32;
+                strings.push_str(t);
+                (at, t.len() as u32)
+            })
+            .collect();
+        (String::leak(strings), spans)
+    }
+
+    /// An index of these tables, the others empty.
+    fn leaked(
+        strings: &'static str,
+        skills: &'static [SkillEntry],
+        files: &'static [FileEntry],
+        names: &'static [u64],
+    ) -> &'static Index {
+        Box::leak(Box::new(Index {
+            strings,
+            skills,
+            files,
+            metadata: &[],
+            tools: &[],
+            chunks: &[],
+            blocks: &[],
+            packed: &[],
+            names,
+        }))
+    }
+
     #[test]
     fn the_name_table_finds_every_name_and_nothing_else() {
         // Lengths from 1 to 70 bytes, so every word and tail case of the hash and the comparison
@@ -511,15 +545,7 @@ mod tests {
         let names: Vec<String> = (0..300)
             .map(|i| format!("{}{i:03}", "s".repeat(i % 68)))
             .collect();
-        let mut strings = String::new();
-        let spans: Vec<Span> = names
-            .iter()
-            .map(|n| {
-                let at = strings.len() as u32;
-                strings.push_str(n);
-                (at, n.len() as u32)
-            })
-            .collect();
+        let (strings, spans) = stored(&names);
         let table: &'static [u64] = Vec::leak(name_table(
             names.iter().map(String::as_str).zip(spans.iter().copied()),
         ));
@@ -530,17 +556,7 @@ mod tests {
                 ..SkillEntry::EMPTY
             })
             .collect();
-        let index: &'static Index = Box::leak(Box::new(Index {
-            strings: String::leak(strings),
-            skills: Vec::leak(skills),
-            files: &[],
-            metadata: &[],
-            tools: &[],
-            chunks: &[],
-            blocks: &[],
-            packed: &[],
-            names: table,
-        }));
+        let index = leaked(strings, Vec::leak(skills), &[], table);
         assert_eq!(table.len(), 1024);
         for (i, n) in names.iter().enumerate() {
             assert_eq!(index.find_name(n), Some(i), "{n}");
@@ -552,33 +568,20 @@ mod tests {
 
     /// An index over `paths` (sorted) as one skill, with its path table.
     fn one_skill(paths: &[String]) -> (&'static Index, &'static [FileEntry], PathTable) {
-        let mut strings = String::new();
+        let (strings, spans) = stored(paths);
         let files: Vec<FileEntry> = paths
             .iter()
-            .map(|p| {
-                let at = strings.len() as u32;
-                strings.push_str(p);
-                FileEntry {
-                    bytes: &[],
-                    path: at,
-                    path_len: p.len() as u16,
-                    flags: u16::from(path_tag(p.as_bytes())) << 8,
-                }
+            .zip(spans)
+            .map(|(p, (at, len))| FileEntry {
+                bytes: &[],
+                path: at,
+                path_len: len as u16,
+                flags: u16::from(path_tag(p.as_bytes())) << 8,
             })
             .collect();
         let table = path_table(paths.iter().map(|p| p.as_bytes()));
         let files: &'static [FileEntry] = Vec::leak(files);
-        let index = Box::leak(Box::new(Index {
-            strings: String::leak(strings),
-            skills: &[],
-            files,
-            metadata: &[],
-            tools: &[],
-            chunks: &[],
-            blocks: &[],
-            packed: &[],
-            names: &[],
-        }));
+        let index = leaked(strings, &[], files, &[]);
         (index, files, table)
     }
 
@@ -661,34 +664,15 @@ mod tests {
 
     #[test]
     fn a_full_hand_made_table_does_not_loop() {
-        let index: &'static Index = Box::leak(Box::new(Index {
-            strings: "a",
-            skills: &[],
-            files: &[],
-            metadata: &[],
-            tools: &[],
-            chunks: &[],
-            blocks: &[],
-            packed: &[],
-            names: &[1, 1],
-        }));
+        let index = leaked("a", &[], &[], &[1, 1]);
         assert_eq!(index.find_name("b"), None);
         // Every slot holds a name with the key of "b" whose text is "a".
         let b = slot_key(b"b", name_hash(b"b")).unwrap_or_default();
-        let index: &'static Index = Box::leak(Box::new(Index {
-            strings: "a",
-            skills: &[SkillEntry {
-                name: (0, 1),
-                ..SkillEntry::EMPTY
-            }],
-            files: &[],
-            metadata: &[],
-            tools: &[],
-            chunks: &[],
-            blocks: &[],
-            packed: &[],
-            names: Vec::leak(vec![b | 1, b | 1]),
-        }));
+        let one = &[SkillEntry {
+            name: (0, 1),
+            ..SkillEntry::EMPTY
+        }];
+        let index = leaked("a", one, &[], Vec::leak(vec![b | 1, b | 1]));
         assert_eq!(index.find_name("b"), None);
     }
 }
