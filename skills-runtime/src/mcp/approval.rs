@@ -51,6 +51,7 @@ impl Caller {
     pub(crate) const ANYONE: Caller = Caller([0; 32]);
 
     /// The caller holding `token`.
+    #[cfg(feature = "mcp-http")]
     pub(crate) fn of_token(token: &str) -> Self {
         let digest = Sha256::new()
             .chain_update(b"skills-embed/mcp/caller\0")

@@ -1,53 +1,49 @@
-//! The answers to every MCP request ([`Handler`], an rmcp [`ServerHandler`]), and [`Guarded`],
-//! what [`McpServer::serve`](super::McpServer::serve) hands to rmcp.
+//! The answers to every MCP request ([`Handler`], an rmcp [`ServerHandler`]): each decided
+//! here and answered from the floors below; what a client is told of changes is `notify`'s,
+//! what a request names `request`'s, the cache hints `cache`'s.
 
 #![allow(
     deprecated,
     reason = "rmcp deprecates logging and resources/subscribe for protocol 2026-07-28; clients of 2025-11-25 send them"
 )]
 
-use std::borrow::Cow;
-use std::collections::{BTreeMap, BTreeSet};
-use std::hash::{DefaultHasher, Hash, Hasher};
-use std::sync::atomic::{AtomicBool, AtomicUsize, Ordering};
+use std::collections::BTreeSet;
 use std::sync::{Arc, Mutex};
-use std::time::Duration;
 
 use rmcp::model::{
-    CacheScope, CallToolRequestParams, CallToolResponse, CallToolResult, ClientNotification,
-    CompleteRequestParams, CompleteResult, CompletionInfo, ContentBlock, CustomRequest,
-    CustomResult, DiscoverResult, ErrorCode, GetPromptRequestParams, GetPromptResponse,
-    GetPromptResult, GetSkillRequestParams, GetSkillResult, Implementation, InputRequiredResult,
-    InputResponses, JsonObject, ListPromptsResult, ListResourceTemplatesResult,
-    ListResourcesResult, ListSkillsResult, ListToolsResult, LoggingLevel,
-    LoggingMessageNotificationParam, PaginatedRequestParams, Prompt, PromptMessage,
-    ProtocolVersion, ReadResourceDirectoryRequestParams, ReadResourceDirectoryResult,
-    ReadResourceRequestParams, ReadResourceResponse, ReadResourceResult, Reference, Resource,
-    ResourceContents, ResourceTemplate, ResourceUpdatedNotificationParam, Role, ServerCapabilities,
-    ServerConfig, SetLevelRequestParams, SkillResources, SubscribeRequestParams,
-    SubscriptionFilter, Tool, UnsubscribeRequestParams,
+    CacheScope, CallToolRequestParams, CallToolResponse, CallToolResult, CompleteRequestParams,
+    CompleteResult, CompletionInfo, ContentBlock, CustomRequest, CustomResult, DiscoverResult,
+    ErrorCode, GetPromptRequestParams, GetPromptResponse, GetPromptResult, GetSkillRequestParams,
+    GetSkillResult, Implementation, InputRequiredResult, InputResponses, ListPromptsResult,
+    ListResourceTemplatesResult, ListResourcesResult, ListSkillsResult, ListToolsResult,
+    LoggingLevel, PaginatedRequestParams, Prompt, PromptMessage,
+    ReadResourceDirectoryRequestParams, ReadResourceDirectoryResult, ReadResourceRequestParams,
+    ReadResourceResponse, ReadResourceResult, Reference, Resource, ResourceContents,
+    ResourceTemplate, Role, ServerCapabilities, ServerConfig, SetLevelRequestParams,
+    SkillResources, SubscribeRequestParams, SubscriptionFilter, Tool, UnsubscribeRequestParams,
 };
 use rmcp::service::{Peer, RequestContext, RoleServer, SubscriptionContext};
 use rmcp::{ErrorData, ServerHandler};
-use serde_json::Value;
 
 use super::approval::{self, Approvals, Caller, ELICIT_TIMEOUT};
+use super::cache::{Cache, Cacheable};
 use super::connection::Ticket;
+use super::notify::{self, Listening, content_hash, not_live, notice};
 use super::prompt;
-use super::session::{Conversation, Work, signature};
+use super::request::{
+    Refused, argument_errors_are_results, check_call, file_at, invalid_uri, is_manifest, modern,
+    not_found, skill_uris, unknown_prompt,
+};
+use super::session::{Conversation, Work};
 use super::skill_md::{base64, entry, manifest, served};
 use super::uri::{parse_uri, template, uri, uris};
-use super::{
-    DIRECTORY, FIXED_CACHE_TTL, LISTING_PROMPT, LIVE_CACHE_TTL, LOGGER, MARKDOWN, MAX_JSON_DEPTH,
-    MAX_LISTENS, Options, SCHEME, SUBSCRIPTION_POLL, TOO_DEEP,
-};
+use super::{DIRECTORY, LISTING_PROMPT, MARKDOWN, MAX_JSON_DEPTH, Options, TOO_DEEP};
 use crate::host::{Host, Refusal, lock};
 use crate::model::skill::{MANIFEST, Skill};
 use crate::policy::{Access, Answer, Subject};
 use crate::text::echo;
 use crate::tools::{
-    Call, Disclosure, Event, LOAD_SKILL_CHUNK, READ_SKILL, READ_SKILL_RESOURCE, Session, Settings,
-    Snapshot, Source, ToolOutput, Tools,
+    Call, Disclosure, Event, Session, Settings, Snapshot, Source, ToolOutput, Tools,
 };
 
 /// A hook called with every session event.
@@ -98,232 +94,6 @@ enum Asked {
     Input(InputRequiredResult),
     /// There is nobody to ask.
     Refused(Refusal),
-}
-
-/// What this server's cacheable answers say to a client of 2026-07-28 (SEP-2549's `ttlMs` and
-/// `cacheScope`).
-#[derive(Clone, Copy, Debug)]
-pub(super) struct Cache {
-    /// [`Options::cache_ttl`](super::Options::cache_ttl) as given (`None`: by the kind of set).
-    pub(super) ttl: Option<Duration>,
-    /// Whether every answer is the same whoever asks (no token has settings of its own), so
-    /// shared caches may keep it.
-    pub(super) public: bool,
-}
-
-/// A cacheable answer (SEP-2549): where its `ttlMs` and `cacheScope` go.
-trait Cacheable: Sized {
-    fn hint_fields(&mut self) -> (&mut Option<u64>, &mut Option<CacheScope>);
-
-    /// The answer with `hints`, when the client's revision takes them (`None`: as it is).
-    fn cached(mut self, hints: Option<(u64, CacheScope)>) -> Self {
-        if let Some((ttl, scope)) = hints {
-            let (ttl_ms, cache_scope) = self.hint_fields();
-            *ttl_ms = Some(ttl);
-            *cache_scope = Some(scope);
-        }
-        self
-    }
-}
-
-macro_rules! cacheable {
-    ($($answer:ty),*) => {$(
-        impl Cacheable for $answer {
-            fn hint_fields(&mut self) -> (&mut Option<u64>, &mut Option<CacheScope>) {
-                (&mut self.ttl_ms, &mut self.cache_scope)
-            }
-        }
-    )*};
-}
-
-// `resources/directory/read` answers a `ListResourcesResult`.
-cacheable!(
-    ListToolsResult,
-    ListPromptsResult,
-    ListResourcesResult,
-    ListResourceTemplatesResult,
-    ReadResourceResult,
-    ListSkillsResult,
-    GetSkillResult
-);
-
-/// Whether the request of `context` speaks MCP 2026-07-28 or later: no `initialize`, no
-/// `logging/setLevel`, cache hints on cacheable answers.
-fn modern(context: &RequestContext<RoleServer>) -> bool {
-    context
-        .protocol_version()
-        .is_some_and(|version| !version.has_initialize())
-}
-
-/// Whether a tool's arguments that do not fit its schema are answered as a tool result with
-/// `isError` (2025-11-25 on, SEP-1303: the model reads it and corrects the call) rather than
-/// as a protocol error `-32602` (earlier revisions). A request with no version is taken as new.
-fn argument_errors_are_results(context: &RequestContext<RoleServer>) -> bool {
-    context
-        .protocol_version()
-        .is_none_or(|version| version.as_str() >= ProtocolVersion::V_2025_11_25.as_str())
-}
-
-/// What one client asked to hear about, and what it saw last.
-#[derive(Default)]
-struct Listening {
-    /// The snapshot this client was last answered from and the signature of what it saw
-    /// there, to tell it when a live set changed. The same snapshot again (a reload swaps in a
-    /// new one) needs no signature: nothing is hashed on such a request.
-    seen: Mutex<Option<(Snapshot, u64)>>,
-    /// The least severe level the client wants log notifications for (none before
-    /// `logging/setLevel`).
-    level: Mutex<Option<LoggingLevel>>,
-    /// The subscribed URIs, each with a hash of the content it had when last told (`None`: no
-    /// such file then).
-    subscribed: Mutex<BTreeMap<String, Option<u64>>>,
-    /// Whether the task that watches a live set for the subscriptions runs.
-    watching: AtomicBool,
-    /// The `subscriptions/listen` streams open on this connection (at most [`MAX_LISTENS`]).
-    listens: Arc<AtomicUsize>,
-}
-
-/// One open `subscriptions/listen` stream, counted while it lives.
-struct ListenSlot(Arc<AtomicUsize>);
-
-impl ListenSlot {
-    /// A slot, or `None` when the connection has [`MAX_LISTENS`] open already.
-    fn take(count: &Arc<AtomicUsize>) -> Option<Self> {
-        count
-            .fetch_update(Ordering::SeqCst, Ordering::SeqCst, |open| {
-                (open < MAX_LISTENS).then_some(open + 1)
-            })
-            .ok()
-            .map(|_| ListenSlot(Arc::clone(count)))
-    }
-}
-
-impl Drop for ListenSlot {
-    fn drop(&mut self) {
-        self.0.fetch_sub(1, Ordering::SeqCst);
-    }
-}
-
-impl Listening {
-    /// Sends a log notification if the client asked for this level or a less severe one.
-    async fn log(&self, peer: &Peer<RoleServer>, level: LoggingLevel, message: String) {
-        let wanted = *lock(&self.level);
-        if wanted.is_some_and(|min| severity(level) >= severity(min)) {
-            let param = LoggingMessageNotificationParam::new(level, Value::String(message))
-                .with_logger(LOGGER);
-            // The client may have gone: a log line it cannot get changes nothing here.
-            let _ = peer.notify_logging_message(param).await;
-        }
-    }
-
-    /// The subscribed URIs whose content differs in `tools` from when the client was last
-    /// told; records the new contents.
-    fn updated(&self, tools: &Tools) -> Vec<String> {
-        let mut subscribed = lock(&self.subscribed);
-        let mut updated = Vec::new();
-        for (uri, before) in subscribed.iter_mut() {
-            let now = content_hash(tools, uri);
-            // A skill the client may no longer see (denied, hidden, gone) is not named to it.
-            if now != *before && visible_uri(tools, uri) {
-                *before = now;
-                updated.push(uri.clone());
-            }
-        }
-        updated
-    }
-}
-
-/// What changed of a live set, as one client may see it, since it was last told: the number
-/// of skills served now and the subscribed URIs whose content changed (`None`: nothing it may
-/// see changed). Records what it sees now. One place, so `resources/subscribe` (2025-11-25)
-/// and `subscriptions/listen` (2026-07-28) hear of the same changes.
-fn changes(host: &Host, set: &Snapshot, listening: &Listening) -> Option<(usize, Vec<String>)> {
-    if lock(&listening.seen)
-        .as_ref()
-        .is_some_and(|(seen, _)| Arc::ptr_eq(seen, set))
-    {
-        return None;
-    }
-    let tools = served(host, set);
-    let signature = signature(&tools);
-    let before = lock(&listening.seen).replace((Arc::clone(set), signature));
-    if before.is_none_or(|(_, b)| b == signature) {
-        return None;
-    }
-    Some((tools.visible().count(), listening.updated(&tools)))
-}
-
-/// The set to answer from; tells the client when what it may see of a live set changed since
-/// it was last told: the list changes, the subscribed files that changed, a log line.
-async fn notice(
-    source: &Source,
-    host: &Host,
-    listening: &Listening,
-    peer: &Peer<RoleServer>,
-) -> Snapshot {
-    let set = source.snapshot();
-    if !source.is_live() {
-        return set;
-    }
-    if let Some((count, updated)) = changes(host, &set, listening) {
-        // The client may not listen for these; a failure to tell it changes nothing here.
-        let _ = peer.notify_tool_list_changed().await;
-        let _ = peer.notify_resource_list_changed().await;
-        let _ = peer.notify_prompt_list_changed().await;
-        for uri in &updated {
-            let param = ResourceUpdatedNotificationParam::new(uri.clone());
-            let _ = peer.notify_resource_updated(param).await;
-        }
-        listening
-            .log(
-                peer,
-                LoggingLevel::Info,
-                format!(
-                    "The skills changed (reloaded): {count} served now; {} subscribed file(s) updated.",
-                    updated.len()
-                ),
-            )
-            .await;
-    }
-    set
-}
-
-/// Whether `uri` names a file of a skill the client may see (the file need not exist).
-fn visible_uri(tools: &Tools, uri: &str) -> bool {
-    parse_uri(uri).is_ok_and(|(name, _)| tools.lookup(&name).is_ok())
-}
-
-/// A hash of what `resources/read` answers for `uri` now, `None` when it names no file.
-fn content_hash(tools: &Tools, uri: &str) -> Option<u64> {
-    let (name, path) = parse_uri(uri).ok()?;
-    let skill = tools.lookup(&name).ok()?;
-    let mut hasher = DefaultHasher::new();
-    if is_manifest(&path) {
-        manifest(skill).hash(&mut hasher);
-    } else {
-        skill.load(&path).ok()?.bytes().hash(&mut hasher);
-    }
-    Some(hasher.finish())
-}
-
-/// Whether `path` names a skill's `SKILL.md` (however it is written: `./SKILL.md` too), which
-/// is served with its frontmatter.
-fn is_manifest(path: &str) -> bool {
-    crate::model::path::check(path).is_ok_and(|p| p.segments().eq([MANIFEST]))
-}
-
-/// Levels from the least severe up, for comparing (rmcp's type has no order).
-fn severity(level: LoggingLevel) -> u8 {
-    match level {
-        LoggingLevel::Debug => 0,
-        LoggingLevel::Info => 1,
-        LoggingLevel::Notice => 2,
-        LoggingLevel::Warning => 3,
-        LoggingLevel::Error => 4,
-        LoggingLevel::Critical => 5,
-        LoggingLevel::Alert => 6,
-        LoggingLevel::Emergency => 7,
-    }
 }
 
 impl Handler {
@@ -382,50 +152,14 @@ impl Handler {
 
     /// The set to answer from; tells the client when what it may see of a live set changed
     /// since its last request.
-    async fn current(&self, peer: &Peer<RoleServer>) -> Snapshot {
+    pub(super) async fn current(&self, peer: &Peer<RoleServer>) -> Snapshot {
         notice(&self.source, &self.host, &self.listening, peer).await
-    }
-
-    /// The cache hints of every cacheable answer: [`Options::cache_ttl`](super::Options::cache_ttl),
-    /// by default an hour for a fixed set and a reload interval for a live one; `public` when
-    /// the answer is the same whoever asks.
-    fn hint_values(&self) -> (u64, CacheScope) {
-        let ttl = self.cache.ttl.unwrap_or(if self.source.is_live() {
-            LIVE_CACHE_TTL
-        } else {
-            FIXED_CACHE_TTL
-        });
-        let scope = if self.cache.public {
-            CacheScope::Public
-        } else {
-            CacheScope::Private
-        };
-        (u64::try_from(ttl.as_millis()).unwrap_or(u64::MAX), scope)
     }
 
     /// The cache hints of an answer to the request of `context`: none for a client of a
     /// revision before 2026-07-28, which has no such fields.
     fn hints(&self, context: &RequestContext<RoleServer>) -> Option<(u64, CacheScope)> {
-        modern(context).then(|| self.hint_values())
-    }
-
-    /// Watches a live set while the client has subscriptions, so a change reaches it without
-    /// waiting for its next request (started at the first subscription).
-    fn watch(&self, peer: &Peer<RoleServer>) {
-        if !self.source.is_live() || self.listening.watching.swap(true, Ordering::SeqCst) {
-            return;
-        }
-        let (source, host) = (self.source.clone(), self.host.clone());
-        let (listening, peer) = (Arc::clone(&self.listening), peer.clone());
-        tokio::spawn(async move {
-            while !peer.is_transport_closed() {
-                tokio::time::sleep(SUBSCRIPTION_POLL).await;
-                if lock(&listening.subscribed).is_empty() {
-                    continue;
-                }
-                notice(&source, &host, &listening, &peer).await;
-            }
-        });
+        modern(context).then(|| self.cache.values(self.source.is_live()))
     }
 
     /// How a call is run: a load is quick unless it writes the skill to a work folder.
@@ -437,7 +171,7 @@ impl Handler {
         }
     }
 
-    fn tools(&self, set: &Snapshot) -> Tools {
+    pub(super) fn tools(&self, set: &Snapshot) -> Tools {
         // Another replica's "always" answers count from the request after they were given.
         self.approvals.refresh(self.caller);
         served(&self.host, set)
@@ -714,7 +448,7 @@ impl ServerHandler for Handler {
             ServerHandler::supported_protocol_versions(self).into_owned(),
             self.get_info(),
         );
-        (result.ttl_ms, result.cache_scope) = self.hint_values();
+        (result.ttl_ms, result.cache_scope) = self.cache.values(self.source.is_live());
         Ok(result)
     }
 
@@ -917,7 +651,7 @@ impl ServerHandler for Handler {
             content_hash(&tools, &request.uri)
         };
         lock(&self.listening.subscribed).insert(request.uri, hash);
-        self.watch(&context.peer);
+        notify::watch(&self.source, &self.host, &self.listening, &context.peer);
         Ok(())
     }
 
@@ -943,83 +677,27 @@ impl ServerHandler for Handler {
         if !self.source.is_live() {
             return Some(SubscriptionFilter::new());
         }
-        // Only files of skills this client may see: a denied or hidden skill's URI is left
-        // out of the acknowledgement (as one that does not exist), so it is never sent.
         let tools = self.tools(&self.source.snapshot());
-        let mut accepted = requested.clone();
-        accepted.resource_subscriptions = requested.resource_subscriptions.as_ref().map(|uris| {
-            uris.iter()
-                .filter(|uri| visible_uri(&tools, uri))
-                .cloned()
-                .collect()
-        });
-        Some(accepted)
+        Some(notify::accepted(&tools, requested))
     }
 
     async fn listen(&self, context: SubscriptionContext) -> Result<(), ErrorData> {
-        // rmcp acknowledged the stream already; what it may carry is `accepted`, which the
-        // sink enforces and tags with the request's id.
         if !self.source.is_live() {
             return Ok(());
         }
-        let Some(_slot) = ListenSlot::take(&self.listening.listens) else {
-            return Err(ErrorData::new(
-                ErrorCode::INVALID_REQUEST,
-                format!(
-                    "Too many subscriptions/listen streams: this connection keeps {MAX_LISTENS} \
-                     open at once. Cancel one (one stream can carry every kind of change) and \
-                     listen again."
-                ),
-                None,
-            ));
-        };
-        let accepted = context.accepted().clone();
-        let sink = context.sink().clone();
-        let peer = context.request_context().peer.clone();
-        // This stream's own baseline: what the client may see now, and each accepted file.
-        let own = Listening::default();
-        {
+        let baseline = || {
             let set = self.source.snapshot();
             let tools = self.tools(&set);
-            *lock(&own.seen) = Some((Arc::clone(&set), signature(&tools)));
-            let mut subscribed = lock(&own.subscribed);
-            for uri in accepted.resource_subscriptions.iter().flatten() {
-                subscribed.insert(uri.clone(), content_hash(&tools, uri));
-            }
-        }
-        loop {
-            tokio::select! {
-                () = context.cancelled() => return Ok(()),
-                () = tokio::time::sleep(SUBSCRIPTION_POLL) => {}
-            }
-            if peer.is_transport_closed() {
-                return Ok(());
-            }
-            let set = self.source.snapshot();
-            let Some((_, updated)) = changes(&self.host, &set, &own) else {
-                continue;
-            };
-            // A send fails when the stream closed (the client went): the stream ends.
-            let sent = async {
-                if accepted.tools_list_changed == Some(true) {
-                    sink.notify_tool_list_changed().await?;
-                }
-                if accepted.prompts_list_changed == Some(true) {
-                    sink.notify_prompt_list_changed().await?;
-                }
-                if accepted.resources_list_changed == Some(true) {
-                    sink.notify_resource_list_changed().await?;
-                }
-                for uri in updated {
-                    sink.notify_resource_updated(uri).await?;
-                }
-                Ok::<(), rmcp::service::SubscriptionSendError>(())
-            }
-            .await;
-            if sent.is_err() {
-                return Ok(());
-            }
-        }
+            (set, tools)
+        };
+        notify::listen(
+            &self.host,
+            &self.source,
+            &self.listening.listens,
+            baseline,
+            context,
+        )
+        .await
     }
 
     async fn list_prompts(
@@ -1298,223 +976,4 @@ impl ServerHandler for Handler {
         listing.extend(children);
         Ok(ReadResourceDirectoryResult::with_all_items(listing).cached(self.hints(&context)))
     }
-}
-
-/// The server as rmcp serves it from [`McpServer::serve`](super::McpServer::serve): it answers
-/// the `skills/get` requests rmcp's dispatch would refuse with the whole URI echoed, with the
-/// URI clipped, and says more than the method's name when rmcp answers "method not found"
-/// (over HTTP rmcp's service takes the handler itself, so these two stay rmcp's there).
-pub(super) struct Guarded(pub(super) Handler);
-
-impl rmcp::Service<RoleServer> for Guarded {
-    async fn handle_request(
-        &self,
-        request: rmcp::model::ClientRequest,
-        context: RequestContext<RoleServer>,
-    ) -> Result<rmcp::model::ServerResult, ErrorData> {
-        if let rmcp::model::ClientRequest::GetSkillRequest(get) = &request
-            && rmcp::model::skill_name_from_uri(&get.params.uri).is_none()
-        {
-            let set = self.0.current(&context.peer).await;
-            let known = skill_uris(&self.0.tools(&set));
-            return Err(ErrorData::invalid_params(
-                format!(
-                    "\"{}\" is not the URI of a skill's {MANIFEST}: skills/get takes \
-                     {SCHEME}<skill>/{MANIFEST}. The skills are: {}.",
-                    echo(&get.params.uri),
-                    known.join(", ")
-                ),
-                None,
-            ));
-        }
-        let version = context.protocol_version();
-        rmcp::Service::handle_request(&self.0, request, context)
-            .await
-            .map_err(|error| explained(error, version.as_ref()))
-    }
-
-    async fn handle_notification(
-        &self,
-        notification: ClientNotification,
-        context: rmcp::service::NotificationContext<RoleServer>,
-    ) -> Result<(), ErrorData> {
-        rmcp::Service::handle_notification(&self.0, notification, context).await
-    }
-
-    fn get_info(&self) -> ServerConfig {
-        rmcp::Service::get_info(&self.0)
-    }
-
-    fn supported_protocol_versions(
-        &self,
-    ) -> std::borrow::Cow<'static, [rmcp::model::ProtocolVersion]> {
-        rmcp::Service::supported_protocol_versions(&self.0)
-    }
-}
-
-/// rmcp's "method not found" carries the method's name alone: this says which revision lacks
-/// it and what to use instead. Errors that say more already are kept.
-fn explained(mut error: ErrorData, version: Option<&ProtocolVersion>) -> ErrorData {
-    if error.code != ErrorCode::METHOD_NOT_FOUND || error.message.contains(' ') {
-        return error;
-    }
-    let method = echo(&error.message);
-    let instead = match method.as_str() {
-        "ping" => " Any request (server/discover, say) tells whether the server answers.",
-        "resources/subscribe" | "resources/unsubscribe" => {
-            " Changes of a live set reach a client through subscriptions/listen."
-        }
-        _ => "",
-    };
-    error.message = if version.is_some_and(|v| !v.has_initialize()) {
-        format!(
-            "{method} is not a method of MCP 2026-07-28, which this request speaks: the \
-             revision removed it.{instead} Speak 2025-11-25 (initialize) to use it."
-        )
-    } else {
-        format!(
-            "This server does not answer {method} at protocol {}. It answers the MCP methods \
-             for tools, resources, prompts, completion and the skills extension.",
-            version.map_or("2025-11-25 or earlier", ProtocolVersion::as_str)
-        )
-    }
-    .into();
-    error
-}
-
-/// The visible skill and the path a `skill://` URI names; `unknown` makes the error for a skill
-/// the client may not see (which reads like one that does not exist).
-fn file_at<'s, 'u>(
-    tools: &'s Tools,
-    uri: &'u str,
-    unknown: impl FnOnce(String) -> ErrorData,
-) -> Result<(&'s Skill, Cow<'u, str>), ErrorData> {
-    let (name, path) = parse_uri(uri).map_err(|e| invalid_uri(tools, &e, uri))?;
-    let skill = tools.lookup(&name).map_err(|e| unknown(e.to_string()))?;
-    Ok((skill, path))
-}
-
-/// The URIs of the `SKILL.md` of every skill the client may see, for error messages.
-fn skill_uris(tools: &Tools) -> Vec<String> {
-    tools.visible().map(|s| uri(s.name(), MANIFEST)).collect()
-}
-
-/// The error for a URI that names no skill file: what was wrong, the URI form, what exists;
-/// the URI asked for in `data.uri`, as a missing resource has it (SEP-2164).
-fn invalid_uri(tools: &Tools, problem: &str, asked: &str) -> ErrorData {
-    let known = skill_uris(tools);
-    let known = if known.is_empty() {
-        "There are no skills available.".to_owned()
-    } else {
-        format!("The skills are: {}.", known.join(", "))
-    };
-    ErrorData::invalid_params(
-        format!(
-            "{problem}. Skill files are {SCHEME}<skill>/<path>, like {SCHEME}<skill>/{MANIFEST}. {known}"
-        ),
-        Some(serde_json::json!({ "uri": echo(asked) })),
-    )
-}
-
-/// Why a call was not decoded.
-enum Refused {
-    /// A tool that is not offered now: a protocol error (`-32602`) at every revision.
-    Tool(ErrorData),
-    /// Arguments that do not fit the tool's input schema, and what the valid ones are: a tool
-    /// result with `isError` from 2025-11-25 on, `-32602` before.
-    Arguments(String),
-}
-
-/// The call, decoded once from the object rmcp parsed, or why the tools cannot take it: a tool
-/// that is not offered now (the tools of either [`ToolStyle`](crate::tools::ToolStyle) are
-/// answered whichever is listed, and none while no skill is visible), or arguments that do not
-/// fit its input schema. A known tool with well-formed arguments naming a skill, file or chunk
-/// that does not exist is answered by the tool, as a result with `isError`.
-fn check_call(
-    tools: &Tools,
-    unified: &str,
-    name: &str,
-    arguments: JsonObject,
-) -> Result<Call, Refused> {
-    // `is_empty` looks at the visible skills only: the definitions (schemas with every name)
-    // are built on the error path alone, not on every call.
-    let name_trimmed = name.trim();
-    let load_tool = is_load_tool(unified, name);
-    let offered = || -> Vec<String> { tools.definitions().into_iter().map(|d| d.name).collect() };
-    // A run tool (the unified one, or a split style's tool per script) is known while a script
-    // is runnable; only such a call builds the definitions to tell.
-    let known = !tools.is_empty()
-        && (load_tool
-            || (name_trimmed == tools.settings().run_name && !tools.runnable().is_empty())
-            || offered().iter().any(|o| o == name_trimmed));
-    if !known {
-        let offered = offered();
-        let tools = if offered.is_empty() {
-            "This server offers no tool now: no skill is available.".to_owned()
-        } else {
-            format!("The tools are: {}.", offered.join(", "))
-        };
-        return Err(Refused::Tool(ErrorData::invalid_params(
-            format!(
-                "Unknown tool {}. {tools}",
-                crate::text::json_string(&echo(name))
-            ),
-            None,
-        )));
-    }
-    tools
-        .parse_object(name, arguments)
-        .map_err(|e| Refused::Arguments(e.to_string()))
-}
-
-/// The error for a resource that is not there: `-32002` before 2026-07-28, `-32602` from it
-/// (rmcp renumbers it per request), with the URI asked for in `data.uri` (SEP-2164), cut as
-/// every echo is.
-fn not_found(message: String, asked: &str) -> ErrorData {
-    ErrorData::resource_not_found(message, Some(serde_json::json!({ "uri": echo(asked) })))
-}
-
-/// Whether `name` is one of the tools that load (the unified one, named `unified`, or a split
-/// style's), as opposed to a run tool.
-fn is_load_tool(unified: &str, name: &str) -> bool {
-    [unified, READ_SKILL, READ_SKILL_RESOURCE, LOAD_SKILL_CHUNK].contains(&name.trim())
-}
-
-/// The error for a prompt this server does not offer (`-32602`, as MCP asks): the prompts it
-/// offers, and the closest name.
-fn unknown_prompt(tools: &Tools, name: &str) -> ErrorData {
-    let skills: Vec<&str> = tools
-        .user_invocable()
-        .filter(|skill| prompt::offered(skill))
-        .map(Skill::name)
-        .collect();
-    let names = std::iter::once(LISTING_PROMPT).chain(skills.iter().copied());
-    let suggestion = crate::text::closest(name, names.clone())
-        .map(|near| format!(" Did you mean \"{near}\"?"))
-        .unwrap_or_default();
-    ErrorData::invalid_params(
-        format!(
-            "Unknown prompt {}.{suggestion} The prompts are \"{LISTING_PROMPT}\" (the skills \
-             listing) and one per skill you may invoke: {}.",
-            crate::text::json_string(&echo(name)),
-            if skills.is_empty() {
-                "none now".to_owned()
-            } else {
-                skills.join(", ")
-            }
-        ),
-        None,
-    )
-}
-
-/// The answer to a subscription request to a set that cannot change.
-fn not_live(method: &str) -> ErrorData {
-    ErrorData::new(
-        ErrorCode::METHOD_NOT_FOUND,
-        format!(
-            "{method} is not served: these skills cannot change while the server runs, so there \
-             is nothing to be told about (the capabilities do not list resources.subscribe)."
-        ),
-        None,
-    )
 }

@@ -197,12 +197,16 @@
 pub use rmcp;
 
 mod approval;
+mod cache;
 pub(crate) mod connection;
+mod guarded;
 mod handler;
 #[cfg(feature = "mcp-http")]
 pub(crate) mod http;
+mod notify;
 mod options;
 mod prompt;
+mod request;
 mod server;
 mod session;
 pub(crate) mod skill_md;

@@ -20,9 +20,11 @@ use rmcp::model::{
 use rmcp::service::{RequestContext, RoleServer, SubscriptionContext};
 use rmcp::{ErrorData, ServerHandler, ServiceExt};
 
+#[cfg(feature = "mcp-http")]
 use super::approval::Caller;
 use super::connection::{Bounded, DepthGuard};
-use super::handler::{Guarded, Handler};
+use super::guarded::Guarded;
+use super::handler::Handler;
 use super::options::Options;
 use crate::tools::{Event, Settings, Source};
 
