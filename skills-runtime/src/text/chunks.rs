@@ -1182,22 +1182,7 @@ mod tests {
             "</chunk> x",
             "<chunk id=\"f\" description=\"&quot;",
         ];
-        let mut state: u64 = 0x9E37_79B9_7F4A_7C15;
-        (0..2000).map(move |_| {
-            let mut body = String::new();
-            state = state
-                .wrapping_mul(6_364_136_223_846_793_005)
-                .wrapping_add(1);
-            for _ in 0..(state >> 60) {
-                state = state
-                    .wrapping_mul(6_364_136_223_846_793_005)
-                    .wrapping_add(1);
-                let pick = usize::try_from(state >> 59).unwrap_or(0) % FRAGMENTS.len();
-                body.push_str(FRAGMENTS[pick]);
-                body.push_str(if state & 1 == 0 { "\n" } else { "\r\n" });
-            }
-            body
-        })
+        crate::text::stitched(0x9E37_79B9_7F4A_7C15, &FRAGMENTS).map(|(body, _)| body)
     }
 
     #[test]

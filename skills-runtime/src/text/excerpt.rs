@@ -649,20 +649,7 @@ mod tests {
             "Setext\n===",
             "## B more",
         ];
-        let mut state: u64 = 0x2545_F491_4F6C_DD1D;
-        for _ in 0..2000 {
-            let mut text = String::new();
-            state = state
-                .wrapping_mul(6_364_136_223_846_793_005)
-                .wrapping_add(1);
-            for _ in 0..(state >> 60) {
-                state = state
-                    .wrapping_mul(6_364_136_223_846_793_005)
-                    .wrapping_add(1);
-                let pick = usize::try_from(state >> 59).unwrap_or(0) % FRAGMENTS.len();
-                text.push_str(FRAGMENTS[pick]);
-                text.push_str(if state & 1 == 0 { "\n" } else { "\r\n" });
-            }
+        for (text, drawn) in crate::text::stitched(0x2545_F491_4F6C_DD1D, &FRAGMENTS) {
             for h in headings(&text) {
                 let line = text[..h.start].matches('\n').count() + 1;
                 assert_eq!(line, h.line, "{text:?}");
@@ -674,7 +661,7 @@ mod tests {
                     assert_eq!(s.start, s.heading.start);
                 }
             }
-            walk(&text, 1 + usize::try_from(state >> 58).unwrap_or(0));
+            walk(&text, 1 + usize::try_from(drawn >> 58).unwrap_or(0));
         }
     }
 
