@@ -15,6 +15,7 @@ use super::discover::{Discovery, Found, Root, SourceKind, resolve, scan_root_wal
 #[cfg(feature = "watch")]
 use super::watch::{Seen, Tick};
 use crate::listing::ListingFormat;
+use crate::model::fields::MANIFEST;
 use crate::model::id::Dynamic;
 use crate::model::set::SkillSet;
 use crate::model::skill::Skill;
@@ -163,20 +164,39 @@ impl<Id> Overlay<Id> {
 
     /// What the current set leaves out, one line per error: the file relative to its root,
     /// its line and the rule, never an absolute path or the message (what an MCP server logs to
-    /// its clients; [`Overlay::diagnostics`] has the whole text).
+    /// its clients; [`Overlay::diagnostics`] has the whole text). Each line comes with the name
+    /// of the skill folder it is about, so that a server tells a client only of skills it may
+    /// see.
     #[cfg_attr(
         not(feature = "mcp"),
         allow(dead_code, reason = "only MCP logs what an overlay left out")
     )]
-    pub(crate) fn problems(&self) -> Vec<String> {
+    pub(crate) fn problems(&self) -> Vec<(String, String)> {
         let state = self.current();
-        let relative = |file: &Path| {
+        let place = |file: &Path| {
             let mut roots = state.roots.iter();
-            let rel = roots.find_map(|r| file.strip_prefix(&r.root.path).ok());
-            rel.or_else(|| file.file_name().map(Path::new))
-                .unwrap_or(file)
-                .display()
-                .to_string()
+            let found =
+                roots.find_map(|r| Some((&r.root.path, file.strip_prefix(&r.root.path).ok()?)));
+            let Some((root, rel)) = found else {
+                let name = file.file_name().map(Path::new).unwrap_or(file);
+                let folder = file.parent().and_then(Path::file_name).unwrap_or_default();
+                return (
+                    folder.to_string_lossy().into_owned(),
+                    name.display().to_string(),
+                );
+            };
+            let mut parts = rel.components();
+            // A skill's folder is the first one below a collection's root; a root holding a
+            // SKILL.md of its own is the skill.
+            let folder = match (parts.next(), parts.next()) {
+                (Some(first), Some(_)) => first.as_os_str(),
+                (Some(first), None) if first.as_os_str() != MANIFEST => first.as_os_str(),
+                _ => root.file_name().unwrap_or_default(),
+            };
+            (
+                folder.to_string_lossy().into_owned(),
+                rel.display().to_string(),
+            )
         };
         let errors = state.diagnostics.iter().filter(|d| d.is_error());
         errors
@@ -185,7 +205,11 @@ impl<Id> Overlay<Id> {
                     0 => String::new(),
                     line => format!(":{line}:{}", d.column),
                 };
-                format!("not served: {}{at}: error[{}]", relative(&d.file), d.rule)
+                let (folder, shown) = place(&d.file);
+                (
+                    folder,
+                    format!("not served: {shown}{at}: error[{}]", d.rule),
+                )
             })
             .collect()
     }

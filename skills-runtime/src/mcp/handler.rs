@@ -616,8 +616,10 @@ impl ServerHandler for Handler {
         }
         *lock(&self.listening.level) = Some(request.level);
         // A client that starts listening learns what the source could not serve (an overlay's
-        // skills left out, each with its rule), which it would otherwise never see.
-        for problem in self.source.problems() {
+        // skills left out, each with its rule), which it would otherwise never see; only of
+        // skills it may see.
+        let tools = self.tools(&self.source.snapshot());
+        for problem in notify::problems_for(&tools, self.source.problems()) {
             self.listening
                 .log(&context.peer, LoggingLevel::Warning, problem)
                 .await;

@@ -26,6 +26,7 @@ use super::skill_md::{manifest, served};
 use super::uri::parse_uri;
 use super::{LOGGER, MAX_LISTENS, SUBSCRIPTION_POLL};
 use crate::host::{Host, lock};
+use crate::policy::Access;
 use crate::tools::{Snapshot, Source, Tools};
 
 /// What one client asked to hear about, and what it saw last.
@@ -168,6 +169,22 @@ pub(super) fn content_hash(tools: &Tools, uri: &str) -> Option<u64> {
         skill.load(&path).ok()?.bytes().hash(&mut hasher);
     }
     Some(hasher.finish())
+}
+
+/// The lines of what the source could not serve that a client may read: a line about a skill
+/// folder is kept when the skill of that name is visible to it or, when no skill has that name
+/// (a skill that never loaded), when its rules do not deny the name. A skill hidden from the
+/// client is never named to it, broken or not.
+pub(super) fn problems_for(tools: &Tools, problems: Vec<(String, String)>) -> Vec<String> {
+    let may_see = |name: &str| match tools.set().get(name) {
+        Ok(_) => tools.lookup(name).is_ok(),
+        Err(_) => tools.settings().permissions.access(name, None) != Access::Deny,
+    };
+    problems
+        .into_iter()
+        .filter(|(folder, _)| may_see(folder))
+        .map(|(_, line)| line)
+        .collect()
 }
 
 /// Levels from the least severe up, for comparing (rmcp's type has no order).

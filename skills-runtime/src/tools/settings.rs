@@ -45,7 +45,7 @@ enum Origin {
 
 /// What a live source could not serve as it stands now, one line each (an overlay's errors:
 /// the skills and files it left out, `Overlay::problems`); a host logs them.
-type Problems = Arc<dyn Fn() -> Vec<String> + Send + Sync>;
+type Problems = Arc<dyn Fn() -> Vec<(String, String)> + Send + Sync>;
 
 impl Source {
     /// A set that may change while it is served: `snapshot` is called for every request (an
@@ -80,12 +80,13 @@ impl Source {
     }
 
     /// What the source cannot serve as it stands now (an overlay's errors, as their
-    /// diagnostics print), for a host's log; none for a fixed set.
+    /// diagnostics print, each with the skill folder it is about), for a host's log; none for
+    /// a fixed set.
     #[cfg_attr(
         not(feature = "mcp"),
         allow(dead_code, reason = "only MCP logs what a source left out")
     )]
-    pub(crate) fn problems(&self) -> Vec<String> {
+    pub(crate) fn problems(&self) -> Vec<(String, String)> {
         match &self.0 {
             Origin::Live(_, Some(problems)) => problems(),
             _ => Vec::new(),

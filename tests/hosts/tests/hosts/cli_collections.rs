@@ -190,6 +190,37 @@ fn reading_is_lenient_validate_is_strict() {
     );
 }
 
+/// What a server logs of the skills it cannot serve names only skills the client may see: a
+/// folder its rules deny (`--deny`, or left out by `--only`) is never named, broken or not.
+#[test]
+fn the_log_of_what_is_not_served_names_no_denied_skill() {
+    let root = collection("lenient");
+    for rules in [["--deny", "nameless"], ["--only", "brief"]] {
+        let mut server = Server::start(&[rules[0], rules[1], &root]);
+        server.initialize();
+        server.send(&json!({"jsonrpc": "2.0", "id": 3, "method": "logging/setLevel", "params": {"level": "debug"}}));
+        // The log lines of `logging/setLevel` are sent before its answer.
+        let logged = std::cell::RefCell::new(Vec::new());
+        server.wait_for(|m| {
+            if m["method"] == "notifications/message" {
+                logged.borrow_mut().push(m["params"]["data"].to_string());
+            }
+            m["id"] == json!(3)
+        });
+        let logged = logged.into_inner();
+        assert!(
+            logged.iter().all(|line| !line.contains("nameless")),
+            "{rules:?}: {logged:?}"
+        );
+        // The server itself still says what it left out, on its own stderr.
+        let stderr = server.stop();
+        assert!(
+            stderr.contains("nameless/SKILL.md (name-missing)"),
+            "{stderr}"
+        );
+    }
+}
+
 /// `serve` (and `list`) take several PATHs; a name in two of them is taken from the first, and
 /// the other copy is named as shadowed, the way discovery's precedence says.
 #[test]
