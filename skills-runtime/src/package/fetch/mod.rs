@@ -810,18 +810,7 @@ fn fetch_bounded(
     cap: u64,
     what: &'static str,
 ) -> Result<Vec<u8>, IndexError> {
-    let bytes = fetch(url, cap).map_err(|reason| IndexError::Fetch {
-        url: url.to_owned(),
-        reason,
-    })?;
-    if bytes.len() as u64 > cap {
-        return Err(IndexError::TooLarge {
-            url: url.to_owned(),
-            limit: cap,
-            what,
-        });
-    }
-    Ok(bytes)
+    within(fetch(url, cap), url, cap, what)
 }
 
 /// At most `cap` bytes of `reader`; one more is an error.
@@ -832,16 +821,29 @@ fn read_capped(
     what: &'static str,
 ) -> Result<Vec<u8>, IndexError> {
     let mut bytes = Vec::new();
-    reader
+    let read = reader
         .take(cap.saturating_add(1))
         .read_to_end(&mut bytes)
-        .map_err(|e| IndexError::Fetch {
-            url: shown.to_owned(),
-            reason: e.to_string(),
-        })?;
+        .map(|_| bytes)
+        .map_err(|e| e.to_string());
+    within(read, shown, cap, what)
+}
+
+/// The bytes fetched or read from `url`, or why there are none; more than `cap` of them is
+/// `TooLarge`, whichever way they came.
+fn within(
+    read: Result<Vec<u8>, String>,
+    url: &str,
+    cap: u64,
+    what: &'static str,
+) -> Result<Vec<u8>, IndexError> {
+    let bytes = read.map_err(|reason| IndexError::Fetch {
+        url: url.to_owned(),
+        reason,
+    })?;
     if bytes.len() as u64 > cap {
         return Err(IndexError::TooLarge {
-            url: shown.to_owned(),
+            url: url.to_owned(),
             limit: cap,
             what,
         });
