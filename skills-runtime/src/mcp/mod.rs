@@ -78,10 +78,11 @@
 //! `notifications/message` (logger `skills`) at or above the level set: `info` when a live set
 //! changed in what this client may see, `notice` when the host is asked to approve a skill
 //! under `ask`, `warning` when a load was refused, and, when the client sets its level, a
-//! `warning` for each error of an overlay's last scan (a skill or file it left out: `not
-//! served: nameless/SKILL.md:1:1: error[name-missing]`, the path relative to its root, so the
-//! operator can fix it). Otherwise only names of skills the client may see appear; absolute
-//! paths, diagnostics' messages and other clients' activity never do.
+//! `warning` for each error of an overlay's last scan about a skill it may see, or about a
+//! folder that never loaded whose name its rules do not deny (`not served:
+//! nameless/SKILL.md:1:1: error[name-missing]`, the path relative to its root, so the operator
+//! can fix it). Only names of skills the client may see appear; absolute paths, diagnostics'
+//! messages and other clients' activity never do.
 //!
 //! For a live set (a [`Source::live`], an overlay), `resources/subscribe`
 //! takes the URI of a served file; when its content changes (a reload) or it goes away, the

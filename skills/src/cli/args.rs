@@ -169,7 +169,7 @@ pub(super) enum Command {
     /// a change; checked every 10 seconds too), so edits show up without a restart; requests are answered from the last complete set meanwhile, and a
     /// reload never delays them. Diagnostics go to stderr; stdout carries the protocol. A skill
     /// that cannot be served is named there with its rule, and logged to a client that sets a
-    /// log level (`logging/setLevel`).
+    /// log level (`logging/setLevel`) unless its rules deny the name.
     #[command(override_usage = "skills serve [OPTIONS] <PATH... | --discover>")]
     Serve {
         #[command(flatten)]
