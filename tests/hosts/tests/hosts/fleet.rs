@@ -46,7 +46,8 @@ fn replicas_behind_a_balancer_serve_every_call_stateless_and_sticky() {
     let repo = Path::new(env!("CARGO_MANIFEST_DIR")).join("../..");
     let work = Path::new(env!("CARGO_TARGET_TMPDIR")).join("fleet");
     std::fs::create_dir_all(&work).expect("the work folder");
-    let log = work.join("fleet-test.out");
+    // Its own output file: two test runs at once on one checkout must not write into one.
+    let log = work.join(format!("fleet-test-{}.out", std::process::id()));
     let mut child = Command::new("bash")
         .arg(repo.join("bench/scripts/fleet.sh"))
         .current_dir(&repo)
