@@ -244,6 +244,15 @@ impl IndexError {
     pub fn is_fetch(&self) -> bool {
         matches!(self, IndexError::Fetch { .. } | IndexError::Io { .. })
     }
+
+    /// The error about one skill of the index at `url`, for a reason to come.
+    fn entry<'a>(url: &'a str, skill: &'a str) -> impl Fn(String) -> IndexError + 'a {
+        move |reason| IndexError::Entry {
+            url: url.to_owned(),
+            skill: skill.to_owned(),
+            reason,
+        }
+    }
 }
 
 impl fmt::Display for IndexError {
@@ -468,11 +477,7 @@ impl IndexReader {
         fetch: &mut impl FnMut(&str, u64) -> Result<Vec<u8>, String>,
         total: &mut u64,
     ) -> Result<Vec<(String, String, Vec<u8>)>, IndexError> {
-        let bad = |reason: String| IndexError::Entry {
-            url: source.to_owned(),
-            skill: entry.name.clone(),
-            reason,
-        };
+        let bad = IndexError::entry(source, &entry.name);
         let (cap, what) = match entry.kind {
             ArtifactKind::SkillMd => (self.max_file_bytes, "one file"),
             ArtifactKind::Archive => (self.max_total_bytes, "all files together"),
@@ -533,11 +538,7 @@ impl IndexReader {
         fetch: &mut impl FnMut(&str, u64) -> Result<Vec<u8>, String>,
         total: &mut u64,
     ) -> Result<Vec<(String, String, Vec<u8>)>, IndexError> {
-        let bad = |reason: String| IndexError::Entry {
-            url: source.to_owned(),
-            skill: entry.name.clone(),
-            reason,
-        };
+        let bad = IndexError::entry(source, &entry.name);
         // A zip the index names is one download; its digest is checked before it is opened.
         let mut archived = match (&entry.package, verified) {
             (Some(package), true) if package.url.to_ascii_lowercase().ends_with(".zip") => {
