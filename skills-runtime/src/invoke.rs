@@ -7,7 +7,7 @@
 //! user may invoke (each one's [`InvocationFields::argument_hint`] for the menu line).
 //!
 //! ```
-//! use skills_embed_runtime::{Fields, Skill, invoke};
+//! use skills_embed::{Fields, Skill, invoke};
 //! let pdf = Skill::owned(
 //!     Fields { name: "pdf".into(), description: "Fill PDF forms.".into(), ..Fields::default() },
 //!     "Fill $0 with the values in $1.\n".into(),
@@ -30,9 +30,9 @@ use crate::text::closest;
 /// a mention), `$` or `[` (a link).
 ///
 /// ```
-/// let (invoked, unknown) = skills_embed_runtime::invoke::parse("/pdf a.pdf", ["pdf"]);
+/// let (invoked, unknown) = skills_embed::invoke::parse("/pdf a.pdf", ["pdf"]);
 /// assert_eq!((invoked[0].name.as_str(), invoked[0].args.as_str()), ("pdf", "a.pdf"));
-/// let (_, unknown) = skills_embed_runtime::invoke::parse("try $pfd", ["pdf"]);
+/// let (_, unknown) = skills_embed::invoke::parse("try $pfd", ["pdf"]);
 /// assert_eq!((unknown[0].text.as_str(), unknown[0].suggestion.as_deref()), ("$pfd", Some("pdf")));
 /// ```
 #[derive(Debug, Clone, PartialEq, Eq)]
@@ -80,7 +80,7 @@ struct Parsed {
 /// the message.
 ///
 /// ```
-/// use skills_embed_runtime::invoke::parse;
+/// use skills_embed::invoke::parse;
 /// let message = "use /pdf then $code-review, see [$pdf](skills/pdf/SKILL.md)";
 /// let (invoked, _) = parse(message, ["pdf", "code-review"]);
 /// let names: Vec<_> = invoked.iter().map(|i| (i.name.as_str(), &message[i.at..][..1])).collect();
@@ -352,7 +352,7 @@ impl TooLarge {
 /// the same way.
 ///
 /// ```
-/// use skills_embed_runtime::{Fields, Skill, SkillError, invoke};
+/// use skills_embed::{Fields, Skill, SkillError, invoke};
 /// let skill = |body: &str| Skill::owned(
 ///     Fields { name: "pdf".into(), ..Fields::default() },
 ///     body.into(),
@@ -533,7 +533,7 @@ pub(crate) fn is_user_invocable(skill: &Skill) -> bool {
 /// may not invoke are in it: the user can still run them.
 ///
 /// ```
-/// use skills_embed_runtime::{Fields, invoke::InvocationFields, Skill, invoke};
+/// use skills_embed::{Fields, invoke::InvocationFields, Skill, invoke};
 /// let skill = |name: &str, invocation: InvocationFields| Skill::owned(
 ///     Fields { name: name.into(), description: "D.".into(), invocation, ..Fields::default() },
 ///     String::new(),

@@ -28,7 +28,7 @@ use crate::text::{one_line, quote_name};
 /// (or `md`), `xml`; a template is given as [`ListingFormat::Template`].
 ///
 /// ```
-/// use skills_embed_runtime::listing::ListingFormat;
+/// use skills_embed::listing::ListingFormat;
 /// assert_eq!("xml".parse(), Ok(ListingFormat::Xml));
 /// assert!("html".parse::<ListingFormat>().is_err());
 /// ```
@@ -61,7 +61,7 @@ pub enum ListingFormat {
 /// Listing options.
 ///
 /// ```
-/// use skills_embed_runtime::listing::{Budget, ListingFormat, ListingOptions};
+/// use skills_embed::listing::{Budget, ListingFormat, ListingOptions};
 /// let options = ListingOptions { budget: Some(Budget::Chars(8_000)), ..ListingOptions::default() };
 /// assert_eq!(options.format, ListingFormat::Markdown);
 ///
@@ -138,7 +138,7 @@ impl Eq for ListingOptions {}
 /// returned over budget.
 ///
 /// ```
-/// use skills_embed_runtime::listing::{Budget, ListingOptions};
+/// use skills_embed::listing::{Budget, ListingOptions};
 /// // 1% of a 200k-token window: 2,000 tokens.
 /// let budget = Budget::ContextShare { window_tokens: 200_000, percent: 1 };
 /// let options = ListingOptions { budget: Some(budget), ..ListingOptions::default() };
@@ -630,7 +630,7 @@ pub(crate) fn push_escaped(out: &mut String, text: &str) {
 /// `skills prompt` command prints, byte-identical.
 ///
 /// ```
-/// use skills_embed_runtime::listing::{summary, Entry, ListingFormat};
+/// use skills_embed::listing::{summary, Entry, ListingFormat};
 /// let entries = [Entry { name: "pdf", description: "Read\nPDFs.", ..Entry::default() }];
 /// assert_eq!(summary(entries.clone(), &ListingFormat::Markdown), "- pdf: Read PDFs.\n");
 /// assert_eq!(

@@ -61,13 +61,13 @@ pub(crate) fn skill_with(
 /// others load.
 ///
 /// ```
-/// use skills_embed_runtime::listing::ListingFormat;
-/// use skills_embed_runtime::parse::ScanOptions;
+/// use skills_embed::listing::ListingFormat;
+/// use skills_embed::parse::ScanOptions;
 /// let dir = tempfile::tempdir()?;
 /// std::fs::create_dir(dir.path().join("pdf"))?;
 /// std::fs::write(dir.path().join("pdf/SKILL.md"), "---\nname: pdf\ndescription: Read PDFs.\n---\nUse pdftotext.\n")?;
 /// let (set, problems) =
-///     skills_embed_runtime::load::set(dir.path(), &ScanOptions::default(), &ListingFormat::Markdown);
+///     skills_embed::load::set(dir.path(), &ScanOptions::default(), &ListingFormat::Markdown);
 /// assert!(problems.is_empty());
 /// assert_eq!(set.summary(), "- pdf: Read PDFs.\n");
 /// # Ok::<(), std::io::Error>(())

@@ -17,9 +17,9 @@
 //!
 //! ```
 //! use rig_core::tool::ToolContext;
-//! use skills_embed_runtime::rig::SkillTools;
-//! use skills_embed_runtime::tools::{LoadReport, Settings};
-//! use skills_embed_runtime::{Fields, Skill, SkillSet, listing::ListingFormat};
+//! use skills_embed::rig::SkillTools;
+//! use skills_embed::tools::{LoadReport, Settings};
+//! use skills_embed::{Fields, Skill, SkillSet, listing::ListingFormat};
 //!
 //! // `skills!` generates a static set; this one is built once at run time.
 //! static SKILLS: std::sync::LazyLock<SkillSet> = std::sync::LazyLock::new(|| {
@@ -51,7 +51,7 @@
 /// dependency that could drift to another version.
 ///
 /// ```
-/// use skills_embed_runtime::rig::rig_core::tool::DynamicTool;
+/// use skills_embed::rig::rig_core::tool::DynamicTool;
 /// fn offered(tools: Vec<DynamicTool>) -> usize { tools.len() }
 /// # drop(offered);
 /// ```
@@ -120,9 +120,9 @@ async fn answer(
 /// skills, for the model to see the change.
 ///
 /// ```
-/// use skills_embed_runtime::rig::SkillTools;
-/// use skills_embed_runtime::tools::{Settings, ToolStyle};
-/// use skills_embed_runtime::{Fields, Skill, SkillSet, listing::ListingFormat};
+/// use skills_embed::rig::SkillTools;
+/// use skills_embed::tools::{Settings, ToolStyle};
+/// use skills_embed::{Fields, Skill, SkillSet, listing::ListingFormat};
 ///
 /// // `skills!` generates a static set; this one is built once at run time.
 /// static SKILLS: std::sync::LazyLock<SkillSet> = std::sync::LazyLock::new(|| {
@@ -136,11 +136,11 @@ async fn answer(
 /// assert_eq!(names, ["read_skill", "read_skill_resource", "load_skill_chunk"]);
 ///
 /// // The listing for the preamble: the skills these tools offer.
-/// let listing = skills_embed_runtime::tools::Tools::new(&*SKILLS, Settings::default()).listing(&Default::default());
+/// let listing = skills_embed::tools::Tools::new(&*SKILLS, Settings::default()).listing(&Default::default());
 /// assert!(listing.contains("pdf"));
 ///
 /// // No skill the model may see: no tool to offer (and no listing to put in the preamble).
-/// static NONE: skills_embed_runtime::SkillSet = skills_embed_runtime::SkillSet::empty();
+/// static NONE: skills_embed::SkillSet = skills_embed::SkillSet::empty();
 /// assert!(SkillTools::new(&NONE, Settings::default()).tools().is_empty());
 /// ```
 ///
@@ -184,9 +184,9 @@ impl SkillTools {
     ///
     /// ```
     /// use std::sync::{Arc, Mutex};
-    /// use skills_embed_runtime::rig::SkillTools;
-    /// use skills_embed_runtime::tools::{Settings, Source};
-    /// use skills_embed_runtime::{Fields, Skill, SkillSet, listing::ListingFormat, policy::Permissions};
+    /// use skills_embed::rig::SkillTools;
+    /// use skills_embed::tools::{Settings, Source};
+    /// use skills_embed::{Fields, Skill, SkillSet, listing::ListingFormat, policy::Permissions};
     /// let pdf = || {
     ///     let fields = Fields { name: "pdf".into(), description: "Read PDFs.".into(), ..Fields::default() };
     ///     Arc::new(SkillSet::from_skills(vec![Skill::owned(fields, String::new(), vec![])], &ListingFormat::Markdown))

@@ -20,7 +20,7 @@
 //!
 //! ```
 //! use std::fs;
-//! use skills_embed_runtime::disk::{Discovery, SourceKind};
+//! use skills_embed::disk::{Discovery, SourceKind};
 //!
 //! let repo = tempfile::tempdir()?;
 //! let home = tempfile::tempdir()?;
@@ -75,7 +75,7 @@ const USER_DIRS: [&[&str]; 2] = [&[".agents", "skills"], &[".claude", "skills"]]
 /// derived `Ord` follows it.
 ///
 /// ```
-/// use skills_embed_runtime::disk::SourceKind;
+/// use skills_embed::disk::SourceKind;
 /// assert_eq!(SourceKind::Project.to_string(), "project");
 /// assert!(SourceKind::Project < SourceKind::User);
 /// ```
@@ -100,7 +100,7 @@ impl SourceKind {
     /// Every kind, in the default priority order (highest first).
     ///
     /// ```
-    /// use skills_embed_runtime::disk::{Discovery, SourceKind};
+    /// use skills_embed::disk::{Discovery, SourceKind};
     /// assert_eq!(Discovery::default().precedence, SourceKind::ALL);
     /// ```
     pub const ALL: [SourceKind; 5] = [
@@ -149,7 +149,7 @@ impl fmt::Display for Root {
 ///
 /// ```
 /// use std::path::PathBuf;
-/// use skills_embed_runtime::disk::{Discovery, SourceKind};
+/// use skills_embed::disk::{Discovery, SourceKind};
 ///
 /// // Only the roots this program names, with user skills beating project ones.
 /// let discovery = Discovery {
@@ -207,7 +207,7 @@ impl Discovery {
     /// home folder, the walk starting at `root`. The other settings are the defaults.
     ///
     /// ```
-    /// use skills_embed_runtime::disk::{Discovery, SourceKind};
+    /// use skills_embed::disk::{Discovery, SourceKind};
     ///
     /// let folder = tempfile::tempdir().unwrap();
     /// let discovery = Discovery::only(folder.path());
@@ -233,8 +233,8 @@ impl Default for Discovery {
     /// The defaults listed on each field.
     ///
     /// ```
-    /// use skills_embed_runtime::disk::Discovery;
-    /// use skills_embed_runtime::parse::Profile;
+    /// use skills_embed::disk::Discovery;
+    /// use skills_embed::parse::Profile;
     /// let d = Discovery::default();
     /// assert!(d.project && d.user);
     /// assert_eq!(d.env_var.as_deref(), Some("SKILLS_PATH"));
@@ -286,7 +286,7 @@ impl Discovery {
     ///
     /// ```
     /// use std::fs;
-    /// use skills_embed_runtime::disk::{Discovery, SourceKind};
+    /// use skills_embed::disk::{Discovery, SourceKind};
     ///
     /// let repo = tempfile::tempdir()?;
     /// fs::create_dir(repo.path().join(".git"))?;
@@ -320,8 +320,8 @@ impl Discovery {
     ///
     /// ```
     /// use std::fs;
-    /// use skills_embed_runtime::disk::Discovery;
-    /// use skills_embed_runtime::parse::Rule;
+    /// use skills_embed::disk::Discovery;
+    /// use skills_embed::parse::Rule;
     ///
     /// let root = tempfile::tempdir()?;
     /// for (name, front) in [("good", "description: Works."), ("bad", "description: [oops")] {

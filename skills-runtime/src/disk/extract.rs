@@ -17,8 +17,8 @@ pub const MARKER: &str = ".skills-fingerprint";
 /// Where a skill was written.
 ///
 /// ```
-/// use skills_embed_runtime::{Fields, Skill};
-/// use skills_embed_runtime::__private::extract;
+/// use skills_embed::{Fields, Skill};
+/// use skills_embed::__private::extract;
 ///
 /// let skill = Skill::owned(
 ///     Fields { name: "notes".into(), description: "Take notes.".into(), ..Default::default() },
@@ -107,8 +107,8 @@ pub(crate) fn fingerprint_of<'a>(
 ///   someone else) are left in place: deleting what we did not write is riskier than leaving it.
 ///
 /// ```
-/// use skills_embed_runtime::{File, Fields, Skill};
-/// use skills_embed_runtime::__private::extract;
+/// use skills_embed::{File, Fields, Skill};
+/// use skills_embed::__private::extract;
 ///
 /// let skill = Skill::owned(
 ///     Fields { name: "pdf".into(), description: "Work with PDF files.".into(), ..Default::default() },
@@ -125,8 +125,8 @@ pub(crate) fn fingerprint_of<'a>(
 /// ```
 ///
 /// ```
-/// use skills_embed_runtime::{File, Fields, Skill};
-/// use skills_embed_runtime::__private::extract;
+/// use skills_embed::{File, Fields, Skill};
+/// use skills_embed::__private::extract;
 ///
 /// let skill = Skill::owned(
 ///     Fields { name: "pdf".into(), description: "Work with PDF files.".into(), ..Default::default() },
@@ -253,8 +253,8 @@ pub(crate) fn write_files(
 /// `extracted.dir.parent()` when done, or leave it to the system's temp cleaning.
 ///
 /// ```
-/// use skills_embed_runtime::{Fields, Skill};
-/// use skills_embed_runtime::__private::extract_to_temp;
+/// use skills_embed::{Fields, Skill};
+/// use skills_embed::__private::extract_to_temp;
 ///
 /// let skill = Skill::owned(
 ///     Fields { name: "notes".into(), description: "Take notes.".into(), ..Default::default() },

@@ -17,8 +17,8 @@ use cap_std::fs::{Dir, OpenOptions};
 /// Why a skill could not be written. Each message says what was in the way and what to do.
 ///
 /// ```
-/// use skills_embed_runtime::{Fields, Skill};
-/// use skills_embed_runtime::__private::{ExtractError, extract};
+/// use skills_embed::{Fields, Skill};
+/// use skills_embed::__private::{ExtractError, extract};
 ///
 /// let skill = Skill::owned(
 ///     Fields { name: "notes".into(), description: "Take notes.".into(), ..Default::default() },

@@ -48,7 +48,7 @@ impl ReloadReport {
     /// Whether the merged set changed.
     ///
     /// ```
-    /// assert!(skills_embed_runtime::disk::ReloadReport::default().is_empty());
+    /// assert!(skills_embed::disk::ReloadReport::default().is_empty());
     /// ```
     pub fn is_empty(&self) -> bool {
         self.added.is_empty() && self.removed.is_empty() && self.changed.is_empty()
@@ -81,11 +81,11 @@ struct State {
 /// [`Discovery::precedence`] wins, and a warning names both.
 ///
 /// ```no_run
-/// use skills_embed_runtime::disk::{Discovery, Overlay};
-/// # static SKILLS: skills_embed_runtime::SkillSet = skills_embed_runtime::SkillSet::empty();
+/// use skills_embed::disk::{Discovery, Overlay};
+/// # static SKILLS: skills_embed::SkillSet = skills_embed::SkillSet::empty();
 /// let overlay = Overlay::new(&SKILLS, Discovery::default());
 /// let set = overlay.snapshot();
-/// let tools = skills_embed_runtime::tools::Tools::new(set, Default::default());
+/// let tools = skills_embed::tools::Tools::new(set, Default::default());
 /// // ... later, when files may have changed:
 /// let report = overlay.reload();
 /// println!("added {:?}, removed {:?}, changed {:?}", report.added, report.removed, report.changed);
@@ -142,8 +142,8 @@ impl<Id> Overlay<Id> {
     /// SKILL.md it was read from (`embedded:<name>` for an embedded skill).
     ///
     /// ```
-    /// use skills_embed_runtime::disk::{Discovery, Overlay, SourceKind};
-    /// # static SKILLS: skills_embed_runtime::SkillSet = skills_embed_runtime::SkillSet::empty();
+    /// use skills_embed::disk::{Discovery, Overlay, SourceKind};
+    /// # static SKILLS: skills_embed::SkillSet = skills_embed::SkillSet::empty();
     /// let root = tempfile::tempdir()?;
     /// std::fs::create_dir(root.path().join("pdf"))?;
     /// std::fs::write(root.path().join("pdf/SKILL.md"), "---\nname: pdf\ndescription: PDFs.\n---\n")?;
@@ -318,8 +318,8 @@ impl<Id: Send + Sync + 'static> Overlay<Id> {
     /// ```no_run
     /// use std::sync::Arc;
     /// use std::time::Duration;
-    /// use skills_embed_runtime::disk::{Discovery, Overlay};
-    /// # static SKILLS: skills_embed_runtime::SkillSet = skills_embed_runtime::SkillSet::empty();
+    /// use skills_embed::disk::{Discovery, Overlay};
+    /// # static SKILLS: skills_embed::SkillSet = skills_embed::SkillSet::empty();
     /// # fn main() -> std::io::Result<()> {
     /// let overlay = Arc::new(Overlay::new(&SKILLS, Discovery::default()));
     /// overlay.watch(Duration::from_millis(200), |report| {

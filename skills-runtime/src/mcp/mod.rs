@@ -167,10 +167,10 @@
 //! when the crate compiled (embedded skills) or when the file was read (skills from disk).
 //!
 //! ```no_run
-//! use skills_embed_runtime::mcp::McpServer;
-//! use skills_embed_runtime::policy::Permissions;
-//! use skills_embed_runtime::tools::Settings;
-//! # static SKILLS: skills_embed_runtime::SkillSet = skills_embed_runtime::SkillSet::empty();
+//! use skills_embed::mcp::McpServer;
+//! use skills_embed::policy::Permissions;
+//! use skills_embed::tools::Settings;
+//! # static SKILLS: skills_embed::SkillSet = skills_embed::SkillSet::empty();
 //!
 //! fn main() -> std::io::Result<()> {
 //!     // `SKILLS` is what `skills_embed::skills!("skills")` generates.
@@ -190,9 +190,9 @@
 /// dependency that could drift to another version.
 ///
 /// ```
-/// use skills_embed_runtime::mcp::rmcp::ServerHandler;
+/// use skills_embed::mcp::rmcp::ServerHandler;
 /// fn is_a_handler<H: ServerHandler>() {}
-/// is_a_handler::<skills_embed_runtime::mcp::McpServer>();
+/// is_a_handler::<skills_embed::mcp::McpServer>();
 /// ```
 #[doc(no_inline)]
 pub use rmcp;

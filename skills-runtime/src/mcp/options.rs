@@ -16,8 +16,8 @@ use super::connection::{SERVER_MAX_IN_FLIGHT, SharedLimit};
 ///
 /// ```
 /// use std::time::Duration;
-/// use skills_embed_runtime::mcp::{McpServer, Options};
-/// # static SKILLS: skills_embed_runtime::SkillSet = skills_embed_runtime::SkillSet::empty();
+/// use skills_embed::mcp::{McpServer, Options};
+/// # static SKILLS: skills_embed::SkillSet = skills_embed::SkillSet::empty();
 /// let options = Options {
 ///     name: "acme-skills".into(),
 ///     version: "2.1.0".into(),
@@ -53,8 +53,8 @@ pub struct Options {
     /// not count.
     ///
     /// ```
-    /// use skills_embed_runtime::mcp::{McpServer, Options};
-    /// # static SKILLS: skills_embed_runtime::SkillSet = skills_embed_runtime::SkillSet::empty();
+    /// use skills_embed::mcp::{McpServer, Options};
+    /// # static SKILLS: skills_embed::SkillSet = skills_embed::SkillSet::empty();
     /// // These two servers answer at most 32 requests at once together.
     /// let options = Options { server_max_in_flight: 32, ..Options::default() };
     /// let first = McpServer::new(&SKILLS, Default::default()).with_options(options.clone());
@@ -82,8 +82,8 @@ pub struct Options {
     ///
     /// ```
     /// use std::time::Duration;
-    /// use skills_embed_runtime::mcp::{McpServer, Options};
-    /// # static SKILLS: skills_embed_runtime::SkillSet = skills_embed_runtime::SkillSet::empty();
+    /// use skills_embed::mcp::{McpServer, Options};
+    /// # static SKILLS: skills_embed::SkillSet = skills_embed::SkillSet::empty();
     /// // A set that changes once a day: clients may keep answers ten minutes.
     /// let options = Options { cache_ttl: Some(Duration::from_secs(600)), ..Options::default() };
     /// let server = McpServer::new(&SKILLS, Default::default()).with_options(options);
@@ -99,12 +99,12 @@ pub struct Options {
     /// replica that asked.
     ///
     /// ```
-    /// use skills_embed_runtime::mcp::rmcp::model::RequestStateCodec;
-    /// use skills_embed_runtime::mcp::Options;
+    /// use skills_embed::mcp::rmcp::model::RequestStateCodec;
+    /// use skills_embed::mcp::Options;
     /// let key = std::fs::read("/etc/skills/state.key").unwrap_or_else(|_| vec![7; 32]);
     /// let options = Options { state_key: Some(RequestStateCodec::try_new(key)?), ..Options::default() };
     /// # drop(options);
-    /// # Ok::<(), skills_embed_runtime::mcp::rmcp::model::RequestStateError>(())
+    /// # Ok::<(), skills_embed::mcp::rmcp::model::RequestStateError>(())
     /// ```
     pub state_key: Option<rmcp::model::RequestStateCodec>,
     /// A file the "always" answers are kept in, one JSON line per answer, appended: replicas

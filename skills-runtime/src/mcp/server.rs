@@ -39,10 +39,10 @@ use crate::tools::{Event, Settings, Source};
 /// rmcp [`ServerHandler`], so rmcp's own serving API works too.
 ///
 /// ```
-/// use skills_embed_runtime::mcp::{McpServer, Options};
-/// use skills_embed_runtime::policy::{Answer, Permissions};
-/// use skills_embed_runtime::tools::Settings;
-/// # static SKILLS: skills_embed_runtime::SkillSet = skills_embed_runtime::SkillSet::empty();
+/// use skills_embed::mcp::{McpServer, Options};
+/// use skills_embed::policy::{Answer, Permissions};
+/// use skills_embed::tools::Settings;
+/// # static SKILLS: skills_embed::SkillSet = skills_embed::SkillSet::empty();
 ///
 /// let settings = Settings {
 ///     name: "open_skill".parse().unwrap(),
@@ -93,10 +93,10 @@ impl McpServer {
     ///
     /// ```no_run
     /// use std::sync::Arc;
-    /// use skills_embed_runtime::disk::{Discovery, Overlay};
-    /// use skills_embed_runtime::mcp::McpServer;
-    /// use skills_embed_runtime::tools::Settings;
-    /// # static SKILLS: skills_embed_runtime::SkillSet = skills_embed_runtime::SkillSet::empty();
+    /// use skills_embed::disk::{Discovery, Overlay};
+    /// use skills_embed::mcp::McpServer;
+    /// use skills_embed::tools::Settings;
+    /// # static SKILLS: skills_embed::SkillSet = skills_embed::SkillSet::empty();
     /// let overlay = Arc::new(Overlay::new(&SKILLS, Discovery::default()));
     /// McpServer::new(Arc::clone(&overlay), Settings::default()).run_stdio()?;
     /// # Ok::<(), std::io::Error>(())
@@ -114,8 +114,8 @@ impl McpServer {
     /// default; see [`Options`]).
     ///
     /// ```
-    /// use skills_embed_runtime::mcp::{McpServer, Options};
-    /// # static SKILLS: skills_embed_runtime::SkillSet = skills_embed_runtime::SkillSet::empty();
+    /// use skills_embed::mcp::{McpServer, Options};
+    /// # static SKILLS: skills_embed::SkillSet = skills_embed::SkillSet::empty();
     /// let server = McpServer::new(&SKILLS, Default::default())
     ///     .with_options(Options { max_in_flight: 4, remember_loads: true, ..Options::default() });
     /// # drop(server);
@@ -133,8 +133,8 @@ impl McpServer {
     /// for logs.
     ///
     /// ```
-    /// # static SKILLS: skills_embed_runtime::SkillSet = skills_embed_runtime::SkillSet::empty();
-    /// let server = skills_embed_runtime::mcp::McpServer::new(&SKILLS, Default::default())
+    /// # static SKILLS: skills_embed::SkillSet = skills_embed::SkillSet::empty();
+    /// let server = skills_embed::mcp::McpServer::new(&SKILLS, Default::default())
     ///     .on_event(|event| eprintln!("skills: {event}"));
     /// # drop(server);
     /// ```
@@ -151,10 +151,10 @@ impl McpServer {
     /// compared in constant time.
     ///
     /// ```
-    /// use skills_embed_runtime::mcp::McpServer;
-    /// use skills_embed_runtime::policy::Permissions;
-    /// use skills_embed_runtime::tools::Settings;
-    /// # static SKILLS: skills_embed_runtime::SkillSet = skills_embed_runtime::SkillSet::empty();
+    /// use skills_embed::mcp::McpServer;
+    /// use skills_embed::policy::Permissions;
+    /// use skills_embed::tools::Settings;
+    /// # static SKILLS: skills_embed::SkillSet = skills_embed::SkillSet::empty();
     /// let team_a = Settings { permissions: Permissions::new().deny("*").allow("team-a-*"), ..Settings::default() };
     /// let server = McpServer::new(&SKILLS, Settings::default())
     ///     .with_token("admin-token", None)
@@ -189,10 +189,10 @@ impl McpServer {
     /// (see the [module documentation](super#limits-on-what-a-client-can-make-the-server-hold)).
     ///
     /// ```no_run
-    /// # static SKILLS: skills_embed_runtime::SkillSet = skills_embed_runtime::SkillSet::empty();
+    /// # static SKILLS: skills_embed::SkillSet = skills_embed::SkillSet::empty();
     /// # async fn run() -> std::io::Result<()> {
     /// let (server_side, _client_side) = tokio::io::duplex(64 * 1024);
-    /// skills_embed_runtime::mcp::McpServer::new(&SKILLS, Default::default()).serve(server_side).await
+    /// skills_embed::mcp::McpServer::new(&SKILLS, Default::default()).serve(server_side).await
     /// # }
     /// ```
     pub async fn serve<T, E, A>(self, transport: T) -> std::io::Result<()>
@@ -219,9 +219,9 @@ impl McpServer {
     /// [`serve`](McpServer::serve) `rmcp::transport::stdio()`.
     ///
     /// ```no_run
-    /// # static SKILLS: skills_embed_runtime::SkillSet = skills_embed_runtime::SkillSet::empty();
+    /// # static SKILLS: skills_embed::SkillSet = skills_embed::SkillSet::empty();
     /// fn main() -> std::io::Result<()> {
-    ///     skills_embed_runtime::mcp::McpServer::new(&SKILLS, Default::default()).run_stdio()
+    ///     skills_embed::mcp::McpServer::new(&SKILLS, Default::default()).run_stdio()
     /// }
     /// ```
     pub fn run_stdio(self) -> std::io::Result<()> {
@@ -241,8 +241,8 @@ impl McpServer {
     /// refused.
     ///
     /// ```no_run
-    /// use skills_embed_runtime::mcp::McpServer;
-    /// # static SKILLS: skills_embed_runtime::SkillSet = skills_embed_runtime::SkillSet::empty();
+    /// use skills_embed::mcp::McpServer;
+    /// # static SKILLS: skills_embed::SkillSet = skills_embed::SkillSet::empty();
     /// # async fn run() -> std::io::Result<()> {
     /// let listener = tokio::net::TcpListener::bind("127.0.0.1:8080").await?;
     /// let shutdown = async { let _ = tokio::signal::ctrl_c().await; };
@@ -266,8 +266,8 @@ impl McpServer {
     /// connection limits are the app's. Cancelling `shutdown` closes every session.
     ///
     /// ```
-    /// use skills_embed_runtime::mcp::McpServer;
-    /// # static SKILLS: skills_embed_runtime::SkillSet = skills_embed_runtime::SkillSet::empty();
+    /// use skills_embed::mcp::McpServer;
+    /// # static SKILLS: skills_embed::SkillSet = skills_embed::SkillSet::empty();
     /// let router = McpServer::new(&SKILLS, Default::default())
     ///     .http_router(tokio_util::sync::CancellationToken::new());
     /// # drop(router);

@@ -6,7 +6,7 @@ use std::fmt;
 /// An error from looking up a skill or one of its files.
 ///
 /// ```
-/// use skills_embed_runtime::{SkillError, SkillSet};
+/// use skills_embed::{SkillError, SkillSet};
 /// let set = SkillSet::empty();
 /// let err = set.get("pdf").unwrap_err();
 /// assert!(matches!(err, SkillError::UnknownSkill { .. }));

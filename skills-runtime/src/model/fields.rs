@@ -13,7 +13,7 @@ pub const MANIFEST: &str = "SKILL.md";
 /// values.
 ///
 /// ```
-/// use skills_embed_runtime::{Fields, Skill};
+/// use skills_embed::{Fields, Skill};
 ///
 /// let fields = Fields {
 ///     name: "pdf".into(),
@@ -63,7 +63,7 @@ pub struct Fields {
 /// in <https://github.com/openai/skills> (`skills/.system/skill-creator/references/openai_yaml.md`).
 ///
 /// ```
-/// use skills_embed_runtime::{ClientFields, CodexTool, Fields, Skill};
+/// use skills_embed::{ClientFields, CodexTool, Fields, Skill};
 ///
 /// let client = ClientFields {
 ///     when_to_use: Some("The user asks for a form.".into()),
@@ -112,7 +112,7 @@ pub struct ClientFields {
 /// optional; icons are paths relative to the skill's folder.
 ///
 /// ```
-/// use skills_embed_runtime::CodexInterface;
+/// use skills_embed::CodexInterface;
 /// let ui = CodexInterface { display_name: Some("PDF forms".into()), ..CodexInterface::default() };
 /// assert!(ui.brand_color.is_none());
 /// ```
@@ -142,7 +142,7 @@ pub struct CodexInterface {
 /// One of Codex's `dependencies.tools` in `agents/openai.yaml`: a tool the skill needs.
 ///
 /// ```
-/// use skills_embed_runtime::CodexTool;
+/// use skills_embed::CodexTool;
 /// let github = CodexTool {
 ///     kind: "mcp".into(),
 ///     value: "github".into(),

@@ -36,7 +36,7 @@ impl File {
     /// A file read at run time: text when it is UTF-8 without NUL bytes, binary otherwise.
     ///
     /// ```
-    /// use skills_embed_runtime::{Fields, File, Skill};
+    /// use skills_embed::{Fields, File, Skill};
     /// let files = vec![
     ///     File::owned("scripts/run.sh".into(), b"#!/bin/sh\n".to_vec(), true),
     ///     File::owned("a.bin".into(), vec![0, 159], false),

@@ -126,7 +126,7 @@ impl Default for InvocationPolicy<'_> {
 /// any skill. The default lets anyone invoke the skill.
 ///
 /// ```
-/// use skills_embed_runtime::invoke::InvocationFields;
+/// use skills_embed::invoke::InvocationFields;
 /// let policy = InvocationFields::default();
 /// assert!(policy.model_may_invoke && policy.user_may_invoke);
 /// assert!(policy.argument_hint.is_none() && policy.arguments.is_empty());

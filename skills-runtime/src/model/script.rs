@@ -39,7 +39,7 @@ pub trait ScriptFn: Send + Sync {
 /// once cancelled it stays so.
 ///
 /// ```
-/// use skills_embed_runtime::tools::CancelToken;
+/// use skills_embed::tools::CancelToken;
 /// use std::time::Duration;
 ///
 /// let cancel = CancelToken::default();
@@ -75,7 +75,7 @@ impl CancelToken {
     /// dropped.
     ///
     /// ```
-    /// let cancel = skills_embed_runtime::tools::CancelToken::default();
+    /// let cancel = skills_embed::tools::CancelToken::default();
     /// cancel.clone().cancel();
     /// assert!(cancel.wait_timeout(std::time::Duration::ZERO));
     /// ```
@@ -102,7 +102,7 @@ impl CancelToken {
     /// cancelled.
     ///
     /// ```
-    /// let cancel = skills_embed_runtime::tools::CancelToken::default();
+    /// let cancel = skills_embed::tools::CancelToken::default();
     /// cancel.cancel();
     /// assert!(cancel.wait_timeout(std::time::Duration::from_secs(60)));
     /// ```
@@ -187,7 +187,7 @@ pub enum ScriptError {
 /// A Rust script of a skill: the skill's name, the script's name and its function.
 ///
 /// ```
-/// use skills_embed_runtime::Script;
+/// use skills_embed::Script;
 /// use std::time::Duration;
 ///
 /// /// Adds two numbers.
@@ -259,7 +259,7 @@ impl Script {
     /// (see [`Script::run`]).
     ///
     /// ```
-    /// use skills_embed_runtime::{Script, ScriptError};
+    /// use skills_embed::{Script, ScriptError};
     /// use serde_json::json;
     /// use std::time::Duration;
     ///
@@ -334,7 +334,7 @@ impl Script {
     /// otherwise runs to its end.
     ///
     /// ```
-    /// use skills_embed_runtime::{tools::CancelToken, Script, ScriptError};
+    /// use skills_embed::{tools::CancelToken, Script, ScriptError};
     /// use std::time::Duration;
     ///
     /// /// Waits for ever.

@@ -19,7 +19,7 @@ use crate::text::closest;
 /// has none (plain `SkillSet`, whose `Id` is `()`) and is looked up by name.
 ///
 /// ```
-/// use skills_embed_runtime::{Fields, Skill, SkillSet, listing::ListingFormat};
+/// use skills_embed::{Fields, Skill, SkillSet, listing::ListingFormat};
 /// // `skills!` generates a static set; this one is built at run time.
 /// let pdf = Skill::owned(
 ///     Fields { name: "pdf".into(), description: "Work with PDF files.".into(), ..Fields::default() },
@@ -79,7 +79,7 @@ impl<Id> SkillSet<Id> {
     /// skill is not in the set is kept but never offered: only a visible skill's scripts are.
     ///
     /// ```
-    /// use skills_embed_runtime::{Fields, Script, Skill, SkillSet, listing::ListingFormat};
+    /// use skills_embed::{Fields, Script, Skill, SkillSet, listing::ListingFormat};
     /// #[derive(serde::Deserialize, schemars::JsonSchema)]
     /// struct Name { name: String }
     /// fn greet(args: Name) -> Result<String, std::convert::Infallible> {
@@ -163,7 +163,7 @@ impl<Id> SkillSet<Id> {
     /// [`SkillSet::compose`] take them; nothing is copied.
     ///
     /// ```
-    /// use skills_embed_runtime::SkillSet;
+    /// use skills_embed::SkillSet;
     /// static EMPTY: SkillSet = SkillSet::empty(); // `skills!`'s `SKILLS` is such a static
     /// let by_name: SkillSet = EMPTY.by_name();
     /// assert!(by_name.is_empty());
@@ -182,8 +182,8 @@ impl<Id> SkillSet<Id> {
     /// hints); [`SkillSet::summary`] is the same in the default options, built once.
     ///
     /// ```
-    /// use skills_embed_runtime::listing::{Budget, ListingFormat, ListingOptions};
-    /// use skills_embed_runtime::{Fields, Skill, SkillSet};
+    /// use skills_embed::listing::{Budget, ListingFormat, ListingOptions};
+    /// use skills_embed::{Fields, Skill, SkillSet};
     /// let skill = |name: &str, description: &str| {
     ///     let fields = Fields { name: name.into(), description: description.into(), ..Fields::default() };
     ///     Skill::owned(fields, String::new(), vec![])
@@ -243,7 +243,7 @@ impl SkillSet<Dynamic> {
     /// rendered in `format`.
     ///
     /// ```
-    /// use skills_embed_runtime::{Fields, Skill, SkillError, SkillSet, listing::ListingFormat};
+    /// use skills_embed::{Fields, Skill, SkillError, SkillSet, listing::ListingFormat};
     /// let set = |names: &[&str]| {
     ///     let skills = names.iter().map(|name| {
     ///         let fields = Fields { name: (*name).into(), description: "Does a thing.".into(), ..Fields::default() };

@@ -28,7 +28,7 @@ pub(crate) use super::fields::MANIFEST;
 /// methods.
 ///
 /// ```
-/// use skills_embed_runtime::{File, Fields, Skill};
+/// use skills_embed::{File, Fields, Skill};
 /// let skill = Skill::owned(
 ///     Fields { name: "pdf".into(), description: "Work with PDF files.".into(), ..Fields::default() },
 ///     "# PDF\nUse pdftotext.\n".into(),
@@ -94,7 +94,7 @@ impl Skill {
     /// `user-invocable`, `argument-hint`, `arguments`) make it, once, here.
     ///
     /// ```
-    /// use skills_embed_runtime::{Fields, Skill};
+    /// use skills_embed::{Fields, Skill};
     /// let fields = Fields {
     ///     name: "style".into(),
     ///     extra: r#"{"user-invocable":false,"arguments":"file out"}"#.into(),
@@ -263,7 +263,7 @@ impl Skill {
     /// hashed on each call, so compare embedded skills by identity first where that is cheaper.
     ///
     /// ```
-    /// use skills_embed_runtime::{Fields, Skill};
+    /// use skills_embed::{Fields, Skill};
     ///
     /// let skill = |license: Option<&str>| {
     ///     Skill::owned(
@@ -350,7 +350,7 @@ impl Skill {
     /// here.
     ///
     /// ```
-    /// use skills_embed_runtime::{Fields, invoke::InvocationFields, Skill};
+    /// use skills_embed::{Fields, invoke::InvocationFields, Skill};
     /// let fields = |model_may_invoke| Fields {
     ///     name: "deploy".into(),
     ///     invocation: InvocationFields { model_may_invoke, ..InvocationFields::default() },
@@ -371,7 +371,7 @@ impl Skill {
     /// `interface` and `dependencies.tools`. Read and checked when the skill was read.
     ///
     /// ```
-    /// use skills_embed_runtime::{ClientFields, Fields, Skill};
+    /// use skills_embed::{ClientFields, Fields, Skill};
     /// let fields = Fields {
     ///     name: "review".into(),
     ///     client: ClientFields { context: Some("fork".into()), agent: Some("Explore".into()), ..ClientFields::default() },
@@ -424,7 +424,7 @@ impl Skill {
     /// object text ([`Fields::extra`]): empty when there are none.
     ///
     /// ```
-    /// use skills_embed_runtime::{Fields, Skill};
+    /// use skills_embed::{Fields, Skill};
     /// let fields = Fields { name: "pdf".into(), extra: r#"{"model":"sonnet"}"#.into(), ..Fields::default() };
     /// let skill = Skill::owned(fields, String::new(), vec![]);
     /// assert_eq!(skill.extra()["model"], "sonnet");
@@ -443,7 +443,7 @@ impl Skill {
     /// text of one is [`chunk`](Self::chunk)).
     ///
     /// ```
-    /// use skills_embed_runtime::{Fields, Skill};
+    /// use skills_embed::{Fields, Skill};
     /// let body = "Intro.\n<chunk id=\"faq\" description=\"Common questions\">\nQ and A.\n</chunk>\n";
     /// let skill = Skill::owned(Fields { name: "pdf".into(), ..Fields::default() }, body.into(), vec![]);
     /// assert_eq!(skill.chunks().collect::<Vec<_>>(), [("faq", "Common questions")]);

@@ -60,9 +60,9 @@ const FILES_URL: &str = "https://developers.openai.com/api/docs/guides/tools-ski
 ///   <https://developers.openai.com/api/docs/guides/tools-skills>.
 ///
 /// ```
-/// use skills_embed_runtime::{File, Fields, Skill, SkillSet};
-/// use skills_embed_runtime::listing::ListingFormat;
-/// use skills_embed_runtime::package::Archive;
+/// use skills_embed::{File, Fields, Skill, SkillSet};
+/// use skills_embed::listing::ListingFormat;
+/// use skills_embed::package::Archive;
 ///
 /// let skill = Skill::owned(
 ///     Fields { name: "pdf".into(), description: "Work with PDF files.".into(), ..Default::default() },
@@ -90,9 +90,9 @@ pub struct Archive<'a> {
 /// A file [`Archive`] wrote: where, how large, and its SHA-256 (what an index names it by).
 ///
 /// ```
-/// use skills_embed_runtime::{Fields, Skill, SkillSet};
-/// use skills_embed_runtime::listing::ListingFormat;
-/// use skills_embed_runtime::package::Archive;
+/// use skills_embed::{Fields, Skill, SkillSet};
+/// use skills_embed::listing::ListingFormat;
+/// use skills_embed::package::Archive;
 ///
 /// let skill = Skill::owned(
 ///     Fields { name: "notes".into(), description: "Take notes.".into(), ..Default::default() },
@@ -121,9 +121,9 @@ pub struct Artifact {
 /// Why archives or an index could not be made. Nothing is written when a skill is refused.
 ///
 /// ```
-/// use skills_embed_runtime::{File, Fields, Skill, SkillSet};
-/// use skills_embed_runtime::listing::ListingFormat;
-/// use skills_embed_runtime::package::{Archive, ArchiveError};
+/// use skills_embed::{File, Fields, Skill, SkillSet};
+/// use skills_embed::listing::ListingFormat;
+/// use skills_embed::package::{Archive, ArchiveError};
 ///
 /// let big = File::owned("assets/data.bin".into(), vec![0; 8_100_000], false);
 /// let skill = Skill::owned(
@@ -215,9 +215,9 @@ impl<'a> Archive<'a> {
     /// per skill. Each skill within it is still held to the limits of one upload.
     ///
     /// ```
-    /// use skills_embed_runtime::{Fields, Skill, SkillSet};
-    /// use skills_embed_runtime::listing::ListingFormat;
-    /// use skills_embed_runtime::package::Archive;
+    /// use skills_embed::{Fields, Skill, SkillSet};
+    /// use skills_embed::listing::ListingFormat;
+    /// use skills_embed::package::Archive;
     ///
     /// let skill = |name: &str| Skill::owned(
     ///     Fields { name: name.into(), description: "A skill.".into(), ..Default::default() },
@@ -228,7 +228,7 @@ impl<'a> Archive<'a> {
     /// let archives = Archive::new(&set).whole_set("team").bytes()?;
     /// assert_eq!(archives.len(), 1);
     /// assert_eq!(archives[0].0, "team.zip");
-    /// # Ok::<(), skills_embed_runtime::package::ArchiveError>(())
+    /// # Ok::<(), skills_embed::package::ArchiveError>(())
     /// ```
     pub fn whole_set(mut self, name: impl Into<String>) -> Self {
         self.whole_set = Some(name.into());
@@ -289,9 +289,9 @@ impl<'a> Archive<'a> {
     /// first to publish a smaller set.
     ///
     /// ```
-    /// use skills_embed_runtime::{File, Fields, Skill, SkillSet};
-    /// use skills_embed_runtime::listing::ListingFormat;
-    /// use skills_embed_runtime::package::Archive;
+    /// use skills_embed::{File, Fields, Skill, SkillSet};
+    /// use skills_embed::listing::ListingFormat;
+    /// use skills_embed::package::Archive;
     ///
     /// let notes = Skill::owned(
     ///     Fields { name: "notes".into(), description: "Take notes.".into(), ..Default::default() },

@@ -46,8 +46,8 @@ pub struct CrateSkills {
 /// Why the dependencies could not be read: `cargo metadata` failed or gave no dependency graph.
 ///
 /// ```
-/// use skills_embed_runtime::package::{CratesError, dependency_skills};
-/// use skills_embed_runtime::parse::ScanOptions;
+/// use skills_embed::package::{CratesError, dependency_skills};
+/// use skills_embed::parse::ScanOptions;
 /// let dir = tempfile::tempdir()?;
 /// let missing = dir.path().join("Cargo.toml");
 /// let err = dependency_skills(Some(&missing), true, &ScanOptions::default()).unwrap_err();
@@ -88,8 +88,8 @@ pub enum CratesError {
 /// [`CrateSkills::problems`], and so is every name that could clash.
 ///
 /// ```
-/// use skills_embed_runtime::package::dependency_skills;
-/// use skills_embed_runtime::parse::{Profile, ScanOptions};
+/// use skills_embed::package::dependency_skills;
+/// use skills_embed::parse::{Profile, ScanOptions};
 /// let dir = tempfile::tempdir()?;
 /// let write = |path: &str, text: &str| -> std::io::Result<()> {
 ///     let path = dir.path().join(path);

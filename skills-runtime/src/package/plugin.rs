@@ -44,7 +44,7 @@ const MAX_NAME: usize = 64;
 /// Agent Plugins reads the root `plugin.json` and `mcp.json`).
 ///
 /// ```
-/// use skills_embed_runtime::package::PluginFormat;
+/// use skills_embed::package::PluginFormat;
 ///
 /// let format: PluginFormat = "agent-plugins".parse()?;
 /// assert_eq!(format, PluginFormat::AgentPlugins);
@@ -141,8 +141,8 @@ impl PluginFormat {
 /// the first write; a failed write leaves the destination as it was.
 ///
 /// ```
-/// use skills_embed_runtime::package::{Plugin, PluginError};
-/// use skills_embed_runtime::{Fields, Skill, SkillSet, listing::ListingFormat};
+/// use skills_embed::package::{Plugin, PluginError};
+/// use skills_embed::{Fields, Skill, SkillSet, listing::ListingFormat};
 ///
 /// let set = SkillSet::from_skills(
 ///     vec![Skill::owned(
@@ -231,8 +231,8 @@ pub enum PluginError {
 /// written and the clients read the skills from `skills/` alone.
 ///
 /// ```
-/// use skills_embed_runtime::package::{Plugin, PluginFormat};
-/// use skills_embed_runtime::{Fields, Skill, SkillSet, listing::ListingFormat};
+/// use skills_embed::package::{Plugin, PluginFormat};
+/// use skills_embed::{Fields, Skill, SkillSet, listing::ListingFormat};
 ///
 /// let set = SkillSet::from_skills(
 ///     vec![Skill::owned(
@@ -275,7 +275,7 @@ impl Plugin {
     /// every format, with no MCP server, written only into a fresh folder.
     ///
     /// ```
-    /// let plugin = skills_embed_runtime::package::Plugin::new("my-tool");
+    /// let plugin = skills_embed::package::Plugin::new("my-tool");
     /// # let _ = plugin;
     /// ```
     pub fn new(name: impl Into<String>) -> Plugin {
@@ -293,7 +293,7 @@ impl Plugin {
     /// The plugin's version (clients compare it for updates; semantic versioning advised).
     ///
     /// ```
-    /// let plugin = skills_embed_runtime::package::Plugin::new("my-tool").version("1.2.0");
+    /// let plugin = skills_embed::package::Plugin::new("my-tool").version("1.2.0");
     /// # let _ = plugin;
     /// ```
     pub fn version(mut self, version: impl Into<String>) -> Plugin {
@@ -304,7 +304,7 @@ impl Plugin {
     /// The plugin's description. Default: the one skill's description, or the skills' names.
     ///
     /// ```
-    /// let plugin = skills_embed_runtime::package::Plugin::new("my-tool").description("My tool's skills.");
+    /// let plugin = skills_embed::package::Plugin::new("my-tool").description("My tool's skills.");
     /// # let _ = plugin;
     /// ```
     pub fn description(mut self, description: impl Into<String>) -> Plugin {
@@ -315,7 +315,7 @@ impl Plugin {
     /// The author's name (`author.name` in every manifest). Default: none.
     ///
     /// ```
-    /// let plugin = skills_embed_runtime::package::Plugin::new("my-tool").author("Ada");
+    /// let plugin = skills_embed::package::Plugin::new("my-tool").author("Ada");
     /// # let _ = plugin;
     /// ```
     pub fn author(mut self, author: impl Into<String>) -> Plugin {
@@ -326,7 +326,7 @@ impl Plugin {
     /// The formats to write ([`PluginFormat::All`] by default); repeated ones are written once.
     ///
     /// ```
-    /// use skills_embed_runtime::package::{Plugin, PluginFormat};
+    /// use skills_embed::package::{Plugin, PluginFormat};
     /// let plugin = Plugin::new("my-tool").formats([PluginFormat::Cursor]);
     /// # let _ = plugin;
     /// ```
@@ -340,7 +340,7 @@ impl Plugin {
     /// `${PLUGIN_ROOT}` stands for the plugin's root folder. See [`Plugin`].
     ///
     /// ```
-    /// let plugin = skills_embed_runtime::package::Plugin::new("my-tool")
+    /// let plugin = skills_embed::package::Plugin::new("my-tool")
     ///     .server("skills", ["serve", "${PLUGIN_ROOT}/skills"]);
     /// # let _ = plugin;
     /// ```
@@ -357,7 +357,7 @@ impl Plugin {
     /// is in place). Default: refuse ([`PluginError::Exists`]).
     ///
     /// ```
-    /// let plugin = skills_embed_runtime::package::Plugin::new("my-tool").force(true);
+    /// let plugin = skills_embed::package::Plugin::new("my-tool").force(true);
     /// # let _ = plugin;
     /// ```
     pub fn force(mut self, force: bool) -> Plugin {
@@ -374,7 +374,7 @@ impl Plugin {
     /// A folder of skills, loaded at run time, as `skills plugin` does:
     ///
     /// ```
-    /// use skills_embed_runtime::{listing::ListingFormat, load, package::Plugin, parse::ScanOptions};
+    /// use skills_embed::{listing::ListingFormat, load, package::Plugin, parse::ScanOptions};
     ///
     /// let src = tempfile::tempdir()?;
     /// std::fs::create_dir_all(src.path().join("notes"))?;

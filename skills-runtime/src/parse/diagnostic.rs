@@ -195,7 +195,7 @@ rules! {
 ///
 /// ```
 /// use std::path::Path;
-/// use skills_embed_runtime::parse::{Diagnostic, Rule};
+/// use skills_embed::parse::{Diagnostic, Rule};
 ///
 /// let at = Diagnostic::error(Rule::NameCase, Path::new("a/SKILL.md"), 2, 1, "lowercase".into());
 /// assert_eq!(at.to_string(), "a/SKILL.md:2:1: error[name-case]: lowercase");

@@ -31,7 +31,7 @@ use crate::model::fields::{CodexInterface, CodexTool};
 /// A client whose fields a skill may use beyond the Agent Skills specification.
 ///
 /// ```
-/// use skills_embed_runtime::parse::Dialect;
+/// use skills_embed::parse::Dialect;
 /// assert_eq!("claude-code".parse(), Ok(Dialect::ClaudeCode));
 /// assert_eq!("claude_code".parse(), Ok(Dialect::ClaudeCode));
 /// assert_eq!(Dialect::OpenCode.to_string(), "opencode");

@@ -13,7 +13,7 @@
 //!
 //! ```
 //! use std::path::Path;
-//! use skills_embed_runtime::parse::{Rule, ScanOptions, check};
+//! use skills_embed::parse::{Rule, ScanOptions, check};
 //!
 //! let text = "---\nname: PDF-Tools\ndescription: Fill PDF forms.\n---\n# PDF\n";
 //! let diagnostics = check(text, Path::new("pdf-tools/SKILL.md"), &ScanOptions::default());
@@ -72,7 +72,7 @@ pub struct Manifest {
 ///
 /// ```
 /// use std::path::Path;
-/// use skills_embed_runtime::parse::{Profile, Rule, ScanOptions, check};
+/// use skills_embed::parse::{Profile, Rule, ScanOptions, check};
 /// let text = "---\nname: pdf\ndescription: PDFs.\ncolour: blue\n---\n";
 /// let strict = check(text, Path::new("pdf/SKILL.md"), &ScanOptions::default());
 /// assert_eq!((strict[0].rule, strict[0].is_error()), (Rule::UnknownField, true));

@@ -11,7 +11,7 @@
 //!
 //! ```
 //! use std::path::Path;
-//! use skills_embed_runtime::parse::{Rule, ScanOptions, check, validate};
+//! use skills_embed::parse::{Rule, ScanOptions, check, validate};
 //! let problems = check("---\nname: PDF\ndescription: PDFs.\n---\n", Path::new("pdf/SKILL.md"), &ScanOptions::default());
 //! assert_eq!(problems[0].rule, Rule::NameCase);
 //! let dir = tempfile::tempdir()?;

@@ -27,7 +27,7 @@ use crate::text::is_text;
 /// except files of a nested skill. Problems are collected, never fatal.
 ///
 /// ```
-/// use skills_embed_runtime::parse::{ScanOptions, validate};
+/// use skills_embed::parse::{ScanOptions, validate};
 /// let dir = tempfile::tempdir()?;
 /// std::fs::create_dir(dir.path().join("pdf"))?;
 /// std::fs::write(dir.path().join("pdf/SKILL.md"), "---\nname: pdf\ndescription: PDFs.\n---\nBody.\n")?;

@@ -39,7 +39,7 @@ pub const SKIPPED_FOLDERS: &[&str] = &[
 /// `skills validate` reads.
 ///
 /// ```
-/// use skills_embed_runtime::parse::{Dialect, LimitAction, Profile, ScanOptions};
+/// use skills_embed::parse::{Dialect, LimitAction, Profile, ScanOptions};
 /// let options = ScanOptions {
 ///     profile: Profile::Lenient,
 ///     dialects: vec![Dialect::ClaudeCode],
@@ -163,7 +163,7 @@ impl ScanOptions {
     /// is left out.
     ///
     /// ```
-    /// use skills_embed_runtime::parse::ScanOptions;
+    /// use skills_embed::parse::ScanOptions;
     /// let options = ScanOptions::for_repositories();
     /// assert!(options.dot_folders && !options.dotfiles && options.follow_symlinks);
     /// assert!(options.skip_folders.iter().any(|f| f == ".git"));
@@ -223,7 +223,7 @@ pub(crate) enum ResourceAction {
 /// named `warn`, `error` or `cut` (the macro's `body_limit` option, the CLI's `--body-limit`).
 ///
 /// ```
-/// use skills_embed_runtime::parse::LimitAction;
+/// use skills_embed::parse::LimitAction;
 /// assert_eq!("cut".parse::<LimitAction>().unwrap(), LimitAction::Cut);
 /// ```
 #[derive(

@@ -72,8 +72,8 @@ impl Default for WalkLimits {
 /// What a walk met, and whether a cap cut it short.
 ///
 /// ```
-/// use skills_embed_runtime::__private::scan;
-/// use skills_embed_runtime::parse::ScanOptions;
+/// use skills_embed::__private::scan;
+/// use skills_embed::parse::ScanOptions;
 /// let dir = tempfile::tempdir()?;
 /// std::fs::create_dir(dir.path().join("pdf"))?;
 /// std::fs::write(dir.path().join("pdf/SKILL.md"), "---\nname: pdf\ndescription: PDFs.\n---\n")?;

@@ -15,7 +15,7 @@ use crate::model::skill::Skill;
 /// Serialised in lowercase: `"once"`, `"always"`, `"reject"`.
 ///
 /// ```
-/// use skills_embed_runtime::policy::Answer;
+/// use skills_embed::policy::Answer;
 /// assert_eq!(serde_json::from_str::<Answer>(r#""always""#).unwrap(), Answer::Always);
 /// ```
 #[derive(Debug, Clone, Copy, PartialEq, Eq, Hash, Serialize, Deserialize)]
@@ -55,8 +55,8 @@ pub enum Answer {
 /// string) is an error.
 ///
 /// ```
-/// use skills_embed_runtime::policy::{Access, Answer, Grants, Permissions, Subject};
-/// use skills_embed_runtime::{Fields, Skill};
+/// use skills_embed::policy::{Access, Answer, Grants, Permissions, Subject};
+/// use skills_embed::{Fields, Skill};
 ///
 /// let deploy = |body: &str| {
 ///     let fields = Fields { name: "deploy-prod".into(), description: "Deploy.".into(), ..Fields::default() };
@@ -98,8 +98,8 @@ impl Grants {
     /// under `ask` that has a grant, so checking every skill of a listing stays cheap.
     ///
     /// ```
-    /// use skills_embed_runtime::policy::{Access, Answer, Grants, Permissions, Subject};
-    /// use skills_embed_runtime::{Fields, Skill};
+    /// use skills_embed::policy::{Access, Answer, Grants, Permissions, Subject};
+    /// use skills_embed::{Fields, Skill};
     ///
     /// let fields = Fields { name: "pdf-forms".into(), description: "Forms.".into(), ..Fields::default() };
     /// let forms = Skill::owned(fields, "Fill it.\n".into(), Vec::new());
@@ -156,8 +156,8 @@ impl Grants {
     /// when a person refuses, the safe reading is that they changed their mind.
     ///
     /// ```
-    /// use skills_embed_runtime::policy::{Access, Answer, Grants, Permissions, Subject};
-    /// use skills_embed_runtime::{Fields, Skill};
+    /// use skills_embed::policy::{Access, Answer, Grants, Permissions, Subject};
+    /// use skills_embed::{Fields, Skill};
     ///
     /// let fields = Fields { name: "shell".into(), description: "Run commands.".into(), ..Fields::default() };
     /// let shell = Skill::owned(fields, "Use bash.\n".into(), Vec::new());

@@ -6,7 +6,7 @@
 //! first and its exceptions after it:
 //!
 //! ```
-//! use skills_embed_runtime::policy::{Access, Permissions, Subject};
+//! use skills_embed::policy::{Access, Permissions, Subject};
 //!
 //! let permissions = Permissions::parse(
 //!     "# Internal skills are off limits, except the handbook.
@@ -19,7 +19,7 @@
 //! assert_eq!(check("internal-handbook"), Access::Allow);
 //! assert_eq!(check("deploy-prod"), Access::Ask);
 //! assert_eq!(check("pdf"), Access::Allow);
-//! # Ok::<(), skills_embed_runtime::policy::PermissionParseError>(())
+//! # Ok::<(), skills_embed::policy::PermissionParseError>(())
 //! ```
 //!
 //! # Patterns
@@ -63,7 +63,7 @@ use super::subject::Subject;
 /// Serialised in lowercase: `"allow"`, `"ask"`, `"deny"`.
 ///
 /// ```
-/// use skills_embed_runtime::policy::Access;
+/// use skills_embed::policy::Access;
 /// assert_eq!(serde_json::to_string(&Access::Ask).unwrap(), r#""ask""#);
 /// assert_eq!(Access::default(), Access::Allow);
 /// ```
@@ -122,7 +122,7 @@ fn checked_pattern<'de, D: serde::Deserializer<'de>>(deserializer: D) -> Result<
 /// deserialised from JSON, where both fields are optional:
 ///
 /// ```
-/// use skills_embed_runtime::policy::Permissions;
+/// use skills_embed::policy::Permissions;
 ///
 /// let built = Permissions::new().deny("internal-*").allow("internal-handbook");
 /// let parsed: Permissions = "deny internal-*\nallow internal-handbook".parse()?;
@@ -147,7 +147,7 @@ impl Permissions {
     /// No rules and the default [`Access::Allow`]: everything is allowed.
     ///
     /// ```
-    /// use skills_embed_runtime::policy::{Access, Permissions, Subject};
+    /// use skills_embed::policy::{Access, Permissions, Subject};
     /// assert_eq!(Permissions::new().check(&Subject::load("anything")), Access::Allow);
     /// ```
     pub fn new() -> Self {
@@ -160,7 +160,7 @@ impl Permissions {
     /// deserialisation check them.
     ///
     /// ```
-    /// use skills_embed_runtime::policy::{Access, Permissions, Subject};
+    /// use skills_embed::policy::{Access, Permissions, Subject};
     /// let p = Permissions::new().with_default(Access::Deny).allow("pdf-*");
     /// assert_eq!(p.check(&Subject::load("pdf-forms")), Access::Allow);
     /// assert_eq!(p.check(&Subject::load("docx")), Access::Deny);
@@ -172,7 +172,7 @@ impl Permissions {
     /// Appends a rule asking before skills that match `pattern` are loaded.
     ///
     /// ```
-    /// use skills_embed_runtime::policy::{Access, Permissions, Subject};
+    /// use skills_embed::policy::{Access, Permissions, Subject};
     /// assert_eq!(Permissions::new().ask("deploy").check(&Subject::load("deploy")), Access::Ask);
     /// ```
     pub fn ask(self, pattern: impl Into<String>) -> Self {
@@ -182,7 +182,7 @@ impl Permissions {
     /// Appends a rule denying skills that match `pattern`.
     ///
     /// ```
-    /// use skills_embed_runtime::policy::{Access, Permissions, Subject};
+    /// use skills_embed::policy::{Access, Permissions, Subject};
     /// let p = Permissions::new().deny("internal-*");
     /// assert_eq!(p.check(&Subject::load("internal-x")), Access::Deny);
     /// ```
@@ -201,7 +201,7 @@ impl Permissions {
     /// Sets what skills matched by no rule get (a rules file's `default` line).
     ///
     /// ```
-    /// use skills_embed_runtime::policy::{Access, Permissions, Subject};
+    /// use skills_embed::policy::{Access, Permissions, Subject};
     /// let p = Permissions::new().with_default(Access::Ask);
     /// assert_eq!(p.check(&Subject::load("pdf")), Access::Ask);
     /// ```
@@ -216,7 +216,7 @@ impl Permissions {
     /// matches it; else what the skill gets.
     ///
     /// ```
-    /// use skills_embed_runtime::policy::{Access, Permissions, Subject};
+    /// use skills_embed::policy::{Access, Permissions, Subject};
     /// let p = Permissions::parse("deny *\nallow pdf-*\nask */fill_*\ndeny pdf-old")?;
     /// assert_eq!(p.check(&Subject::load("pdf-forms")), Access::Allow);
     /// assert_eq!(p.check(&Subject::load("pdf-old")), Access::Deny);
@@ -224,7 +224,7 @@ impl Permissions {
     /// assert_eq!(p.check(&Subject::run("pdf-forms", "fill_form")), Access::Ask);
     /// assert_eq!(p.check(&Subject::run("pdf-forms", "validate")), Access::Allow);
     /// assert_eq!(p.check(&Subject::run("pdf-old", "fill_form")), Access::Deny);
-    /// # Ok::<(), skills_embed_runtime::policy::PermissionParseError>(())
+    /// # Ok::<(), skills_embed::policy::PermissionParseError>(())
     /// ```
     pub fn check(&self, subject: &Subject) -> Access {
         self.access(&subject.skill, subject.script.as_deref())
@@ -267,7 +267,7 @@ impl Permissions {
     /// expected there.
     ///
     /// ```
-    /// use skills_embed_runtime::policy::{Access, Permissions, Subject};
+    /// use skills_embed::policy::{Access, Permissions, Subject};
     ///
     /// let p = Permissions::parse("default deny\nallow pdf-*   # documents only\n")?;
     /// assert_eq!(p.check(&Subject::load("pdf-forms")), Access::Allow);
@@ -280,7 +280,7 @@ impl Permissions {
     ///     "permissions line 2: unknown keyword \"alow\" (did you mean `allow`?); \
     ///      expected `allow PATTERN`, `ask PATTERN`, `deny PATTERN` or `default allow|ask|deny`",
     /// );
-    /// # Ok::<(), skills_embed_runtime::policy::PermissionParseError>(())
+    /// # Ok::<(), skills_embed::policy::PermissionParseError>(())
     /// ```
     pub fn parse(text: &str) -> Result<Self, PermissionParseError> {
         let text = text.strip_prefix('\u{feff}').unwrap_or(text);
@@ -350,7 +350,7 @@ impl FromStr for Permissions {
 /// Its `Display` is one line naming the line number, what is wrong and what was expected:
 ///
 /// ```
-/// use skills_embed_runtime::policy::Permissions;
+/// use skills_embed::policy::Permissions;
 /// let error = Permissions::parse("\n\ndeny").unwrap_err();
 /// assert_eq!(error.line(), 3);
 /// assert_eq!(
@@ -369,7 +369,7 @@ impl PermissionParseError {
     /// The 1-based number of the offending line.
     ///
     /// ```
-    /// use skills_embed_runtime::policy::Permissions;
+    /// use skills_embed::policy::Permissions;
     /// assert_eq!(Permissions::parse("allow a\nallow a b").unwrap_err().line(), 2);
     /// ```
     pub fn line(&self) -> usize {

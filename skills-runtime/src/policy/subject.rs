@@ -6,7 +6,7 @@ use std::fmt;
 /// `Display` is the form permission rules and grants use: `skill`, or `skill/script`.
 ///
 /// ```
-/// use skills_embed_runtime::policy::Subject;
+/// use skills_embed::policy::Subject;
 /// assert_eq!(Subject::load("deploy").to_string(), "deploy");
 /// let run = Subject::run("calc", "add");
 /// assert_eq!((run.skill.as_str(), run.script.as_deref()), ("calc", Some("add")));

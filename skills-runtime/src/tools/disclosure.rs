@@ -6,7 +6,7 @@ use std::cmp::Ordering;
 /// writes the text for each mode).
 ///
 /// ```
-/// use skills_embed_runtime::tools::Disclosure;
+/// use skills_embed::tools::Disclosure;
 ///
 /// assert_eq!(Disclosure::default(), Disclosure::Progressive);
 /// let eager = Disclosure::Eager { max_skills: 1, min_score: 2 };
@@ -64,8 +64,8 @@ pub enum Disclosure {
     /// English: for anything smarter, let the model choose ([`Disclosure::Progressive`]).
     ///
     /// ```
-    /// use skills_embed_runtime::{Fields, Skill, SkillSet, listing::ListingFormat};
-    /// use skills_embed_runtime::tools::{Disclosure, Session, Settings, Tools};
+    /// use skills_embed::{Fields, Skill, SkillSet, listing::ListingFormat};
+    /// use skills_embed::tools::{Disclosure, Session, Settings, Tools};
     /// let skill = |name: &str, description: &str| Skill::owned(
     ///     Fields { name: name.into(), description: description.into(), ..Fields::default() },
     ///     format!("Body of {name}.\n"),

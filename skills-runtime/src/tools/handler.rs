@@ -21,8 +21,8 @@ use crate::text::{self, excerpt};
 /// Tool definitions and the call handler over a skill set.
 ///
 /// ```
-/// use skills_embed_runtime::{File, Fields, Skill, SkillSet, listing::ListingFormat};
-/// use skills_embed_runtime::tools::{Settings, Tools};
+/// use skills_embed::{File, Fields, Skill, SkillSet, listing::ListingFormat};
+/// use skills_embed::tools::{Settings, Tools};
 /// // `skills!` generates a static set; this one is built at run time.
 /// let demo = Skill::owned(
 ///     Fields { name: "demo".into(), description: "A demo.".into(), ..Fields::default() },
@@ -89,9 +89,9 @@ impl Tools {
     /// `Arc` of one, an overlay: see [`Source`]), served with `settings`.
     ///
     /// ```
-    /// use skills_embed_runtime::policy::Permissions;
-    /// use skills_embed_runtime::tools::{Settings, Tools};
-    /// use skills_embed_runtime::{Fields, Skill, SkillSet, listing::ListingOptions, listing::ListingFormat};
+    /// use skills_embed::policy::Permissions;
+    /// use skills_embed::tools::{Settings, Tools};
+    /// use skills_embed::{Fields, Skill, SkillSet, listing::ListingOptions, listing::ListingFormat};
     /// let empty = SkillSet::from_skills(Vec::new(), &ListingFormat::Markdown);
     /// let tools = Tools::new(empty, Settings::default());
     /// assert!(tools.definitions().is_empty());
@@ -130,9 +130,9 @@ impl Tools {
     /// unchanged (see [`Grants`]).
     ///
     /// ```
-    /// use skills_embed_runtime::policy::{Answer, Grants, Permissions, Subject};
-    /// use skills_embed_runtime::tools::{Settings, Tools};
-    /// use skills_embed_runtime::{Fields, Skill, SkillSet, listing::ListingFormat};
+    /// use skills_embed::policy::{Answer, Grants, Permissions, Subject};
+    /// use skills_embed::tools::{Settings, Tools};
+    /// use skills_embed::{Fields, Skill, SkillSet, listing::ListingFormat};
     /// let fields = Fields { name: "deploy".into(), description: "Deploy.".into(), ..Fields::default() };
     /// let set = SkillSet::from_skills(vec![Skill::owned(fields, "Run make.\n".into(), vec![])], &ListingFormat::Markdown);
     /// let mut grants = Grants::default();
@@ -247,8 +247,8 @@ impl Tools {
     /// tools. Skills it leaves out answer exactly like unknown ones.
     ///
     /// ```
-    /// use skills_embed_runtime::tools::{Settings, Tools};
-    /// use skills_embed_runtime::{Fields, invoke::InvocationFields, Skill, SkillSet, listing::ListingFormat};
+    /// use skills_embed::tools::{Settings, Tools};
+    /// use skills_embed::{Fields, invoke::InvocationFields, Skill, SkillSet, listing::ListingFormat};
     /// let skill = |name: &str, model_may_invoke| Skill::owned(
     ///     Fields {
     ///         name: name.into(),
@@ -318,9 +318,9 @@ impl Tools {
     /// schema checks).
     ///
     /// ```
-    /// use skills_embed_runtime::policy::Permissions;
-    /// use skills_embed_runtime::tools::{Settings, Tools};
-    /// use skills_embed_runtime::{Fields, Script, Skill, SkillSet, listing::ListingFormat};
+    /// use skills_embed::policy::Permissions;
+    /// use skills_embed::tools::{Settings, Tools};
+    /// use skills_embed::{Fields, Script, Skill, SkillSet, listing::ListingFormat};
     /// /// Counts words.
     /// #[derive(serde::Deserialize, schemars::JsonSchema)]
     /// struct Text { text: String }

@@ -111,8 +111,8 @@ pub(crate) fn cannot_ask(subject: &Subject, host: &str) -> String {
 /// key `skills.load`; the model never sees it).
 ///
 /// ```
-/// use skills_embed_runtime::tools::{Settings, Tools};
-/// use skills_embed_runtime::{Fields, Skill, SkillSet, listing::ListingFormat};
+/// use skills_embed::tools::{Settings, Tools};
+/// use skills_embed::{Fields, Skill, SkillSet, listing::ListingFormat};
 ///
 /// let fields = Fields { name: "pdf".into(), description: "Read PDF files.".into(), ..Fields::default() };
 /// let set = SkillSet::from_skills(vec![Skill::owned(fields, "Use pdftotext.\n".into(), vec![])], &ListingFormat::Markdown);

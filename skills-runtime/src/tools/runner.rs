@@ -15,8 +15,8 @@ use crate::model::script::{CancelToken, ScriptError};
 /// files are only extracted and their paths told to the model, as before.
 ///
 /// ```
-/// use skills_embed_runtime::tools::{FileRun, FileRunner, Settings};
-/// use skills_embed_runtime::{File, Fields, ScriptError, Skill, SkillSet, tools::Tools, listing::ListingFormat};
+/// use skills_embed::tools::{FileRun, FileRunner, Settings};
+/// use skills_embed::{File, Fields, ScriptError, Skill, SkillSet, tools::Tools, listing::ListingFormat};
 /// use std::sync::Arc;
 ///
 /// /// Pretends to run the file: says what it would run.
@@ -86,8 +86,8 @@ impl FileRun<'_> {
     ///
     /// ```
     /// # #[cfg(unix)] {
-    /// use skills_embed_runtime::tools::{FileRun, FileRunner, Settings};
-    /// use skills_embed_runtime::ScriptError;
+    /// use skills_embed::tools::{FileRun, FileRunner, Settings};
+    /// use skills_embed::ScriptError;
     /// use std::process::{Command, Stdio};
     ///
     /// /// Runs a script file with `sh`, as a host without a sandbox might.
@@ -109,7 +109,7 @@ impl FileRun<'_> {
     ///         if out.status.success() { Ok(text) } else { Err(ScriptError::Failed(format!("{} ended with {}: {text}", run.path, out.status))) }
     ///     }
     /// }
-    /// # use skills_embed_runtime::{File, Fields, Skill, SkillSet, tools::Tools, listing::ListingFormat};
+    /// # use skills_embed::{File, Fields, Skill, SkillSet, tools::Tools, listing::ListingFormat};
     /// # let skill = Skill::owned(
     /// #     Fields { name: "greet".into(), description: "Greets.".into(), ..Fields::default() },
     /// #     "Run scripts/hi.sh.\n".into(),

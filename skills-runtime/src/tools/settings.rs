@@ -26,7 +26,7 @@ pub(crate) type Snapshot = Arc<SkillSet<Dynamic>>;
 ///
 /// ```
 /// use std::sync::Arc;
-/// use skills_embed_runtime::{SkillSet, listing::ListingFormat, tools::{Settings, Source, Tools}};
+/// use skills_embed::{SkillSet, listing::ListingFormat, tools::{Settings, Source, Tools}};
 /// # static SKILLS: SkillSet = SkillSet::empty();
 /// let embedded = Tools::new(&SKILLS, Settings::default());
 /// let shared = Arc::new(SkillSet::from_skills(Vec::new(), &ListingFormat::Markdown));
@@ -53,7 +53,7 @@ impl Source {
     ///
     /// ```
     /// use std::sync::Arc;
-    /// use skills_embed_runtime::{SkillSet, listing::ListingFormat, tools::Source};
+    /// use skills_embed::{SkillSet, listing::ListingFormat, tools::Source};
     /// let current = Arc::new(SkillSet::from_skills(Vec::new(), &ListingFormat::Markdown));
     /// let source = Source::live(move || Arc::clone(&current));
     /// # drop(source);
@@ -152,8 +152,8 @@ pub(crate) type Extractor =
 /// files, where skills with scripts are written).
 ///
 /// ```
-/// use skills_embed_runtime::policy::{Answer, Permissions};
-/// use skills_embed_runtime::tools::{Settings, ToolStyle};
+/// use skills_embed::policy::{Answer, Permissions};
+/// use skills_embed::tools::{Settings, ToolStyle};
 /// let settings = Settings {
 ///     style: ToolStyle::Split,
 ///     permissions: Permissions::new().ask("deploy-*").deny("internal-*"),
@@ -270,8 +270,8 @@ impl Settings {
     /// ([`ToolOutput::approval`](super::ToolOutput::approval), [`Session::answer`](super::Session::answer)).
     ///
     /// ```
-    /// use skills_embed_runtime::policy::Answer;
-    /// use skills_embed_runtime::tools::Settings;
+    /// use skills_embed::policy::Answer;
+    /// use skills_embed::tools::Settings;
     /// // A desktop host would show a dialog here; this one allows once.
     /// let settings = Settings::default().with_approval(|_subject| async { Answer::Once });
     /// # drop(settings);
@@ -291,7 +291,7 @@ impl Settings {
     /// rules (`pdf-forms/scripts/*`) and approvals as Rust scripts. See [`FileRunner`].
     ///
     /// ```
-    /// use skills_embed_runtime::{ScriptError, tools::{FileRun, FileRunner, Settings}};
+    /// use skills_embed::{ScriptError, tools::{FileRun, FileRunner, Settings}};
     /// struct Sandbox;
     /// impl FileRunner for Sandbox {
     ///     fn run(&self, run: FileRun<'_>) -> Result<String, ScriptError> {
@@ -313,7 +313,7 @@ impl Settings {
     ///
     /// ```
     /// let dir = std::env::temp_dir().join("my-agent-skills");
-    /// let settings = skills_embed_runtime::tools::Settings::default().with_workdir(dir);
+    /// let settings = skills_embed::tools::Settings::default().with_workdir(dir);
     /// # drop(settings);
     /// ```
     #[cfg(feature = "fs")]
@@ -423,7 +423,7 @@ pub enum OutputShape {
 /// instructions that name the tool.
 ///
 /// ```
-/// use skills_embed_runtime::tools::{Settings, ToolName};
+/// use skills_embed::tools::{Settings, ToolName};
 /// let config = Settings { name: "skills_load".parse()?, ..Settings::default() };
 /// assert_eq!(config.name, "skills_load");
 ///
@@ -435,7 +435,7 @@ pub enum OutputShape {
 ///      all accept), like \"load_skill\"."
 /// );
 /// assert!("".parse::<ToolName>().unwrap_err().to_string().starts_with("Tool name \"\" is empty."));
-/// # Ok::<(), skills_embed_runtime::tools::ToolNameError>(())
+/// # Ok::<(), skills_embed::tools::ToolNameError>(())
 /// ```
 #[derive(Debug, Clone, PartialEq, Eq, Hash)]
 pub struct ToolName(String);

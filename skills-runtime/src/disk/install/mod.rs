@@ -29,7 +29,7 @@ const MAX_READ: u64 = 64 << 20;
 /// Its name (`missing`, `up-to-date`, ...) is what `to_string` writes.
 ///
 /// ```
-/// use skills_embed_runtime::disk::SkillState;
+/// use skills_embed::disk::SkillState;
 /// assert_eq!(SkillState::UpToDate.to_string(), "up-to-date");
 /// ```
 #[derive(
@@ -65,9 +65,9 @@ pub enum SkillState {
 /// One skill in one destination: its state before the run and what the run did.
 ///
 /// ```
-/// use skills_embed_runtime::disk::{Install, SkillState};
-/// use skills_embed_runtime::{Fields, Skill, SkillSet};
-/// use skills_embed_runtime::listing::ListingFormat;
+/// use skills_embed::disk::{Install, SkillState};
+/// use skills_embed::{Fields, Skill, SkillSet};
+/// use skills_embed::listing::ListingFormat;
 ///
 /// let skill = |body: &str| Skill::owned(
 ///     Fields { name: "notes".into(), description: "Take notes.".into(), ..Default::default() },
@@ -147,9 +147,9 @@ impl fmt::Display for InstallEntry {
 /// per skill and destination. Its `Display` is one line per entry, then the hints.
 ///
 /// ```
-/// use skills_embed_runtime::disk::{Install, SkillState};
-/// use skills_embed_runtime::{Fields, Skill, SkillSet};
-/// use skills_embed_runtime::listing::ListingFormat;
+/// use skills_embed::disk::{Install, SkillState};
+/// use skills_embed::{Fields, Skill, SkillSet};
+/// use skills_embed::listing::ListingFormat;
 ///
 /// let skill = |body: &str| Skill::owned(
 ///     Fields { name: "notes".into(), description: "Take notes.".into(), ..Default::default() },
@@ -210,13 +210,13 @@ impl fmt::Display for InstallReport {
 /// [`InstallEntry`] instead, and do not stop the others.
 ///
 /// ```
-/// use skills_embed_runtime::disk::{Agent, Install, InstallError};
+/// use skills_embed::disk::{Agent, Install, InstallError};
 ///
 /// let outside = tempfile::tempdir()?; // no `.git` above it
 /// let err = Install::new("mytool", "1.0.0")
 ///     .project(outside.path())
 ///     .agents([Agent::ClaudeCode])
-///     .status(&skills_embed_runtime::SkillSet::empty())
+///     .status(&skills_embed::SkillSet::empty())
 ///     .unwrap_err();
 /// assert!(matches!(err, InstallError::NoProject { .. }));
 /// assert!(err.to_string().contains("--dir"));
@@ -298,9 +298,9 @@ pub enum InstallError {
 /// [`Install::from_env`] takes them from the process.
 ///
 /// ```
-/// use skills_embed_runtime::disk::{Agent, Install, SkillState};
-/// use skills_embed_runtime::{Fields, Skill, SkillSet};
-/// use skills_embed_runtime::listing::ListingFormat;
+/// use skills_embed::disk::{Agent, Install, SkillState};
+/// use skills_embed::{Fields, Skill, SkillSet};
+/// use skills_embed::listing::ListingFormat;
 ///
 /// let skill = Skill::owned(
 ///     Fields { name: "notes".into(), description: "Take notes.".into(), ..Default::default() },
@@ -348,7 +348,7 @@ impl Install {
     /// or use [`from_env`](Install::from_env).
     ///
     /// ```
-    /// use skills_embed_runtime::disk::Install;
+    /// use skills_embed::disk::Install;
     /// let install = Install::new(env!("CARGO_PKG_NAME"), env!("CARGO_PKG_VERSION"));
     /// # let _ = install;
     /// ```
@@ -373,7 +373,7 @@ impl Install {
     /// from the process.
     ///
     /// ```
-    /// use skills_embed_runtime::disk::Install;
+    /// use skills_embed::disk::Install;
     /// let install = Install::from_env("mytool", "1.0.0");
     /// # let _ = install;
     /// ```
@@ -396,7 +396,7 @@ impl Install {
     /// folder in the home folder or the project).
     ///
     /// ```
-    /// use skills_embed_runtime::disk::{Agent, Install};
+    /// use skills_embed::disk::{Agent, Install};
     /// use strum::VariantArray;
     /// let all = Install::new("mytool", "1.0.0").agents(Agent::VARIANTS.iter().copied());
     /// # let _ = all;
@@ -411,7 +411,7 @@ impl Install {
     /// Project (the default) or user scope.
     ///
     /// ```
-    /// use skills_embed_runtime::disk::{Install, Scope};
+    /// use skills_embed::disk::{Install, Scope};
     /// let user = Install::new("mytool", "1.0.0").scope(Scope::User);
     /// # let _ = user;
     /// ```
@@ -423,7 +423,7 @@ impl Install {
     /// One folder to install into, whatever the agents and scope (`gh skill install --dir`).
     ///
     /// ```
-    /// use skills_embed_runtime::disk::Install;
+    /// use skills_embed::disk::Install;
     /// let here = Install::new("mytool", "1.0.0").dir("vendor/skills");
     /// # let _ = here;
     /// ```
@@ -435,7 +435,7 @@ impl Install {
     /// The home folder (user scope and detection).
     ///
     /// ```
-    /// use skills_embed_runtime::disk::Install;
+    /// use skills_embed::disk::Install;
     /// let install = Install::new("mytool", "1.0.0").home("/home/ann");
     /// # let _ = install;
     /// ```
@@ -448,7 +448,7 @@ impl Install {
     /// folder holding `.git`). Without it, the search starts in the working folder.
     ///
     /// ```
-    /// use skills_embed_runtime::disk::Install;
+    /// use skills_embed::disk::Install;
     /// let install = Install::new("mytool", "1.0.0").project("/src/app/crates/cli");
     /// # let _ = install;
     /// ```
@@ -461,7 +461,7 @@ impl Install {
     /// `XDG_CONFIG_HOME`, `CODEX_HOME`), without touching the process's environment.
     ///
     /// ```
-    /// use skills_embed_runtime::disk::Install;
+    /// use skills_embed::disk::Install;
     /// let install = Install::new("mytool", "1.0.0").var("CLAUDE_CONFIG_DIR", "/etc/claude");
     /// # let _ = install;
     /// ```
@@ -474,7 +474,7 @@ impl Install {
     /// destination (`<destination>-backup/<skill>-<time>`).
     ///
     /// ```
-    /// use skills_embed_runtime::disk::Install;
+    /// use skills_embed::disk::Install;
     /// let install = Install::new("mytool", "1.0.0").force(true);
     /// # let _ = install;
     /// ```
@@ -486,7 +486,7 @@ impl Install {
     /// Work out and report what would be done, writing nothing.
     ///
     /// ```
-    /// use skills_embed_runtime::disk::Install;
+    /// use skills_embed::disk::Install;
     /// let plan = Install::new("mytool", "1.0.0").dry_run(true);
     /// # let _ = plan;
     /// ```
@@ -500,9 +500,9 @@ impl Install {
     /// neither reported nor removed.
     ///
     /// ```
-    /// use skills_embed_runtime::disk::Install;
-    /// use skills_embed_runtime::{Fields, Skill, SkillSet};
-    /// use skills_embed_runtime::listing::ListingFormat;
+    /// use skills_embed::disk::Install;
+    /// use skills_embed::{Fields, Skill, SkillSet};
+    /// use skills_embed::listing::ListingFormat;
     ///
     /// let skill = |name: &str| Skill::owned(
     ///     Fields { name: name.into(), description: "Notes.".into(), ..Default::default() },
@@ -539,9 +539,9 @@ impl Install {
     /// orphaned); modified and foreign ones are left alone.
     ///
     /// ```
-    /// use skills_embed_runtime::disk::Install;
-    /// use skills_embed_runtime::{Fields, Skill, SkillSet};
-    /// use skills_embed_runtime::listing::ListingFormat;
+    /// use skills_embed::disk::Install;
+    /// use skills_embed::{Fields, Skill, SkillSet};
+    /// use skills_embed::listing::ListingFormat;
     ///
     /// let skill = Skill::owned(
     ///     Fields { name: "notes".into(), description: "Take notes.".into(), ..Default::default() },

@@ -17,7 +17,7 @@ use super::InstallError;
 /// set); Windsurf reads `.windsurf/skills` and `~/.codeium/windsurf/skills`.
 ///
 /// ```
-/// use skills_embed_runtime::disk::Agent;
+/// use skills_embed::disk::Agent;
 ///
 /// let agent: Agent = "claude-code".parse()?;
 /// assert_eq!(agent, Agent::ClaudeCode);
@@ -68,7 +68,7 @@ pub enum Agent {
 /// home. Its name (`project`, `user`) is what `--scope` takes.
 ///
 /// ```
-/// use skills_embed_runtime::disk::Scope;
+/// use skills_embed::disk::Scope;
 /// assert_eq!("user".parse::<Scope>()?, Scope::User);
 /// assert_eq!(Scope::default(), Scope::Project);
 /// # Ok::<(), strum::ParseError>(())

@@ -68,7 +68,7 @@ const SEGMENT: &AsciiSet = &CONTROLS
 /// rules of `skills validate`). See [`IndexReader::read`].
 ///
 /// ```
-/// use skills_embed_runtime::package::IndexReader;
+/// use skills_embed::package::IndexReader;
 ///
 /// let reader = IndexReader::new("https://example.com/.well-known/agent-skills/index.json")
 ///     .skills(["pdf"])
@@ -88,7 +88,7 @@ pub struct IndexReader {
 /// The skills an [`IndexReader`] read: those that passed every check, and those it left out.
 ///
 /// ```
-/// use skills_embed_runtime::package::IndexReader;
+/// use skills_embed::package::IndexReader;
 ///
 /// let site = tempfile::tempdir()?;
 /// let dir = site.path().join(".well-known/agent-skills");
@@ -129,7 +129,7 @@ pub struct FetchedIndex {
 /// skill, the path), what was expected and found, and what to do.
 ///
 /// ```
-/// use skills_embed_runtime::package::{IndexError, IndexReader};
+/// use skills_embed::package::{IndexError, IndexReader};
 ///
 /// let err = IndexReader::new("https://example.com/.well-known/agent-skills/index.json")
 ///     .read(|url, _| Err(format!("connection refused ({url})")))
@@ -237,7 +237,7 @@ impl IndexError {
     /// error), not about what they hold: the `skills` CLI exits with status 2 for it, else 1.
     ///
     /// ```
-    /// use skills_embed_runtime::package::IndexError;
+    /// use skills_embed::package::IndexError;
     /// let err = IndexError::Fetch { url: "https://example.com/x".into(), reason: "timeout".into() };
     /// assert!(err.is_fetch());
     /// ```
@@ -371,7 +371,7 @@ impl IndexReader {
     /// Read a v0.1.0 index (files without digests), its files unchecked; refused by default.
     ///
     /// ```
-    /// use skills_embed_runtime::package::IndexReader;
+    /// use skills_embed::package::IndexReader;
     /// let reader = IndexReader::new("https://example.com/").allow_unverified(true);
     /// # let _ = reader;
     /// ```
@@ -390,7 +390,7 @@ impl IndexReader {
     /// The cap on all the files of one read together, in bytes (default 64 MiB).
     ///
     /// ```
-    /// use skills_embed_runtime::package::IndexReader;
+    /// use skills_embed::package::IndexReader;
     /// let reader = IndexReader::new("https://example.com/").max_total_bytes(8 << 20);
     /// # let _ = reader;
     /// ```
@@ -404,8 +404,8 @@ impl IndexReader {
     /// checks it; the dialects and caps are the caller's.
     ///
     /// ```
-    /// use skills_embed_runtime::package::IndexReader;
-    /// use skills_embed_runtime::parse::{Dialect, ScanOptions};
+    /// use skills_embed::package::IndexReader;
+    /// use skills_embed::parse::{Dialect, ScanOptions};
     /// let options = ScanOptions { dialects: vec![Dialect::ClaudeCode], ..ScanOptions::default() };
     /// let reader = IndexReader::new("https://example.com/").scan_options(options);
     /// # let _ = reader;

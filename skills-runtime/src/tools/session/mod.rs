@@ -158,8 +158,8 @@ enum Content {
 /// What a model has loaded in one conversation.
 ///
 /// ```
-/// use skills_embed_runtime::{Fields, Skill, SkillSet, listing::ListingFormat};
-/// use skills_embed_runtime::tools::{Event, Session, Settings, Tools};
+/// use skills_embed::{Fields, Skill, SkillSet, listing::ListingFormat};
+/// use skills_embed::tools::{Event, Session, Settings, Tools};
 /// let fields = Fields {
 ///     name: "demo".into(),
 ///     description: "A demo.".into(),
@@ -200,17 +200,11 @@ struct State {
 }
 
 impl Session {
-    /// The default tokens per skill of [`Session::compact`]: 5,000, as Claude Code.
-    ///
-    /// ```
-    /// assert_eq!(skills_embed_runtime::tools::Session::REATTACH_PER_SKILL, 5_000);
-    /// ```
+    /// The default tokens per skill of [`Session::compact`]: 5,000, as Claude Code;
+    /// [`Session::over`]'s example passes it.
     pub const REATTACH_PER_SKILL: usize = 5_000;
-    /// The default tokens in all of [`Session::compact`]: 25,000, as Claude Code.
-    ///
-    /// ```
-    /// assert_eq!(skills_embed_runtime::tools::Session::REATTACH_TOTAL, 25_000);
-    /// ```
+    /// The default tokens in all of [`Session::compact`]: 25,000, as Claude Code;
+    /// [`Session::compact`]'s first example passes it.
     pub const REATTACH_TOTAL: usize = 25_000;
 
     /// A new conversation over `tools` (and the grants they hold: see
@@ -307,8 +301,8 @@ impl Session {
     /// and records nothing.
     ///
     /// ```
-    /// use skills_embed_runtime::{Fields, Skill, SkillSet, invoke, listing::ListingFormat};
-    /// use skills_embed_runtime::tools::{Event, Session, Settings, Tools};
+    /// use skills_embed::{Fields, Skill, SkillSet, invoke, listing::ListingFormat};
+    /// use skills_embed::tools::{Event, Session, Settings, Tools};
     /// let fields = Fields { name: "pdf".into(), description: "PDF.".into(), ..Fields::default() };
     /// let set = SkillSet::from_skills(vec![Skill::owned(fields, "Fill $0.\n".into(), vec![])], &ListingFormat::Markdown);
     /// let mut session = Session::new(Tools::new(set, Settings::default()));
@@ -602,8 +596,8 @@ impl Session {
     ///   in a closing line, never dropped silently ([`Reattached::omitted`]).
     ///
     /// ```
-    /// use skills_embed_runtime::{Fields, Skill, SkillSet, listing::ListingFormat};
-    /// use skills_embed_runtime::tools::{Session, Settings, Tools};
+    /// use skills_embed::{Fields, Skill, SkillSet, listing::ListingFormat};
+    /// use skills_embed::tools::{Session, Settings, Tools};
     /// let skill = |name: &str, body: &str| Skill::owned(
     ///     Fields { name: name.into(), description: "D.".into(), ..Fields::default() },
     ///     body.into(),
@@ -630,8 +624,8 @@ impl Session {
     /// A budget too small for anything names the skill in the closing line and unloads it:
     ///
     /// ```
-    /// use skills_embed_runtime::{Fields, Skill, SkillSet, listing::ListingFormat};
-    /// use skills_embed_runtime::tools::{Event, Session, Settings, Tools};
+    /// use skills_embed::{Fields, Skill, SkillSet, listing::ListingFormat};
+    /// use skills_embed::tools::{Event, Session, Settings, Tools};
     /// let fields = Fields { name: "pdf".into(), description: "D.".into(), ..Fields::default() };
     /// let set = SkillSet::from_skills(vec![Skill::owned(fields, "Use pdftotext.\n".into(), vec![])], &ListingFormat::Markdown);
     /// let mut session = Session::new(Tools::new(set, Settings::default()));
@@ -667,8 +661,8 @@ impl Session {
     /// unchanged (see [`Grants`](crate::policy::Grants)).
     ///
     /// ```
-    /// use skills_embed_runtime::{Fields, Skill, SkillSet, listing::ListingFormat};
-    /// use skills_embed_runtime::tools::{Session, Settings, Tools};
+    /// use skills_embed::{Fields, Skill, SkillSet, listing::ListingFormat};
+    /// use skills_embed::tools::{Session, Settings, Tools};
     /// let set = |body: &str| {
     ///     let fields = Fields { name: "pdf".into(), description: "D.".into(), ..Fields::default() };
     ///     SkillSet::from_skills(vec![Skill::owned(fields, body.into(), vec![])], &ListingFormat::Markdown)

@@ -20,8 +20,8 @@ pub(crate) const REATTACH_HEADING: &str = "Skills loaded earlier in this convers
 /// out; nothing at all when nothing was loaded.
 ///
 /// ```
-/// use skills_embed_runtime::{Fields, Skill, SkillSet, listing::ListingFormat, tools::Tools};
-/// use skills_embed_runtime::tools::Session;
+/// use skills_embed::{Fields, Skill, SkillSet, listing::ListingFormat, tools::Tools};
+/// use skills_embed::tools::Session;
 /// let fields = Fields { name: "pdf".into(), description: "D.".into(), ..Fields::default() };
 /// let set = SkillSet::from_skills(vec![Skill::owned(fields, "Fill $0.\n".into(), vec![])], &ListingFormat::Markdown);
 /// let mut session = Session::new(Tools::new(set, Default::default()));
