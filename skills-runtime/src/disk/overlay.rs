@@ -28,6 +28,24 @@ use crate::parse::{Diagnostic, Rule};
 type Source = (SourceKind, PathBuf);
 
 /// What a [`reload`](Overlay::reload) changed.
+///
+/// ```
+/// use skills_embed::disk::{Discovery, Overlay};
+/// # static SKILLS: skills_embed::SkillSet = skills_embed::SkillSet::empty();
+/// # let write = |dir: &std::path::Path, name: &str, text: &str| -> std::io::Result<()> {
+/// #     std::fs::create_dir_all(dir.join(name))?;
+/// #     std::fs::write(dir.join(name).join("SKILL.md"), text)
+/// # };
+/// let root = tempfile::tempdir()?;
+/// write(root.path(), "pdf", "---\nname: pdf\ndescription: Read PDFs.\n---\nUse it.\n")?;
+/// let overlay = Overlay::new(&SKILLS, Discovery::only(root.path()));
+/// write(root.path(), "pdf", "---\nname: pdf\n---\n")?; // broken: no description
+/// let report = overlay.reload();
+/// assert_eq!(report.kept[0].0, "pdf"); // the good version is still served
+/// assert!(report.is_empty() && report.diagnostics.iter().any(|d| d.is_error()));
+/// assert!(overlay.snapshot().get("pdf").is_ok());
+/// # Ok::<(), std::io::Error>(())
+/// ```
 #[derive(Debug, Clone, Default, PartialEq, Eq)]
 pub struct ReloadReport {
     /// Skills that appeared.
@@ -107,6 +125,21 @@ pub struct Overlay<Id: 'static = Dynamic> {
 impl<Id> Overlay<Id> {
     /// Scans the roots `discovery` finds and merges them with `embedded`. Problems are kept in
     /// [`Overlay::diagnostics`]; they never stop the others from loading.
+    ///
+    /// ```
+    /// use skills_embed::disk::{Discovery, Overlay};
+    /// # static SKILLS: skills_embed::SkillSet = skills_embed::SkillSet::empty();
+    /// # let write = |dir: &std::path::Path, name: &str, text: &str| -> std::io::Result<()> {
+    /// #     std::fs::create_dir_all(dir.join(name))?;
+    /// #     std::fs::write(dir.join(name).join("SKILL.md"), text)
+    /// # };
+    /// let root = tempfile::tempdir()?;
+    /// write(root.path(), "pdf", "---\nname: pdf\ndescription: Read PDFs.\n---\nUse it.\n")?;
+    /// let overlay = Overlay::new(&SKILLS, Discovery::only(root.path()));
+    /// assert_eq!(overlay.snapshot().names().collect::<Vec<_>>(), ["pdf"]);
+    /// assert!(overlay.diagnostics().is_empty());
+    /// # Ok::<(), std::io::Error>(())
+    /// ```
     pub fn new(embedded: &'static SkillSet<Id>, discovery: Discovery) -> Self {
         // Roots that are files or cannot be read are reported here too, not only by
         // `Discovery::scan` (found by the fault tests: a root replaced by a file vanished
@@ -134,6 +167,24 @@ impl<Id> Overlay<Id> {
 
     /// The merged set as it is now. Hold it for as long as a tool call needs it; a reload
     /// meanwhile does not change it.
+    ///
+    /// ```
+    /// use skills_embed::disk::{Discovery, Overlay};
+    /// # static SKILLS: skills_embed::SkillSet = skills_embed::SkillSet::empty();
+    /// # let write = |dir: &std::path::Path, name: &str, text: &str| -> std::io::Result<()> {
+    /// #     std::fs::create_dir_all(dir.join(name))?;
+    /// #     std::fs::write(dir.join(name).join("SKILL.md"), text)
+    /// # };
+    /// let root = tempfile::tempdir()?;
+    /// write(root.path(), "pdf", "---\nname: pdf\ndescription: Read PDFs.\n---\n")?;
+    /// let overlay = Overlay::new(&SKILLS, Discovery::only(root.path()));
+    /// let before = overlay.snapshot();
+    /// write(root.path(), "docx", "---\nname: docx\ndescription: Read DOCX.\n---\n")?;
+    /// let _report = overlay.reload();
+    /// assert_eq!(before.names().collect::<Vec<_>>(), ["pdf"]); // unchanged while held
+    /// assert_eq!(overlay.snapshot().names().collect::<Vec<_>>(), ["docx", "pdf"]);
+    /// # Ok::<(), std::io::Error>(())
+    /// ```
     pub fn snapshot(&self) -> Arc<SkillSet<Dynamic>> {
         Arc::clone(&self.current().set)
     }
@@ -158,6 +209,24 @@ impl<Id> Overlay<Id> {
     }
 
     /// The problems of the last scan: broken skills on disk, shadowed names, scan limits.
+    ///
+    /// ```
+    /// use skills_embed::disk::{Discovery, Overlay};
+    /// # static SKILLS: skills_embed::SkillSet = skills_embed::SkillSet::empty();
+    /// # let write = |dir: &std::path::Path, name: &str, text: &str| -> std::io::Result<()> {
+    /// #     std::fs::create_dir_all(dir.join(name))?;
+    /// #     std::fs::write(dir.join(name).join("SKILL.md"), text)
+    /// # };
+    /// let root = tempfile::tempdir()?;
+    /// write(root.path(), "pdf", "---\nname: pdf\ndescription: Read PDFs.\n---\n")?;
+    /// write(root.path(), "broken", "---\nname: broken\n---\n")?;
+    /// let overlay = Overlay::new(&SKILLS, Discovery::only(root.path()));
+    /// assert_eq!(overlay.snapshot().names().collect::<Vec<_>>(), ["pdf"]); // the others load
+    /// let problems = overlay.diagnostics();
+    /// assert!(problems[0].is_error() && problems[0].file.ends_with("broken/SKILL.md"));
+    /// assert_eq!(problems[0].rule.to_string(), "description-missing");
+    /// # Ok::<(), std::io::Error>(())
+    /// ```
     pub fn diagnostics(&self) -> Vec<Diagnostic> {
         self.current().diagnostics.clone()
     }
@@ -233,6 +302,22 @@ impl<Id> Overlay<Id> {
     /// Readers never wait for a reload: [`snapshot`](Overlay::snapshot) returns the last
     /// complete set at once while a reload runs on another thread (call `reload` from a thread
     /// of its own, or use [`Overlay::watch`], rather than on a request path).
+    ///
+    /// ```
+    /// use skills_embed::disk::{Discovery, Overlay};
+    /// # static SKILLS: skills_embed::SkillSet = skills_embed::SkillSet::empty();
+    /// # let write = |dir: &std::path::Path, name: &str, text: &str| -> std::io::Result<()> {
+    /// #     std::fs::create_dir_all(dir.join(name))?;
+    /// #     std::fs::write(dir.join(name).join("SKILL.md"), text)
+    /// # };
+    /// let root = tempfile::tempdir()?;
+    /// let overlay = Overlay::new(&SKILLS, Discovery::only(root.path()));
+    /// write(root.path(), "pdf", "---\nname: pdf\ndescription: Read PDFs.\n---\n")?;
+    /// let report = overlay.reload();
+    /// assert_eq!(report.added, ["pdf"]);
+    /// assert!(overlay.reload().is_empty()); // nothing changed since
+    /// # Ok::<(), std::io::Error>(())
+    /// ```
     pub fn reload(&self) -> ReloadReport {
         // A poisoned lock only means another reload panicked; the state it guards is whole.
         let _one_at_a_time = self

@@ -204,6 +204,24 @@ impl From<ExtractError> for ArchiveError {
 
 impl<'a> Archive<'a> {
     /// Archives of every skill of `set`, one `{name}.zip` each.
+    ///
+    /// ```
+    /// use skills_embed::package::Archive;
+    /// # use skills_embed::{File, Fields, Skill, SkillSet, listing::ListingFormat};
+    /// # let skill = |name: &str| Skill::owned(
+    /// #     Fields { name: name.into(), description: "A skill.".into(), ..Default::default() },
+    /// #     "# Steps\n".into(),
+    /// #     vec![File::owned("references/a.md".into(), b"# A\n".to_vec(), false)],
+    /// # );
+    /// let set = SkillSet::from_skills(
+    ///     vec![skill("pdf"), skill("docx")],
+    ///     &ListingFormat::Markdown,
+    /// );
+    /// let archives = Archive::new(&set).bytes()?;
+    /// let names: Vec<&str> = archives.iter().map(|(name, _)| name.as_str()).collect();
+    /// assert_eq!(names, ["docx.zip", "pdf.zip"]);
+    /// # Ok::<(), skills_embed::package::ArchiveError>(())
+    /// ```
     pub fn new<Id>(set: &'a SkillSet<Id>) -> Self {
         Archive {
             skills: set.skills(),
@@ -236,6 +254,23 @@ impl<'a> Archive<'a> {
     }
 
     /// Every archive, as its file name and its bytes, in name order.
+    ///
+    /// ```
+    /// use skills_embed::package::Archive;
+    /// # use skills_embed::{File, Fields, Skill, SkillSet, listing::ListingFormat};
+    /// # let skill = |name: &str| Skill::owned(
+    /// #     Fields { name: name.into(), description: "A skill.".into(), ..Default::default() },
+    /// #     "# Steps\n".into(),
+    /// #     vec![File::owned("references/a.md".into(), b"# A\n".to_vec(), false)],
+    /// # );
+    /// let set = SkillSet::from_skills(vec![skill("pdf")], &ListingFormat::Markdown);
+    /// let archives = Archive::new(&set).bytes()?;
+    /// assert_eq!(archives[0].0, "pdf.zip");
+    /// let zip = zip::ZipArchive::new(std::io::Cursor::new(&archives[0].1))?;
+    /// let entries: Vec<&str> = zip.file_names().collect();
+    /// assert_eq!(entries, ["pdf/", "pdf/SKILL.md", "pdf/references/", "pdf/references/a.md"]);
+    /// # Ok::<(), Box<dyn std::error::Error>>(())
+    /// ```
     pub fn bytes(&self) -> Result<Vec<(String, Vec<u8>)>, ArchiveError> {
         let skills: Vec<&Skill> = self.skills.iter().collect();
         for skill in &skills {
@@ -266,6 +301,22 @@ impl<'a> Archive<'a> {
     /// the same names, and says what was written. Each file is written beside its target and
     /// renamed over it, relative to the opened folder: a link in its place is replaced, never
     /// followed.
+    ///
+    /// ```
+    /// use skills_embed::package::Archive;
+    /// # use skills_embed::{File, Fields, Skill, SkillSet, listing::ListingFormat};
+    /// # let skill = |name: &str| Skill::owned(
+    /// #     Fields { name: name.into(), description: "A skill.".into(), ..Default::default() },
+    /// #     "# Steps\n".into(),
+    /// #     vec![File::owned("references/a.md".into(), b"# A\n".to_vec(), false)],
+    /// # );
+    /// let set = SkillSet::from_skills(vec![skill("pdf")], &ListingFormat::Markdown);
+    /// let out = tempfile::tempdir()?;
+    /// let written = Archive::new(&set).write(&out.path().join("dist"))?; // made if missing
+    /// assert_eq!(written[0].path, out.path().join("dist/pdf.zip"));
+    /// assert_eq!(std::fs::read(&written[0].path)?, Archive::new(&set).bytes()?[0].1);
+    /// # Ok::<(), Box<dyn std::error::Error>>(())
+    /// ```
     pub fn write(&self, dir: &Path) -> Result<Vec<Artifact>, ArchiveError> {
         let archives = self.bytes()?;
         let folder = Folder::open_ambient(&prepare_dest(dir)?)?;

@@ -23,7 +23,35 @@ const DEFAULT_FOLDER: &str = "skills";
 /// The skills a project's dependencies ship, found by [`dependency_skills`]: one set per crate,
 /// under the names they are installed as, and what was left out.
 ///
-/// See [`dependency_skills`] for an example.
+/// See [`dependency_skills`] for an example; this one shows a skill left out.
+///
+/// ```
+/// use skills_embed::package::dependency_skills;
+/// use skills_embed::parse::ScanOptions;
+/// let dir = tempfile::tempdir()?;
+/// # let write = |path: &str, text: &str| -> std::io::Result<()> {
+/// #     let path = dir.path().join(path);
+/// #     std::fs::create_dir_all(path.parent().unwrap())?;
+/// #     std::fs::write(path, text)
+/// # };
+/// # let package = |name: &str| {
+/// #     format!("[package]\nname = \"{name}\"\nversion = \"1.0.0\"\nedition = \"2021\"\n")
+/// # };
+/// let depends = "[dependencies]\nkit = { path = \"../kit\" }\n[workspace]\n";
+/// write("app/Cargo.toml", &(package("app") + depends))?;
+/// write("app/src/main.rs", "fn main() {}\n")?;
+/// write("kit/Cargo.toml", &package("kit"))?;
+/// write("kit/src/lib.rs", "")?;
+/// write("kit/skills/forms/SKILL.md", "---\nname: forms\ndescription: Fill forms.\n---\n")?;
+/// write("kit/skills/broken/SKILL.md", "---\nname: broken\n---\n")?; // no description
+///
+/// let manifest = dir.path().join("app/Cargo.toml");
+/// let found = dependency_skills(Some(&manifest), true, &ScanOptions::default())?;
+/// assert!(found.workspace_root.ends_with("app"));
+/// assert_eq!(found.crates[0].2.names().collect::<Vec<_>>(), ["kit-forms"]);
+/// assert!(found.problems[0].starts_with("crate kit 1.0.0: "), "{:?}", found.problems);
+/// # Ok::<(), Box<dyn std::error::Error>>(())
+/// ```
 #[derive(Debug, Clone)]
 #[non_exhaustive]
 pub struct CrateSkills {

@@ -45,6 +45,22 @@ pub(crate) fn script_tool_name(skill: &str, script: &str) -> String {
 }
 
 /// One tool: its name, what it is for, and its parameters as JSON Schema.
+///
+/// ```
+/// use skills_embed::tools::{Settings, Tools};
+/// # use skills_embed::{Fields, Skill, SkillSet, listing::ListingFormat};
+/// # let pdf = Skill::owned(
+/// #     Fields { name: "pdf".into(), description: "Read PDFs.".into(), ..Fields::default() },
+/// #     "Use pdftotext.\n".into(),
+/// #     vec![],
+/// # );
+/// # let set = SkillSet::from_skills(vec![pdf], &ListingFormat::Markdown);
+/// let definitions = Tools::new(set, Settings::default()).definitions();
+/// let load = &definitions[0];
+/// assert_eq!(load.name, "load_skill");
+/// assert!(load.description.starts_with("Load a skill's instructions or one of its files."));
+/// assert_eq!(load.json_schema()["required"], serde_json::json!(["skill"]));
+/// ```
 #[derive(Debug, Clone, PartialEq)]
 pub struct ToolDefinition {
     /// The tool's name.
@@ -59,6 +75,22 @@ pub struct ToolDefinition {
 
 impl ToolDefinition {
     /// The parameters as a JSON Schema object: optional parameters are simply not `required`.
+    ///
+    /// ```
+    /// use serde_json::json;
+    /// use skills_embed::tools::{Settings, Tools};
+    /// # use skills_embed::{Fields, Skill, SkillSet, listing::ListingFormat};
+    /// # let pdf = Skill::owned(
+    /// #     Fields { name: "pdf".into(), description: "Read PDFs.".into(), ..Fields::default() },
+    /// #     "Use pdftotext.\n".into(),
+    /// #     vec![],
+    /// # );
+    /// # let set = SkillSet::from_skills(vec![pdf], &ListingFormat::Markdown);
+    /// let schema = Tools::new(set, Settings::default()).definitions()[0].json_schema();
+    /// assert_eq!(schema["properties"]["skill"]["enum"], json!(["pdf"]));
+    /// assert_eq!(schema["properties"]["path"]["default"], json!("SKILL.md"));
+    /// assert_eq!(schema["required"], json!(["skill"])); // `path`, `offset`... are optional
+    /// ```
     pub fn json_schema(&self) -> Value {
         if let Some(schema) = &self.schema {
             return schema.clone();
@@ -86,6 +118,24 @@ impl ToolDefinition {
     /// ones accept `null`, and `additionalProperties` is `false`. A script's tool whose
     /// arguments cannot be written that way (an open object, an optional field) is sent with
     /// `"strict": false` and its schema as it is.
+    ///
+    /// ```
+    /// use serde_json::json;
+    /// use skills_embed::tools::{Settings, Tools};
+    /// # use skills_embed::{Fields, Skill, SkillSet, listing::ListingFormat};
+    /// # let pdf = Skill::owned(
+    /// #     Fields { name: "pdf".into(), description: "Read PDFs.".into(), ..Fields::default() },
+    /// #     "Use pdftotext.\n".into(),
+    /// #     vec![],
+    /// # );
+    /// # let set = SkillSet::from_skills(vec![pdf], &ListingFormat::Markdown);
+    /// let tool = Tools::new(set, Settings::default()).definitions()[0].to_openai();
+    /// assert_eq!(tool["type"], "function");
+    /// assert_eq!(tool["function"]["strict"], true);
+    /// let parameters = &tool["function"]["parameters"];
+    /// assert_eq!(parameters["required"], json!(["skill", "path", "section", "offset", "chunk"]));
+    /// assert_eq!(parameters["properties"]["path"]["type"], json!(["string", "null"]));
+    /// ```
     pub fn to_openai(&self) -> Value {
         if let Some(schema) = &self.schema {
             return json!({
@@ -132,11 +182,41 @@ impl ToolDefinition {
     }
 
     /// An Anthropic tool: `name`, `description`, `input_schema`.
+    ///
+    /// ```
+    /// use skills_embed::tools::{Settings, Tools};
+    /// # use skills_embed::{Fields, Skill, SkillSet, listing::ListingFormat};
+    /// # let pdf = Skill::owned(
+    /// #     Fields { name: "pdf".into(), description: "Read PDFs.".into(), ..Fields::default() },
+    /// #     "Use pdftotext.\n".into(),
+    /// #     vec![],
+    /// # );
+    /// # let set = SkillSet::from_skills(vec![pdf], &ListingFormat::Markdown);
+    /// let load = &Tools::new(set, Settings::default()).definitions()[0];
+    /// let tool = load.to_anthropic();
+    /// assert_eq!(tool["name"], "load_skill");
+    /// assert_eq!(tool["input_schema"], load.json_schema());
+    /// ```
     pub fn to_anthropic(&self) -> Value {
         json!({ "name": self.name, "description": self.description, "input_schema": self.json_schema() })
     }
 
     /// An MCP tool: `name`, `description`, `inputSchema`.
+    ///
+    /// ```
+    /// use skills_embed::tools::{Settings, Tools};
+    /// # use skills_embed::{Fields, Skill, SkillSet, listing::ListingFormat};
+    /// # let pdf = Skill::owned(
+    /// #     Fields { name: "pdf".into(), description: "Read PDFs.".into(), ..Fields::default() },
+    /// #     "Use pdftotext.\n".into(),
+    /// #     vec![],
+    /// # );
+    /// # let set = SkillSet::from_skills(vec![pdf], &ListingFormat::Markdown);
+    /// let load = &Tools::new(set, Settings::default()).definitions()[0];
+    /// let tool = load.to_mcp();
+    /// assert_eq!(tool["name"], "load_skill");
+    /// assert_eq!(tool["inputSchema"], load.json_schema());
+    /// ```
     pub fn to_mcp(&self) -> Value {
         json!({ "name": self.name, "description": self.description, "inputSchema": self.json_schema() })
     }

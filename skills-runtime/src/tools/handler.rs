@@ -171,6 +171,27 @@ impl Tools {
 
     /// The "always" answers counted ([`Tools::with_grants`], and those a
     /// [`Session`](super::Session) records).
+    ///
+    /// ```
+    /// use skills_embed::policy::{Answer, Permissions, Subject};
+    /// use skills_embed::tools::{Session, Settings, Tools};
+    /// # use skills_embed::{Fields, Skill, SkillSet, listing::ListingFormat};
+    /// # let set = || {
+    /// #     let pdf = Skill::owned(
+    /// #         Fields { name: "pdf".into(), description: "D.".into(), ..Fields::default() },
+    /// #         "Use pdftotext.\n".into(),
+    /// #         vec![],
+    /// #     );
+    /// #     SkillSet::from_skills(vec![pdf], &ListingFormat::Markdown)
+    /// # };
+    /// let ask = || Settings { permissions: Permissions::new().ask("pdf"), ..Settings::default() };
+    /// let mut session = Session::new(Tools::new(set(), ask()));
+    /// let _waiting = session.handle("load_skill", r#"{"skill":"pdf"}"#);
+    /// let _sent = session.answer(&Subject::load("pdf"), Answer::Always);
+    /// // Tools for the next request, with the answers given so far: not asked again.
+    /// let tools = Tools::new(set(), ask()).with_grants(session.tools().grants().clone());
+    /// assert!(tools.handle("load_skill", r#"{"skill":"pdf"}"#).approval.is_none());
+    /// ```
     pub fn grants(&self) -> &Grants {
         &self.grants
     }
@@ -288,6 +309,25 @@ impl Tools {
     }
 
     /// The L1 listing of the visible skills.
+    ///
+    /// ```
+    /// use skills_embed::policy::Permissions;
+    /// use skills_embed::tools::{Settings, Tools};
+    /// use skills_embed::listing::ListingOptions;
+    /// # use skills_embed::{Fields, Skill, SkillSet, listing::ListingFormat};
+    /// # let skill = |name: &str, description: &str| Skill::owned(
+    /// #     Fields { name: name.into(), description: description.into(), ..Fields::default() },
+    /// #     String::new(),
+    /// #     vec![],
+    /// # );
+    /// let set = SkillSet::from_skills(
+    ///     vec![skill("pdf", "Read PDFs."), skill("secret", "Internal.")],
+    ///     &ListingFormat::Markdown,
+    /// );
+    /// let deny = Permissions::new().deny("secret");
+    /// let tools = Tools::new(set, Settings { permissions: deny, ..Settings::default() });
+    /// assert_eq!(tools.listing(&ListingOptions::default()), "- pdf: Read PDFs.\n");
+    /// ```
     pub fn listing(&self, options: &ListingOptions) -> String {
         let located: Vec<(&Skill, Option<String>)> = self
             .visible()
@@ -513,6 +553,28 @@ impl Tools {
     /// a call under `ask` without a grant for the skill's content is not answered, its answer
     /// names the subject in [`ToolOutput::approval`] (a [`Session`](super::Session) keeps it
     /// until the user answers).
+    ///
+    /// ```
+    /// use skills_embed::policy::{Permissions, Subject};
+    /// use skills_embed::tools::{Settings, Tools};
+    /// # use skills_embed::{Fields, Skill, SkillSet, listing::ListingFormat};
+    /// # let skill = |name: &str| Skill::owned(
+    /// #     Fields { name: name.into(), description: "D.".into(), ..Fields::default() },
+    /// #     format!("Body of {name}.\n"),
+    /// #     vec![],
+    /// # );
+    /// let set = SkillSet::from_skills(
+    ///     vec![skill("pdf"), skill("deploy")],
+    ///     &ListingFormat::Markdown,
+    /// );
+    /// let ask = Permissions::new().ask("deploy");
+    /// let tools = Tools::new(set, Settings { permissions: ask, ..Settings::default() });
+    /// assert!(tools.handle("load_skill", r#"{"skill":"pdf"}"#).text.contains("Body of pdf."));
+    /// let waiting = tools.handle("load_skill", r#"{"skill":"deploy"}"#);
+    /// assert_eq!(waiting.approval, Some(Subject::load("deploy")));
+    /// let wrong = tools.handle("load_skill", r#"{"skill":"pfd"}"#);
+    /// assert!(wrong.is_error && wrong.text.contains(r#"Did you mean "pdf"?"#), "{}", wrong.text);
+    /// ```
     #[must_use = "the call was answered (a script may have run): give `text` to the model"]
     pub fn handle(&self, tool_name: &str, arguments: &str) -> ToolOutput {
         let call = match self.parse(tool_name, arguments) {

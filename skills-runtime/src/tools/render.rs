@@ -14,6 +14,25 @@ use crate::policy::Subject;
 use crate::text::{self, echo, excerpt};
 
 /// What a tool call returns to the model, and what the host may want to know about it.
+///
+/// ```
+/// use skills_embed::policy::{Permissions, Subject};
+/// use skills_embed::tools::{Settings, Tools};
+/// # use skills_embed::{Fields, Skill, SkillSet, listing::ListingFormat};
+/// # let pdf = Skill::owned(
+/// #     Fields { name: "pdf".into(), description: "Read PDFs.".into(), ..Fields::default() },
+/// #     "Use pdftotext.\n".into(),
+/// #     vec![],
+/// # );
+/// # let set = SkillSet::from_skills(vec![pdf], &ListingFormat::Markdown);
+/// let tools = Tools::new(set, Settings::default());
+/// let out = tools.handle("load_skill", r#"{"skill":"pdf"}"#);
+/// assert!(!out.is_error && out.text.contains("Use pdftotext."));
+/// assert_eq!((out.report.unwrap().skill, out.approval), ("pdf".to_owned(), None));
+/// let out = tools.handle("load_skill", r#"{"skill":"docx"}"#);
+/// assert!(out.is_error && out.report.is_none());
+/// assert!(out.text.starts_with(r#"Skill "docx" not found."#), "{}", out.text);
+/// ```
 #[derive(Debug, Clone, PartialEq, Eq)]
 pub struct ToolOutput {
     /// The text for the model.

@@ -56,6 +56,30 @@ impl std::fmt::Debug for dyn FileRunner {
 }
 
 /// One run of a script file: what a [`FileRunner`] is given.
+///
+/// ```
+/// use skills_embed::tools::{FileRun, FileRunner, Settings, Tools};
+/// use skills_embed::ScriptError;
+/// # use skills_embed::{File, Fields, Skill, SkillSet, listing::ListingFormat};
+/// /// Says what it was asked to run.
+/// struct Describe;
+/// impl FileRunner for Describe {
+///     fn run(&self, run: FileRun<'_>) -> Result<String, ScriptError> {
+///         Ok(format!("{} {} {:?} {:?}", run.skill, run.path, run.argv, run.timeout))
+///     }
+/// }
+/// # let skill = Skill::owned(
+/// #     Fields { name: "pdf".into(), description: "Read PDFs.".into(), ..Fields::default() },
+/// #     "Run scripts/text.sh.\n".into(),
+/// #     vec![File::owned("scripts/text.sh".into(), b"pdftotext \"$1\" -\n".to_vec(), true)],
+/// # );
+/// # let set = SkillSet::from_skills(vec![skill], &ListingFormat::Markdown);
+/// let settings = Settings::default().with_file_runner(std::sync::Arc::new(Describe));
+/// let tools = Tools::new(set, settings);
+/// let call = r#"{"script": "pdf/scripts/text.sh", "args": {"argv": ["a.pdf"]}}"#;
+/// let out = tools.handle("run_skill_script", call);
+/// assert!(out.text.ends_with(r#"pdf scripts/text.sh ["a.pdf"] 30s"#), "{}", out.text);
+/// ```
 #[derive(Debug, Clone, Copy)]
 #[non_exhaustive]
 pub struct FileRun<'a> {

@@ -202,6 +202,30 @@ pub struct Settings {
 
 /// What a host calls out to, set through [`Settings`]' `with_*` methods: how the user is
 /// asked, who runs script files, what writes skills to disk.
+///
+/// ```
+/// use std::sync::Arc;
+/// use skills_embed::tools::{FileRun, FileRunner, Settings, ToolStyle, Tools};
+/// # use skills_embed::{File, Fields, ScriptError, Skill, SkillSet, listing::ListingFormat};
+/// # struct Echo;
+/// # impl FileRunner for Echo {
+/// #     fn run(&self, run: FileRun<'_>) -> Result<String, ScriptError> { Ok(run.path.to_owned()) }
+/// # }
+/// # let skill = Skill::owned(
+/// #     Fields { name: "pdf".into(), description: "Read PDFs.".into(), ..Fields::default() },
+/// #     "Run scripts/text.sh.\n".into(),
+/// #     vec![File::owned("scripts/text.sh".into(), b"pdftotext \"$1\" -\n".to_vec(), true)],
+/// # );
+/// # let set = SkillSet::from_skills(vec![skill], &ListingFormat::Markdown);
+/// let with_runner = Settings::default().with_file_runner(Arc::new(Echo));
+/// // Other settings with the same hooks: the script file is still a tool of its own.
+/// let hooks = with_runner.hooks;
+/// let split = Settings { style: ToolStyle::Split, hooks, ..Settings::default() };
+/// let definitions = Tools::new(set, split).definitions();
+/// let names: Vec<&str> = definitions.iter().map(|d| d.name.as_str()).collect();
+/// // The split style's three tools, then one for the script file:
+/// assert_eq!(names[3..], ["pdf__scripts_text_sh"]);
+/// ```
 #[derive(Clone, Default)]
 pub struct Hooks {
     approval: Option<Approver>,
@@ -352,6 +376,23 @@ impl Settings {
 pub(crate) const RUN_SKILL_SCRIPT: &str = "run_skill_script";
 
 /// Which tools the model gets; named `unified` or `split`.
+///
+/// ```
+/// use skills_embed::tools::{Settings, ToolStyle, Tools};
+/// # use skills_embed::{Fields, Skill, SkillSet, listing::ListingFormat};
+/// # let pdf = Skill::owned(
+/// #     Fields { name: "pdf".into(), description: "Read PDFs.".into(), ..Fields::default() },
+/// #     "Use pdftotext.\n".into(),
+/// #     vec![],
+/// # );
+/// # let set = SkillSet::from_skills(vec![pdf], &ListingFormat::Markdown);
+/// let style: ToolStyle = "split".parse()?;
+/// let tools = Tools::new(set, Settings { style, ..Settings::default() });
+/// let names: Vec<String> = tools.definitions().into_iter().map(|d| d.name).collect();
+/// assert_eq!(names, ["read_skill", "read_skill_resource", "load_skill_chunk"]);
+/// assert!(tools.handle("read_skill", r#"{"skill":"pdf"}"#).text.contains("Use pdftotext."));
+/// # Ok::<(), strum::ParseError>(())
+/// ```
 #[derive(
     Debug,
     Clone,
@@ -375,6 +416,24 @@ pub enum ToolStyle {
 }
 
 /// How a loaded file is framed for the model; named `brackets` or `xml`.
+///
+/// ```
+/// use skills_embed::tools::{OutputShape, Settings, Tools};
+/// # use skills_embed::{Fields, Skill, SkillSet, listing::ListingFormat};
+/// # let pdf = Skill::owned(
+/// #     Fields { name: "pdf".into(), description: "Read PDFs.".into(), ..Fields::default() },
+/// #     "Use pdftotext.\n".into(),
+/// #     vec![],
+/// # );
+/// # let set = SkillSet::from_skills(vec![pdf], &ListingFormat::Markdown);
+/// let shape: OutputShape = "xml".parse()?;
+/// let tools = Tools::new(set, Settings { shape, ..Settings::default() });
+/// let out = tools.handle("load_skill", r#"{"skill":"pdf"}"#);
+/// let head = r#"<skill_content name="pdf" source="disk" path="SKILL.md""#;
+/// assert!(out.text.starts_with(head), "{}", out.text);
+/// assert!(out.text.contains("Use pdftotext.\n</skill_content>"), "{}", out.text);
+/// # Ok::<(), strum::ParseError>(())
+/// ```
 #[derive(
     Debug,
     Clone,
@@ -520,6 +579,14 @@ impl PartialEq<ToolName> for &str {
 }
 
 /// A name refused as a [`ToolName`]: the name (clipped) and what is wrong with it.
+///
+/// ```
+/// use skills_embed::tools::{ToolName, ToolNameError};
+/// let err: ToolNameError = "load skill".parse::<ToolName>().unwrap_err();
+/// assert_eq!((err.name.as_str(), err.problem.as_str()), ("load skill", "has ' ' at byte 4"));
+/// let err = "x".repeat(65).parse::<ToolName>().unwrap_err();
+/// assert_eq!(err.problem, "is 65 characters long");
+/// ```
 #[derive(Debug, Clone, PartialEq, Eq, thiserror::Error)]
 #[error(
     "Tool name {} {problem}. A tool name is 1 to 64 characters, each an ASCII letter, a digit, \

@@ -99,9 +99,9 @@ pub struct InstallEntry {
     pub state: SkillState,
     /// The version of the tool that installed what is there, when ours.
     pub installed_version: Option<String>,
-    /// What was done (or, in a dry run or a status, what would be): `installed`, `updated`,
-    /// `removed`, `replaced`, `unchanged`, `left alone`, `failed`, with `would ` before it when
-    /// nothing was written.
+    /// What was done (or, in a dry run, what would be): `installed`, `updated`, `removed`,
+    /// `replaced`, `unchanged`, `left alone` (and why), `failed`, with `would be ` before a write
+    /// or removal a dry run left out. Empty in a status, which only reads the states.
     pub action: String,
     /// Where a replaced skill was moved (`--force`).
     pub backup: Option<PathBuf>,
@@ -113,6 +113,24 @@ pub struct InstallEntry {
 impl InstallEntry {
     /// Whether the skill was left as it was although the run was asked to change it: modified
     /// or foreign without `force`, or a write that failed. See [`InstallEntry`] for an example.
+    ///
+    /// ```
+    /// use skills_embed::disk::Install;
+    /// # use skills_embed::{Fields, Skill, SkillSet, listing::ListingFormat};
+    /// # let notes = |body: &str| SkillSet::from_skills(vec![Skill::owned(
+    /// #     Fields { name: "notes".into(), description: "Notes.".into(), ..Default::default() },
+    /// #     body.into(),
+    /// #     vec![],
+    /// # )], &ListingFormat::Markdown);
+    /// let dir = tempfile::tempdir()?;
+    /// let install = Install::new("mytool", "1.0.0").dir(dir.path());
+    /// assert!(!install.install(&notes("v1\n"))?.entries[0].left_alone()); // installed
+    /// std::fs::write(dir.path().join("notes/SKILL.md"), "edited by hand")?;
+    /// let report = install.install(&notes("v2\n"))?;
+    /// assert!(report.entries[0].left_alone()); // modified: not overwritten
+    /// assert_eq!(std::fs::read_to_string(dir.path().join("notes/SKILL.md"))?, "edited by hand");
+    /// # Ok::<(), Box<dyn std::error::Error>>(())
+    /// ```
     pub fn left_alone(&self) -> bool {
         self.left_alone
     }
@@ -186,6 +204,23 @@ pub struct InstallReport {
 impl InstallReport {
     /// Whether anything was left alone (the `skills` CLI then exits with status 1). See
     /// [`InstallReport`] for an example.
+    ///
+    /// ```
+    /// use skills_embed::disk::Install;
+    /// # use skills_embed::{Fields, Skill, SkillSet, listing::ListingFormat};
+    /// # let notes = |body: &str| SkillSet::from_skills(vec![Skill::owned(
+    /// #     Fields { name: "notes".into(), description: "Notes.".into(), ..Default::default() },
+    /// #     body.into(),
+    /// #     vec![],
+    /// # )], &ListingFormat::Markdown);
+    /// let dir = tempfile::tempdir()?;
+    /// std::fs::create_dir(dir.path().join("notes"))?; // someone else's folder
+    /// let install = Install::new("mytool", "1.0.0").dir(dir.path());
+    /// let report = install.install(&notes("v1\n"))?;
+    /// assert!(report.left_alone()); // a command line would exit with status 1
+    /// assert!(!install.force(true).install(&notes("v1\n"))?.left_alone());
+    /// # Ok::<(), Box<dyn std::error::Error>>(())
+    /// ```
     pub fn left_alone(&self) -> bool {
         self.entries.iter().any(InstallEntry::left_alone)
     }
@@ -524,6 +559,24 @@ impl Install {
 
     /// The state of every skill of `set` in every destination, and of the orphans: writes
     /// nothing. See [`Install`] for an example.
+    ///
+    /// ```
+    /// use skills_embed::disk::{Install, SkillState};
+    /// # use skills_embed::{Fields, Skill, SkillSet, listing::ListingFormat};
+    /// # let notes = |body: &str| SkillSet::from_skills(vec![Skill::owned(
+    /// #     Fields { name: "notes".into(), description: "Notes.".into(), ..Default::default() },
+    /// #     body.into(),
+    /// #     vec![],
+    /// # )], &ListingFormat::Markdown);
+    /// let dir = tempfile::tempdir()?;
+    /// let install = Install::new("mytool", "1.0.0").dir(dir.path());
+    /// assert_eq!(install.status(&notes("v1\n"))?.entries[0].state, SkillState::Missing);
+    /// install.install(&notes("v1\n"))?;
+    /// let status = install.status(&notes("v2\n"))?;
+    /// assert_eq!(status.entries[0].state, SkillState::Outdated);
+    /// assert!(std::fs::read_to_string(dir.path().join("notes/SKILL.md"))?.ends_with("v1\n"));
+    /// # Ok::<(), Box<dyn std::error::Error>>(())
+    /// ```
     pub fn status<Id>(&self, set: &SkillSet<Id>) -> Result<InstallReport, InstallError> {
         self.run(set, Op::Status, &mut |_| {})
     }
@@ -531,6 +584,26 @@ impl Install {
     /// Writes missing and outdated skills, removes orphans, and leaves modified and foreign
     /// ones alone unless [`force`](Install::force). A skill that cannot be written is reported
     /// in its entry and does not stop the others. See [`Install`] for an example.
+    ///
+    /// ```
+    /// use skills_embed::disk::{Install, SkillState};
+    /// # use skills_embed::{Fields, Skill, SkillSet, listing::ListingFormat};
+    /// # let notes = |body: &str| SkillSet::from_skills(vec![Skill::owned(
+    /// #     Fields { name: "notes".into(), description: "Notes.".into(), ..Default::default() },
+    /// #     body.into(),
+    /// #     vec![],
+    /// # )], &ListingFormat::Markdown);
+    /// let dir = tempfile::tempdir()?;
+    /// let install = Install::new("mytool", "1.0.0").dir(dir.path());
+    /// let first = install.install(&notes("v1\n"))?;
+    /// let first = &first.entries[0];
+    /// assert_eq!((first.state, first.action.as_str()), (SkillState::Missing, "installed"));
+    /// let again = install.install(&notes("v2\n"))?;
+    /// let again = &again.entries[0];
+    /// assert_eq!((again.state, again.action.as_str()), (SkillState::Outdated, "updated"));
+    /// assert!(std::fs::read_to_string(dir.path().join("notes/SKILL.md"))?.ends_with("v2\n"));
+    /// # Ok::<(), Box<dyn std::error::Error>>(())
+    /// ```
     pub fn install<Id>(&self, set: &SkillSet<Id>) -> Result<InstallReport, InstallError> {
         self.run(set, Op::Install, &mut |_| {})
     }

@@ -342,6 +342,27 @@ impl IndexReader {
     /// A reader of the index at `location`: a `http://` or `https://` URL, or a file path. A
     /// URL with no path, or a folder, means the site's `/.well-known/agent-skills/index.json`.
     /// See [`IndexReader`] for an example.
+    ///
+    /// ```
+    /// use skills_embed::package::IndexReader;
+    /// # use skills_embed::{Fields, Skill, SkillSet, listing::ListingFormat, package::Archive};
+    /// # let skill = |name: &str| Skill::owned(
+    /// #     Fields { name: name.into(), description: "A skill.".into(), ..Default::default() },
+    /// #     "# Steps\n".into(),
+    /// #     vec![],
+    /// # );
+    /// # let set = SkillSet::from_skills(
+    /// #     vec![skill("pdf"), skill("docx")],
+    /// #     &ListingFormat::Markdown,
+    /// # );
+    /// let site = tempfile::tempdir()?;
+    /// Archive::new(&set).well_known(site.path())?; // publishes "docx" and "pdf"
+    /// let no_network = |url: &str, _max: u64| Err(format!("offline ({url})"));
+    /// let fetched = IndexReader::new(site.path().to_str().unwrap()).read(no_network)?;
+    /// assert!(fetched.source.ends_with(".well-known/agent-skills/index.json"));
+    /// assert_eq!(fetched.set.names().collect::<Vec<_>>(), ["docx", "pdf"]);
+    /// # Ok::<(), Box<dyn std::error::Error>>(())
+    /// ```
     pub fn new(location: impl Into<String>) -> IndexReader {
         IndexReader {
             location: location.into(),
@@ -357,12 +378,44 @@ impl IndexReader {
     }
 
     /// The location given to [`new`](IndexReader::new). See [`IndexReader`] for an example.
+    ///
+    /// ```
+    /// use skills_embed::package::IndexReader;
+    /// let reader = IndexReader::new("https://example.com");
+    /// assert_eq!(reader.location(), "https://example.com"); // as given
+    /// let err = reader.read(|url, _| Err(format!("offline ({url})"))).unwrap_err();
+    /// let asked = "https://example.com/.well-known/agent-skills/index.json";
+    /// assert!(err.to_string().contains(asked), "{err}");
+    /// ```
     pub fn location(&self) -> &str {
         &self.location
     }
 
     /// Only these skills (by name), each of which must be in the index; none (the default)
     /// means all of them. See [`IndexReader`] for an example.
+    ///
+    /// ```
+    /// use skills_embed::package::{IndexError, IndexReader};
+    /// # use skills_embed::{Fields, Skill, SkillSet, listing::ListingFormat, package::Archive};
+    /// # let skill = |name: &str| Skill::owned(
+    /// #     Fields { name: name.into(), description: "A skill.".into(), ..Default::default() },
+    /// #     "# Steps\n".into(),
+    /// #     vec![],
+    /// # );
+    /// # let set = SkillSet::from_skills(
+    /// #     vec![skill("pdf"), skill("docx")],
+    /// #     &ListingFormat::Markdown,
+    /// # );
+    /// let site = tempfile::tempdir()?;
+    /// Archive::new(&set).well_known(site.path())?; // publishes "docx" and "pdf"
+    /// let site_dir = site.path().to_str().unwrap();
+    /// let reader = |names: &[&str]| IndexReader::new(site_dir).skills(names.to_vec());
+    /// let fetched = reader(&["pdf"]).read(|url, _| Err(url.to_owned()))?;
+    /// assert_eq!(fetched.set.names().collect::<Vec<_>>(), ["pdf"]);
+    /// let err = reader(&["pfd"]).read(|url, _| Err(url.to_owned())).unwrap_err();
+    /// assert!(matches!(err, IndexError::NoSkill { ref wanted, .. } if wanted == "pfd"));
+    /// # Ok::<(), Box<dyn std::error::Error>>(())
+    /// ```
     pub fn skills(mut self, names: impl IntoIterator<Item = impl Into<String>>) -> IndexReader {
         self.skills = names.into_iter().map(Into::into).collect();
         self
@@ -382,6 +435,26 @@ impl IndexReader {
 
     /// The cap on one file, in bytes (default 2,000,000, the validator's resource cap).
     /// See [`IndexReader`] for an example.
+    ///
+    /// ```
+    /// use skills_embed::package::{IndexError, IndexReader};
+    /// # use skills_embed::{Fields, Skill, SkillSet, listing::ListingFormat, package::Archive};
+    /// # let skill = |name: &str| Skill::owned(
+    /// #     Fields { name: name.into(), description: "A skill.".into(), ..Default::default() },
+    /// #     "# Steps\n".into(),
+    /// #     vec![],
+    /// # );
+    /// # let set = SkillSet::from_skills(
+    /// #     vec![skill("pdf"), skill("docx")],
+    /// #     &ListingFormat::Markdown,
+    /// # );
+    /// let site = tempfile::tempdir()?;
+    /// Archive::new(&set).well_known(site.path())?; // publishes "docx" and "pdf"
+    /// let tight = IndexReader::new(site.path().to_str().unwrap()).max_file_bytes(10);
+    /// let err = tight.read(|url, _| Err(url.to_owned())).unwrap_err();
+    /// assert!(matches!(err, IndexError::TooLarge { limit: 10, what: "one file", .. }), "{err}");
+    /// # Ok::<(), Box<dyn std::error::Error>>(())
+    /// ```
     pub fn max_file_bytes(mut self, bytes: u64) -> IndexReader {
         self.max_file_bytes = bytes;
         self
@@ -424,6 +497,31 @@ impl IndexReader {
     /// `max + 1` bytes, since more than `max` is refused, and say in its error what went wrong.
     /// An index on disk, and the artifacts it names by relative URL, are read without it. See
     /// [`FetchedIndex`] for an example.
+    ///
+    /// ```
+    /// use skills_embed::package::IndexReader;
+    /// # use skills_embed::{Fields, Skill, SkillSet, listing::ListingFormat, package::Archive};
+    /// # let skill = |name: &str| Skill::owned(
+    /// #     Fields { name: name.into(), description: "A skill.".into(), ..Default::default() },
+    /// #     "# Steps\n".into(),
+    /// #     vec![],
+    /// # );
+    /// # let set = SkillSet::from_skills(
+    /// #     vec![skill("pdf"), skill("docx")],
+    /// #     &ListingFormat::Markdown,
+    /// # );
+    /// let site = tempfile::tempdir()?;
+    /// Archive::new(&set).well_known(site.path())?; // publishes "docx" and "pdf"
+    /// // A fetcher over the files just published, standing in for an HTTP client:
+    /// let fetch = |url: &str, _max: u64| -> Result<Vec<u8>, String> {
+    ///     let path = url.strip_prefix("https://example.com/").ok_or("not this site")?;
+    ///     std::fs::read(site.path().join(path)).map_err(|e| e.to_string())
+    /// };
+    /// let fetched = IndexReader::new("https://example.com").read(fetch)?;
+    /// assert_eq!(fetched.source, "https://example.com/.well-known/agent-skills/index.json");
+    /// assert_eq!(fetched.set.names().collect::<Vec<_>>(), ["docx", "pdf"]);
+    /// # Ok::<(), Box<dyn std::error::Error>>(())
+    /// ```
     ///
     /// # Errors
     ///

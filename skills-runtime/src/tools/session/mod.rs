@@ -18,6 +18,24 @@ use crate::tools::{Call, ToolOutput, Tools};
 pub use reattach::Reattached;
 
 /// Something the host may want to react to.
+///
+/// ```
+/// use skills_embed::tools::{Event, Session, Settings, Tools};
+/// # use skills_embed::{Fields, Skill, SkillSet, listing::ListingFormat};
+/// # let pdf = Skill::owned(
+/// #     Fields { name: "pdf".into(), description: "Read PDFs.".into(), ..Fields::default() },
+/// #     "Use pdftotext.\n".into(),
+/// #     vec![],
+/// # );
+/// # let set = SkillSet::from_skills(vec![pdf], &ListingFormat::Markdown);
+/// let mut session = Session::new(Tools::new(set, Settings::default()));
+/// let _sent = session.handle("load_skill", r#"{"skill":"pdf"}"#);
+/// session.unload("pdf");
+/// let events = session.drain_events();
+/// assert_eq!(events[0], Event::Loaded { skill: "pdf".into() });
+/// // One line each, for a log:
+/// assert_eq!(events[1].to_string(), "unloaded pdf (unloaded by the host)");
+/// ```
 #[derive(Debug, Clone, PartialEq, Eq)]
 #[non_exhaustive]
 pub enum Event {
@@ -209,6 +227,21 @@ impl Session {
 
     /// A new conversation over `tools` (and the grants they hold: see
     /// [`Tools::with_grants`]).
+    ///
+    /// ```
+    /// use skills_embed::tools::{Session, Settings, Tools};
+    /// # use skills_embed::{Fields, Skill, SkillSet, listing::ListingFormat};
+    /// # let pdf = Skill::owned(
+    /// #     Fields { name: "pdf".into(), description: "Read PDFs.".into(), ..Fields::default() },
+    /// #     "Use pdftotext.\n".into(),
+    /// #     vec![],
+    /// # );
+    /// # let set = SkillSet::from_skills(vec![pdf], &ListingFormat::Markdown);
+    /// let mut session = Session::new(Tools::new(set, Settings::default()));
+    /// assert!(session.active_skills().next().is_none());
+    /// let _sent = session.handle("load_skill", r#"{"skill":"pdf"}"#);
+    /// assert_eq!(session.active_skills().collect::<Vec<_>>(), ["pdf"]);
+    /// ```
     pub fn new(tools: Tools) -> Self {
         Session {
             tools,
@@ -233,6 +266,22 @@ impl Session {
     }
 
     /// Unloads a skill (and its tools) after this many turns without use.
+    ///
+    /// ```
+    /// use skills_embed::tools::{Event, Session, Settings, Tools};
+    /// # use skills_embed::{Fields, Skill, SkillSet, listing::ListingFormat};
+    /// # let pdf = Skill::owned(
+    /// #     Fields { name: "pdf".into(), description: "Read PDFs.".into(), ..Fields::default() },
+    /// #     "Use pdftotext.\n".into(),
+    /// #     vec![],
+    /// # );
+    /// # let set = SkillSet::from_skills(vec![pdf], &ListingFormat::Markdown);
+    /// let mut session = Session::new(Tools::new(set, Settings::default())).unload_after(1);
+    /// let _sent = session.handle("load_skill", r#"{"skill":"pdf"}"#);
+    /// session.next_turn();
+    /// assert!(session.active_skills().next().is_none());
+    /// assert_eq!(session.drain_events().last(), Some(&Event::Idle { skill: "pdf".into() }));
+    /// ```
     pub fn unload_after(mut self, turns: u64) -> Self {
         self.state.unload_after = Some(turns.max(1));
         self
@@ -241,12 +290,50 @@ impl Session {
     /// The tools this session answers for, and the "always" answers given in it
     /// ([`Tools::grants`]: they serialise, and carry into a session over a reloaded set with
     /// [`Tools::with_grants`]).
+    ///
+    /// ```
+    /// use skills_embed::policy::{Answer, Permissions, Subject};
+    /// use skills_embed::tools::{Session, Settings, Tools};
+    /// # use skills_embed::{Fields, Skill, SkillSet, listing::ListingFormat};
+    /// # let pdf = Skill::owned(
+    /// #     Fields { name: "pdf".into(), description: "Read PDFs.".into(), ..Fields::default() },
+    /// #     "Use pdftotext.\n".into(),
+    /// #     vec![],
+    /// # );
+    /// # let set = SkillSet::from_skills(vec![pdf], &ListingFormat::Markdown);
+    /// let ask = Settings { permissions: Permissions::new().ask("pdf"), ..Settings::default() };
+    /// let mut session = Session::new(Tools::new(set, ask));
+    /// let _waiting = session.handle("load_skill", r#"{"skill":"pdf"}"#);
+    /// let _sent = session.answer(&Subject::load("pdf"), Answer::Always);
+    /// // The "always" answer, saved to carry into the next conversation:
+    /// let saved = serde_json::to_string(session.tools().grants())?;
+    /// assert!(saved.starts_with(r#"{"pdf":""#), "{saved}");
+    /// # Ok::<(), serde_json::Error>(())
+    /// ```
     pub fn tools(&self) -> &Tools {
         &self.tools
     }
 
     /// Answers a tool call and remembers what it loaded. A body already loaded is not sent
     /// again ([`Session::unload`] it first to send it again).
+    ///
+    /// ```
+    /// use skills_embed::tools::{Session, Settings, Tools};
+    /// # use skills_embed::{Fields, Skill, SkillSet, listing::ListingFormat};
+    /// # let pdf = Skill::owned(
+    /// #     Fields { name: "pdf".into(), description: "Read PDFs.".into(), ..Fields::default() },
+    /// #     "Use pdftotext.\n".into(),
+    /// #     vec![],
+    /// # );
+    /// # let set = SkillSet::from_skills(vec![pdf], &ListingFormat::Markdown);
+    /// let mut session = Session::new(Tools::new(set, Settings::default()));
+    /// let first = session.handle("load_skill", r#"{"skill":"pdf"}"#);
+    /// assert!(first.text.contains("Use pdftotext."));
+    /// let again = session.handle("load_skill", r#"{"skill":"pdf"}"#);
+    /// assert!(again.text.starts_with(r#"Skill "pdf" is already loaded"#));
+    /// session.unload("pdf");
+    /// assert!(session.handle("load_skill", r#"{"skill":"pdf"}"#).text.contains("Use pdftotext."));
+    /// ```
     #[must_use = "the session now counts this load as sent: give `text` to the model (or `unload` the skill)"]
     pub fn handle(&mut self, tool_name: &str, arguments: &str) -> ToolOutput {
         match self.tools.parse(tool_name, arguments) {
@@ -379,6 +466,24 @@ impl Session {
     }
 
     /// What waits for the user's approval.
+    ///
+    /// ```
+    /// use skills_embed::policy::{Permissions, Subject};
+    /// use skills_embed::tools::{Session, Settings, Tools};
+    /// # use skills_embed::{Fields, Skill, SkillSet, listing::ListingFormat};
+    /// # let pdf = Skill::owned(
+    /// #     Fields { name: "pdf".into(), description: "Read PDFs.".into(), ..Fields::default() },
+    /// #     "Use pdftotext.\n".into(),
+    /// #     vec![],
+    /// # );
+    /// # let set = SkillSet::from_skills(vec![pdf], &ListingFormat::Markdown);
+    /// let ask = Settings { permissions: Permissions::new().ask("pdf"), ..Settings::default() };
+    /// let mut session = Session::new(Tools::new(set, ask));
+    /// assert!(session.pending_approvals().next().is_none());
+    /// let waiting = session.handle("load_skill", r#"{"skill":"pdf"}"#);
+    /// assert_eq!(waiting.approval, Some(Subject::load("pdf")));
+    /// assert_eq!(session.pending_approvals().collect::<Vec<_>>(), [&Subject::load("pdf")]);
+    /// ```
     pub fn pending_approvals(&self) -> impl Iterator<Item = &Subject> {
         self.state.pending.keys()
     }
@@ -388,6 +493,28 @@ impl Session {
     /// a session over a set where the skill changed asks again, see
     /// [`Grants`](crate::policy::Grants)), `Reject` refuses it. `None` when nothing waits for
     /// that subject.
+    ///
+    /// ```
+    /// use skills_embed::policy::{Answer, Permissions, Subject};
+    /// use skills_embed::tools::{Session, Settings, Tools};
+    /// # use skills_embed::{Fields, Skill, SkillSet, listing::ListingFormat};
+    /// # let pdf = Skill::owned(
+    /// #     Fields { name: "pdf".into(), description: "Read PDFs.".into(), ..Fields::default() },
+    /// #     "Use pdftotext.\n".into(),
+    /// #     vec![],
+    /// # );
+    /// # let set = SkillSet::from_skills(vec![pdf], &ListingFormat::Markdown);
+    /// let ask = Settings { permissions: Permissions::new().ask("pdf"), ..Settings::default() };
+    /// let mut session = Session::new(Tools::new(set, ask));
+    /// let _waiting = session.handle("load_skill", r#"{"skill":"pdf"}"#);
+    /// let out = session.answer(&Subject::load("pdf"), Answer::Once).unwrap();
+    /// assert!(out.text.contains("Use pdftotext."));
+    /// assert!(session.answer(&Subject::load("pdf"), Answer::Once).is_none()); // nothing waits
+    ///
+    /// let _waiting = session.handle("load_skill", r#"{"skill":"pdf"}"#); // asked again: `Once`
+    /// let out = session.answer(&Subject::load("pdf"), Answer::Reject).unwrap();
+    /// assert_eq!(out.text, r#"The user declined loading skill "pdf". Do the task without it."#);
+    /// ```
     #[must_use = "this is the load or run that waited for approval: give its `text` to the model"]
     pub fn answer(&mut self, subject: &Subject, answer: Answer) -> Option<ToolOutput> {
         let call = self.state.pending.remove(subject)?;
@@ -468,6 +595,23 @@ impl Session {
     }
 
     /// Starts the next turn: skills unused for the configured number of turns are unloaded.
+    ///
+    /// ```
+    /// use skills_embed::tools::{Session, Settings, Tools};
+    /// # use skills_embed::{Fields, Skill, SkillSet, listing::ListingFormat};
+    /// # let pdf = Skill::owned(
+    /// #     Fields { name: "pdf".into(), description: "Read PDFs.".into(), ..Fields::default() },
+    /// #     "Use pdftotext.\n".into(),
+    /// #     vec![],
+    /// # );
+    /// # let set = SkillSet::from_skills(vec![pdf], &ListingFormat::Markdown);
+    /// let mut session = Session::new(Tools::new(set, Settings::default())).unload_after(2);
+    /// let _sent = session.handle("load_skill", r#"{"skill":"pdf"}"#);
+    /// session.next_turn();
+    /// assert_eq!(session.active_skills().collect::<Vec<_>>(), ["pdf"]); // one turn idle
+    /// session.next_turn();
+    /// assert!(session.active_skills().next().is_none()); // two: unloaded
+    /// ```
     pub fn next_turn(&mut self) {
         self.state.turn += 1;
         let Some(limit) = self.state.unload_after else {
@@ -486,6 +630,22 @@ impl Session {
     }
 
     /// Unloads a skill now. Returns whether it was loaded.
+    ///
+    /// ```
+    /// use skills_embed::tools::{Event, Session, Settings, Tools};
+    /// # use skills_embed::{Fields, Skill, SkillSet, listing::ListingFormat};
+    /// # let pdf = Skill::owned(
+    /// #     Fields { name: "pdf".into(), description: "Read PDFs.".into(), ..Fields::default() },
+    /// #     "Use pdftotext.\n".into(),
+    /// #     vec![],
+    /// # );
+    /// # let set = SkillSet::from_skills(vec![pdf], &ListingFormat::Markdown);
+    /// let mut session = Session::new(Tools::new(set, Settings::default()));
+    /// let _sent = session.handle("load_skill", r#"{"skill":"pdf"}"#);
+    /// assert!(session.unload("pdf"));
+    /// assert!(!session.unload("pdf"));
+    /// assert_eq!(session.drain_events().last(), Some(&Event::Unloaded { skill: "pdf".into() }));
+    /// ```
     pub fn unload(&mut self, skill: &str) -> bool {
         self.remove(skill, |skill| Event::Unloaded { skill })
     }
@@ -502,12 +662,60 @@ impl Session {
     }
 
     /// The loaded skills, sorted by name.
+    ///
+    /// ```
+    /// use skills_embed::tools::{Session, Settings, Tools};
+    /// # use skills_embed::{Fields, Skill, SkillSet, listing::ListingFormat};
+    /// # let skill = |name: &str, tools: &[&str]| Skill::owned(
+    /// #     Fields {
+    /// #         name: name.into(),
+    /// #         description: "D.".into(),
+    /// #         allowed_tools: tools.iter().map(|t| t.to_string()).collect(),
+    /// #         ..Fields::default()
+    /// #     },
+    /// #     "Do it.\n".into(),
+    /// #     vec![],
+    /// # );
+    /// let set = SkillSet::from_skills(
+    ///     vec![skill("pdf", &[]), skill("docx", &[])],
+    ///     &ListingFormat::Markdown,
+    /// );
+    /// let mut session = Session::new(Tools::new(set, Settings::default()));
+    /// let _sent = session.handle("load_skill", r#"{"skill":"pdf"}"#);
+    /// let _sent = session.handle("load_skill", r#"{"skill":"docx"}"#);
+    /// assert_eq!(session.active_skills().collect::<Vec<_>>(), ["docx", "pdf"]);
+    /// ```
     pub fn active_skills(&self) -> impl Iterator<Item = &str> {
         self.state.active.keys().map(String::as_str)
     }
 
     /// The union of the active skills' `allowed-tools`, each once, in the order first declared
     /// (skills in name order). A tool is here exactly while an active skill declares it.
+    ///
+    /// ```
+    /// use skills_embed::tools::{Session, Settings, Tools};
+    /// # use skills_embed::{Fields, Skill, SkillSet, listing::ListingFormat};
+    /// # let skill = |name: &str, tools: &[&str]| Skill::owned(
+    /// #     Fields {
+    /// #         name: name.into(),
+    /// #         description: "D.".into(),
+    /// #         allowed_tools: tools.iter().map(|t| t.to_string()).collect(),
+    /// #         ..Fields::default()
+    /// #     },
+    /// #     "Do it.\n".into(),
+    /// #     vec![],
+    /// # );
+    /// let set = SkillSet::from_skills(
+    ///     vec![skill("docx", &["Read", "Write"]), skill("pdf", &["Bash", "Read"])],
+    ///     &ListingFormat::Markdown,
+    /// );
+    /// let mut session = Session::new(Tools::new(set, Settings::default()));
+    /// let _sent = session.handle("load_skill", r#"{"skill":"pdf"}"#);
+    /// let _sent = session.handle("load_skill", r#"{"skill":"docx"}"#);
+    /// assert_eq!(session.active_tools(), ["Read", "Write", "Bash"]);
+    /// session.unload("docx");
+    /// assert_eq!(session.active_tools(), ["Bash", "Read"]);
+    /// ```
     pub fn active_tools(&self) -> Vec<&str> {
         let mut tools: Vec<&str> = Vec::new();
         for name in self.state.active.keys() {
@@ -541,6 +749,29 @@ impl Session {
     }
 
     /// The events since the last call.
+    ///
+    /// ```
+    /// use skills_embed::tools::{Event, Session, Settings, Tools};
+    /// # use skills_embed::{Fields, Skill, SkillSet, listing::ListingFormat};
+    /// # let skill = |name: &str, tools: &[&str]| Skill::owned(
+    /// #     Fields {
+    /// #         name: name.into(),
+    /// #         description: "D.".into(),
+    /// #         allowed_tools: tools.iter().map(|t| t.to_string()).collect(),
+    /// #         ..Fields::default()
+    /// #     },
+    /// #     "Do it.\n".into(),
+    /// #     vec![],
+    /// # );
+    /// let set = SkillSet::from_skills(vec![skill("pdf", &["Bash"])], &ListingFormat::Markdown);
+    /// let mut session = Session::new(Tools::new(set, Settings::default()));
+    /// let _sent = session.handle("load_skill", r#"{"skill":"pdf"}"#);
+    /// assert_eq!(
+    ///     session.drain_events(),
+    ///     [Event::Loaded { skill: "pdf".into() }, Event::ToolActivated("Bash".into())]
+    /// );
+    /// assert!(session.drain_events().is_empty()); // drained
+    /// ```
     pub fn drain_events(&mut self) -> Vec<Event> {
         std::mem::take(&mut self.state.events)
     }
@@ -553,6 +784,26 @@ impl Session {
     /// - `Eager`: the bodies of the skills the keyword matcher picks from `user_input` (those
     ///   skills count as loaded), and nothing about the others.
     /// - `Hybrid`: the named skills' bodies, then the progressive text for the rest.
+    ///
+    /// ```
+    /// use skills_embed::tools::{Disclosure, Session, Settings, Tools};
+    /// # use skills_embed::{Fields, Skill, SkillSet, listing::ListingFormat};
+    /// # let pdf = Skill::owned(
+    /// #     Fields { name: "pdf".into(), description: "Read PDFs.".into(), ..Fields::default() },
+    /// #     "Use pdftotext.\n".into(),
+    /// #     vec![],
+    /// # );
+    /// # let set = SkillSet::from_skills(vec![pdf], &ListingFormat::Markdown);
+    /// let mut session = Session::new(Tools::new(set, Settings::default()));
+    /// let listed = session.system_prompt(&Disclosure::Progressive, "");
+    /// assert!(listed.contains("pdf: Read PDFs.") && !listed.contains("Use pdftotext."));
+    /// assert!(session.active_skills().next().is_none());
+    ///
+    /// let hybrid = Disclosure::Hybrid { eager: vec!["pdf".into()] };
+    /// let injected = session.system_prompt(&hybrid, "");
+    /// assert!(injected.starts_with("<skill name=\"pdf\">\nUse pdftotext.\n</skill>\n"));
+    /// assert_eq!(session.active_skills().collect::<Vec<_>>(), ["pdf"]); // counts as loaded
+    /// ```
     #[must_use = "eager bodies in it now count as loaded: put the text in the system prompt"]
     pub fn system_prompt(&mut self, disclosure: &Disclosure, user_input: &str) -> String {
         prompt::system_prompt(self, disclosure, user_input)

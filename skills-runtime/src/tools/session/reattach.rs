@@ -48,6 +48,25 @@ pub struct Reattached {
 impl Reattached {
     /// The names of the skills re-attached, most recently loaded or invoked first (see the
     /// example on [`Reattached`]).
+    ///
+    /// ```
+    /// use skills_embed::tools::{Session, Settings, Tools};
+    /// # use skills_embed::{Fields, Skill, SkillSet, listing::ListingFormat};
+    /// # let skill = |name: &str| Skill::owned(
+    /// #     Fields { name: name.into(), description: "D.".into(), ..Fields::default() },
+    /// #     "Do it.\n".into(),
+    /// #     vec![],
+    /// # );
+    /// let set = SkillSet::from_skills(
+    ///     vec![skill("docx"), skill("pdf")],
+    ///     &ListingFormat::Markdown,
+    /// );
+    /// let mut session = Session::new(Tools::new(set, Settings::default()));
+    /// let _sent = session.handle("load_skill", r#"{"skill":"docx"}"#);
+    /// let _sent = session.handle("load_skill", r#"{"skill":"pdf"}"#);
+    /// let back = session.compact(Session::REATTACH_PER_SKILL, Session::REATTACH_TOTAL, None);
+    /// assert_eq!(back.skills().collect::<Vec<_>>(), ["pdf", "docx"]); // most recent first
+    /// ```
     pub fn skills(&self) -> impl Iterator<Item = &str> {
         self.blocks.iter().map(|b| b.skill.as_str())
     }
