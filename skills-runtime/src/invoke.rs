@@ -301,6 +301,19 @@ pub(crate) fn argument_names(skill: &Skill) -> Vec<String> {
 /// A body's placeholders multiply the arguments (a body of 1.98 MB with a 1 KB argument rendered
 /// 180 MB), so the size is worked out before anything is allocated and a text over this cap is a
 /// [`SkillError::TooLarge`] error instead.
+///
+/// ```
+/// use skills_embed::invoke::{self, MAX_RENDERED_BYTES};
+/// use skills_embed::{Fields, Skill, SkillError};
+/// let skill = |body| Skill::owned(Fields { name: "pdf".into(), ..Default::default() }, body, vec![]);
+/// // A body that fills the cap once the arguments are appended (`\n\nARGUMENTS: ab\n`).
+/// let body = "x".repeat(MAX_RENDERED_BYTES - "\n\nARGUMENTS: ab\n".len());
+/// assert_eq!(invoke::render(&skill(body.clone()), "ab", None).unwrap().len(), MAX_RENDERED_BYTES);
+/// // One byte more is refused, and the error names the cap.
+/// let err = invoke::render(&skill(body), "abc", None).unwrap_err();
+/// let SkillError::TooLarge { rendered, cap, .. } = err else { panic!("{err}") };
+/// assert_eq!((rendered, cap), (MAX_RENDERED_BYTES + 1, MAX_RENDERED_BYTES));
+/// ```
 pub const MAX_RENDERED_BYTES: usize = 2_000_000;
 
 /// A substitution refused because its text would be over [`MAX_RENDERED_BYTES`]; nothing of that

@@ -171,6 +171,33 @@ impl SkillTools {
     /// Tools over `source`, served with `settings`. Tools built from one value share its
     /// answers: an `Always` holds for every tool built from it, for the skill's content as
     /// approved (when a reload changes the skill, the next load asks again).
+    ///
+    /// ```
+    /// # use std::sync::{Arc, atomic::{AtomicUsize, Ordering}};
+    /// use skills_embed::{policy::{Answer, Permissions}, rig::SkillTools, tools::Settings};
+    /// # use skills_embed::{Fields, Skill, SkillSet, listing::ListingFormat};
+    /// # let fields = Fields { name: "pdf".into(), description: "PDFs.".into(), ..Default::default() };
+    /// # let pdf = Skill::owned(fields, "".into(), vec![]);
+    /// # let set = SkillSet::from_skills(vec![pdf], &ListingFormat::Markdown);
+    /// # fn block_on<F: std::future::Future>(f: F) -> F::Output {
+    /// #     let mut f = std::pin::pin!(f);
+    /// #     let mut cx = std::task::Context::from_waker(std::task::Waker::noop());
+    /// #     loop { if let std::task::Poll::Ready(v) = f.as_mut().poll(&mut cx) { return v; } }
+    /// # }
+    /// let asked = Arc::new(AtomicUsize::new(0));
+    /// let counter = Arc::clone(&asked);
+    /// let ask = Settings { permissions: Permissions::new().ask("pdf"), ..Settings::default() };
+    /// let settings = ask.with_approval(move |_| {
+    ///     counter.fetch_add(1, Ordering::SeqCst);
+    ///     async { Answer::Always }
+    /// });
+    /// let skill_tools = SkillTools::new(set, settings);
+    /// for tools in [skill_tools.tools(), skill_tools.tools()] {
+    ///     block_on(tools[0].execute(serde_json::json!({"skill": "pdf"}))).unwrap();
+    /// }
+    /// // Asked once: the `Always` holds for every tool built from `skill_tools`.
+    /// assert_eq!(asked.load(Ordering::SeqCst), 1);
+    /// ```
     pub fn new(source: impl Into<Source>, settings: Settings) -> Self {
         SkillTools {
             source: source.into(),

@@ -6,6 +6,19 @@ use crate::text::is_text;
 /// One file given to [`Skill::owned`](crate::Skill::owned) (a skill read at run time). Once in
 /// the skill it is served as a [`Loaded`](crate::Loaded), like an embedded file. `SKILL.md` is
 /// stored as its body, without the frontmatter.
+///
+/// ```
+/// use skills_embed::{Fields, File, Skill};
+/// let files = vec![
+///     File::owned("forms.md".into(), b"Fill forms.\n".to_vec(), false),
+///     File::owned("SKILL.md".into(), b"---\nname: pdf\n---\nOld body.\n".to_vec(), false),
+/// ];
+/// let fields = Fields { name: "pdf".into(), ..Fields::default() };
+/// let skill = Skill::owned(fields, "# PDF\n".into(), files);
+/// assert_eq!(skill.load("forms.md").unwrap().text(), Some("Fill forms.\n"));
+/// // The body given is the `SKILL.md` served, not a file of that name.
+/// assert_eq!(skill.load("SKILL.md").unwrap().text(), Some("# PDF\n"));
+/// ```
 #[derive(Debug, Clone)]
 pub struct File {
     path: String,

@@ -151,6 +151,23 @@ impl fmt::Debug for CancelToken {
 }
 
 /// Why a script gave no output: text for the model that says what was wrong and what to do.
+///
+/// ```
+/// use serde_json::json;
+/// use skills_embed::{Script, ScriptError};
+/// use std::time::Duration;
+/// # #[derive(serde::Deserialize, schemars::JsonSchema)]
+/// # struct N { n: u64 }
+/// fn halve(args: N) -> Result<u64, String> {
+///     if args.n % 2 == 0 { Ok(args.n / 2) } else { Err(format!("{} is odd", args.n)) }
+/// }
+/// let script = Script::new("math", "halve", halve);
+/// let run = |n| script.run(json!({"n": n}), Duration::from_secs(1), &Default::default());
+/// assert_eq!(run(4), Ok("2".to_owned()));
+/// let err = run(3).unwrap_err();
+/// assert_eq!(err, ScriptError::Failed("3 is odd".into()));
+/// assert_eq!(err.to_string(), "The script failed: 3 is odd");
+/// ```
 #[derive(Debug, Clone, PartialEq, Eq, thiserror::Error)]
 #[non_exhaustive]
 pub enum ScriptError {
@@ -222,6 +239,20 @@ enum Function {
 impl Script {
     /// A script of `skill` named `name` that calls `f`: its arguments are `A` as JSON (with
     /// `A`'s JSON Schema shown to the model), its output `T` as text.
+    ///
+    /// ```
+    /// use skills_embed::Script;
+    /// /// Adds two numbers.
+    /// #[derive(serde::Deserialize, schemars::JsonSchema)]
+    /// struct Sum { a: i64, b: i64 }
+    /// fn sum(args: Sum) -> Result<i64, String> {
+    ///     args.a.checked_add(args.b).ok_or_else(|| "the sum overflows".to_owned())
+    /// }
+    /// let script = Script::new("math", "sum", sum);
+    /// let args = serde_json::json!({"a": 2, "b": 3});
+    /// let out = script.run(args, std::time::Duration::from_secs(1), &Default::default());
+    /// assert_eq!(out.unwrap(), "5");
+    /// ```
     pub fn new<A, T, E>(
         skill: impl Into<Cow<'static, str>>,
         name: impl Into<Cow<'static, str>>,
@@ -238,6 +269,25 @@ impl Script {
     /// A script of `skill` named `name` that awaits `f`, driven on the calling thread and given
     /// up after the run's timeout. Futures that need a runtime's reactor (tokio's I/O, timers)
     /// must be driven by that runtime: spawn them there and await the handle.
+    ///
+    /// ```
+    /// use serde_json::json;
+    /// use skills_embed::{Script, ScriptError};
+    /// use std::time::Duration;
+    /// # #[derive(serde::Deserialize, schemars::JsonSchema)]
+    /// # struct Text { text: String }
+    /// async fn shout(args: Text) -> Result<String, String> {
+    ///     if args.text.is_empty() {
+    ///         std::future::pending::<()>().await; // waits for ever
+    ///     }
+    ///     Ok(args.text.to_uppercase())
+    /// }
+    /// let script = Script::new_async("notes", "shout", shout);
+    /// let run = |text, timeout| script.run(json!({"text": text}), timeout, &Default::default());
+    /// assert_eq!(run("hi", Duration::from_secs(1)), Ok("HI".to_owned()));
+    /// let short = Duration::from_millis(10);
+    /// assert_eq!(run("", short), Err(ScriptError::TimedOut(short)));
+    /// ```
     pub fn new_async<A, F, T, E>(
         skill: impl Into<Cow<'static, str>>,
         name: impl Into<Cow<'static, str>>,
@@ -317,11 +367,31 @@ impl Script {
     }
 
     /// The skill the script belongs to.
+    ///
+    /// ```
+    /// use skills_embed::Script;
+    /// # #[derive(serde::Deserialize, schemars::JsonSchema)]
+    /// # struct Sum { a: i64, b: i64 }
+    /// # fn sum(args: Sum) -> Result<i64, String> { Ok(args.a + args.b) }
+    /// let script = Script::new("math", "sum", sum);
+    /// // The run tool names it `skill/name`.
+    /// assert_eq!(format!("{}/{}", script.skill(), script.name()), "math/sum");
+    /// ```
     pub fn skill(&self) -> &str {
         &self.skill
     }
 
     /// The script's name, unique within its skill.
+    ///
+    /// ```
+    /// use skills_embed::Script;
+    /// # #[derive(serde::Deserialize, schemars::JsonSchema)]
+    /// # struct Sum { a: i64, b: i64 }
+    /// # fn sum(args: Sum) -> Result<i64, String> { Ok(args.a + args.b) }
+    /// let script = Script::new("math", "sum", sum);
+    /// // The run tool names it `skill/name`.
+    /// assert_eq!(format!("{}/{}", script.skill(), script.name()), "math/sum");
+    /// ```
     pub fn name(&self) -> &str {
         &self.name
     }
@@ -379,6 +449,18 @@ impl Script {
     /// The JSON Schema of its arguments, without the `$schema` and `title` keys a derived
     /// schema starts with. A schema that panics to make gives an open object schema
     /// saying so, so that one faulty script cannot take the tool definitions down.
+    ///
+    /// ```
+    /// use skills_embed::Script;
+    /// /// Adds two numbers.
+    /// #[derive(serde::Deserialize, schemars::JsonSchema)]
+    /// struct Sum { a: i64, b: i64 }
+    /// # fn sum(args: Sum) -> Result<i64, String> { Ok(args.a + args.b) }
+    /// let schema = Script::new("math", "sum", sum).schema();
+    /// assert_eq!(schema["description"], "Adds two numbers.");
+    /// assert_eq!(schema["required"], serde_json::json!(["a", "b"]));
+    /// assert!(schema.get("$schema").is_none() && schema.get("title").is_none());
+    /// ```
     pub fn schema(&self) -> Value {
         let made =
             std::panic::catch_unwind(std::panic::AssertUnwindSafe(|| self.function().schema()));

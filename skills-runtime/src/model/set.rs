@@ -62,11 +62,44 @@ impl<Id> SkillSet<Id> {
 
     /// Every Rust script, sorted by skill, then by name (`skills!(..., scripts = {...})`, or
     /// [`SkillSet::with_scripts`]).
+    ///
+    /// ```
+    /// use skills_embed::{Fields, Script, Skill, SkillSet, listing::ListingFormat};
+    /// # #[derive(serde::Deserialize, schemars::JsonSchema)]
+    /// # struct Name { name: String }
+    /// # fn greet(args: Name) -> Result<String, String> { Ok(format!("Hello, {}!", args.name)) }
+    /// # fn wave(_: Name) -> Result<String, String> { Ok("o/".into()) }
+    /// # let fields = Fields { name: "hello".into(), ..Fields::default() };
+    /// # let hello = Skill::owned(fields, String::new(), vec![]);
+    /// let scripts = [Script::new("hello", "wave", wave), Script::new("hello", "greet", greet)];
+    /// let set = SkillSet::from_skills(vec![hello], &ListingFormat::Xml).with_scripts(scripts);
+    ///
+    /// let names: Vec<_> = set.scripts().iter().map(|s| (s.skill(), s.name())).collect();
+    /// assert_eq!(names, [("hello", "greet"), ("hello", "wave")]);
+    /// ```
     pub fn scripts(&self) -> &[Script] {
         &self.scripts
     }
 
     /// The Rust script `name` of the skill named `skill`.
+    ///
+    /// ```
+    /// use skills_embed::{Fields, Script, Skill, SkillSet, listing::ListingFormat};
+    /// # #[derive(serde::Deserialize, schemars::JsonSchema)]
+    /// # struct Name { name: String }
+    /// # fn greet(args: Name) -> Result<String, String> { Ok(format!("Hello, {}!", args.name)) }
+    /// # fn wave(_: Name) -> Result<String, String> { Ok("o/".into()) }
+    /// # let fields = Fields { name: "hello".into(), ..Fields::default() };
+    /// # let hello = Skill::owned(fields, String::new(), vec![]);
+    /// let scripts = [Script::new("hello", "wave", wave), Script::new("hello", "greet", greet)];
+    /// let set = SkillSet::from_skills(vec![hello], &ListingFormat::Xml).with_scripts(scripts);
+    ///
+    /// let greet = set.script("hello", "greet").unwrap();
+    /// let args = serde_json::json!({"name": "Ann"});
+    /// let out = greet.run(args, std::time::Duration::from_secs(1), &Default::default());
+    /// assert_eq!(out.unwrap(), "Hello, Ann!");
+    /// assert!(set.script("hello", "shout").is_none());
+    /// ```
     pub fn script(&self, skill: &str, name: &str) -> Option<&Script> {
         self.scripts
             .binary_search_by(|s| s.key().cmp(&(skill, name)))
@@ -106,31 +139,99 @@ impl<Id> SkillSet<Id> {
     }
 
     /// The L1 listing: one entry per skill, built once (at compile time for `skills!`).
+    ///
+    /// ```
+    /// use skills_embed::{Fields, Skill, SkillSet, listing::ListingFormat};
+    /// # let skill = |name: &str, d: &str| {
+    /// #     let fields = Fields { name: name.into(), description: d.into(), ..Default::default() };
+    /// #     Skill::owned(fields, String::new(), vec![])
+    /// # };
+    /// let skills = vec![skill("sql", "Write migrations."), skill("pdf", "Read PDFs.")];
+    /// let set = SkillSet::from_skills(skills, &ListingFormat::Markdown);
+    /// // What goes into the system prompt, so the model knows what it can load.
+    /// assert_eq!(set.summary(), "- pdf: Read PDFs.\n- sql: Write migrations.\n");
+    /// ```
     pub fn summary(&self) -> &str {
         &self.summary
     }
 
     /// Every skill, sorted by name.
+    ///
+    /// ```
+    /// use skills_embed::{Fields, Skill, SkillSet, listing::ListingFormat};
+    /// # let skill = |name: &str, d: &str| {
+    /// #     let fields = Fields { name: name.into(), description: d.into(), ..Default::default() };
+    /// #     Skill::owned(fields, String::new(), vec![])
+    /// # };
+    /// let skills = vec![skill("sql", "Write migrations."), skill("pdf", "Read PDFs.")];
+    /// let set = SkillSet::from_skills(skills, &ListingFormat::Markdown);
+    /// let described: Vec<_> = set.skills().iter().map(|s| (s.name(), s.description())).collect();
+    /// assert_eq!(described, [("pdf", "Read PDFs."), ("sql", "Write migrations.")]);
+    /// ```
     pub fn skills(&self) -> &[Skill] {
         &self.skills
     }
 
     /// Every skill name, sorted.
+    ///
+    /// ```
+    /// use skills_embed::{Fields, Skill, SkillSet, listing::ListingFormat};
+    /// # let skill = |name: &str, d: &str| {
+    /// #     let fields = Fields { name: name.into(), description: d.into(), ..Default::default() };
+    /// #     Skill::owned(fields, String::new(), vec![])
+    /// # };
+    /// let skills = vec![skill("sql", "Write migrations."), skill("pdf", "Read PDFs.")];
+    /// let set = SkillSet::from_skills(skills, &ListingFormat::Markdown);
+    /// assert_eq!(set.names().collect::<Vec<_>>(), ["pdf", "sql"]);
+    /// ```
     pub fn names(&self) -> impl ExactSizeIterator<Item = &str> + '_ {
         self.skills.iter().map(Skill::name)
     }
 
     /// The number of skills.
+    ///
+    /// ```
+    /// use skills_embed::{Fields, Skill, SkillSet, listing::ListingFormat};
+    /// # let skill = |name: &str, d: &str| {
+    /// #     let fields = Fields { name: name.into(), description: d.into(), ..Default::default() };
+    /// #     Skill::owned(fields, String::new(), vec![])
+    /// # };
+    /// // Of two skills with the same name, the first is kept.
+    /// let skills = vec![skill("pdf", "Read PDFs."), skill("sql", "SQL."), skill("pdf", "Old.")];
+    /// let set = SkillSet::from_skills(skills, &ListingFormat::Markdown);
+    /// assert_eq!(set.len(), 2);
+    /// ```
     pub fn len(&self) -> usize {
         self.skills.len()
     }
 
     /// Whether the set has no skills.
+    ///
+    /// ```
+    /// use skills_embed::{Fields, Skill, SkillSet, listing::ListingFormat};
+    /// assert!(SkillSet::from_skills(vec![], &ListingFormat::Markdown).is_empty());
+    /// let fields = Fields { name: "pdf".into(), ..Default::default() };
+    /// let pdf = Skill::owned(fields, "".into(), vec![]);
+    /// assert!(!SkillSet::from_skills(vec![pdf], &ListingFormat::Markdown).is_empty());
+    /// ```
     pub fn is_empty(&self) -> bool {
         self.skills.is_empty()
     }
 
     /// A skill by name, as a model sends it. A miss lists every name.
+    ///
+    /// ```
+    /// use skills_embed::{Fields, Skill, SkillSet, listing::ListingFormat};
+    /// # let skill = |name: &str, d: &str| {
+    /// #     let fields = Fields { name: name.into(), description: d.into(), ..Default::default() };
+    /// #     Skill::owned(fields, String::new(), vec![])
+    /// # };
+    /// let skills = vec![skill("pdf", "Read PDFs."), skill("sql", "Write migrations.")];
+    /// let set = SkillSet::from_skills(skills, &ListingFormat::Markdown);
+    /// assert_eq!(set.get("sql").unwrap().description(), "Write migrations.");
+    /// let miss = set.get("docx").unwrap_err().to_string();
+    /// assert_eq!(miss, r#"Skill "docx" not found. Available skills: pdf, sql."#);
+    /// ```
     #[inline(always)]
     pub fn get(&self, name: &str) -> Result<&Skill, SkillError> {
         self.find(name).ok_or_else(|| self.unknown(name))
@@ -217,6 +318,14 @@ impl<Id> SkillSet<Id> {
 
 impl<Id: SkillIdentifier> SkillSet<Id> {
     /// A skill by its identifier: an index, no search. [`Skill::load`] serves its body and files.
+    ///
+    /// ```
+    /// // `skills!("skills")` in your crate; here, this repository's example skills.
+    /// skills_embed::skills!("../skills/examples/skills");
+    /// let pdf = SKILLS.skill(SkillId::PdfForms);
+    /// assert_eq!(pdf.name(), "pdf-forms");
+    /// assert!(pdf.load("SKILL.md").unwrap().text().is_some());
+    /// ```
     #[inline]
     pub fn skill(&self, id: Id) -> &Skill {
         // In bounds: the enum and the array come from the same expansion.
@@ -226,6 +335,15 @@ impl<Id: SkillIdentifier> SkillSet<Id> {
 
 impl SkillSet<Dynamic> {
     /// A set with no skills.
+    ///
+    /// ```
+    /// use skills_embed::SkillSet;
+    /// // A static, where no skills are shipped yet.
+    /// static NONE: SkillSet = SkillSet::empty();
+    /// assert_eq!((NONE.len(), NONE.summary()), (0, ""));
+    /// let miss = NONE.get("pdf").unwrap_err().to_string();
+    /// assert_eq!(miss, r#"Skill "pdf" not found. There are no skills available."#);
+    /// ```
     pub const fn empty() -> Self {
         SkillSet {
             skills: Cow::Borrowed(&[]),
@@ -302,6 +420,19 @@ impl SkillSet<Dynamic> {
 
     /// A set built at run time. Skills are sorted by name; of two with the same name the first
     /// is kept. The listing is rendered in `format`.
+    ///
+    /// ```
+    /// use skills_embed::{Fields, Skill, SkillSet, listing::ListingFormat};
+    /// # let skill = |name: &str, d: &str| {
+    /// #     let fields = Fields { name: name.into(), description: d.into(), ..Default::default() };
+    /// #     Skill::owned(fields, String::new(), vec![])
+    /// # };
+    /// let skills = vec![skill("sql", "SQL."), skill("pdf", "Read PDFs."), skill("pdf", "Old.")];
+    /// let set = SkillSet::from_skills(skills, &ListingFormat::Xml);
+    /// assert_eq!(set.names().collect::<Vec<_>>(), ["pdf", "sql"]);
+    /// assert_eq!(set.get("pdf").unwrap().description(), "Read PDFs.");
+    /// assert!(set.summary().starts_with("<available_skills>"));
+    /// ```
     pub fn from_skills(mut skills: Vec<Skill>, format: &ListingFormat) -> Self {
         skills.sort_by(|a, b| a.name().cmp(b.name()));
         skills.dedup_by(|a, b| a.name() == b.name());

@@ -177,11 +177,32 @@ impl Skill {
     }
 
     /// Whether the skill's files are embedded in the binary (rather than read at run time).
+    ///
+    /// ```
+    /// use skills_embed::{Fields, Skill};
+    /// // `skills!("skills")` in your crate; here, this repository's example skills.
+    /// skills_embed::skills!("../skills/examples/skills");
+    /// assert!(SKILLS.skill(SkillId::PdfForms).is_embedded());
+    /// let fields = Fields { name: "pdf".into(), ..Fields::default() };
+    /// let owned = Skill::owned(fields, String::new(), vec![]);
+    /// assert!(!owned.is_embedded());
+    /// ```
     pub fn is_embedded(&self) -> bool {
         matches!(self.repr, Repr::Embedded(..))
     }
 
     /// The skill's name, as the model names it.
+    ///
+    /// ```
+    /// use skills_embed::{Fields, Skill, SkillSet, listing::ListingFormat};
+    /// let fields = Fields { name: "pdf".into(), description: "Reads PDFs.".into(), ..Default::default() };
+    /// let skill = Skill::owned(fields, String::new(), vec![]);
+    /// assert_eq!(skill.name(), "pdf");
+    /// // The listing shows the model this name, and a set finds the skill by it.
+    /// let set = SkillSet::from_skills(vec![skill], &ListingFormat::Markdown);
+    /// assert_eq!(set.summary(), "- pdf: Reads PDFs.\n");
+    /// assert_eq!(set.get("pdf").unwrap().name(), "pdf");
+    /// ```
     pub fn name(&self) -> &str {
         match &self.repr {
             Repr::Embedded(index, at, ..) => index.str(index.skill(*at).name),
@@ -190,6 +211,16 @@ impl Skill {
     }
 
     /// What the skill does and when to use it.
+    ///
+    /// ```
+    /// use skills_embed::{Fields, Skill, SkillSet, listing::ListingFormat};
+    /// let fields = Fields { name: "pdf".into(), description: "Reads PDFs.".into(), ..Default::default() };
+    /// let skill = Skill::owned(fields, String::new(), vec![]);
+    /// assert_eq!(skill.description(), "Reads PDFs.");
+    /// // The listing gives the model each skill's description beside its name.
+    /// let set = SkillSet::from_skills(vec![skill], &ListingFormat::Markdown);
+    /// assert_eq!(set.summary(), "- pdf: Reads PDFs.\n");
+    /// ```
     pub fn description(&self) -> &str {
         match &self.repr {
             Repr::Embedded(index, at, ..) => index.str(index.skill(*at).description),
@@ -198,6 +229,17 @@ impl Skill {
     }
 
     /// The `license` field.
+    ///
+    /// ```
+    /// use skills_embed::{Fields, Skill};
+    /// let skill = |license: Option<&str>| {
+    ///     let license = license.map(String::from);
+    ///     let fields = Fields { name: "pdf".into(), license, ..Fields::default() };
+    ///     Skill::owned(fields, String::new(), vec![])
+    /// };
+    /// assert_eq!(skill(Some("Apache-2.0")).license(), Some("Apache-2.0"));
+    /// assert_eq!(skill(None).license(), None);
+    /// ```
     pub fn license(&self) -> Option<&str> {
         match &self.repr {
             Repr::Embedded(index, at, ..) => index.opt_str(index.skill(*at).license),
@@ -206,6 +248,17 @@ impl Skill {
     }
 
     /// The `compatibility` field.
+    ///
+    /// ```
+    /// use skills_embed::{Fields, Skill};
+    /// let skill = |compatibility: Option<&str>| {
+    ///     let compatibility = compatibility.map(String::from);
+    ///     let fields = Fields { name: "pdf".into(), compatibility, ..Fields::default() };
+    ///     Skill::owned(fields, String::new(), vec![])
+    /// };
+    /// assert_eq!(skill(Some("Needs pdftotext.")).compatibility(), Some("Needs pdftotext."));
+    /// assert_eq!(skill(None).compatibility(), None);
+    /// ```
     pub fn compatibility(&self) -> Option<&str> {
         match &self.repr {
             Repr::Embedded(index, at, ..) => index.opt_str(index.skill(*at).compatibility),
@@ -213,7 +266,20 @@ impl Skill {
         }
     }
 
-    /// The `metadata` field, sorted by key.
+    /// The `metadata` field, sorted by key as the validator reads it (a skill built with
+    /// [`Skill::owned`] keeps the order of its [`Fields::metadata`]).
+    ///
+    /// ```
+    /// use skills_embed::{Fields, Skill};
+    /// let fields = Fields {
+    ///     name: "pdf".into(),
+    ///     metadata: vec![("author".into(), "Ann".into()), ("version".into(), "1.2".into())],
+    ///     ..Fields::default()
+    /// };
+    /// let skill = Skill::owned(fields, String::new(), vec![]);
+    /// assert_eq!(skill.metadata().collect::<Vec<_>>(), [("author", "Ann"), ("version", "1.2")]);
+    /// assert_eq!(skill.metadata().find(|(key, _)| *key == "version"), Some(("version", "1.2")));
+    /// ```
     pub fn metadata(&self) -> impl Iterator<Item = (&str, &str)> {
         let (fixed, owned) = match &self.repr {
             Repr::Embedded(index, at, ..) => (
@@ -229,6 +295,14 @@ impl Skill {
     }
 
     /// The `allowed-tools` field, in order.
+    ///
+    /// ```
+    /// use skills_embed::{Fields, Skill};
+    /// let tools = vec!["Read".into(), "Bash(pdftotext:*)".into()];
+    /// let fields = Fields { name: "pdf".into(), allowed_tools: tools, ..Fields::default() };
+    /// let skill = Skill::owned(fields, String::new(), vec![]);
+    /// assert_eq!(skill.allowed_tools().collect::<Vec<_>>(), ["Read", "Bash(pdftotext:*)"]);
+    /// ```
     pub fn allowed_tools(&self) -> impl Iterator<Item = &str> {
         let (fixed, owned) = match &self.repr {
             Repr::Embedded(index, at, ..) => {
@@ -435,6 +509,16 @@ impl Skill {
     }
 
     /// The body of SKILL.md, without its frontmatter.
+    ///
+    /// ```
+    /// use skills_embed::{Fields, Skill};
+    /// let body = "# PDF\nUse pdftotext.\n";
+    /// let fields = Fields { name: "pdf".into(), ..Fields::default() };
+    /// let skill = Skill::owned(fields, body.into(), vec![]);
+    /// assert_eq!(skill.body(), "# PDF\nUse pdftotext.\n");
+    /// // The same text is the file `SKILL.md`.
+    /// assert_eq!(skill.load("SKILL.md").unwrap().text(), Some(body));
+    /// ```
     pub fn body(&self) -> &str {
         self.find(MANIFEST).and_then(|f| f.text()).unwrap_or("")
     }
@@ -462,6 +546,16 @@ impl Skill {
     }
 
     /// The text of one chunk. A miss lists the chunk ids.
+    ///
+    /// ```
+    /// use skills_embed::{Fields, Skill};
+    /// let body = "Intro.\n<chunk id=\"faq\" description=\"Questions\">\nQ and A.\n</chunk>\n";
+    /// let fields = Fields { name: "pdf".into(), ..Fields::default() };
+    /// let skill = Skill::owned(fields, body.into(), vec![]);
+    /// assert_eq!(skill.chunk("faq").unwrap(), "Q and A.\n");
+    /// let miss = skill.chunk("fqa").unwrap_err().to_string();
+    /// assert!(miss.contains(r#"Available chunks: faq. Did you mean "faq"?"#), "{miss}");
+    /// ```
     pub fn chunk(&self, id: &str) -> Result<&str, SkillError> {
         let body = self.body();
         let chunks = self.chunk_list();
@@ -517,6 +611,18 @@ impl Skill {
     }
 
     /// Every file, sorted by path, `SKILL.md` (the body) included.
+    ///
+    /// ```
+    /// use skills_embed::{Fields, File, Skill};
+    /// let files = vec![
+    ///     File::owned("scripts/fill.py".into(), b"print('ok')\n".to_vec(), true),
+    ///     File::owned("forms.md".into(), b"Fill forms.\n".to_vec(), false),
+    /// ];
+    /// let fields = Fields { name: "pdf".into(), ..Fields::default() };
+    /// let skill = Skill::owned(fields, "# PDF\n".into(), files);
+    /// let listed: Vec<_> = skill.files().map(|f| (f.path(), f.is_executable())).collect();
+    /// assert_eq!(listed, [("SKILL.md", false), ("forms.md", false), ("scripts/fill.py", true)]);
+    /// ```
     pub fn files(&self) -> impl ExactSizeIterator<Item = Loaded<'_>> + '_ {
         (0..self.file_count())
             .map(move |i| self.file_at(i).unwrap_or_else(|| Loaded::missing(self)))
@@ -563,6 +669,15 @@ impl Skill {
     }
 
     /// Every path [`Skill::load`] accepts, sorted.
+    ///
+    /// ```
+    /// use skills_embed::{Fields, File, Skill};
+    /// let files = vec![File::owned("references/forms.md".into(), b"Forms.\n".to_vec(), false)];
+    /// let fields = Fields { name: "pdf".into(), ..Fields::default() };
+    /// let skill = Skill::owned(fields, "# PDF\n".into(), files);
+    /// assert_eq!(skill.paths().collect::<Vec<_>>(), ["SKILL.md", "references/forms.md"]);
+    /// assert!(skill.paths().all(|path| skill.load(path).is_ok()));
+    /// ```
     pub fn paths(&self) -> impl ExactSizeIterator<Item = &str> + '_ {
         self.files().map(|f| f.path())
     }
@@ -570,6 +685,17 @@ impl Skill {
     /// The body (`"SKILL.md"`) or a resource, by a path relative to the skill's folder.
     ///
     /// A refused path or a miss is an error that lists every path this skill serves.
+    ///
+    /// ```
+    /// use skills_embed::{Fields, File, Skill};
+    /// let files = vec![File::owned("references/forms.md".into(), b"Forms.\n".to_vec(), false)];
+    /// let fields = Fields { name: "pdf".into(), ..Fields::default() };
+    /// let skill = Skill::owned(fields, "# PDF\n".into(), files);
+    /// assert_eq!(skill.load("SKILL.md").unwrap().text(), Some("# PDF\n"));
+    /// assert_eq!(skill.load("references/forms.md").unwrap().text(), Some("Forms.\n"));
+    /// let refused = skill.load("../secrets.txt").unwrap_err().to_string();
+    /// assert!(refused.ends_with("Available files: SKILL.md, references/forms.md."), "{refused}");
+    /// ```
     #[inline]
     pub fn load(&self, path: &str) -> Result<Loaded<'_>, SkillError> {
         // A path equal to a stored one names that file: stored paths are normal and inside the
@@ -653,6 +779,20 @@ impl Skill {
 }
 
 /// A file of a skill, as [`Skill::load`] and [`Skill::files`] give it: the body or a resource.
+///
+/// ```
+/// use skills_embed::{Fields, File, Skill};
+/// let files = vec![
+///     File::owned("forms.md".into(), b"Fill forms.\n".to_vec(), false),
+///     File::owned("logo.png".into(), vec![0x89, b'P', b'N', b'G'], false),
+/// ];
+/// let fields = Fields { name: "pdf".into(), ..Fields::default() };
+/// let skill = Skill::owned(fields, "# PDF\n".into(), files);
+/// let forms = skill.load("forms.md").unwrap();
+/// assert_eq!((forms.text(), forms.media_type()), (Some("Fill forms.\n"), "text/markdown"));
+/// let logo = skill.load("logo.png").unwrap();
+/// assert_eq!((logo.text(), logo.len(), logo.media_type()), (None, 4, "image/png"));
+/// ```
 #[derive(Debug, Clone, Copy)]
 pub struct Loaded<'a> {
     skill: &'a Skill,
@@ -733,12 +873,33 @@ impl<'a> Loaded<'a> {
     }
 
     /// The skill the file belongs to.
+    ///
+    /// ```
+    /// use skills_embed::{Fields, File, Loaded, Skill};
+    /// // A file knows its skill, so one argument names both.
+    /// fn label(file: Loaded<'_>) -> String {
+    ///     format!("{}/{}", file.skill().name(), file.path())
+    /// }
+    /// let files = vec![File::owned("forms.md".into(), b"Fill forms.\n".to_vec(), false)];
+    /// let fields = Fields { name: "pdf".into(), ..Fields::default() };
+    /// let skill = Skill::owned(fields, String::new(), files);
+    /// assert_eq!(label(skill.load("forms.md").unwrap()), "pdf/forms.md");
+    /// ```
     #[inline]
     pub fn skill(&self) -> &'a Skill {
         self.skill
     }
 
     /// The file's path, normalised (`SKILL.md` for the body).
+    ///
+    /// ```
+    /// use skills_embed::{Fields, File, Skill};
+    /// let files = vec![File::owned("references/forms.md".into(), b"Forms.\n".to_vec(), false)];
+    /// let fields = Fields { name: "pdf".into(), ..Fields::default() };
+    /// let skill = Skill::owned(fields, "# PDF\n".into(), files);
+    /// assert_eq!(skill.load("./references//forms.md").unwrap().path(), "references/forms.md");
+    /// assert_eq!(skill.files().next().unwrap().path(), "SKILL.md");
+    /// ```
     #[inline]
     pub fn path(&self) -> &'a str {
         match self.file {
@@ -751,6 +912,17 @@ impl<'a> Loaded<'a> {
     /// The bytes, borrowed from the binary for embedded skills. In a set embedded with
     /// `compress = true`, the first access to any text file of a skill decompresses the
     /// skill's text once (one allocation, kept for the life of the program).
+    ///
+    /// ```
+    /// use skills_embed::{Fields, File, Skill};
+    /// let files = vec![File::owned("logo.png".into(), vec![0x89, b'P', b'N', b'G'], false)];
+    /// let fields = Fields { name: "pdf".into(), ..Fields::default() };
+    /// let skill = Skill::owned(fields, "# PDF\n".into(), files);
+    /// let logo = skill.load("logo.png").unwrap();
+    /// assert_eq!((logo.bytes(), logo.text()), (&b"\x89PNG"[..], None));
+    /// // A text file has its bytes too.
+    /// assert_eq!(skill.load("SKILL.md").unwrap().bytes(), b"# PDF\n");
+    /// ```
     #[inline]
     pub fn bytes(&self) -> &'a [u8] {
         match self.file {
@@ -766,6 +938,18 @@ impl<'a> Loaded<'a> {
     /// The text, or `None` for a binary file (describe it with [`Loaded::media_type`] and
     /// [`Loaded::len`] instead of dumping it). For embedded files this checks UTF-8 on each
     /// call (the binary stores bytes only; ASCII runs are checked a word at a time).
+    ///
+    /// ```
+    /// use skills_embed::{Fields, File, Skill};
+    /// let files = vec![
+    ///     File::owned("forms.md".into(), b"Fill forms.\n".to_vec(), false),
+    ///     File::owned("logo.png".into(), vec![0x89, b'P', b'N', b'G'], false),
+    /// ];
+    /// let fields = Fields { name: "pdf".into(), ..Fields::default() };
+    /// let skill = Skill::owned(fields, String::new(), files);
+    /// assert_eq!(skill.load("forms.md").unwrap().text(), Some("Fill forms.\n"));
+    /// assert_eq!(skill.load("logo.png").unwrap().text(), None);
+    /// ```
     #[inline]
     pub fn text(&self) -> Option<&'a str> {
         match self.file {
@@ -786,6 +970,16 @@ impl<'a> Loaded<'a> {
     }
 
     /// The size in bytes.
+    ///
+    /// ```
+    /// use skills_embed::{Fields, File, Skill};
+    /// let files = vec![File::owned("logo.png".into(), vec![0x89, b'P', b'N', b'G'], false)];
+    /// let fields = Fields { name: "pdf".into(), ..Fields::default() };
+    /// let skill = Skill::owned(fields, String::new(), files);
+    /// let logo = skill.load("logo.png").unwrap();
+    /// // A binary file is described to the model, not dumped.
+    /// assert_eq!(format!("{} bytes, {}", logo.len(), logo.media_type()), "4 bytes, image/png");
+    /// ```
     #[inline]
     pub fn len(&self) -> usize {
         match self.file {
@@ -798,17 +992,49 @@ impl<'a> Loaded<'a> {
     }
 
     /// Whether the file is empty.
+    ///
+    /// ```
+    /// use skills_embed::{Fields, File, Skill};
+    /// let files = vec![File::owned("out/.gitkeep".into(), vec![], false)];
+    /// let fields = Fields { name: "pdf".into(), ..Fields::default() };
+    /// let skill = Skill::owned(fields, "# PDF\n".into(), files);
+    /// assert!(skill.load("out/.gitkeep").unwrap().is_empty());
+    /// assert!(!skill.load("SKILL.md").unwrap().is_empty());
+    /// ```
     #[inline]
     pub fn is_empty(&self) -> bool {
         self.len() == 0
     }
 
     /// Whether this is the body (`SKILL.md`).
+    ///
+    /// ```
+    /// use skills_embed::{Fields, File, Skill};
+    /// let files = vec![File::owned("forms.md".into(), b"Fill forms.\n".to_vec(), false)];
+    /// let fields = Fields { name: "pdf".into(), ..Fields::default() };
+    /// let skill = Skill::owned(fields, "# PDF\n".into(), files);
+    /// // The resources: every file but the body.
+    /// let resources: Vec<_> = skill.files().filter(|f| !f.is_body()).map(|f| f.path()).collect();
+    /// assert_eq!(resources, ["forms.md"]);
+    /// assert!(skill.load("SKILL.md").unwrap().is_body());
+    /// ```
     pub fn is_body(&self) -> bool {
         self.path() == MANIFEST
     }
 
     /// Whether the file had an executable bit in the source folder.
+    ///
+    /// ```
+    /// use skills_embed::{Fields, File, Skill};
+    /// let files = vec![
+    ///     File::owned("scripts/fill.sh".into(), b"#!/bin/sh\n".to_vec(), true),
+    ///     File::owned("forms.md".into(), b"Fill forms.\n".to_vec(), false),
+    /// ];
+    /// let fields = Fields { name: "pdf".into(), ..Fields::default() };
+    /// let skill = Skill::owned(fields, String::new(), files);
+    /// assert!(skill.load("scripts/fill.sh").unwrap().is_executable());
+    /// assert!(!skill.load("forms.md").unwrap().is_executable());
+    /// ```
     #[inline]
     pub fn is_executable(&self) -> bool {
         match self.file {
@@ -820,6 +1046,20 @@ impl<'a> Loaded<'a> {
 
     /// The SHA-256 digest of [`Loaded::bytes`]: kept for files read at run time, computed once
     /// per embedded file the program asks it of (the binary stores no digests).
+    ///
+    /// ```
+    /// use skills_embed::{Fields, File, Skill};
+    /// let files = vec![
+    ///     File::owned("a.txt".into(), b"abc".to_vec(), false),
+    ///     File::owned("copy/a.txt".into(), b"abc".to_vec(), false),
+    /// ];
+    /// let fields = Fields { name: "demo".into(), ..Fields::default() };
+    /// let skill = Skill::owned(fields, String::new(), files);
+    /// let digest = |path| skill.load(path).unwrap().sha256();
+    /// // The same bytes, the same digest, whatever the path.
+    /// assert_eq!(digest("a.txt"), digest("copy/a.txt"));
+    /// assert_eq!(digest("a.txt")[..4], [0xba, 0x78, 0x16, 0xbf]); // SHA-256 of "abc"
+    /// ```
     pub fn sha256(&self) -> [u8; 32] {
         match self.file {
             Place::Owned(file) => *file.sha256(),
@@ -830,6 +1070,20 @@ impl<'a> Loaded<'a> {
 
     /// A media type guessed from the extension, `text/plain` or `application/octet-stream`
     /// when the extension is unknown.
+    ///
+    /// ```
+    /// use skills_embed::{Fields, File, Skill};
+    /// let files = vec![
+    ///     File::owned("forms.md".into(), b"Fill forms.\n".to_vec(), false),
+    ///     File::owned("NOTES".into(), b"Plain text.\n".to_vec(), false),
+    ///     File::owned("data.bin".into(), vec![0, 1, 2], false),
+    /// ];
+    /// let fields = Fields { name: "pdf".into(), ..Fields::default() };
+    /// let skill = Skill::owned(fields, String::new(), files);
+    /// let media = |path| skill.load(path).unwrap().media_type();
+    /// assert_eq!([media("forms.md"), media("NOTES"), media("data.bin")],
+    ///     ["text/markdown", "text/plain", "application/octet-stream"]);
+    /// ```
     pub fn media_type(&self) -> &'static str {
         crate::text::media::media_type(self.path(), self.is_text())
     }

@@ -6,6 +6,18 @@ use std::path::{Path, PathBuf};
 /// How strictly SKILL.md files are checked.
 ///
 /// Its name (`strict`, `lenient`) is what `parse` and `to_string` read and write.
+///
+/// ```
+/// use std::path::Path;
+/// use skills_embed::parse::{Profile, ScanOptions, check};
+/// let profile: Profile = "lenient".parse().unwrap(); // as a flag or a config file gives it
+/// let text = "---\nname: pdf\ndescription: PDFs.\ncolour: blue\n---\n";
+/// let errors = |profile| {
+///     let options = ScanOptions { profile, ..ScanOptions::default() };
+///     check(text, Path::new("pdf/SKILL.md"), &options).iter().filter(|d| d.is_error()).count()
+/// };
+/// assert_eq!((errors(Profile::Strict), errors(profile)), (1, 0));
+/// ```
 #[derive(
     Debug,
     Clone,
@@ -58,6 +70,16 @@ macro_rules! rules {
     ($($(#[doc = $doc:literal])* $variant:ident = $id:literal,)*) => {
         /// A rule the validator checks. Each has a stable kebab-case id, which `parse` reads and
         /// `to_string` (or `<&str>::from`) writes, e.g. `name-case`.
+        ///
+        /// ```
+        /// use std::path::Path;
+        /// use skills_embed::parse::{Rule, ScanOptions, check};
+        /// let text = "---\nname: PDF\ndescription: PDFs.\n---\n";
+        /// let problems = check(text, Path::new("pdf/SKILL.md"), &ScanOptions::default());
+        /// assert_eq!(problems[0].rule, Rule::NameCase);
+        /// assert_eq!(problems[0].rule.to_string(), "name-case");
+        /// assert_eq!("name-case".parse::<Rule>(), Ok(Rule::NameCase));
+        /// ```
         #[derive(Debug, Clone, Copy, PartialEq, Eq, Hash, PartialOrd, Ord)]
         #[derive(strum::EnumString, strum::IntoStaticStr, strum::Display, strum::VariantNames)]
         #[non_exhaustive]
@@ -67,9 +89,27 @@ macro_rules! rules {
 
         impl Rule {
             /// Every rule, in the order the guide (`docs/src/validation.md`) lists them.
+            ///
+            /// ```
+            /// use skills_embed::parse::Rule;
+            /// // The guide's table of rules, one row per rule.
+            /// let row = |r: &Rule| format!("| `{r}` | {} |", r.summary());
+            /// let table: Vec<_> = Rule::ALL.iter().map(row).collect();
+            /// assert_eq!(table[0], "| `missing-path` | The path given does not exist. |");
+            /// assert!(Rule::ALL.iter().all(|r| r.to_string().parse::<Rule>() == Ok(*r)));
+            /// ```
             pub const ALL: &'static [Rule] = &[$(Rule::$variant,)*];
 
             /// One line saying what the rule checks.
+            ///
+            /// ```
+            /// use std::path::Path;
+            /// use skills_embed::parse::{ScanOptions, check};
+            /// let text = "---\nname: PDF\ndescription: PDFs.\n---\n";
+            /// let problems = check(text, Path::new("pdf/SKILL.md"), &ScanOptions::default());
+            /// // What to show beside a diagnostic's rule id.
+            /// assert_eq!(problems[0].rule.summary(), "`name` must be lowercase.");
+            /// ```
             pub fn summary(self) -> &'static str {
                 match self { $(Rule::$variant => concat!($($doc),*).trim_ascii(),)* }
             }
@@ -264,6 +304,17 @@ impl Diagnostic {
     }
 
     /// Whether this is an error.
+    ///
+    /// ```
+    /// use std::path::Path;
+    /// use skills_embed::parse::{Profile, Rule, ScanOptions, check};
+    /// let text = "---\nname: pdf\ndescription: PDFs.\ncolour: blue\n---\n";
+    /// let lenient = ScanOptions { profile: Profile::Lenient, ..ScanOptions::default() };
+    /// let problems = check(text, Path::new("pdf/SKILL.md"), &lenient);
+    /// // Lenient: the unknown field is a warning, so the skill is still used.
+    /// assert_eq!((problems[0].rule, problems[0].is_error()), (Rule::UnknownField, false));
+    /// assert!(!problems.iter().any(|d| d.is_error()));
+    /// ```
     pub fn is_error(&self) -> bool {
         self.severity == Severity::Error
     }

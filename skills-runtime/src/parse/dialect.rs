@@ -67,6 +67,17 @@ pub enum Dialect {
 
 impl Dialect {
     /// Every dialect.
+    ///
+    /// ```
+    /// use std::path::Path;
+    /// use skills_embed::parse::{Dialect, Rule, ScanOptions, check};
+    /// let text = "---\nname: pdf\ndescription: PDFs.\nuser-invocable: false\n---\n";
+    /// let file = Path::new("pdf/SKILL.md");
+    /// assert_eq!(check(text, file, &ScanOptions::default())[0].rule, Rule::UnknownField);
+    /// // Every client's fields opted in: a skill written for any of them passes.
+    /// let every = ScanOptions { dialects: Dialect::ALL.to_vec(), ..ScanOptions::default() };
+    /// assert!(check(text, file, &every).is_empty());
+    /// ```
     pub const ALL: [Dialect; 3] = [Dialect::ClaudeCode, Dialect::Codex, Dialect::OpenCode];
 
     /// The client's name, for messages: `Claude Code`, `Codex` or `OpenCode`.

@@ -22,6 +22,14 @@ pub struct Subject {
 
 impl Subject {
     /// Loading `skill`.
+    ///
+    /// ```
+    /// use skills_embed::policy::{Access, Permissions, Subject};
+    /// let permissions = Permissions::new().deny("internal-*");
+    /// assert_eq!(permissions.check(&Subject::load("internal-billing")), Access::Deny);
+    /// assert_eq!(permissions.check(&Subject::load("pdf")), Access::Allow);
+    /// assert_eq!(Subject::load("pdf").to_string(), "pdf");
+    /// ```
     pub fn load(skill: impl Into<String>) -> Self {
         Subject {
             skill: skill.into(),
@@ -30,6 +38,15 @@ impl Subject {
     }
 
     /// Running the script `script` of `skill`.
+    ///
+    /// ```
+    /// use skills_embed::policy::{Access, Permissions, Subject};
+    /// // Script rules (`skill/script`) apply to runs only.
+    /// let permissions = Permissions::new().ask("pdf-forms/fill_*");
+    /// assert_eq!(permissions.check(&Subject::run("pdf-forms", "fill_form")), Access::Ask);
+    /// assert_eq!(permissions.check(&Subject::load("pdf-forms")), Access::Allow);
+    /// assert_eq!(Subject::run("pdf-forms", "fill_form").to_string(), "pdf-forms/fill_form");
+    /// ```
     pub fn run(skill: impl Into<String>, script: impl Into<String>) -> Self {
         Subject {
             skill: skill.into(),
