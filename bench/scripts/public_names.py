@@ -4,13 +4,16 @@
 Run by bench/scripts/public_names.sh. Walks the facade's root, following `pub use` into the
 runtime crate; skips `#[doc(hidden)]` items and re-exported foreign crates (schemars).
 Counts: paths (every way to name an item), items by kind, and public functions
-(free functions plus the inherent methods of reached types and the methods of reached traits).
+(free functions plus the inherent methods of reached types and the methods of reached traits),
+and which of those items and functions have no code example in their docs (constants left out:
+their docs say where an example uses them). `--examples`: list those and fail if there is one.
 """
 import json, sys, collections
 
 fac = json.load(open(sys.argv[1]))
 rt = json.load(open(sys.argv[2]))
-detail = len(sys.argv) > 3 and sys.argv[3] == "-v"
+detail = "-v" in sys.argv[3:]
+examples = "--examples" in sys.argv[3:]
 
 def item(doc, i):
     return doc["index"].get(str(i))
@@ -35,11 +38,16 @@ def runtime_root_lookup(name):
 paths = []            # (path, kind, key)
 kinds = {}            # key -> kind
 fns = set()
+without_example = set()  # names of items and functions whose docs show no code
 per_module = collections.Counter()
 seen_mod = set()
 
 def kind_of(it):
     return next(iter(it["inner"].keys()))
+
+def note_example(it, name):
+    if "```" not in (it.get("docs") or ""):
+        without_example.add(name)
 
 def resolve_use(doc, it):
     """Return (doc, item) for a use item, or None when foreign."""
@@ -83,11 +91,13 @@ def methods(doc, it, owner):
                 m = item(doc, mid)
                 if m and m.get("visibility") == "public" and not hidden(m) and kind_of(m) == "function":
                     fns.add((doc is fac, owner + "::" + m["name"]))
+                    note_example(m, owner + "::" + m["name"])
     if k == "trait":
         for mid in inner["items"]:
             m = item(doc, mid)
             if m and kind_of(m) == "function":
                 fns.add((doc is fac, owner + "::" + m["name"]))
+                note_example(m, owner + "::" + m["name"])
 
 def walk(doc, mod, prefix):
     key = (doc is fac, mod["id"])
@@ -134,6 +144,8 @@ def walk(doc, mod, prefix):
         per_module[prefix] += 1
         if ikey not in kinds:
             kinds[ikey] = k
+            if k != "constant":
+                note_example(t, path)
             if k == "function":
                 fns.add((d2 is fac, path))
             methods(d2, t, path)
@@ -153,6 +165,9 @@ print(f"types (struct, enum, trait, alias): {len(types)}")
 print(f"functions (free + inherent methods + trait methods): {len(fns)}")
 print(f"names at the root: {len(root_names)}")
 print(f"items reachable by more than one path: {len(dupes)}")
+documented = len(kinds) - c["module"] - c["constant"] - c["function"] + len(fns)
+print(f"items and functions with a code example (constants left out): "
+      f"{documented - len(without_example)} of {documented}")
 print("per module (items named there, modules excluded):")
 for m, n in sorted(per_module.items()):
     print(f"  {m}: {n}")
@@ -163,3 +178,7 @@ if detail:
         print("fn", f[1])
     for k, v in dupes.items():
         print("dup", v)
+if examples:
+    for name in sorted(without_example):
+        print("no example:", name)
+    sys.exit(1 if without_example else 0)

@@ -1,5 +1,6 @@
 #!/usr/bin/env bash
-# Counts the facade's public names (all features) from rustdoc JSON; `-v` lists them.
+# Counts the facade's public names (all features) from rustdoc JSON; `-v` lists them;
+# `--examples` lists the items and functions whose docs have no code example, and fails if any.
 # rustdoc's JSON output is unstable, so this asks for it on stable with RUSTC_BOOTSTRAP=1.
 set -euo pipefail
 cd "$(dirname "$0")/../.."

@@ -133,8 +133,27 @@ impl SkillCommand {
     /// Runs the command for `set`, recording `tool` and `version` (your binary's
     /// `env!("CARGO_PKG_NAME")` and `env!("CARGO_PKG_VERSION")`) in what it installs; prints a
     /// line per skill and destination and returns the exit status. Home, project and agents'
-    /// variables come from the process ([`Install::from_env`]). See [`SkillCommand`] for an
-    /// example.
+    /// variables come from the process ([`Install::from_env`]). [`SkillCommand`]'s example
+    /// mounts it in a clap command line.
+    ///
+    /// ```
+    /// use clap::{Args, FromArgMatches};
+    /// use skills_embed::SkillCommand;
+    /// skills_embed::skills!("examples/skills");
+    /// let dir = tempfile::tempdir()?;
+    /// let to = dir.path().to_str().unwrap();
+    /// let parse = |args: &[&str]| {
+    ///     let command = SkillCommand::augment_args(clap::Command::new("skill"));
+    ///     SkillCommand::from_arg_matches(&command.get_matches_from(args))
+    /// };
+    /// let install = parse(&["skill", "install", "--dir", to])?;
+    /// assert_eq!(install.run(&SKILLS, "mytool", "1.0.0"), std::process::ExitCode::SUCCESS);
+    /// assert!(dir.path().join("pdf-forms/SKILL.md").is_file());
+    /// let uninstall = parse(&["skill", "uninstall", "--dir", to])?;
+    /// assert_eq!(uninstall.run(&SKILLS, "mytool", "1.0.0"), std::process::ExitCode::SUCCESS);
+    /// assert!(!dir.path().join("pdf-forms").exists());
+    /// # Ok::<(), Box<dyn std::error::Error>>(())
+    /// ```
     pub fn run<Id>(&self, set: &SkillSet<Id>, tool: &str, version: &str) -> ExitCode {
         ExitCode::from(run(&self.action, set, Install::from_env(tool, version)))
     }

@@ -26,6 +26,15 @@ pub trait SkillIdentifier:
     const ALL: &'static [Self];
 
     /// The skill's name, as the model sends it.
+    ///
+    /// ```
+    /// use skills_embed::SkillIdentifier;
+    /// // `skills!("skills")` in your crate; here, this repository's example skills.
+    /// skills_embed::skills!("../skills/examples/skills");
+    /// assert_eq!(SkillId::PdfForms.name(), "pdf-forms");
+    /// // The name a model sends parses back to the identifier.
+    /// assert_eq!(SkillId::PdfForms.name().parse::<SkillId>().unwrap(), SkillId::PdfForms);
+    /// ```
     fn name(self) -> &'static str;
 
     /// The position in [`SkillIdentifier::ALL`] and in the skill set (generated code's).

@@ -46,6 +46,31 @@ pub trait FileRunner: Send + Sync {
     ///
     /// Whatever stopped the run, worded for the model: [`ScriptError::Failed`] with what went
     /// wrong, or what [`FileRun::wait`] gave (a timeout, a cancellation).
+    ///
+    /// ```
+    /// use skills_embed::tools::{FileRun, FileRunner, Settings, Tools};
+    /// use skills_embed::ScriptError;
+    /// # use skills_embed::{File, Fields, Skill, SkillSet, listing::ListingFormat};
+    /// /// Runs nothing that is not executable.
+    /// struct ExecutableOnly;
+    /// impl FileRunner for ExecutableOnly {
+    ///     fn run(&self, run: FileRun<'_>) -> Result<String, ScriptError> {
+    ///         if !run.executable {
+    ///             return Err(ScriptError::Failed(format!("{} is not executable", run.path)));
+    ///         }
+    ///         Ok(format!("ran {}", run.path))
+    ///     }
+    /// }
+    /// # let skill = Skill::owned(
+    /// #     Fields { name: "pdf".into(), description: "Read PDFs.".into(), ..Fields::default() },
+    /// #     "Run scripts/text.sh.\n".into(),
+    /// #     vec![File::owned("scripts/text.sh".into(), b"pdftotext \"$1\" -\n".to_vec(), false)],
+    /// # );
+    /// # let set = SkillSet::from_skills(vec![skill], &ListingFormat::Markdown);
+    /// let tools = Tools::new(set, Settings::default().with_file_runner(std::sync::Arc::new(ExecutableOnly)));
+    /// let out = tools.handle("run_skill_script", r#"{"script": "pdf/scripts/text.sh"}"#);
+    /// assert!(out.is_error && out.text.contains("scripts/text.sh is not executable"), "{}", out.text);
+    /// ```
     fn run(&self, run: FileRun<'_>) -> Result<String, ScriptError>;
 }
 
