@@ -1,6 +1,9 @@
-//! Writes the tree the lookup benchmark embeds (`trees/lookup`, 10 skills unless
-//! `SKILLS_BENCH_SKILLS` says otherwise, so CI builds a small one) and the prototype indexes of
-//! it (`$OUT_DIR/proto_{table,blob}.rs`).
+//! Writes the tree the lookup benchmark embeds (`$OUT_DIR/lookup`, 10 skills unless
+//! `SKILLS_BENCH_TREE` or `SKILLS_BENCH_SKILLS` says otherwise, so CI builds a small one), the
+//! macros that embed it by its absolute path (`$OUT_DIR/lookup_tree.rs`: `skills!` and
+//! rust-embed take a literal) and the prototype indexes of it (`$OUT_DIR/proto_{table,blob}.rs`).
+//! Everything goes to `OUT_DIR`, as cargo asks of a build script: each profile has its own tree,
+//! so a debug build and a release run no longer rewrite one folder in the source tree.
 
 #[allow(dead_code)]
 #[path = "src/treegen.rs"]
@@ -17,9 +20,6 @@ fn main() {
     println!("cargo::rerun-if-changed=src/treegen.rs");
     println!("cargo::rerun-if-changed=src/emit.rs");
     println!("cargo::rerun-if-env-changed=SKILLS_BENCH_SKILLS");
-    // A debug build (CI's 10 skills) and a release run (1,000) share the folder: rewrite it
-    // when the other one changed it. Writing only what is missing keeps this from looping.
-    println!("cargo::rerun-if-changed=trees/lookup");
     println!("cargo::rustc-check-cfg=cfg(has_corpus)");
     if std::path::Path::new("../../shared/corpus/superpowers/skills").is_dir() {
         println!("cargo::rustc-cfg=has_corpus");
@@ -44,10 +44,23 @@ fn main() {
         String::new()
     };
     println!("cargo::rustc-env=SKILLS_BENCH_PRESET={preset}");
-    let manifest = PathBuf::from(std::env::var_os("CARGO_MANIFEST_DIR").expect("cargo sets it"));
-    let root = manifest.join("trees/lookup");
-    treegen::ensure_tree(&spec, &root).expect("writing trees/lookup");
     let out = PathBuf::from(std::env::var_os("OUT_DIR").expect("cargo sets it"));
+    let root = out.join("lookup");
+    treegen::ensure_tree(&spec, &root).expect("writing $OUT_DIR/lookup");
+    // `{:?}` of the path is a Rust string literal of it, whatever characters it holds.
+    let macros = format!(
+        "/// `skills!` over the lookup tree; the tokens given follow the path (`, compress = true`).\n\
+         #[macro_export]\n\
+         macro_rules! lookup_skills {{ ($($options:tt)*) => {{ ::skills_embed::skills!({root:?} $($options)*); }} }}\n\
+         /// A rust-embed type named `$name` over the lookup tree.\n\
+         #[macro_export]\n\
+         macro_rules! lookup_rust_embed {{ ($name:ident) => {{\n\
+             #[derive(::rust_embed::RustEmbed)]\n\
+             #[folder = {root:?}]\n\
+             struct $name;\n\
+         }} }}\n"
+    );
+    std::fs::write(out.join("lookup_tree.rs"), macros).expect("writing lookup_tree.rs");
     for (layout, file) in [
         (emit::Layout::Table, "proto_table.rs"),
         (emit::Layout::Blob, "proto_blob.rs"),

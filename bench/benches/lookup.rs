@@ -2,7 +2,7 @@
 //! `include_dir`'s `get_file` and `rust-embed`'s `get` (the prototype layouts are checked to
 //! serve the same bytes, and their allocations counted).
 //!
-//! The tree is `bench/trees/lookup`, written by `build.rs`: 10 skills by default (what CI
+//! The tree is `$OUT_DIR/lookup`, written by `build.rs`: 10 skills by default (what CI
 //! compiles), 1,000 skills (10,000 files) with `SKILLS_BENCH_SKILLS=1000`, or a preset of
 //! `treegen` with `SKILLS_BENCH_TREE` (`s1000`, `deep1000`), as `bench/scripts/lookup.sh`
 //! runs them. Before criterion starts, a counting allocator prints the
@@ -17,17 +17,14 @@ use std::time::Duration;
 
 use criterion::{Criterion, criterion_group, criterion_main};
 use include_dir::{Dir, include_dir};
-use rust_embed::RustEmbed;
 use skills_bench::treegen::skill;
 use skills_bench::{lookup_blob, lookup_spec, lookup_table};
 
-skills_embed::skills!("trees/lookup");
+skills_bench::lookup_skills!();
 
-static INCLUDE_DIR: Dir<'static> = include_dir!("$CARGO_MANIFEST_DIR/trees/lookup");
+static INCLUDE_DIR: Dir<'static> = include_dir!("$OUT_DIR/lookup");
 
-#[derive(RustEmbed)]
-#[folder = "trees/lookup"]
-struct Embedded;
+skills_bench::lookup_rust_embed!(Embedded);
 
 struct Counting;
 

@@ -17,10 +17,12 @@ pub mod proto_rt;
 pub mod tokens;
 pub mod treegen;
 
-/// The tree the criterion benchmark embeds (written by `build.rs`; `SKILLS_BENCH_TREE` names a
-/// preset of `treegen`, else `SKILLS_BENCH_SKILLS` sets its number of skills, 10 by default so
-/// CI stays fast).
-pub const LOOKUP_TREE: &str = concat!(env!("CARGO_MANIFEST_DIR"), "/trees/lookup");
+/// The tree the criterion benchmark embeds (written by `build.rs` into `OUT_DIR`;
+/// `SKILLS_BENCH_TREE` names a preset of `treegen`, else `SKILLS_BENCH_SKILLS` sets its number
+/// of skills, 10 by default so CI stays fast). `lookup_skills!` and `lookup_rust_embed!` embed it.
+pub const LOOKUP_TREE: &str = concat!(env!("OUT_DIR"), "/lookup");
+
+include!(concat!(env!("OUT_DIR"), "/lookup_tree.rs"));
 
 /// The spec of [`LOOKUP_TREE`] with `skills` skills: the preset `build.rs` wrote, if any.
 pub fn lookup_spec(skills: usize) -> treegen::TreeSpec {

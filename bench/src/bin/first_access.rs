@@ -2,7 +2,7 @@
 //! its text once) and every access after it, next to the same set stored uncompressed.
 //!
 //! `SKILLS_BENCH_SKILLS=1000 cargo run --release -p skills-bench --bin first_access` (the tree is
-//! `bench/trees/lookup`, written by `build.rs`); `bench/scripts/first_access.sh` runs it on the
+//! `$OUT_DIR/lookup`, written by `build.rs`); `bench/scripts/first_access.sh` runs it on the
 //! 10,000-file tree. The corpus (`../shared/corpus`) is measured too when it is there.
 
 use std::hint::black_box;
@@ -12,10 +12,10 @@ use skills_embed::{Skill, SkillSet};
 
 mod lookup {
     pub mod stored {
-        skills_embed::skills!("trees/lookup");
+        skills_bench::lookup_skills!();
     }
     pub mod packed {
-        skills_embed::skills!("trees/lookup", compress = true);
+        skills_bench::lookup_skills!(, compress = true);
     }
 }
 
@@ -93,7 +93,7 @@ fn main() {
     );
     println!("|---|---:|---:|---:|---:|---:|---:|---:|---:|");
     report(
-        "synthetic (bench/trees/lookup)",
+        "synthetic (the lookup tree)",
         &lookup::stored::SKILLS,
         &lookup::packed::SKILLS,
     );
