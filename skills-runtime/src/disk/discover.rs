@@ -209,11 +209,17 @@ impl Discovery {
     /// ```
     /// use skills_embed::disk::{Discovery, SourceKind};
     ///
-    /// let folder = tempfile::tempdir().unwrap();
+    /// let folder = tempfile::tempdir()?;
+    /// std::fs::create_dir(folder.path().join("pdf"))?;
+    /// let text = "---\nname: pdf\ndescription: Fill forms.\n---\nFill forms.\n";
+    /// std::fs::write(folder.path().join("pdf/SKILL.md"), text)?;
     /// let discovery = Discovery::only(folder.path());
     /// assert_eq!(discovery.code_roots, [folder.path()]);
     /// assert!(!discovery.project && !discovery.user && discovery.env_var.is_none());
-    /// # let _ = SourceKind::Code;
+    /// let found = discovery.scan(); // the one code root, nothing else
+    /// assert_eq!(found.skills.len(), 1);
+    /// assert_eq!(found.skills[0].root.kind, SourceKind::Code);
+    /// # Ok::<(), std::io::Error>(())
     /// ```
     pub fn only(root: impl Into<PathBuf>) -> Discovery {
         let root = root.into();

@@ -275,8 +275,24 @@ impl Plugin {
     /// every format, with no MCP server, written only into a fresh folder.
     ///
     /// ```
-    /// let plugin = skills_embed::package::Plugin::new("my-tool");
-    /// # let _ = plugin;
+    /// use skills_embed::package::Plugin;
+    /// # use skills_embed::{Fields, Skill, SkillSet, listing::ListingFormat};
+    /// # let set = SkillSet::from_skills(vec![Skill::owned(
+    /// #     Fields { name: "notes".into(), description: "Notes.".into(), ..Default::default() },
+    /// #     "# Notes\n".into(),
+    /// #     vec![],
+    /// # )], &ListingFormat::Markdown);
+    /// # let read = |path: std::path::PathBuf| -> serde_json::Value {
+    /// #     serde_json::from_str(&std::fs::read_to_string(path).unwrap()).unwrap()
+    /// # };
+    /// let out = tempfile::tempdir()?;
+    /// let dir = out.path().join("my-tool");
+    /// Plugin::new("my-tool").write(&set, &dir)?;
+    /// for path in ["plugin.json", ".claude-plugin/plugin.json", ".cursor-plugin/plugin.json"] {
+    ///     assert_eq!(read(dir.join(path))["name"], "my-tool"); // every format
+    /// }
+    /// assert!(!dir.join("mcp.json").exists()); // no MCP server
+    /// # Ok::<(), Box<dyn std::error::Error>>(())
     /// ```
     pub fn new(name: impl Into<String>) -> Plugin {
         Plugin {
@@ -293,8 +309,22 @@ impl Plugin {
     /// The plugin's version (clients compare it for updates; semantic versioning advised).
     ///
     /// ```
-    /// let plugin = skills_embed::package::Plugin::new("my-tool").version("1.2.0");
-    /// # let _ = plugin;
+    /// use skills_embed::package::Plugin;
+    /// # use skills_embed::{Fields, Skill, SkillSet, listing::ListingFormat};
+    /// # let set = SkillSet::from_skills(vec![Skill::owned(
+    /// #     Fields { name: "notes".into(), description: "Notes.".into(), ..Default::default() },
+    /// #     "# Notes\n".into(),
+    /// #     vec![],
+    /// # )], &ListingFormat::Markdown);
+    /// # let read = |path: std::path::PathBuf| -> serde_json::Value {
+    /// #     serde_json::from_str(&std::fs::read_to_string(path).unwrap()).unwrap()
+    /// # };
+    /// let out = tempfile::tempdir()?;
+    /// let dir = out.path().join("my-tool");
+    /// Plugin::new("my-tool").version("1.2.0").write(&set, &dir)?;
+    /// assert_eq!(read(dir.join(".claude-plugin/plugin.json"))["version"], "1.2.0");
+    /// assert_eq!(read(dir.join("plugin.json"))["version"], "1.2.0");
+    /// # Ok::<(), Box<dyn std::error::Error>>(())
     /// ```
     pub fn version(mut self, version: impl Into<String>) -> Plugin {
         self.version = Some(version.into());
@@ -304,8 +334,24 @@ impl Plugin {
     /// The plugin's description. Default: the one skill's description, or the skills' names.
     ///
     /// ```
-    /// let plugin = skills_embed::package::Plugin::new("my-tool").description("My tool's skills.");
-    /// # let _ = plugin;
+    /// use skills_embed::package::Plugin;
+    /// # use skills_embed::{Fields, Skill, SkillSet, listing::ListingFormat};
+    /// # let set = SkillSet::from_skills(vec![Skill::owned(
+    /// #     Fields { name: "notes".into(), description: "Notes.".into(), ..Default::default() },
+    /// #     "# Notes\n".into(),
+    /// #     vec![],
+    /// # )], &ListingFormat::Markdown);
+    /// # let read = |path: std::path::PathBuf| -> serde_json::Value {
+    /// #     serde_json::from_str(&std::fs::read_to_string(path).unwrap()).unwrap()
+    /// # };
+    /// let out = tempfile::tempdir()?;
+    /// let dir = out.path().join("my-tool");
+    /// Plugin::new("my-tool").write(&set, &dir)?;
+    /// assert_eq!(read(dir.join("plugin.json"))["description"], "Notes."); // the skill's
+    /// let mine = out.path().join("mine");
+    /// Plugin::new("my-tool").description("My tool's skills.").write(&set, &mine)?;
+    /// assert_eq!(read(mine.join("plugin.json"))["description"], "My tool's skills.");
+    /// # Ok::<(), Box<dyn std::error::Error>>(())
     /// ```
     pub fn description(mut self, description: impl Into<String>) -> Plugin {
         self.description = Some(description.into());
@@ -315,8 +361,23 @@ impl Plugin {
     /// The author's name (`author.name` in every manifest). Default: none.
     ///
     /// ```
-    /// let plugin = skills_embed::package::Plugin::new("my-tool").author("Ada");
-    /// # let _ = plugin;
+    /// use skills_embed::package::Plugin;
+    /// # use skills_embed::{Fields, Skill, SkillSet, listing::ListingFormat};
+    /// # let set = SkillSet::from_skills(vec![Skill::owned(
+    /// #     Fields { name: "notes".into(), description: "Notes.".into(), ..Default::default() },
+    /// #     "# Notes\n".into(),
+    /// #     vec![],
+    /// # )], &ListingFormat::Markdown);
+    /// # let read = |path: std::path::PathBuf| -> serde_json::Value {
+    /// #     serde_json::from_str(&std::fs::read_to_string(path).unwrap()).unwrap()
+    /// # };
+    /// let out = tempfile::tempdir()?;
+    /// let dir = out.path().join("my-tool");
+    /// Plugin::new("my-tool").author("Ada").write(&set, &dir)?;
+    /// for path in ["plugin.json", ".claude-plugin/plugin.json", ".cursor-plugin/plugin.json"] {
+    ///     assert_eq!(read(dir.join(path))["author"]["name"], "Ada");
+    /// }
+    /// # Ok::<(), Box<dyn std::error::Error>>(())
     /// ```
     pub fn author(mut self, author: impl Into<String>) -> Plugin {
         self.author = Some(author.into());
@@ -327,8 +388,23 @@ impl Plugin {
     ///
     /// ```
     /// use skills_embed::package::{Plugin, PluginFormat};
+    /// # use skills_embed::{Fields, Skill, SkillSet, listing::ListingFormat};
+    /// # let set = SkillSet::from_skills(vec![Skill::owned(
+    /// #     Fields { name: "notes".into(), description: "Notes.".into(), ..Default::default() },
+    /// #     "# Notes\n".into(),
+    /// #     vec![],
+    /// # )], &ListingFormat::Markdown);
+    /// # let read = |path: std::path::PathBuf| -> serde_json::Value {
+    /// #     serde_json::from_str(&std::fs::read_to_string(path).unwrap()).unwrap()
+    /// # };
+    /// let out = tempfile::tempdir()?;
+    /// let dir = out.path().join("my-tool");
     /// let plugin = Plugin::new("my-tool").formats([PluginFormat::Cursor]);
-    /// # let _ = plugin;
+    /// let written = plugin.write(&set, &dir)?;
+    /// assert_eq!(written.len(), 2); // Cursor's manifest and the skill's SKILL.md
+    /// assert_eq!(read(dir.join(".cursor-plugin/plugin.json"))["name"], "my-tool");
+    /// assert!(!dir.join(".claude-plugin").exists() && !dir.join("plugin.json").exists());
+    /// # Ok::<(), Box<dyn std::error::Error>>(())
     /// ```
     pub fn formats(mut self, formats: impl IntoIterator<Item = PluginFormat>) -> Plugin {
         self.formats = formats.into_iter().collect();
@@ -340,9 +416,26 @@ impl Plugin {
     /// `${PLUGIN_ROOT}` stands for the plugin's root folder. See [`Plugin`].
     ///
     /// ```
-    /// let plugin = skills_embed::package::Plugin::new("my-tool")
-    ///     .server("skills", ["serve", "${PLUGIN_ROOT}/skills"]);
-    /// # let _ = plugin;
+    /// use skills_embed::package::Plugin;
+    /// # use skills_embed::{Fields, Skill, SkillSet, listing::ListingFormat};
+    /// # let set = SkillSet::from_skills(vec![Skill::owned(
+    /// #     Fields { name: "notes".into(), description: "Notes.".into(), ..Default::default() },
+    /// #     "# Notes\n".into(),
+    /// #     vec![],
+    /// # )], &ListingFormat::Markdown);
+    /// # let read = |path: std::path::PathBuf| -> serde_json::Value {
+    /// #     serde_json::from_str(&std::fs::read_to_string(path).unwrap()).unwrap()
+    /// # };
+    /// let out = tempfile::tempdir()?;
+    /// let dir = out.path().join("my-tool");
+    /// let plugin = Plugin::new("my-tool").server("skills", ["serve", "${PLUGIN_ROOT}/skills"]);
+    /// plugin.write(&set, &dir)?;
+    /// let claude = &read(dir.join(".claude-plugin/plugin.json"))["mcpServers"]["my-tool"];
+    /// assert_eq!(claude["command"], "skills");
+    /// assert_eq!(claude["args"][1], "${CLAUDE_PLUGIN_ROOT}/skills"); // Claude Code's variable
+    /// let agent_plugins = &read(dir.join("mcp.json"))["mcpServers"]["my-tool"];
+    /// assert_eq!(agent_plugins["args"][1], "${PLUGIN_ROOT}/skills");
+    /// # Ok::<(), Box<dyn std::error::Error>>(())
     /// ```
     pub fn server(
         mut self,
@@ -357,8 +450,25 @@ impl Plugin {
     /// is in place). Default: refuse ([`PluginError::Exists`]).
     ///
     /// ```
-    /// let plugin = skills_embed::package::Plugin::new("my-tool").force(true);
-    /// # let _ = plugin;
+    /// use skills_embed::package::{Plugin, PluginError};
+    /// # use skills_embed::{Fields, Skill, SkillSet, listing::ListingFormat};
+    /// # let set = SkillSet::from_skills(vec![Skill::owned(
+    /// #     Fields { name: "notes".into(), description: "Notes.".into(), ..Default::default() },
+    /// #     "# Notes\n".into(),
+    /// #     vec![],
+    /// # )], &ListingFormat::Markdown);
+    /// # let read = |path: std::path::PathBuf| -> serde_json::Value {
+    /// #     serde_json::from_str(&std::fs::read_to_string(path).unwrap()).unwrap()
+    /// # };
+    /// let out = tempfile::tempdir()?;
+    /// let dir = out.path().join("my-tool");
+    /// std::fs::create_dir(&dir)?;
+    /// std::fs::write(dir.join("old.txt"), "from before")?;
+    /// let err = Plugin::new("my-tool").write(&set, &dir).unwrap_err();
+    /// assert!(matches!(err, PluginError::Exists { .. }));
+    /// Plugin::new("my-tool").force(true).write(&set, &dir)?;
+    /// assert!(dir.join("plugin.json").is_file() && !dir.join("old.txt").exists());
+    /// # Ok::<(), Box<dyn std::error::Error>>(())
     /// ```
     pub fn force(mut self, force: bool) -> Plugin {
         self.force = force;

@@ -383,9 +383,23 @@ impl Install {
     /// or use [`from_env`](Install::from_env).
     ///
     /// ```
-    /// use skills_embed::disk::Install;
-    /// let install = Install::new(env!("CARGO_PKG_NAME"), env!("CARGO_PKG_VERSION"));
-    /// # let _ = install;
+    /// use skills_embed::disk::{Install, SkillState};
+    /// # use skills_embed::{Fields, Skill, SkillSet, listing::ListingFormat};
+    /// # let set = SkillSet::from_skills(vec![Skill::owned(
+    /// #     Fields { name: "notes".into(), description: "Notes.".into(), ..Default::default() },
+    /// #     "# Notes\n".into(),
+    /// #     vec![],
+    /// # )], &ListingFormat::Markdown);
+    /// let dir = tempfile::tempdir()?;
+    /// let install = Install::new("mytool", "1.0.0").dir(dir.path());
+    /// assert_eq!(install.status(&set)?.entries[0].state, SkillState::Missing);
+    /// install.install(&set)?;
+    /// let entry = &install.status(&set)?.entries[0];
+    /// assert_eq!(entry.state, SkillState::UpToDate);
+    /// assert_eq!(entry.installed_version.as_deref(), Some("1.0.0"));
+    /// let skill_md = std::fs::read_to_string(dir.path().join("notes/SKILL.md"))?;
+    /// assert!(skill_md.contains(r#"skills-embed-tool: "mytool""#), "{skill_md}");
+    /// # Ok::<(), Box<dyn std::error::Error>>(())
     /// ```
     pub fn new(tool: impl Into<String>, version: impl Into<String>) -> Install {
         Install {
@@ -408,9 +422,21 @@ impl Install {
     /// from the process.
     ///
     /// ```
-    /// use skills_embed::disk::Install;
-    /// let install = Install::from_env("mytool", "1.0.0");
-    /// # let _ = install;
+    /// use skills_embed::disk::{Install, SkillState};
+    /// # use skills_embed::{Fields, Skill, SkillSet, listing::ListingFormat};
+    /// # let set = SkillSet::from_skills(vec![Skill::owned(
+    /// #     Fields { name: "notes".into(), description: "Notes.".into(), ..Default::default() },
+    /// #     "# Notes\n".into(),
+    /// #     vec![],
+    /// # )], &ListingFormat::Markdown);
+    /// let dir = tempfile::tempdir()?;
+    /// Install::new("mytool", "1.0.0").dir(dir.path()).install(&set)?;
+    /// // The same tool and version, the destination named (here a temp dir, not the home).
+    /// let install = Install::from_env("mytool", "1.0.0").dir(dir.path());
+    /// let entry = &install.status(&set)?.entries[0];
+    /// assert_eq!(entry.state, SkillState::UpToDate);
+    /// assert_eq!(entry.installed_version.as_deref(), Some("1.0.0"));
+    /// # Ok::<(), Box<dyn std::error::Error>>(())
     /// ```
     pub fn from_env(tool: impl Into<String>, version: impl Into<String>) -> Install {
         let mut install = Install::new(tool, version);
@@ -433,8 +459,24 @@ impl Install {
     /// ```
     /// use skills_embed::disk::{Agent, Install};
     /// use strum::VariantArray;
+    /// # use skills_embed::{Fields, Skill, SkillSet, listing::ListingFormat};
+    /// # let set = SkillSet::from_skills(vec![Skill::owned(
+    /// #     Fields { name: "notes".into(), description: "Notes.".into(), ..Default::default() },
+    /// #     "# Notes\n".into(),
+    /// #     vec![],
+    /// # )], &ListingFormat::Markdown);
+    /// # let (home, repo) = (tempfile::tempdir()?, tempfile::tempdir()?);
+    /// # std::fs::create_dir(repo.path().join(".git"))?;
     /// let all = Install::new("mytool", "1.0.0").agents(Agent::VARIANTS.iter().copied());
-    /// # let _ = all;
+    /// let report = all.home(home.path()).project(repo.path()).install(&set)?;
+    /// // The agents share three folders, each written once.
+    /// let folders: Vec<_> = report.destinations.iter()
+    ///     .map(|(folder, _)| folder.strip_prefix(repo.path()).unwrap().to_str().unwrap())
+    ///     .collect();
+    /// assert_eq!(folders, [".agents/skills", ".claude/skills", ".windsurf/skills"]);
+    /// assert!(report.destinations[0].1.contains(&Agent::Codex));
+    /// assert!(repo.path().join(".windsurf/skills/notes/SKILL.md").is_file());
+    /// # Ok::<(), Box<dyn std::error::Error>>(())
     /// ```
     pub fn agents(mut self, agents: impl IntoIterator<Item = Agent>) -> Install {
         self.agents = agents.into_iter().collect();
@@ -446,9 +488,19 @@ impl Install {
     /// Project (the default) or user scope.
     ///
     /// ```
-    /// use skills_embed::disk::{Install, Scope};
+    /// use skills_embed::disk::{Agent, Install, Scope};
+    /// # use skills_embed::{Fields, Skill, SkillSet, listing::ListingFormat};
+    /// # let set = SkillSet::from_skills(vec![Skill::owned(
+    /// #     Fields { name: "notes".into(), description: "Notes.".into(), ..Default::default() },
+    /// #     "# Notes\n".into(),
+    /// #     vec![],
+    /// # )], &ListingFormat::Markdown);
+    /// let home = tempfile::tempdir()?;
     /// let user = Install::new("mytool", "1.0.0").scope(Scope::User);
-    /// # let _ = user;
+    /// let report = user.home(home.path()).agents([Agent::ClaudeCode]).install(&set)?;
+    /// assert_eq!(report.root, None); // no project involved
+    /// assert!(home.path().join(".claude/skills/notes/SKILL.md").is_file());
+    /// # Ok::<(), Box<dyn std::error::Error>>(())
     /// ```
     pub fn scope(mut self, scope: Scope) -> Install {
         self.scope = scope;
@@ -459,8 +511,18 @@ impl Install {
     ///
     /// ```
     /// use skills_embed::disk::Install;
-    /// let here = Install::new("mytool", "1.0.0").dir("vendor/skills");
-    /// # let _ = here;
+    /// # use skills_embed::{Fields, Skill, SkillSet, listing::ListingFormat};
+    /// # let set = SkillSet::from_skills(vec![Skill::owned(
+    /// #     Fields { name: "notes".into(), description: "Notes.".into(), ..Default::default() },
+    /// #     "# Notes\n".into(),
+    /// #     vec![],
+    /// # )], &ListingFormat::Markdown);
+    /// let tmp = tempfile::tempdir()?;
+    /// let vendor = tmp.path().join("vendor/skills");
+    /// let report = Install::new("mytool", "1.0.0").dir(&vendor).install(&set)?;
+    /// assert_eq!(report.destinations, [(vendor.clone(), vec![])]); // no agent involved
+    /// assert!(vendor.join("notes/SKILL.md").is_file());
+    /// # Ok::<(), Box<dyn std::error::Error>>(())
     /// ```
     pub fn dir(mut self, dir: impl Into<PathBuf>) -> Install {
         self.dir = Some(dir.into());
@@ -470,9 +532,22 @@ impl Install {
     /// The home folder (user scope and detection).
     ///
     /// ```
-    /// use skills_embed::disk::Install;
-    /// let install = Install::new("mytool", "1.0.0").home("/home/ann");
-    /// # let _ = install;
+    /// use skills_embed::disk::{Agent, Install};
+    /// # use skills_embed::{Fields, Skill, SkillSet, listing::ListingFormat};
+    /// # let set = SkillSet::from_skills(vec![Skill::owned(
+    /// #     Fields { name: "notes".into(), description: "Notes.".into(), ..Default::default() },
+    /// #     "# Notes\n".into(),
+    /// #     vec![],
+    /// # )], &ListingFormat::Markdown);
+    /// # let repo = tempfile::tempdir()?;
+    /// # std::fs::create_dir(repo.path().join(".git"))?;
+    /// let home = tempfile::tempdir()?;
+    /// std::fs::create_dir(home.path().join(".claude"))?; // Claude Code is used here
+    /// let install = Install::new("mytool", "1.0.0").home(home.path()).project(repo.path());
+    /// let report = install.install(&set)?; // no agent named: the detected ones
+    /// assert_eq!(report.destinations[0].1, [Agent::ClaudeCode]);
+    /// assert!(repo.path().join(".claude/skills/notes/SKILL.md").is_file());
+    /// # Ok::<(), Box<dyn std::error::Error>>(())
     /// ```
     pub fn home(mut self, home: impl Into<PathBuf>) -> Install {
         self.home = Some(home.into());
@@ -483,9 +558,22 @@ impl Install {
     /// folder holding `.git`). Without it, the search starts in the working folder.
     ///
     /// ```
-    /// use skills_embed::disk::Install;
-    /// let install = Install::new("mytool", "1.0.0").project("/src/app/crates/cli");
-    /// # let _ = install;
+    /// use skills_embed::disk::{Agent, Install};
+    /// # use skills_embed::{Fields, Skill, SkillSet, listing::ListingFormat};
+    /// # let set = SkillSet::from_skills(vec![Skill::owned(
+    /// #     Fields { name: "notes".into(), description: "Notes.".into(), ..Default::default() },
+    /// #     "# Notes\n".into(),
+    /// #     vec![],
+    /// # )], &ListingFormat::Markdown);
+    /// let repo = tempfile::tempdir()?;
+    /// std::fs::create_dir(repo.path().join(".git"))?;
+    /// let cli = repo.path().join("crates/cli");
+    /// std::fs::create_dir_all(&cli)?;
+    /// let install = Install::new("mytool", "1.0.0").project(&cli).agents([Agent::ClaudeCode]);
+    /// let report = install.install(&set)?;
+    /// assert_eq!(report.root.as_deref(), Some(repo.path())); // the folder holding `.git`
+    /// assert!(repo.path().join(".claude/skills/notes/SKILL.md").is_file());
+    /// # Ok::<(), Box<dyn std::error::Error>>(())
     /// ```
     pub fn project(mut self, start: impl Into<PathBuf>) -> Install {
         self.start = Some(start.into());
@@ -496,9 +584,23 @@ impl Install {
     /// `XDG_CONFIG_HOME`, `CODEX_HOME`), without touching the process's environment.
     ///
     /// ```
-    /// use skills_embed::disk::Install;
-    /// let install = Install::new("mytool", "1.0.0").var("CLAUDE_CONFIG_DIR", "/etc/claude");
-    /// # let _ = install;
+    /// use skills_embed::disk::{Agent, Install, Scope};
+    /// # use skills_embed::{Fields, Skill, SkillSet, listing::ListingFormat};
+    /// # let set = SkillSet::from_skills(vec![Skill::owned(
+    /// #     Fields { name: "notes".into(), description: "Notes.".into(), ..Default::default() },
+    /// #     "# Notes\n".into(),
+    /// #     vec![],
+    /// # )], &ListingFormat::Markdown);
+    /// let (home, config) = (tempfile::tempdir()?, tempfile::tempdir()?);
+    /// let install = Install::new("mytool", "1.0.0")
+    ///     .var("CLAUDE_CONFIG_DIR", config.path().to_str().unwrap())
+    ///     .home(home.path())
+    ///     .scope(Scope::User)
+    ///     .agents([Agent::ClaudeCode]);
+    /// install.install(&set)?;
+    /// assert!(config.path().join("skills/notes/SKILL.md").is_file());
+    /// assert!(!home.path().join(".claude").exists()); // not `~/.claude/skills`
+    /// # Ok::<(), Box<dyn std::error::Error>>(())
     /// ```
     pub fn var(mut self, name: impl Into<String>, value: impl Into<String>) -> Install {
         self.vars.insert(name.into(), value.into());
@@ -510,8 +612,23 @@ impl Install {
     ///
     /// ```
     /// use skills_embed::disk::Install;
+    /// # use skills_embed::{Fields, Skill, SkillSet, listing::ListingFormat};
+    /// # let set = SkillSet::from_skills(vec![Skill::owned(
+    /// #     Fields { name: "notes".into(), description: "Notes.".into(), ..Default::default() },
+    /// #     "# Notes\n".into(),
+    /// #     vec![],
+    /// # )], &ListingFormat::Markdown);
+    /// let tmp = tempfile::tempdir()?;
+    /// let dir = tmp.path().join("skills"); // the backup goes beside it, in `tmp`
+    /// Install::new("mytool", "1.0.0").dir(&dir).install(&set)?;
+    /// std::fs::write(dir.join("notes/SKILL.md"), "edited by hand")?;
     /// let install = Install::new("mytool", "1.0.0").force(true);
-    /// # let _ = install;
+    /// let entry = &install.dir(&dir).install(&set)?.entries[0];
+    /// assert_eq!(entry.action, "replaced");
+    /// let backup = entry.backup.as_ref().unwrap();
+    /// assert!(backup.starts_with(tmp.path().join("skills-backup")));
+    /// assert_eq!(std::fs::read_to_string(backup.join("SKILL.md"))?, "edited by hand");
+    /// # Ok::<(), Box<dyn std::error::Error>>(())
     /// ```
     pub fn force(mut self, force: bool) -> Install {
         self.force = force;
@@ -521,9 +638,21 @@ impl Install {
     /// Work out and report what would be done, writing nothing.
     ///
     /// ```
-    /// use skills_embed::disk::Install;
+    /// use skills_embed::disk::{Install, SkillState};
+    /// # use skills_embed::{Fields, Skill, SkillSet, listing::ListingFormat};
+    /// # let set = SkillSet::from_skills(vec![Skill::owned(
+    /// #     Fields { name: "notes".into(), description: "Notes.".into(), ..Default::default() },
+    /// #     "# Notes\n".into(),
+    /// #     vec![],
+    /// # )], &ListingFormat::Markdown);
+    /// let dir = tempfile::tempdir()?;
     /// let plan = Install::new("mytool", "1.0.0").dry_run(true);
-    /// # let _ = plan;
+    /// let report = plan.dir(dir.path()).install(&set)?;
+    /// let entry = &report.entries[0];
+    /// assert_eq!(entry.state, SkillState::Missing);
+    /// assert_eq!(entry.action, "would be installed");
+    /// assert!(!dir.path().join("notes").exists()); // nothing written
+    /// # Ok::<(), Box<dyn std::error::Error>>(())
     /// ```
     pub fn dry_run(mut self, dry_run: bool) -> Install {
         self.dry_run = dry_run;

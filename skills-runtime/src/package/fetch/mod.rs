@@ -424,9 +424,22 @@ impl IndexReader {
     /// Read a v0.1.0 index (files without digests), its files unchecked; refused by default.
     ///
     /// ```
-    /// use skills_embed::package::IndexReader;
-    /// let reader = IndexReader::new("https://example.com/").allow_unverified(true);
-    /// # let _ = reader;
+    /// use skills_embed::package::{IndexError, IndexReader};
+    /// # let site = tempfile::tempdir()?;
+    /// # std::fs::create_dir(site.path().join("pdf"))?;
+    /// # let text = "---\nname: pdf\ndescription: Fill PDF forms.\n---\n# Steps\n";
+    /// # std::fs::write(site.path().join("pdf/SKILL.md"), text)?;
+    /// // A v0.1.0 index: no `version`, files as plain paths, no digests.
+    /// let index = r#"{"skills": [{"name": "pdf", "description": "Fill PDF forms.",
+    ///     "files": ["SKILL.md"]}]}"#;
+    /// std::fs::write(site.path().join("index.json"), index)?;
+    /// let offline = |url: &str, _: u64| Err(url.to_owned());
+    /// let reader = IndexReader::new(site.path().join("index.json").to_str().unwrap());
+    /// assert!(matches!(reader.read(offline), Err(IndexError::Unverified { .. })));
+    /// let fetched = reader.allow_unverified(true).read(offline)?;
+    /// assert!(fetched.unverified);
+    /// assert_eq!(fetched.set.names().collect::<Vec<_>>(), ["pdf"]);
+    /// # Ok::<(), Box<dyn std::error::Error>>(())
     /// ```
     pub fn allow_unverified(mut self, allow: bool) -> IndexReader {
         self.allow_unverified = allow;
@@ -463,9 +476,26 @@ impl IndexReader {
     /// The cap on all the files of one read together, in bytes (default 64 MiB).
     ///
     /// ```
-    /// use skills_embed::package::IndexReader;
-    /// let reader = IndexReader::new("https://example.com/").max_total_bytes(8 << 20);
-    /// # let _ = reader;
+    /// use skills_embed::package::{IndexError, IndexReader};
+    /// # use skills_embed::{Fields, Skill, SkillSet, listing::ListingFormat, package::Archive};
+    /// # let skill = |name: &str| Skill::owned(
+    /// #     Fields { name: name.into(), description: "A skill.".into(), ..Default::default() },
+    /// #     "# Steps\n".into(),
+    /// #     vec![],
+    /// # );
+    /// # let set = SkillSet::from_skills(
+    /// #     vec![skill("pdf"), skill("docx")],
+    /// #     &ListingFormat::Markdown,
+    /// # );
+    /// let site = tempfile::tempdir()?;
+    /// Archive::new(&set).well_known(site.path())?; // publishes "docx" and "pdf"
+    /// let reader = IndexReader::new(site.path().to_str().unwrap());
+    /// let offline = |url: &str, _: u64| Err(url.to_owned());
+    /// assert_eq!(reader.read(offline)?.set.len(), 2);
+    /// let err = reader.max_total_bytes(100).read(offline).unwrap_err();
+    /// let all = "all files together";
+    /// assert!(matches!(err, IndexError::TooLarge { limit: 100, what, .. } if what == all), "{err}");
+    /// # Ok::<(), Box<dyn std::error::Error>>(())
     /// ```
     pub fn max_total_bytes(mut self, bytes: u64) -> IndexReader {
         self.max_total_bytes = bytes;
@@ -479,9 +509,23 @@ impl IndexReader {
     /// ```
     /// use skills_embed::package::IndexReader;
     /// use skills_embed::parse::{Dialect, ScanOptions};
+    /// # let site = tempfile::tempdir()?;
+    /// # std::fs::create_dir(site.path().join("pdf"))?;
+    /// # let text = "---\nname: pdf\ndescription: PDFs.\nuser-invocable: false\n---\n# Steps\n";
+    /// # std::fs::write(site.path().join("pdf/SKILL.md"), text)?;
+    /// // A v0.1.0 index: no `version`, files as plain paths, no digests.
+    /// let index = r#"{"skills": [{"name": "pdf", "description": "Fill PDF forms.",
+    ///     "files": ["SKILL.md"]}]}"#;
+    /// std::fs::write(site.path().join("index.json"), index)?;
+    /// let offline = |url: &str, _: u64| Err(url.to_owned());
+    /// let path = site.path().join("index.json");
+    /// let reader = IndexReader::new(path.to_str().unwrap()).allow_unverified(true);
+    /// let plain = reader.read(offline)?; // Claude Code's `user-invocable` is not allowed
+    /// assert_eq!((plain.set.len(), plain.refused.len()), (0, 1));
     /// let options = ScanOptions { dialects: vec![Dialect::ClaudeCode], ..ScanOptions::default() };
-    /// let reader = IndexReader::new("https://example.com/").scan_options(options);
-    /// # let _ = reader;
+    /// let fetched = reader.scan_options(options).read(offline)?;
+    /// assert_eq!(fetched.set.names().collect::<Vec<_>>(), ["pdf"]);
+    /// # Ok::<(), Box<dyn std::error::Error>>(())
     /// ```
     pub fn scan_options(mut self, options: ScanOptions) -> IndexReader {
         self.options = ScanOptions {
