@@ -6,12 +6,27 @@ use std::cmp::Ordering;
 /// writes the text for each mode).
 ///
 /// ```
-/// use skills_embed::tools::Disclosure;
-///
-/// assert_eq!(Disclosure::default(), Disclosure::Progressive);
-/// let eager = Disclosure::Eager { max_skills: 1, min_score: 2 };
-/// let hybrid = Disclosure::Hybrid { eager: vec!["house-style".to_owned()] };
-/// # let _ = (eager, hybrid);
+/// use skills_embed::tools::{Disclosure, Session, Settings, Tools};
+/// # use skills_embed::{Fields, Skill, SkillSet, listing::ListingFormat};
+/// # let skill = |name: &str, description: &str, body: &str| Skill::owned(
+/// #     Fields { name: name.into(), description: description.into(), ..Fields::default() },
+/// #     body.into(),
+/// #     vec![],
+/// # );
+/// # let set = SkillSet::from_skills(vec![
+/// #     skill("pdf", "Fill PDF forms.", "Use pdftk.\n"),
+/// #     skill("house-style", "How we write.", "Be brief.\n"),
+/// # ], &ListingFormat::Markdown);
+/// let mut session = Session::new(Tools::new(set, Settings::default()));
+/// assert_eq!(Disclosure::default(), Disclosure::Progressive); // listed, loaded by the model
+/// let listed = session.system_prompt(&Disclosure::default(), "");
+/// assert!(listed.contains("pdf: Fill PDF forms.") && !listed.contains("Use pdftk."));
+/// let eager = Disclosure::Eager { max_skills: 1, min_score: 2 }; // picked from the input
+/// let injected = session.system_prompt(&eager, "Fill in this PDF");
+/// assert_eq!(injected, "<skill name=\"pdf\">\nUse pdftk.\n</skill>\n\n");
+/// let hybrid = Disclosure::Hybrid { eager: vec!["house-style".to_owned()] }; // always in
+/// let text = session.system_prompt(&hybrid, "");
+/// assert!(text.starts_with("<skill name=\"house-style\">\nBe brief.\n</skill>\n"));
 /// ```
 #[derive(Debug, Clone, PartialEq, Eq, Default)]
 pub enum Disclosure {

@@ -174,10 +174,11 @@ impl fmt::Display for InstallEntry {
 ///     body.into(),
 ///     vec![],
 /// );
-/// let dir = tempfile::tempdir()?;
-/// let install = Install::new("mytool", "1.0.0").dir(dir.path());
+/// let tmp = tempfile::tempdir()?;
+/// let dir = tmp.path().join("skills"); // a forced run's backups go beside it, in `tmp`
+/// let install = Install::new("mytool", "1.0.0").dir(&dir);
 /// install.install(&SkillSet::from_skills(vec![skill("v1\n")], &ListingFormat::Markdown))?;
-/// std::fs::write(dir.path().join("notes/extra.md"), "my own notes")?;
+/// std::fs::write(dir.join("notes/extra.md"), "my own notes")?;
 /// let v2 = SkillSet::from_skills(vec![skill("v2\n")], &ListingFormat::Markdown);
 /// let report = install.install(&v2)?;
 /// assert!(report.left_alone()); // the edited skill was not updated
@@ -213,9 +214,10 @@ impl InstallReport {
     /// #     body.into(),
     /// #     vec![],
     /// # )], &ListingFormat::Markdown);
-    /// let dir = tempfile::tempdir()?;
-    /// std::fs::create_dir(dir.path().join("notes"))?; // someone else's folder
-    /// let install = Install::new("mytool", "1.0.0").dir(dir.path());
+    /// let tmp = tempfile::tempdir()?;
+    /// let dir = tmp.path().join("skills"); // the forced run's backup goes beside it, in `tmp`
+    /// std::fs::create_dir_all(dir.join("notes"))?; // someone else's folder
+    /// let install = Install::new("mytool", "1.0.0").dir(&dir);
     /// let report = install.install(&notes("v1\n"))?;
     /// assert!(report.left_alone()); // a command line would exit with status 1
     /// assert!(!install.force(true).install(&notes("v1\n"))?.left_alone());
