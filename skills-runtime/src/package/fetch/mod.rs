@@ -514,7 +514,7 @@ impl IndexReader {
     /// # let text = "---\nname: pdf\ndescription: PDFs.\nuser-invocable: false\n---\n# Steps\n";
     /// # std::fs::write(site.path().join("pdf/SKILL.md"), text)?;
     /// // A v0.1.0 index: no `version`, files as plain paths, no digests.
-    /// let index = r#"{"skills": [{"name": "pdf", "description": "Fill PDF forms.",
+    /// let index = r#"{"skills": [{"name": "pdf", "description": "PDFs.",
     ///     "files": ["SKILL.md"]}]}"#;
     /// std::fs::write(site.path().join("index.json"), index)?;
     /// let offline = |url: &str, _: u64| Err(url.to_owned());
