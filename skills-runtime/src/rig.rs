@@ -144,13 +144,24 @@ async fn answer(
 /// assert!(SkillTools::new(&NONE, Settings::default()).tools().is_empty());
 /// ```
 ///
-/// Over an overlay of skills on disk (feature `fs`), added to a rig-agent agent:
+/// Over an overlay of skills on disk (feature `fs`), each call answered from its current
+/// snapshot; an agent takes the tools with rig-agent's `AgentBuilder::dynamic_tools`, as the
+/// guide's rig chapter shows:
 ///
-/// ```ignore
-/// let overlay = Arc::new(Overlay::new(&SKILLS, Discovery::default()));
-/// let agent = rig_agent::AgentBuilder::new(model)
-///     .dynamic_tools(SkillTools::new(Arc::clone(&overlay), Settings::default()).tools())
-///     .build();
+/// ```
+/// use std::sync::Arc;
+/// use skills_embed::disk::{Discovery, Overlay};
+/// use skills_embed::rig::SkillTools;
+/// use skills_embed::tools::Settings;
+/// # static SKILLS: skills_embed::SkillSet = skills_embed::SkillSet::empty();
+/// let root = tempfile::tempdir()?;
+/// std::fs::create_dir(root.path().join("pdf"))?;
+/// std::fs::write(root.path().join("pdf/SKILL.md"), "---\nname: pdf\ndescription: Read PDFs.\n---\nUse it.\n")?;
+/// let overlay = Arc::new(Overlay::new(&SKILLS, Discovery::only(root.path())));
+/// let tools = SkillTools::new(Arc::clone(&overlay), Settings::default()).tools();
+/// // The embedded set is empty: the one tool is there for the skill found on disk.
+/// assert_eq!(tools.iter().map(|t| t.name().to_string()).collect::<Vec<_>>(), ["load_skill"]);
+/// # Ok::<(), std::io::Error>(())
 /// ```
 #[derive(Clone)]
 pub struct SkillTools {
