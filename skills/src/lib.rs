@@ -264,7 +264,7 @@ pub fn run_cli(scripts: impl IntoIterator<Item = Script>) -> std::process::ExitC
 /// Cargo cannot see a file added to the folder on stable Rust. A build script with one line
 /// makes it rescan the folder:
 ///
-/// ```ignore
+/// ```no_run
 /// // build.rs
 /// fn main() {
 ///     println!("cargo::rerun-if-changed=skills");
