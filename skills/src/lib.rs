@@ -270,6 +270,8 @@ pub fn run_cli(scripts: impl IntoIterator<Item = Script>) -> std::process::ExitC
 ///     println!("cargo::rerun-if-changed=skills");
 /// }
 /// ```
+// The build.rs sample is a whole file, so its `fn main` is the point.
+#[allow(clippy::needless_doctest_main)]
 #[macro_export]
 macro_rules! skills {
     ($($input:tt)*) => {
