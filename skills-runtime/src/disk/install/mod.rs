@@ -112,7 +112,7 @@ pub struct InstallEntry {
 
 impl InstallEntry {
     /// Whether the skill was left as it was although the run was asked to change it: modified
-    /// or foreign without `force`, or a write that failed. See [`InstallEntry`] for an example.
+    /// or foreign without `force`, or a write that failed.
     ///
     /// ```
     /// use skills_embed::disk::Install;
@@ -203,8 +203,7 @@ pub struct InstallReport {
 }
 
 impl InstallReport {
-    /// Whether anything was left alone (the `skills` CLI then exits with status 1). See
-    /// [`InstallReport`] for an example.
+    /// Whether anything was left alone (the `skills` CLI then exits with status 1).
     ///
     /// ```
     /// use skills_embed::disk::Install;
@@ -689,7 +688,7 @@ impl Install {
     }
 
     /// The state of every skill of `set` in every destination, and of the orphans: writes
-    /// nothing. See [`Install`] for an example.
+    /// nothing.
     ///
     /// ```
     /// use skills_embed::disk::{Install, SkillState};
@@ -714,7 +713,7 @@ impl Install {
 
     /// Writes missing and outdated skills, removes orphans, and leaves modified and foreign
     /// ones alone unless [`force`](Install::force). A skill that cannot be written is reported
-    /// in its entry and does not stop the others. See [`Install`] for an example.
+    /// in its entry and does not stop the others.
     ///
     /// ```
     /// use skills_embed::disk::{Install, SkillState};

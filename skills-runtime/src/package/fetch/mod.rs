@@ -341,7 +341,6 @@ type Verified = (String, Vec<(String, String, Vec<u8>)>);
 impl IndexReader {
     /// A reader of the index at `location`: a `http://` or `https://` URL, or a file path. A
     /// URL with no path, or a folder, means the site's `/.well-known/agent-skills/index.json`.
-    /// See [`IndexReader`] for an example.
     ///
     /// ```
     /// use skills_embed::package::IndexReader;
@@ -377,7 +376,7 @@ impl IndexReader {
         }
     }
 
-    /// The location given to [`new`](IndexReader::new). See [`IndexReader`] for an example.
+    /// The location given to [`new`](IndexReader::new).
     ///
     /// ```
     /// use skills_embed::package::IndexReader;
@@ -392,7 +391,7 @@ impl IndexReader {
     }
 
     /// Only these skills (by name), each of which must be in the index; none (the default)
-    /// means all of them. See [`IndexReader`] for an example.
+    /// means all of them.
     ///
     /// ```
     /// use skills_embed::package::{IndexError, IndexReader};
@@ -447,7 +446,6 @@ impl IndexReader {
     }
 
     /// The cap on one file, in bytes (default 2,000,000, the validator's resource cap).
-    /// See [`IndexReader`] for an example.
     ///
     /// ```
     /// use skills_embed::package::{IndexError, IndexReader};
@@ -539,8 +537,7 @@ impl IndexReader {
     /// asked for, and validates them. `fetch(url, max)` brings the bytes of a `http(s)://` URL
     /// (the index, then each entry's `url` resolved against it); it should read at most
     /// `max + 1` bytes, since more than `max` is refused, and say in its error what went wrong.
-    /// An index on disk, and the artifacts it names by relative URL, are read without it. See
-    /// [`FetchedIndex`] for an example.
+    /// An index on disk, and the artifacts it names by relative URL, are read without it.
     ///
     /// ```
     /// use skills_embed::package::IndexReader;
