@@ -363,3 +363,51 @@ fn the_check_sees_the_imports_it_checks() {
         "{seen:?}"
     );
 }
+
+/// The lines of `text` before its first top-level `#[cfg(test)]` (all of them without one).
+fn lines_before_tests(text: &str) -> usize {
+    text.lines()
+        .position(|line| line.starts_with("#[cfg(test)]"))
+        .unwrap_or_else(|| text.lines().count())
+}
+
+/// ARCHITECTURE.md's rule: one concern per file, and no file over 1,000 lines before its tests
+/// (doc examples count: they grow a file as its code does).
+#[test]
+fn no_file_is_over_a_thousand_lines_before_its_tests() {
+    fn walk(dir: &Path, out: &mut Vec<PathBuf>) {
+        for entry in fs::read_dir(dir).unwrap() {
+            let path = entry.unwrap().path();
+            if path.is_dir() {
+                walk(&path, out);
+            } else if path.extension().is_some_and(|e| e == "rs") {
+                out.push(path);
+            }
+        }
+    }
+    let root = Path::new(env!("CARGO_MANIFEST_DIR")).join("..");
+    let mut files = Vec::new();
+    for dir in ["skills-runtime/src", "skills/src", "skills-macros/src"] {
+        walk(&root.join(dir), &mut files);
+    }
+    assert!(files.len() > 100, "{} files", files.len());
+    let mut long: Vec<String> = files
+        .iter()
+        .filter_map(|path| {
+            let lines = lines_before_tests(&fs::read_to_string(path).unwrap());
+            (lines > 1_000).then(|| format!("{}: {lines} lines", path.display()))
+        })
+        .collect();
+    long.sort();
+    assert!(
+        long.is_empty(),
+        "files over 1,000 lines before their tests (split them along their concerns):\n{}",
+        long.join("\n")
+    );
+}
+
+#[test]
+fn lines_before_tests_stop_at_the_test_module() {
+    assert_eq!(lines_before_tests("a\nb\n#[cfg(test)]\nmod tests {}\n"), 2);
+    assert_eq!(lines_before_tests("a\n    #[cfg(test)]\nb\n"), 3);
+}
