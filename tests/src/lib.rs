@@ -1,7 +1,7 @@
 //! Workspace tests, and the helpers several of them share.
 
 use std::fs;
-use std::path::Path;
+use std::path::{Path, PathBuf};
 
 /// Copies the folder `from` to `to`, recursively (files and folders only). Panics on any
 /// error: it prepares a test's tree.
@@ -16,6 +16,25 @@ pub fn copy_dir(from: &Path, to: &Path) {
             fs::copy(entry.path(), dest).unwrap();
         }
     }
+}
+
+/// Every `.rs` file under `dir`, recursively, sorted: the source walks of the tests that
+/// check the code itself.
+pub fn rust_files(dir: &Path) -> Vec<PathBuf> {
+    fn walk(dir: &Path, out: &mut Vec<PathBuf>) {
+        for entry in fs::read_dir(dir).unwrap() {
+            let path = entry.unwrap().path();
+            if path.is_dir() {
+                walk(&path, out);
+            } else if path.extension().is_some_and(|e| e == "rs") {
+                out.push(path);
+            }
+        }
+    }
+    let mut out = Vec::new();
+    walk(dir, &mut out);
+    out.sort();
+    out
 }
 
 // The README's and the guide's Rust samples are doctests of this crate, so the test command

@@ -375,30 +375,19 @@ fn lines_before_tests(text: &str) -> usize {
 /// (doc examples count: they grow a file as its code does).
 #[test]
 fn no_file_is_over_a_thousand_lines_before_its_tests() {
-    fn walk(dir: &Path, out: &mut Vec<PathBuf>) {
-        for entry in fs::read_dir(dir).unwrap() {
-            let path = entry.unwrap().path();
-            if path.is_dir() {
-                walk(&path, out);
-            } else if path.extension().is_some_and(|e| e == "rs") {
-                out.push(path);
-            }
-        }
-    }
     let root = Path::new(env!("CARGO_MANIFEST_DIR")).join("..");
-    let mut files = Vec::new();
-    for dir in ["skills-runtime/src", "skills/src", "skills-macros/src"] {
-        walk(&root.join(dir), &mut files);
-    }
+    let files: Vec<PathBuf> = ["skills-runtime/src", "skills/src", "skills-macros/src"]
+        .iter()
+        .flat_map(|dir| skills_tests::rust_files(&root.join(dir)))
+        .collect();
     assert!(files.len() > 100, "{} files", files.len());
-    let mut long: Vec<String> = files
+    let long: Vec<String> = files
         .iter()
         .filter_map(|path| {
             let lines = lines_before_tests(&fs::read_to_string(path).unwrap());
             (lines > 1_000).then(|| format!("{}: {lines} lines", path.display()))
         })
         .collect();
-    long.sort();
     assert!(
         long.is_empty(),
         "files over 1,000 lines before their tests (split them along their concerns):\n{}",

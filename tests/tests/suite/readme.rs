@@ -246,27 +246,19 @@ fn readme_names_the_crates_by_their_library_names() {
 /// user to a crate they do not depend on, a second path to one name.
 #[test]
 fn the_runtime_docs_name_the_paths_users_have() {
-    fn walk(dir: &Path, out: &mut Vec<String>) {
-        for entry in fs::read_dir(dir).unwrap() {
-            let path = entry.unwrap().path();
-            if path.is_dir() {
-                walk(&path, out);
-            } else if path.extension().is_some_and(|e| e == "rs") {
-                let text = fs::read_to_string(&path).unwrap();
-                for (at, line) in text.lines().enumerate() {
-                    let doc = line.trim_start();
-                    if (doc.starts_with("///") || doc.starts_with("//!"))
-                        && doc.contains("skills_embed_runtime")
-                    {
-                        out.push(format!("{}:{}: {}", path.display(), at + 1, doc));
-                    }
-                }
+    let mut found = Vec::new();
+    let root = Path::new(env!("CARGO_MANIFEST_DIR")).join("..");
+    for path in skills_tests::rust_files(&root.join("skills-runtime/src")) {
+        let text = fs::read_to_string(&path).unwrap();
+        for (at, line) in text.lines().enumerate() {
+            let doc = line.trim_start();
+            if (doc.starts_with("///") || doc.starts_with("//!"))
+                && doc.contains("skills_embed_runtime")
+            {
+                found.push(format!("{}:{}: {}", path.display(), at + 1, doc));
             }
         }
     }
-    let mut found = Vec::new();
-    let root = Path::new(env!("CARGO_MANIFEST_DIR")).join("..");
-    walk(&root.join("skills-runtime/src"), &mut found);
     assert!(
         found.is_empty(),
         "doc comments naming `skills_embed_runtime` (write `skills_embed`):\n{}",
