@@ -8,19 +8,19 @@
 )]
 
 use std::collections::BTreeSet;
-use std::sync::{Arc, Mutex};
+use std::sync::Arc;
 
 use rmcp::model::{
     CacheScope, CallToolRequestParams, CallToolResponse, CallToolResult, CompleteRequestParams,
     CompleteResult, CompletionInfo, ContentBlock, CustomRequest, CustomResult, DiscoverResult,
     ErrorCode, GetPromptRequestParams, GetPromptResponse, GetPromptResult, GetSkillRequestParams,
-    GetSkillResult, Implementation, InputRequiredResult, InputResponses, ListPromptsResult,
-    ListResourceTemplatesResult, ListResourcesResult, ListSkillsResult, ListToolsResult,
-    LoggingLevel, PaginatedRequestParams, Prompt, PromptMessage,
+    GetSkillResult, Implementation, InitializeRequestParams, InitializeResult, InputRequiredResult,
+    InputResponses, ListPromptsResult, ListResourceTemplatesResult, ListResourcesResult,
+    ListSkillsResult, ListToolsResult, LoggingLevel, PaginatedRequestParams, Prompt, PromptMessage,
     ReadResourceDirectoryRequestParams, ReadResourceDirectoryResult, ReadResourceRequestParams,
     ReadResourceResponse, ReadResourceResult, Reference, Resource, ResourceContents,
-    ResourceTemplate, Role, ServerCapabilities, ServerConfig, SetLevelRequestParams,
-    SkillResources, SubscribeRequestParams, SubscriptionFilter, Tool, UnsubscribeRequestParams,
+    ResourceTemplate, Role, ServerConfig, SetLevelRequestParams, SkillResources,
+    SubscribeRequestParams, SubscriptionFilter, Tool, UnsubscribeRequestParams,
 };
 use rmcp::service::{Peer, RequestContext, RoleServer, SubscriptionContext};
 use rmcp::{ErrorData, ServerHandler};
@@ -28,6 +28,7 @@ use rmcp::{ErrorData, ServerHandler};
 use super::approval::{self, Approvals, Caller, ELICIT_TIMEOUT};
 use super::cache::{Cache, Cacheable};
 use super::connection::Ticket;
+use super::info::{Initialize, Instructions, info};
 use super::notify::{self, Listening, content_hash, not_live, notice};
 use super::prompt;
 use super::request::{
@@ -67,16 +68,13 @@ pub(super) struct Handler {
     /// Who calls (its token), for the approvals: their `requestState`s and "always" answers.
     pub(super) caller: Caller,
     /// The instructions (the listing) of the last snapshot, shared by the sessions of one
-    /// settings: rmcp asks for the server's info on many requests, and rendering the listing
-    /// of 1,000 skills each time made an HTTP `initialize` some 100 ms slower than stdio's.
-    instructions: Arc<Mutex<Option<Rendered>>>,
+    /// settings: rendering the listing of 1,000 skills for each session made an HTTP
+    /// `initialize` some 100 ms slower than stdio's.
+    instructions: Arc<Instructions>,
     /// The key approvals are sealed with and the callers' "always" answers, shared by every
     /// session of the server.
     pub(super) approvals: Arc<Approvals>,
 }
-
-/// A snapshot and the instructions rendered from it.
-type Rendered = (Snapshot, Arc<str>);
 
 /// What the client sent back with a retried request (SEP-2322): the state the server issued
 /// and the answers to its input requests.
@@ -399,45 +397,21 @@ impl Handler {
 
 impl ServerHandler for Handler {
     fn get_info(&self) -> ServerConfig {
-        let builder = ServerCapabilities::builder()
-            .enable_logging()
-            .enable_tools()
-            .enable_resources()
-            .enable_prompts()
-            .enable_completions();
-        let capabilities = if self.source.is_live() {
-            builder
-                .enable_tool_list_changed()
-                .enable_prompts_list_changed()
-                .enable_resources_list_changed()
-                .enable_resources_subscribe()
-                .enable_skills_with_directory_read()
-                .build()
-        } else {
-            builder.enable_skills_with_directory_read().build()
-        };
-        let set = self.source.snapshot();
-        // Rendered once per snapshot: what the model may see depends on the set and the
-        // settings only (not on the answers given).
-        let instructions = {
-            let mut cached = lock(&self.instructions);
-            match &*cached {
-                Some((seen, text)) if Arc::ptr_eq(seen, &set) => Arc::clone(text),
-                _ => {
-                    let text: Arc<str> = Session::new(served(&self.host, &set))
-                        .system_prompt(&Disclosure::Progressive, "")
-                        .into();
-                    *cached = Some((set, Arc::clone(&text)));
-                    text
-                }
-            }
-        };
-        let config = ServerConfig::new(capabilities).with_server_info(self.info.clone());
-        if instructions.is_empty() {
-            config
-        } else {
-            config.with_instructions(instructions.to_string())
-        }
+        info(&self.source, &self.host, &self.info, None)
+    }
+
+    fn negotiate_initialize(
+        &self,
+        request: &InitializeRequestParams,
+    ) -> Result<InitializeResult, ErrorData> {
+        // The versions are rmcp's defaults on both: `Handler` does not narrow them.
+        let answer = info(
+            &self.source,
+            &self.host,
+            &self.info,
+            Some(&self.instructions),
+        );
+        Initialize(answer).negotiate_initialize(request)
     }
 
     async fn discover(
@@ -446,7 +420,12 @@ impl ServerHandler for Handler {
     ) -> Result<DiscoverResult, ErrorData> {
         let mut result = DiscoverResult::from_server_info(
             ServerHandler::supported_protocol_versions(self).into_owned(),
-            self.get_info(),
+            info(
+                &self.source,
+                &self.host,
+                &self.info,
+                Some(&self.instructions),
+            ),
         );
         (result.ttl_ms, result.cache_scope) = self.cache.values(self.source.is_live());
         Ok(result)

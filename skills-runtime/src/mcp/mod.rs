@@ -204,6 +204,7 @@ mod guarded;
 mod handler;
 #[cfg(feature = "mcp-http")]
 pub(crate) mod http;
+mod info;
 mod notify;
 mod options;
 mod prompt;

@@ -32,10 +32,11 @@ use crate::tools::{Snapshot, Source, Tools};
 /// What one client asked to hear about, and what it saw last.
 #[derive(Default)]
 pub(super) struct Listening {
-    /// The snapshot this client was last answered from and the signature of what it saw
-    /// there, to tell it when a live set changed. The same snapshot again (a reload swaps in a
-    /// new one) needs no signature: nothing is hashed on such a request.
-    pub(super) seen: Mutex<Option<(Snapshot, u64)>>,
+    /// The snapshot this client was last answered from, to tell it when a live set changed.
+    /// The same snapshot again (a reload swaps in a new one) needs no signature, and the first
+    /// needs none either: signatures are taken only when the snapshot changed, so a client
+    /// answered once (a 2026-07-28 request) walks no skill for them.
+    pub(super) seen: Mutex<Option<Snapshot>>,
     /// The least severe level the client wants log notifications for (none before
     /// `logging/setLevel`).
     pub(super) level: Mutex<Option<LoggingLevel>>,
@@ -103,16 +104,16 @@ impl Listening {
 /// see changed). Records what it sees now. One place, so `resources/subscribe` (2025-11-25)
 /// and `subscriptions/listen` (2026-07-28) hear of the same changes.
 fn changes(host: &Host, set: &Snapshot, listening: &Listening) -> Option<(usize, Vec<String>)> {
-    if lock(&listening.seen)
-        .as_ref()
-        .is_some_and(|(seen, _)| Arc::ptr_eq(seen, set))
-    {
-        return None;
-    }
+    let before = {
+        let mut seen = lock(&listening.seen);
+        if seen.as_ref().is_some_and(|seen| Arc::ptr_eq(seen, set)) {
+            return None;
+        }
+        seen.replace(Arc::clone(set))?
+    };
+    // What the client saw there, from the same host: its settings do not change.
     let tools = served(host, set);
-    let signature = signature(&tools);
-    let before = lock(&listening.seen).replace((Arc::clone(set), signature));
-    if before.is_none_or(|(_, b)| b == signature) {
+    if signature(&served(host, &before)) == signature(&tools) {
         return None;
     }
     Some((tools.visible().count(), listening.updated(&tools)))
@@ -269,7 +270,7 @@ pub(super) async fn listen(
     let own = Listening::default();
     {
         let (set, tools) = baseline();
-        *lock(&own.seen) = Some((Arc::clone(&set), signature(&tools)));
+        *lock(&own.seen) = Some(Arc::clone(&set));
         let mut subscribed = lock(&own.subscribed);
         for uri in accepted.resource_subscriptions.iter().flatten() {
             subscribed.insert(uri.clone(), content_hash(&tools, uri));

@@ -22,10 +22,10 @@ pub(super) struct Conversation {
     state: Arc<tokio::sync::Mutex<Option<Kept>>>,
 }
 
-/// The session (its tools over the snapshot it last answered from), and the signature of what
-/// the client could see there (for a live source).
+/// The session (its tools over the snapshot it last answered from), and whether its source is
+/// live (a set that can change under it).
 struct Kept {
-    signature: Option<u64>,
+    live: bool,
     session: Session,
 }
 
@@ -95,26 +95,21 @@ fn turn<R>(
         Some(stop) => tools.cancelled_by(stop),
         None => tools,
     };
-    let (mut session, signature) = match kept.take() {
-        // The same snapshot: nothing to hash.
-        Some(k) if Arc::ptr_eq(k.session.tools().snapshot(), &now) => (k.session, k.signature),
-        Some(k) => {
-            let signature = k.signature.map(|_| self::signature(&tools));
-            if signature == k.signature {
-                (k.session, signature)
-            } else {
-                (Session::new(tools.clone()), signature)
-            }
+    // Signatures are taken only when the snapshot changed, from the session's own tools for
+    // what the client saw: a session that answers once (a 2026-07-28 request, a stateless
+    // server) hashes nothing, where one signature per request cost a walk over every skill.
+    let (mut session, live) = match kept.take() {
+        Some(k) if Arc::ptr_eq(k.session.tools().snapshot(), &now) => (k.session, k.live),
+        Some(k) if k.live && signature(k.session.tools()) != signature(&tools) => {
+            (Session::new(tools.clone()), true)
         }
-        None => {
-            let signature = source.is_live().then(|| self::signature(&tools));
-            (Session::new(tools.clone()), signature)
-        }
+        Some(k) => (k.session, k.live),
+        None => (Session::new(tools.clone()), source.is_live()),
     };
     *session.tools_mut() = tools;
     let result = f(&mut session);
     let events = session.drain_events();
-    *kept = Some(Kept { signature, session });
+    *kept = Some(Kept { live, session });
     (result, events)
 }
 

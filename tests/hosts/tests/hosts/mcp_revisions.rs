@@ -385,6 +385,47 @@ async fn cache_hints_fit_the_set() {
     old.cancel().await.unwrap();
 }
 
+/// The listing reaches a client in the server's instructions: in the answer to `initialize`
+/// (2025-11-25) and to `server/discover` (2026-07-28), over a pipe and over HTTP, where each
+/// 2026-07-28 request has a server of its own. rmcp asks for the server's info on other
+/// requests too, which leave the listing out (a copy of it per request was a third of the
+/// throughput at 1,000 skills).
+#[tokio::test(flavor = "multi_thread", worker_threads = 2)]
+async fn the_listing_is_in_the_instructions_at_both_revisions() {
+    let listed = |client: &RunningService<RoleClient, Notes>| {
+        let info = client.peer_info().expect("the server's info");
+        let instructions = info.instructions.clone().unwrap_or_default();
+        SKILLS
+            .skills()
+            .iter()
+            .all(|skill| instructions.contains(&format!("- {}: ", skill.name())))
+    };
+    for version in [SESSIONS, MODERN] {
+        let client = at(
+            McpServer::new(&SKILLS, Settings::default()),
+            version.clone(),
+        )
+        .await;
+        assert!(listed(&client), "over a pipe at {version}");
+        // A request after the handshake: answered, and the info it saw is unchanged.
+        assert!(!client.list_tools(None).await.unwrap().tools.is_empty());
+        assert!(listed(&client), "over a pipe at {version}, after a request");
+        client.cancel().await.unwrap();
+    }
+    let (addr, stop, running) =
+        start(McpServer::new(&SKILLS, Settings::default()).with_token("t", None)).await;
+    let client = http_at(addr, "t").await;
+    assert!(listed(&client), "over HTTP at 2026-07-28");
+    let read = client
+        .read_resource(ReadResourceRequestParams::new("skill://pdf-forms/SKILL.md"))
+        .await
+        .unwrap();
+    assert!(!read.contents.is_empty());
+    client.cancel().await.unwrap();
+    let _ = stop.send(());
+    running.await.unwrap().unwrap();
+}
+
 /// A 2026-07-28 client over Streamable HTTP with `token`.
 async fn http_at(addr: std::net::SocketAddr, token: &str) -> RunningService<RoleClient, Notes> {
     let config = StreamableHttpClientTransportConfig::with_uri(format!("http://{addr}/mcp"))
