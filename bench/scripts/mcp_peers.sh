@@ -34,6 +34,9 @@
 # VmHWM at the end, which for ours includes the `tools/call` pass (as many sessions again: the
 # peers have no tool).
 #
+# PROTOCOL=2026-07-28: the load speaks that revision (no `initialize`, no session: each request
+# self-contained, served statelessly by every rmcp server); 2025-11-25 (sessions) otherwise.
+#
 # SPLIT=1: the load generator pinned to the last core and every server to the others
 # (taskset), so the generator never takes a server thread's core; on 2 cores a server has one.
 #
@@ -62,6 +65,7 @@ PORT="${PORT:-18700}"
 SERVERS="${SERVERS:-ours nodelay catalog python}"
 COLD="${COLD:-1}"
 SPLIT="${SPLIT:-0}"
+PROTOCOL="${PROTOCOL:-2025-11-25}"
 # With SPLIT=1, the prefixes that pin servers and the generator to disjoint cores.
 on_server=() on_bench=()
 if [ "$SPLIT" = 1 ]; then
@@ -201,7 +205,7 @@ for name in "${names[@]}"; do
     fi
     for c in $CLIENTS; do
       if [ "$op" = read ]; then what=(--read "$uri"); else what=(--tool load_skill "{\"skill\":\"$skill\"}"); fi
-      line="$(timeout $((SECS + WARMUP + 120)) "${on_bench[@]}" "$bench" load "http://127.0.0.1:$PORT/mcp" "$c" "$SECS" "${what[@]}" --warmup "$WARMUP" 2>>"$work/$name.bench.log")" || line="failed"
+      line="$(timeout $((SECS + WARMUP + 120)) "${on_bench[@]}" "$bench" load "http://127.0.0.1:$PORT/mcp" "$c" "$SECS" "${what[@]}" --warmup "$WARMUP" --protocol "$PROTOCOL" 2>>"$work/$name.bench.log")" || line="failed"
       echo "$name $op $c (round $round): $line" >&2
       runs_of[$name,$op,$c]+="$line"$'\n'
     done
@@ -266,7 +270,7 @@ ratio() { awk -v a="$1" -v b="$2" 'BEGIN { if (a + 0 > 0 && b + 0 > 0) printf (a
 echo
 cores="$(nproc) cores, the load generator on the same cores"
 [ "$SPLIT" = 1 ] && cores="$(nproc) cores, the load generator pinned to core $last and the servers to cores 0-$((last - 1)) (SPLIT=1)"
-echo "Loopback, $cores; $SECS s measured per cell after $WARMUP s of warm-up, $ROUNDS rounds (each server in turn, then again; a cell is the median round by req/s, with that round's p50 and p99); file \`$uri\` ($(field "${names[0]},read,${CLIENTS%% *}" 7) bytes of text); tool \`load_skill {\"skill\":\"$skill\"}\`${py_version:+; Python $py_version for agentskills-mcp-server (it declares >= 3.12)}."
+echo "MCP $PROTOCOL over loopback, $cores; $SECS s measured per cell after $WARMUP s of warm-up, $ROUNDS rounds (each server in turn, then again; a cell is the median round by req/s, with that round's p50 and p99); file \`$uri\` ($(field "${names[0]},read,${CLIENTS%% *}" 7) bytes of text); tool \`load_skill {\"skill\":\"$skill\"}\`${py_version:+; Python $py_version for agentskills-mcp-server (it declares >= 3.12)}."
 echo
 echo "| server | operation | clients | req/s | p50 (ms) | p99 (ms) | req/s / rmcp's | req/s / Python's |"
 echo "|---|---|---:|---:|---:|---:|---:|---:|"

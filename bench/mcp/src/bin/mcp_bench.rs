@@ -1,7 +1,7 @@
 //! Load and cold start for MCP servers over Streamable HTTP (and cold start over stdio).
 //!
 //! ```text
-//! mcp_bench load URL CLIENTS SECS (--read URI | --tool NAME ARGS_JSON) [--warmup SECS]
+//! mcp_bench load URL CLIENTS SECS (--read URI | --tool NAME ARGS_JSON) [--warmup SECS] [--protocol VERSION]
 //! mcp_bench cold-http RUNS PORT_BASE -- CMD ARG...    # "{addr}" and "{port}" in ARGs are replaced
 //! mcp_bench cold-stdio RUNS -- CMD ARG...
 //! ```
@@ -12,6 +12,9 @@
 //! JSON-RPC error, `isError` or an empty `contents` counts as an error). Prints one line:
 //! `ops errors secs req_per_s p50_ms p99_ms answer_bytes`. With `MCP_BENCH_TAIL` set in the
 //! environment it also prints the latency distribution (p50 to the maximum) on stderr.
+//! `--protocol 2026-07-28` speaks that revision instead of 2025-11-25: no `initialize` and no
+//! session, each request self-contained (the version, client info and capabilities in its
+//! `_meta`, the version in its `MCP-Protocol-Version` header).
 //!
 //! `cold-http`: spawns the server RUNS times on 127.0.0.1:PORT_BASE+i, polls a TCP connect
 //! every 0.2 ms, sends `initialize` and stops the clock at its answer. `cold-stdio`: spawns
@@ -30,7 +33,10 @@ use hyper::client::conn::http1::SendRequest;
 use hyper_util::rt::TokioIo;
 use serde_json::{Value, json};
 
+/// The revision `load` speaks unless `--protocol` says otherwise, and the one `cold-*` speak.
 const PROTOCOL: &str = "2025-11-25";
+/// The revision without sessions: each request carries what `initialize` used to tell.
+const MODERN: &str = "2026-07-28";
 
 type Error = Box<dyn std::error::Error + Send + Sync>;
 
@@ -104,13 +110,21 @@ struct Session {
     path: String,
     session: Option<String>,
     next_id: u64,
+    /// The revision spoken: [`PROTOCOL`] (a session from `initialize`) or [`MODERN`].
+    protocol: &'static str,
 }
 
 impl Session {
-    async fn connect(addr: SocketAddr, path: &str) -> Result<Self, Error> {
+    async fn connect(
+        addr: SocketAddr,
+        path: &str,
+        protocol: &'static str,
+    ) -> Result<Self, Error> {
         let stream = tokio::net::TcpStream::connect(addr).await?;
         stream.set_nodelay(true)?;
-        Self::handshake(stream, addr, path).await
+        let mut session = Self::handshake(stream, addr, path).await?;
+        session.protocol = protocol;
+        Ok(session)
     }
 
     async fn handshake(
@@ -129,6 +143,7 @@ impl Session {
             path: path.to_owned(),
             session: None,
             next_id: 1,
+            protocol: PROTOCOL,
         })
     }
 
@@ -141,9 +156,21 @@ impl Session {
             .header("content-type", "application/json")
             .header("accept", "application/json, text/event-stream");
         if let Some(session) = &self.session {
-            request = request
-                .header("mcp-session-id", session)
-                .header("mcp-protocol-version", PROTOCOL);
+            request = request.header("mcp-session-id", session);
+        }
+        if self.session.is_some() || self.protocol == MODERN {
+            request = request.header("mcp-protocol-version", self.protocol);
+        }
+        if self.protocol == MODERN
+            && let Some(method) = body["method"].as_str()
+        {
+            // The routing headers of 2026-07-28: the method, and the tool's name or the
+            // resource's URI (ASCII here, so not Base64-wrapped).
+            request = request.header("mcp-method", method);
+            let params = &body["params"];
+            if let Some(name) = params["name"].as_str().or_else(|| params["uri"].as_str()) {
+                request = request.header("mcp-name", name);
+            }
         }
         let request = request.body(Full::new(Bytes::from(serde_json::to_vec(body)?)))?;
         self.sender.ready().await?;
@@ -181,7 +208,12 @@ impl Session {
     }
 
     /// Sends a request and returns its `result`.
-    async fn call(&mut self, method: &str, params: Value) -> Result<Value, Error> {
+    async fn call(&mut self, method: &str, mut params: Value) -> Result<Value, Error> {
+        if self.protocol == MODERN
+            && let Some(params) = params.as_object_mut()
+        {
+            params.insert("_meta".to_owned(), modern_meta());
+        }
         let id = self.next_id;
         self.next_id += 1;
         let body = json!({ "jsonrpc": "2.0", "id": id, "method": method, "params": params });
@@ -217,7 +249,12 @@ impl Session {
         Ok(())
     }
 
+    /// `initialize` and `notifications/initialized` at 2025-11-25; nothing at 2026-07-28, which
+    /// has no handshake.
     async fn initialize(&mut self) -> Result<Value, Error> {
+        if self.protocol == MODERN {
+            return Ok(Value::Null);
+        }
         let result = self.call("initialize", initialize_params()).await?;
         self.notify("notifications/initialized").await?;
         Ok(result)
@@ -229,6 +266,15 @@ fn initialize_params() -> Value {
         "protocolVersion": PROTOCOL,
         "capabilities": {},
         "clientInfo": { "name": "mcp_bench", "version": "0.1.0" }
+    })
+}
+
+/// What a 2026-07-28 request says of its client, in its `_meta`.
+fn modern_meta() -> Value {
+    json!({
+        "io.modelcontextprotocol/protocolVersion": MODERN,
+        "io.modelcontextprotocol/clientInfo": { "name": "mcp_bench", "version": "0.1.0" },
+        "io.modelcontextprotocol/clientCapabilities": {}
     })
 }
 
@@ -294,13 +340,14 @@ fn percentile(sorted: &[Duration], p: f64) -> f64 {
 
 async fn load(args: &[String]) -> Result<String, Error> {
     let [url, clients, secs, rest @ ..] = args else {
-        return Err("usage: mcp_bench load URL CLIENTS SECS (--read URI | --tool NAME ARGS) [--warmup SECS]".into());
+        return Err("usage: mcp_bench load URL CLIENTS SECS (--read URI | --tool NAME ARGS) [--warmup SECS] [--protocol VERSION]".into());
     };
     let (addr, path) = split_url(url)?;
     let clients: usize = clients.parse()?;
     let secs: f64 = secs.parse()?;
     let mut op = None;
     let mut warmup = 1.0_f64;
+    let mut protocol = PROTOCOL;
     let mut i = 0;
     while i < rest.len() {
         match (rest[i].as_str(), rest.get(i + 1), rest.get(i + 2)) {
@@ -316,13 +363,25 @@ async fn load(args: &[String]) -> Result<String, Error> {
                 warmup = s.parse()?;
                 i += 2;
             }
+            ("--protocol", Some(v), _) => {
+                protocol = match v.as_str() {
+                    PROTOCOL => PROTOCOL,
+                    MODERN => MODERN,
+                    other => {
+                        return Err(
+                            format!("--protocol {other}: {PROTOCOL} or {MODERN}").into()
+                        );
+                    }
+                };
+                i += 2;
+            }
             (other, ..) => return Err(format!("unexpected argument {other}").into()),
         }
     }
     let op = op.ok_or("--read URI or --tool NAME ARGS is required")?;
 
     // One answer first, outside the clock: a server that cannot answer fails here, loudly.
-    let mut probe = Session::connect(addr, &path).await?;
+    let mut probe = Session::connect(addr, &path, protocol).await?;
     probe.initialize().await?;
     let (method, params) = op.request();
     let answer = probe.call(method, params).await?;
@@ -331,7 +390,7 @@ async fn load(args: &[String]) -> Result<String, Error> {
 
     let mut sessions = Vec::with_capacity(clients);
     for _ in 0..clients {
-        let mut session = Session::connect(addr, &path).await?;
+        let mut session = Session::connect(addr, &path, protocol).await?;
         session.initialize().await?;
         sessions.push(session);
     }
