@@ -127,15 +127,15 @@ impl Handler {
     /// or `settings` instead of its settings: its own session, answers and subscriptions.
     #[cfg(feature = "mcp-http")]
     pub(super) fn fresh(&self, settings: Option<&Settings>, caller: Caller) -> Self {
-        // Other settings show other skills: their own instructions.
-        let instructions = match settings {
-            None => Arc::clone(&self.instructions),
-            Some(_) => Arc::default(),
+        // The same settings are shared, with the listing rendered from them; other settings
+        // show other skills: their own instructions.
+        let (host, instructions) = match settings {
+            None => (self.host.clone(), Arc::clone(&self.instructions)),
+            Some(own) => (Host::new(own.clone(), "server"), Arc::default()),
         };
-        let settings = settings.unwrap_or(&self.host.settings).clone();
         Handler {
             source: self.source.clone(),
-            host: Host::new(settings, "server").with_grants(self.approvals.grants(caller)),
+            host: host.with_grants(self.approvals.grants(caller)),
             remember_loads: self.remember_loads,
             on_event: self.on_event.clone(),
             info: self.info.clone(),

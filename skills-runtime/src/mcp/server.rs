@@ -171,8 +171,11 @@ impl McpServer {
     #[cfg(feature = "mcp-http")]
     pub(super) fn session(&self, settings: Option<&Settings>, caller: Caller) -> Self {
         let mut handler = self.handler.fresh(settings, caller);
-        // One answer for every token only while no token has settings of its own.
-        handler.cache.public = self.tokens.iter().all(|(_, own)| own.is_none());
+        // One answer for every token only while no token has settings of its own; a server
+        // built by `session` (a token's, which has no tokens) keeps what it was told.
+        if !self.tokens.is_empty() {
+            handler.cache.public = self.tokens.iter().all(|(_, own)| own.is_none());
+        }
         McpServer {
             handler,
             options: Arc::clone(&self.options),

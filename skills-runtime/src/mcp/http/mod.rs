@@ -86,10 +86,12 @@ impl HttpServer {
             .tokens
             .iter()
             .map(|(token, settings)| {
-                let template = Arc::clone(&template);
-                let (settings, caller) = (settings.clone(), Caller::of_token(token));
-                let own = Arc::new(move || template.session(settings.as_ref(), caller)) as Factory;
-                (Arc::clone(token), own)
+                let caller = Caller::of_token(token);
+                // Built once, so the servers of its requests share its settings and the
+                // listing rendered from them (a 2026-07-28 request has a server of its own).
+                let own = Arc::new(template.session(settings.as_ref(), caller));
+                let factory = Arc::new(move || own.session(None, caller)) as Factory;
+                (Arc::clone(token), factory)
             })
             .collect();
         let mut hosts: Vec<String> = LOOPBACK.iter().map(|h| (*h).to_owned()).collect();

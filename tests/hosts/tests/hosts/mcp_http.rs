@@ -582,6 +582,30 @@ async fn each_token_sees_its_own_skills() {
         .map(|s| s.frontmatter.name)
         .collect();
     assert_eq!(names, ["pdf-forms"]);
+    // The listing in each token's instructions is its own, and stays its own for every
+    // session of the token (their servers share the token's settings and rendered listing).
+    let listing = |client: &rmcp::service::RunningService<rmcp::RoleClient, ()>| {
+        client
+            .peer_info()
+            .unwrap()
+            .instructions
+            .clone()
+            .unwrap_or_default()
+    };
+    assert!(
+        listing(&all).contains("- code-review: "),
+        "{}",
+        listing(&all)
+    );
+    for _ in 0..2 {
+        let session = connect(addr, Some("pdf-team")).await.expect("initialize");
+        let text = listing(&session);
+        assert!(
+            text.contains("- pdf-forms: ") && !text.contains("code-review"),
+            "{text}"
+        );
+        session.cancel().await.unwrap();
+    }
     assert!(connect(addr, Some("nobody")).await.is_err());
     all.cancel().await.unwrap();
     team.cancel().await.unwrap();
