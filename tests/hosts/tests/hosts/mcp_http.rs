@@ -201,6 +201,54 @@ async fn a_stateless_server_answers_every_request_on_its_own() {
     running.await.unwrap().unwrap();
 }
 
+/// A request without a session (2026-07-28) whose answer is one message gets it as JSON, on a
+/// server that keeps sessions for older clients too: one write rather than an event stream. A
+/// session's answers (2025-11-25) stay event streams.
+#[tokio::test(flavor = "multi_thread", worker_threads = 2)]
+async fn a_2026_07_28_request_is_answered_in_json_beside_sessions() {
+    let (addr, stop, running) = start(McpServer::new(
+        &SKILLS,
+        skills_embed::tools::Settings::default(),
+    ))
+    .await;
+    let uri = "skill://pdf-forms/SKILL.md";
+    let headers = [
+        ("MCP-Protocol-Version", "2026-07-28".to_owned()),
+        ("Mcp-Method", "resources/read".to_owned()),
+        ("Mcp-Name", uri.to_owned()),
+    ];
+    let body = json!({
+        "jsonrpc": "2.0", "id": 7, "method": "resources/read",
+        "params": {"uri": uri, "_meta": {
+            "io.modelcontextprotocol/protocolVersion": "2026-07-28",
+            "io.modelcontextprotocol/clientInfo": {"name": "raw", "version": "1"},
+            "io.modelcontextprotocol/clientCapabilities": {}
+        }}
+    });
+    let (status, answer) = post(addr, "/mcp", &headers, &body).await;
+    assert_eq!(status, 200, "{answer}");
+    let (head, json) = answer.split_once("\r\n\r\n").unwrap();
+    assert!(
+        head.to_ascii_lowercase()
+            .contains("content-type: application/json"),
+        "{head}"
+    );
+    let json: serde_json::Value = serde_json::from_str(json).unwrap();
+    assert_eq!(json["id"], 7);
+    assert_eq!(json["result"]["contents"][0]["uri"], uri);
+    // The handshake of 2025-11-25 opens a session; its answer is an event stream.
+    let (status, answer) = raw(addr, "/mcp", &[]).await;
+    assert_eq!(status, 200, "{answer}");
+    assert!(
+        answer
+            .to_ascii_lowercase()
+            .contains("content-type: text/event-stream"),
+        "{answer}"
+    );
+    let _ = stop.send(());
+    running.await.unwrap().unwrap();
+}
+
 #[tokio::test(flavor = "multi_thread", worker_threads = 2)]
 async fn foreign_origins_hosts_and_missing_tokens_are_refused() {
     let (addr, stop, running) = start(
