@@ -42,8 +42,8 @@ impl Instructions {
 
 /// The server's info; with `instructions`, the listing too. rmcp asks for the info on other
 /// requests than `initialize` and `server/discover` (each 2026-07-28 request, which has a
-/// server of its own), and a copy of the listing of 1,000 skills on each of them cost a third
-/// of the server's throughput (BENCHMARKS.md, "MCP 2026-07-28 under load").
+/// server of its own), where a copy of the listing would cost every request time that grows
+/// with the skills (BENCHMARKS.md, "MCP 2026-07-28 under load").
 pub(super) fn info(
     source: &Source,
     host: &Host,

@@ -177,10 +177,9 @@ impl Endpoint {
             .with_cancellation_token(shutdown)
             .with_legacy_session_mode(!server.stateless)
             // A request without a session (every 2026-07-28 request, and each one to a
-            // stateless server) is answered in JSON when its answer is one message: one write,
-            // where an event stream cost a server with sessions a quarter of its 2026-07-28
-            // throughput (BENCHMARKS.md, "MCP 2026-07-28 under load"). rmcp reads it on those
-            // paths only; a session's answers stay event streams.
+            // stateless server) is answered in JSON when its answer is one message: one write
+            // rather than an event stream (BENCHMARKS.md, "MCP 2026-07-28 under load"). rmcp
+            // reads it on those paths only; a session's answers stay event streams.
             .with_json_response(true);
         if server.stateless {
             config = config.with_sse_keep_alive(None);
