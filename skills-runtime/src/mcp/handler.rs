@@ -148,6 +148,13 @@ impl Handler {
         }
     }
 
+    /// The server's info, with the listing in its instructions when `listing` is set (the
+    /// answers to `initialize` and `server/discover`).
+    fn server_info(&self, listing: bool) -> ServerConfig {
+        let instructions = listing.then_some(&*self.instructions);
+        info(&self.source, &self.host, &self.info, instructions)
+    }
+
     /// The set to answer from; tells the client when what it may see of a live set changed
     /// since its last request.
     pub(super) async fn current(&self, peer: &Peer<RoleServer>) -> Snapshot {
@@ -397,7 +404,7 @@ impl Handler {
 
 impl ServerHandler for Handler {
     fn get_info(&self) -> ServerConfig {
-        info(&self.source, &self.host, &self.info, None)
+        self.server_info(false)
     }
 
     fn negotiate_initialize(
@@ -405,13 +412,7 @@ impl ServerHandler for Handler {
         request: &InitializeRequestParams,
     ) -> Result<InitializeResult, ErrorData> {
         // The versions are rmcp's defaults on both: `Handler` does not narrow them.
-        let answer = info(
-            &self.source,
-            &self.host,
-            &self.info,
-            Some(&self.instructions),
-        );
-        Initialize(answer).negotiate_initialize(request)
+        Initialize(self.server_info(true)).negotiate_initialize(request)
     }
 
     async fn discover(
@@ -420,12 +421,7 @@ impl ServerHandler for Handler {
     ) -> Result<DiscoverResult, ErrorData> {
         let mut result = DiscoverResult::from_server_info(
             ServerHandler::supported_protocol_versions(self).into_owned(),
-            info(
-                &self.source,
-                &self.host,
-                &self.info,
-                Some(&self.instructions),
-            ),
+            self.server_info(true),
         );
         (result.ttl_ms, result.cache_scope) = self.cache.values(self.source.is_live());
         Ok(result)
