@@ -411,8 +411,11 @@ impl ServerHandler for Handler {
         &self,
         request: &InitializeRequestParams,
     ) -> Result<InitializeResult, ErrorData> {
-        // The versions are rmcp's defaults on both: `Handler` does not narrow them.
-        Initialize(self.server_info(true)).negotiate_initialize(request)
+        Initialize {
+            answer: self.server_info(true),
+            versions: ServerHandler::supported_protocol_versions(self),
+        }
+        .negotiate_initialize(request)
     }
 
     async fn discover(

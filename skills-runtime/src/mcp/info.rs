@@ -6,10 +6,11 @@
     reason = "rmcp deprecates logging for protocol 2026-07-28; clients of 2025-11-25 use it"
 )]
 
+use std::borrow::Cow;
 use std::sync::{Arc, Mutex};
 
 use rmcp::ServerHandler;
-use rmcp::model::{Implementation, ServerCapabilities, ServerConfig};
+use rmcp::model::{Implementation, ProtocolVersion, ServerCapabilities, ServerConfig};
 
 use super::skill_md::served;
 use crate::host::{Host, lock};
@@ -79,13 +80,20 @@ pub(super) fn info(
     }
 }
 
-/// rmcp's own `initialize` negotiation, run over a fixed answer: the handler's `get_info`
-/// leaves the instructions out, and the negotiation stays rmcp's (its version check is not
-/// public).
-pub(super) struct Initialize(pub(super) ServerConfig);
+/// rmcp's own `initialize` negotiation, run over a fixed answer and the versions the server
+/// speaks: the handler's `get_info` leaves the instructions out, and the negotiation stays
+/// rmcp's (its version check is not public).
+pub(super) struct Initialize {
+    pub(super) answer: ServerConfig,
+    pub(super) versions: Cow<'static, [ProtocolVersion]>,
+}
 
 impl ServerHandler for Initialize {
     fn get_info(&self) -> ServerConfig {
-        self.0.clone()
+        self.answer.clone()
+    }
+
+    fn supported_protocol_versions(&self) -> Cow<'static, [ProtocolVersion]> {
+        self.versions.clone()
     }
 }
