@@ -60,11 +60,11 @@ pub struct Index {
     /// Per file, its `(offset, length)` in its skill's decompressed block (`PACKED` files), when
     /// the set is compressed; else empty.
     pub packed: &'static [(u32, u32)],
-    /// Open addressing over `name_hash`, linear probing, a power of two long. A slot is 0 when
-    /// empty, else, from the high bits down: the offset of the skill's name in `strings` (32
-    /// bits), its length in bytes (8), the high byte of its hash (8), the skill's index + 1 (16).
-    /// A probe compares the name without reading the skill's entry. Empty: look names up by
-    /// binary search.
+    /// Cuckoo hashing over `name_hash`, a power of two long: buckets of two slots, and each
+    /// name in one of its two buckets (`name_buckets`). A slot is 0 when empty, else, from the
+    /// high bits down: the offset of the skill's name in `strings` (32 bits), its length in
+    /// bytes (8), the high byte of its hash (8), the skill's index + 1 (16). A lookup compares
+    /// the name without reading the skill's entry. Empty: look names up by binary search.
     pub names: &'static [u64],
 }
 
@@ -304,34 +304,35 @@ impl Index {
     /// The skill's index by name, through the hash table.
     #[inline]
     pub(crate) fn find_name(&'static self, name: &str) -> Option<usize> {
-        let mask = self.names.len().checked_sub(1)?;
+        let buckets = (self.names.len() / 2).checked_sub(1)?;
         let hash = name_hash(name.as_bytes());
         let key = slot_key(name.as_bytes(), hash)?;
-        let mut slot = hash as usize & mask;
-        // The name is most often in its own slot or the next (the table is at most half full:
-        // 77% and 13% of the names of `deep1000`): both are read and the one whose key matches
-        // is kept, so which of the two it is costs no branch (the probe loop's exit
-        // mispredicted). A name equal there is the name, whatever the order of the table.
-        let own = *self.names.get(slot)?;
-        let next = *self.names.get((slot + 1) & mask)?;
-        let value = if own & SLOT_KEY == key { own } else { next };
+        let (first, second) = name_buckets(hash, buckets);
+        // The name is in one of four slots: all four are read and the first whose key matches
+        // is kept, so where it is costs no branch (a probe loop's exit mispredicts from query
+        // to query).
+        let slots = [
+            *self.names.get(first)?,
+            *self.names.get(first + 1)?,
+            *self.names.get(second)?,
+            *self.names.get(second + 1)?,
+        ];
+        let matches = |v: u64| v & SLOT_KEY == key;
+        let value = if matches(slots[0]) {
+            slots[0]
+        } else if matches(slots[1]) {
+            slots[1]
+        } else if matches(slots[2]) {
+            slots[2]
+        } else {
+            slots[3]
+        };
         if self.holds(value, key, name) {
             return ((value & SLOT_INDEX) as usize).checked_sub(1);
         }
-        // Every probe either finds the name, finds an empty slot, or moves on; the table is
-        // never full (the macro makes it at least twice the skills), and the bound keeps a
-        // hand-made full table from looping.
-        for _ in 0..self.names.len() {
-            let value = *self.names.get(slot)?;
-            if value == 0 {
-                return None;
-            }
-            if self.holds(value, key, name) {
-                return ((value & SLOT_INDEX) as usize).checked_sub(1);
-            }
-            slot = (slot + 1) & mask;
-        }
-        None
+        // A miss, or another name of the same key in an earlier slot.
+        let value = slots.into_iter().find(|&v| self.holds(v, key, name))?;
+        ((value & SLOT_INDEX) as usize).checked_sub(1)
     }
 
     /// Whether a name table slot holds `name`, whose slot key is `key`. Length and a byte of
@@ -403,7 +404,7 @@ fn small(s: &[u8]) -> u64 {
 /// in; one or two independent multiplies for most names. The macro computes the same when it
 /// builds the table.
 #[inline]
-pub fn name_hash(bytes: &[u8]) -> u32 {
+pub fn name_hash(bytes: &[u8]) -> u64 {
     const K0: u64 = 0x243f_6a88_85a3_08d3;
     const K1: u64 = 0x1319_8a2e_0370_7344;
     const K2: u64 = 0xa409_3822_299f_31d0;
@@ -412,39 +413,41 @@ pub fn name_hash(bytes: &[u8]) -> u32 {
         (m as u64) ^ ((m >> 64) as u64)
     };
     let n = bytes.len();
-    let h = if n <= 16 {
+    if n <= 16 {
         let (a, b) = if n >= 8 {
             (word(bytes, 0), word(bytes, n - 8))
         } else {
             (small(bytes), 0)
         };
-        fold(a ^ K0 ^ n as u64, b ^ K1)
-    } else {
-        // Each sixteen bytes folded on their own (the multiplies run side by side), the chunk's
-        // position mixed in so that swapped chunks hash apart; the last sixteen overlap.
-        let chunk = |at: usize| {
-            let seed = K2.wrapping_mul(at as u64 + 1);
-            fold(word(bytes, at) ^ K0 ^ seed, word(bytes, at + 8) ^ K1)
-        };
-        if n <= 32 {
-            // The loop below, unrolled for the most common long names: no exit to predict.
-            return fin(n as u64 ^ chunk(0) ^ chunk(n - 16));
-        }
-        let mut h = n as u64;
-        let mut at = 0;
-        while at + 16 < n {
-            h ^= chunk(at);
-            at += 16;
-        }
-        h ^ chunk(n - 16)
+        return fold(a ^ K0 ^ n as u64, b ^ K1);
+    }
+    // Each sixteen bytes folded on their own (the multiplies run side by side), the chunk's
+    // position mixed in so that swapped chunks hash apart; the last sixteen overlap.
+    let chunk = |at: usize| {
+        let seed = K2.wrapping_mul(at as u64 + 1);
+        fold(word(bytes, at) ^ K0 ^ seed, word(bytes, at + 8) ^ K1)
     };
-    fin(h)
+    if n <= 32 {
+        // The loop below, unrolled for the most common long names: no exit to predict.
+        return n as u64 ^ chunk(0) ^ chunk(n - 16);
+    }
+    let mut h = n as u64;
+    let mut at = 0;
+    while at + 16 < n {
+        h ^= chunk(at);
+        at += 16;
+    }
+    h ^ chunk(n - 16)
 }
 
-/// The name hash's last step: the two halves folded.
+/// A name's two buckets in a name table of `mask + 1` buckets, as slot positions: from the
+/// low and the high half of its hash (the slot key takes the top byte).
 #[inline]
-fn fin(h: u64) -> u32 {
-    (h ^ (h >> 32)) as u32
+pub(crate) fn name_buckets(hash: u64, mask: usize) -> (usize, usize) {
+    (
+        (hash as usize & mask) * 2,
+        ((hash >> 32) as usize & mask) * 2,
+    )
 }
 
 /// The bits of a name table slot that hold the name's length and the high byte of its hash.
@@ -456,9 +459,9 @@ const SLOT_INDEX: u64 = 0xffff;
 /// slot holds them; `None` for a name longer than a slot records (255 bytes), which no table
 /// holds.
 #[inline]
-pub(crate) fn slot_key(name: &[u8], hash: u32) -> Option<u64> {
+pub(crate) fn slot_key(name: &[u8], hash: u64) -> Option<u64> {
     let len = u8::try_from(name.len()).ok()?;
-    Some(u64::from(len) << 24 | u64::from(hash >> 24) << 16)
+    Some(u64::from(len) << 24 | (hash >> 56) << 16)
 }
 
 /// A skill's path table, kept in its `Skill`: a multiplier and sixteen 4-bit slots.
@@ -663,7 +666,7 @@ mod tests {
     }
 
     #[test]
-    fn a_full_hand_made_table_does_not_loop() {
+    fn a_hand_made_table_answers_a_missing_name_with_none() {
         let index = leaked("a", &[], &[], &[1, 1]);
         assert_eq!(index.find_name("b"), None);
         // Every slot holds a name with the key of "b" whose text is "a".
