@@ -13,8 +13,8 @@ pub fn pack(bytes: &[u8]) -> Vec<u8> {
 
 /// The name table for `names`, each with the span of its text in the string table (in skill
 /// order): a power of two at least twice as long, each name in one of its two buckets (cuckoo
-/// hashing, each slot as [`Index::names`] describes it), the table doubled when the names do
-/// not fit. Empty (names are then found by binary search) when a slot cannot hold a skill:
+/// hashing, each slot as [`Index::names`] describes it), the table doubled (twice at most)
+/// when the names do not fit. Empty (names are then found by binary search) when a slot cannot hold a skill:
 /// 65,535 skills or more, a name over 255 bytes, or a string table over 4 GiB.
 ///
 /// [`Index::names`]: crate::model::index::Index::names
@@ -34,9 +34,10 @@ pub fn name_table<'a>(names: impl ExactSizeIterator<Item = (&'a str, Span)>) -> 
         }
         entries.push((hash, u64::from(offset) << 32 | key | (at as u64 + 1)));
     }
-    // At most half full, two buckets of two slots each fit any names but two or more with
-    // the same buckets; the doublings bound the work for those.
-    for _ in 0..8 {
+    // Half full at most, far below the load where two buckets of two slots stop fitting names
+    // (about 90%); a table two or four times as long parts names whose buckets still clash,
+    // and past that names are found by binary search: never more than eight slots a name.
+    for _ in 0..3 {
         if let Some(table) = cuckoo(&entries, size) {
             return table;
         }
