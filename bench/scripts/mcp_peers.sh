@@ -39,6 +39,9 @@
 #
 # SPLIT=1: the load generator pinned to the last core and every server to the others
 # (taskset), so the generator never takes a server thread's core; on 2 cores a server has one.
+# SPLIT=same: the server and the generator both pinned to core 0, so no request or answer
+# waits for another core to wake (at one client that wake-up, not the server's work, is most
+# of a request's time on a VM).
 #
 # SECS: measured seconds per cell (after WARMUP seconds not counted); ROUNDS: load rounds (each
 # server in turn, then again; a cell is the median round by req/s); RUNS: cold starts per row
@@ -66,9 +69,12 @@ SERVERS="${SERVERS:-ours nodelay catalog python}"
 COLD="${COLD:-1}"
 SPLIT="${SPLIT:-0}"
 PROTOCOL="${PROTOCOL:-2025-11-25}"
-# With SPLIT=1, the prefixes that pin servers and the generator to disjoint cores.
+# With SPLIT=1 or same, the prefixes that pin servers and the generator to their cores.
 on_server=() on_bench=()
-if [ "$SPLIT" = 1 ]; then
+if [ "$SPLIT" = same ]; then
+  command -v taskset >/dev/null || { echo "SPLIT=same needs taskset (util-linux)" >&2; exit 2; }
+  on_server=(taskset -c 0) on_bench=(taskset -c 0)
+elif [ "$SPLIT" = 1 ]; then
   last=$(($(nproc) - 1))
   [ "$last" -ge 1 ] || { echo "SPLIT=1 needs 2 cores or more" >&2; exit 2; }
   command -v taskset >/dev/null || { echo "SPLIT=1 needs taskset (util-linux)" >&2; exit 2; }
@@ -270,6 +276,7 @@ ratio() { awk -v a="$1" -v b="$2" 'BEGIN { if (a + 0 > 0 && b + 0 > 0) printf (a
 echo
 cores="$(nproc) cores, the load generator on the same cores"
 [ "$SPLIT" = 1 ] && cores="$(nproc) cores, the load generator pinned to core $last and the servers to cores 0-$((last - 1)) (SPLIT=1)"
+[ "$SPLIT" = same ] && cores="the server and the load generator pinned to core 0 (SPLIT=same)"
 echo "MCP $PROTOCOL over loopback, $cores; $SECS s measured per cell after $WARMUP s of warm-up, $ROUNDS rounds (each server in turn, then again; a cell is the median round by req/s, with that round's p50 and p99); file \`$uri\` ($(field "${names[0]},read,${CLIENTS%% *}" 7) bytes of text); tool \`load_skill {\"skill\":\"$skill\"}\`${py_version:+; Python $py_version for agentskills-mcp-server (it declares >= 3.12)}."
 echo
 echo "| server | operation | clients | req/s | p50 (ms) | p99 (ms) | req/s / rmcp's | req/s / Python's |"
