@@ -71,13 +71,14 @@ SPLIT="${SPLIT:-0}"
 PROTOCOL="${PROTOCOL:-2025-11-25}"
 # With SPLIT=1 or same, the prefixes that pin servers and the generator to their cores.
 on_server=() on_bench=()
+if [ "$SPLIT" != 0 ]; then
+  command -v taskset >/dev/null || { echo "SPLIT=$SPLIT needs taskset (util-linux)" >&2; exit 2; }
+fi
 if [ "$SPLIT" = same ]; then
-  command -v taskset >/dev/null || { echo "SPLIT=same needs taskset (util-linux)" >&2; exit 2; }
   on_server=(taskset -c 0) on_bench=(taskset -c 0)
 elif [ "$SPLIT" = 1 ]; then
   last=$(($(nproc) - 1))
   [ "$last" -ge 1 ] || { echo "SPLIT=1 needs 2 cores or more" >&2; exit 2; }
-  command -v taskset >/dev/null || { echo "SPLIT=1 needs taskset (util-linux)" >&2; exit 2; }
   on_server=(taskset -c "0-$((last - 1))") on_bench=(taskset -c "$last")
 fi
 # The Python peer needs 3.12 (it calls Path.is_junction); on 3.11 it is installed with
