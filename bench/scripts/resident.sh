@@ -25,6 +25,8 @@ PORT="${PORT:-18900}"
 [ -x "$bench" ] && [ -d "$tree" ] || { echo "no $bench or $tree: run bench/scripts/mcp_peers.sh once first" >&2; exit 2; }
 skill="$(ls "$tree" | sort | head -n 1)"
 [ $# -gt 0 ] || set -- ours catalog
+pid=''
+trap '[ -z "$pid" ] || kill "$pid" 2>/dev/null || true' EXIT # a failed load leaves no server behind
 for server in "$@"; do
   case "$server" in
     ours) bin="$target/release/skills" args=(serve "$tree") ;;
